@@ -1,0 +1,78 @@
+//! Command-line definitions (clap derive). One file per subcommand; each has
+//! `Args` and `run(Args) -> Result<()>`.
+
+use clap::{Parser, Subcommand};
+use huntsolve::Result;
+
+pub mod analyze;
+pub mod bench;
+pub mod compare;
+pub mod openings;
+pub mod out;
+pub mod perft;
+pub mod play;
+pub mod playout;
+pub mod presets;
+pub mod query;
+pub mod show;
+pub mod solve;
+pub mod sweep;
+pub mod verify;
+
+/// Solver and analysis tool for hunt games and tafl.
+#[derive(Parser, Debug)]
+#[command(name = "huntsolve", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the rules presets of both families.
+    Presets(presets::Args),
+    /// Count leaf positions of the game tree (move generator check).
+    Perft(perft::Args),
+    /// Show a position: diagram, side to move, legal moves, result.
+    Show(show::Args),
+    /// Uniform random games: speed and outcome shares.
+    Playout(playout::Args),
+    /// Solve rules by retrograde analysis (a preset or a TOML manifest).
+    Solve(solve::Args),
+    /// Value, distance and every move's value of a position.
+    Query(query::Args),
+    /// Re-derive every table value from its children.
+    Verify(verify::Args),
+    /// Outcome counts and distance histograms of solved tables.
+    Analyze(analyze::Args),
+    /// Rank the first placements of a hunt game by search.
+    Openings(openings::Args),
+    /// Engine against engine (or a human).
+    Play(play::Args),
+    /// Fixed search benchmark: total nodes and nodes per second.
+    Bench(bench::Args),
+    /// Compare rule variants statistically by self-play.
+    Compare(compare::Args),
+    /// Solve a family of variants differing in one option and tabulate them.
+    Sweep(sweep::Args),
+}
+
+/// Parses the command line and runs the subcommand.
+pub fn main() -> Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Presets(a) => presets::run(a),
+        Command::Perft(a) => perft::run(a),
+        Command::Show(a) => show::run(a),
+        Command::Playout(a) => playout::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Query(a) => query::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Analyze(a) => analyze::run(a),
+        Command::Openings(a) => openings::run(a),
+        Command::Play(a) => play::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Compare(a) => compare::run(a),
+        Command::Sweep(a) => sweep::run(a),
+    }
+}

@@ -1,0 +1,29 @@
+//! `huntsolve presets`: every preset with a one-line description.
+
+use super::out;
+use huntsolve::Result;
+
+/// Arguments of `presets`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Lists the presets.
+pub fn run(args: Args) -> Result<()> {
+    let presets = huntsolve::variant::all_presets();
+    if args.json {
+        let v: Vec<_> = presets
+            .iter()
+            .map(|(f, n, d)| serde_json::json!({"family": f, "name": n, "description": d}))
+            .collect();
+        return out::println(&serde_json::to_string_pretty(&v).unwrap_or_default());
+    }
+    let mut text = String::new();
+    for (family, name, desc) in presets {
+        text.push_str(&format!("{name:<28} {family:<5} {desc}\n"));
+    }
+    out::print(&text)
+}

@@ -1,0 +1,187 @@
+//! The interface shared by both game families.
+//!
+//! Search, retrograde analysis, statistics and the command line are written once
+//! against [`Game`]; the hunt family ([`crate::hunt`]) and the tafl family
+//! ([`crate::tafl`]) implement it.
+//!
+//! Conventions:
+//! - A position carries everything the rules need (pieces, pieces in hand,
+//!   captures so far, side to move), never history. Repetition is the search's
+//!   business, move limits are the caller's.
+//! - Values are always from the point of view of the side to move.
+//! - A capture chain is one move.
+
+use crate::error::Result;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// Game-theoretic value of a position from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    /// The side to move loses.
+    Loss,
+    /// Neither side can force a win (cycles, or a terminal draw).
+    Draw,
+    /// The side to move wins.
+    Win,
+}
+
+impl Value {
+    /// The value seen from the other side.
+    pub fn flip(self) -> Value {
+        match self {
+            Value::Win => Value::Loss,
+            Value::Loss => Value::Win,
+            Value::Draw => Value::Draw,
+        }
+    }
+
+    /// Lower-case name used in text and JSON output (`win`, `loss`, `draw`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Value::Win => "win",
+            Value::Loss => "loss",
+            Value::Draw => "draw",
+        }
+    }
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A two-player, perfect-information game with a fixed rule set.
+///
+/// An implementing value *is* a variant: it holds the rules (and derived tables
+/// such as the board geometry and Zobrist keys), so two values of the same type
+/// may be different games.
+pub trait Game: Send + Sync + Clone + Debug + 'static {
+    /// A position (board, hands, captures, side to move). Cheap to copy.
+    type Pos: Clone + Eq + Hash + Debug + Send + Sync;
+    /// A move; a capture chain is one move.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync;
+
+    /// The family name, `"hunt"` or `"tafl"` (or a test game's name).
+    fn family(&self) -> &'static str;
+
+    /// Canonical rules string (`preset,key=value,...`), the same for equal rules.
+    fn rules_string(&self) -> String;
+
+    /// 64-bit fingerprint of the canonical rules (written into every table header).
+    fn fingerprint(&self) -> u64;
+
+    /// The start position.
+    fn start(&self) -> Self::Pos;
+
+    /// Appends every legal move of `pos` to `out` (which is cleared first).
+    /// Terminal positions have no legal moves.
+    fn legal_moves(&self, pos: &Self::Pos, out: &mut Vec<Self::Move>);
+
+    /// Plays a legal move (not re-checked in release builds).
+    fn play(&self, pos: &Self::Pos, mv: Self::Move) -> Self::Pos;
+
+    /// `Some(value)` when the game is over in `pos`, from the side to move's view.
+    /// A side that has no legal move is handled here according to the rules.
+    fn outcome(&self, pos: &Self::Pos) -> Option<Value>;
+
+    /// Zobrist hash of the position (side to move included).
+    fn hash(&self, pos: &Self::Pos) -> u64;
+
+    /// Index of the side to move: 0 or 1 (see [`Game::side_name`]).
+    fn side_to_move(&self, pos: &Self::Pos) -> usize;
+
+    /// Name of side 0 or 1 (`"hunter"`/`"prey"`, `"attackers"`/`"defenders"`).
+    fn side_name(&self, side: usize) -> &'static str;
+
+    /// Whether the move captures (used for move ordering and statistics).
+    fn is_capture(&self, pos: &Self::Pos, mv: Self::Move) -> bool;
+
+    /// Number of pieces the move captures (0 for a quiet move).
+    fn captures_of(&self, pos: &Self::Pos, mv: Self::Move) -> u32;
+
+    /// Canonical position text; [`Game::parse_position`] reads it back.
+    fn format_position(&self, pos: &Self::Pos) -> String;
+
+    /// Parses the canonical position text (the word `start` means the start position).
+    fn parse_position(&self, text: &str) -> Result<Self::Pos>;
+
+    /// Move in the family's notation (`e5`, `f2-e3`, `c6xe6xe8`, `e3-h3`).
+    fn format_move(&self, pos: &Self::Pos, mv: Self::Move) -> String;
+
+    /// Parses a move and checks that it is legal in `pos`.
+    fn parse_move(&self, pos: &Self::Pos, text: &str) -> Result<Self::Move> {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        let wanted = text.trim();
+        moves
+            .iter()
+            .copied()
+            .find(|&m| self.format_move(pos, m) == wanted)
+            .ok_or_else(|| {
+                let list: Vec<String> = moves.iter().map(|&m| self.format_move(pos, m)).collect();
+                crate::error::Error::Move(format!(
+                    "'{wanted}' is not legal here; legal moves: {}",
+                    if list.is_empty() {
+                        "none".to_string()
+                    } else {
+                        list.join(" ")
+                    }
+                ))
+            })
+    }
+
+    /// ASCII diagram of the position.
+    fn diagram(&self, pos: &Self::Pos) -> String;
+
+    /// Heuristic score from the side to move's view, in centi-pieces
+    /// (well inside ±20_000; larger magnitudes are reserved for proven results).
+    fn evaluate(&self, pos: &Self::Pos) -> i32;
+
+    /// Sets one evaluation weight by name (`--eval key=value` on the command line).
+    fn set_eval_param(&mut self, key: &str, value: i32) -> Result<()>;
+
+    /// The evaluation weights by name with their current values.
+    fn eval_params(&self) -> Vec<(&'static str, i32)>;
+
+    /// Move limit in plies for search and self-play (`None`: no limit).
+    fn move_limit(&self) -> Option<u32>;
+}
+
+/// Counts the leaves of the game tree to `depth` plies (a terminal position is one
+/// leaf at any depth).
+pub fn perft<G: Game>(game: &G, pos: &G::Pos, depth: u32) -> u64 {
+    if depth == 0 || game.outcome(pos).is_some() {
+        return 1;
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    if depth == 1 {
+        return moves.len().max(1) as u64;
+    }
+    moves
+        .iter()
+        .map(|&m| perft(game, &game.play(pos, m), depth - 1))
+        .sum()
+}
+
+/// Plays a whitespace-separated list of moves from `pos`; an illegal move is an
+/// error naming its ply (1-based).
+pub fn play_line<G: Game>(game: &G, pos: &G::Pos, line: &str) -> Result<G::Pos> {
+    let mut cur = pos.clone();
+    for (ply, text) in line.split_whitespace().enumerate() {
+        if let Some(v) = game.outcome(&cur) {
+            return Err(crate::error::Error::Move(format!(
+                "ply {}: '{text}': the game is already over ({} for the side to move)",
+                ply + 1,
+                v
+            )));
+        }
+        let mv = game
+            .parse_move(&cur, text)
+            .map_err(|e| crate::error::Error::Move(format!("ply {}: {e}", ply + 1)))?;
+        cur = game.play(&cur, mv);
+    }
+    Ok(cur)
+}
