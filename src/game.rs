@@ -185,3 +185,20 @@ pub fn play_line<G: Game>(game: &G, pos: &G::Pos, line: &str) -> Result<G::Pos> 
     }
     Ok(cur)
 }
+
+/// A source of exact values for some positions (solved tables), used by search
+/// and by `query`. `None` means "not known here".
+pub trait Oracle<G: Game>: Sync {
+    /// Exact value and distance in plies (to the end under optimal play) of `pos`.
+    fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)>;
+}
+
+/// The oracle that knows nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoOracle;
+
+impl<G: Game> Oracle<G> for NoOracle {
+    fn probe(&self, _: &G, _: &G::Pos) -> Option<(Value, u32)> {
+        None
+    }
+}

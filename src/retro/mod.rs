@@ -1,0 +1,5 @@
+//! Retrograde analysis: tiers, indexing, the solver.
+
+pub mod tier;
+
+pub use tier::TierGame;

@@ -1,0 +1,1 @@
+//! Table files on disk: format, compression, probing, verification.
