@@ -646,12 +646,12 @@ impl Board {
                     continue;
                 }
                 if pa.y == pb.y {
-                    for c in col(pa.x) + 1..col(pb.x) {
-                        grid[row(pa.y)][c] = '-';
-                    }
+                    let r = row(pa.y);
+                    grid[r][col(pa.x) + 1..col(pb.x)].fill('-');
                 } else if pa.x == pb.x {
-                    for r in row(pb.y) + 1..row(pa.y) {
-                        grid[r][col(pa.x)] = '|';
+                    let c = col(pa.x);
+                    for line in &mut grid[row(pb.y) + 1..row(pa.y)] {
+                        line[c] = '|';
                     }
                 } else if pb.y - pa.y == 1 && (pb.x - pa.x).abs() <= 2 {
                     let r = row(pa.y) - 1;
@@ -813,7 +813,8 @@ fn from_segments(name: &str, segs: &[Seg]) -> Result<Board> {
         .map(|(i, &c)| (c, i as u8))
         .collect();
     // step[(point, direction)] = next point along that direction
-    let mut step: HashMap<((i32, i32), (i32, i32)), (i32, i32)> = HashMap::new();
+    type Xy = (i32, i32);
+    let mut step: HashMap<(Xy, Xy), Xy> = HashMap::new();
     let mut seen = std::collections::HashSet::new();
     for &(a, b) in segs {
         let key = if (a.1, a.0) <= (b.1, b.0) {
@@ -871,16 +872,16 @@ fn from_segments(name: &str, segs: &[Seg]) -> Result<Board> {
 /// are a rough integer drawing (tip 0 at the top, then clockwise).
 fn pentagram() -> Result<Board> {
     let coords = [
-        (5, 10, "t0"),
-        (10, 7, "t1"),
-        (8, 1, "t2"),
-        (2, 1, "t3"),
-        (0, 7, "t4"),
-        (6, 7, "i0"),
-        (7, 4, "i1"),
-        (5, 3, "i2"),
-        (3, 4, "i3"),
-        (4, 7, "i4"),
+        (4, 6, "t0"),
+        (8, 4, "t1"),
+        (7, 0, "t2"),
+        (1, 0, "t3"),
+        (0, 4, "t4"),
+        (5, 4, "i0"),
+        (6, 2, "i1"),
+        (4, 1, "i2"),
+        (2, 2, "i3"),
+        (3, 4, "i4"),
     ];
     let points = coords
         .iter()
