@@ -24,6 +24,6 @@ pub use file::Table;
 pub use format::{
     decode_table, table_path, write_table, write_table_with, TableMeta, WriteOptions,
 };
-pub use probe::{list_tiers, TableOracle, TableSet};
+pub use probe::{list_tiers, rules_of_dir, TableOracle, TableSet};
 pub use query::{query_tables, query_with, MoveResult, QueryResult};
 pub use verify::{verify_dir, verify_tier, VerifyReport};

@@ -235,3 +235,13 @@ impl<G: TierGame> Oracle<G> for TableOracle<G> {
         }
     }
 }
+
+/// The rules string written in the tables of `dir` (from the first table's header;
+/// every table is checked against the game when it is used).
+pub fn rules_of_dir(dir: &Path) -> Result<String> {
+    let names = list_tiers(dir)?;
+    let first = names
+        .first()
+        .ok_or_else(|| Error::table(dir, "no table files (*.hst) in this directory"))?;
+    Ok(Table::open(&table_path(dir, first))?.meta().rules.clone())
+}
