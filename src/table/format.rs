@@ -59,6 +59,11 @@ pub const MAX_BLOCK_RECORDS: u32 = 1 << 22;
 /// Default zstd level: fast to write, and decoding speed barely depends on it.
 pub const DEFAULT_LEVEL: i32 = 3;
 
+/// Upper bound of zstd's expansion: every zstd block holds at most 128 KiB and
+/// costs at least 4 bytes (an RLE block). Checking it bounds the memory a forged
+/// header can make a reader allocate to 32768 times the file size.
+const MAX_RATIO: u64 = 32 * 1024;
+
 /// Bytes before the header.
 const PREFIX: usize = 16;
 /// Bytes of one block index entry.
@@ -263,6 +268,13 @@ pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse
                 entry.offset, entry.length
             ));
         }
+        let raw = 2 * (h.records - i as u64 * h.block_records as u64).min(h.block_records as u64);
+        if raw > MAX_RATIO * entry.length as u64 {
+            return Err(format!(
+                "corrupt block index: block {i} of {} bytes cannot hold {raw} bytes of records",
+                entry.length
+            ));
+        }
         next += entry.length as u64;
         blocks.push(entry);
     }
@@ -306,6 +318,19 @@ pub fn decode_block(
     n: usize,
     b: usize,
 ) -> std::result::Result<Vec<u16>, String> {
+    let mut out = vec![0u16; n];
+    decode_block_into(bytes, entry, &mut out, b)?;
+    Ok(out)
+}
+
+/// [`decode_block`] into a caller's slice (its length is the record count).
+pub fn decode_block_into(
+    bytes: &[u8],
+    entry: &BlockEntry,
+    out: &mut [u16],
+    b: usize,
+) -> std::result::Result<(), String> {
+    let n = out.len();
     if bytes.len() != entry.length as usize {
         return Err(format!(
             "truncated: block {b} has {} of its {} bytes",
@@ -336,11 +361,10 @@ pub fn decode_block(
         ));
     }
     let (lo, hi) = raw.split_at(n);
-    Ok(lo
-        .iter()
-        .zip(hi)
-        .map(|(&l, &h)| u16::from_le_bytes([l, h]))
-        .collect())
+    for ((o, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
+        *o = u16::from_le_bytes([l, h]);
+    }
+    Ok(())
 }
 
 /// Checks and decodes a whole table file held in memory: header, block index,
@@ -359,13 +383,19 @@ pub fn decode_table(bytes: &[u8]) -> std::result::Result<(Layout, Vec<u16>), Str
     if bytes[bytes.len() - 8..] != END_MAGIC {
         return Err("bad end marker: truncated or corrupt file end".into());
     }
-    // Blocks before the file checksum, so a damaged block is named.
-    let mut records = Vec::with_capacity(layout.records as usize);
-    for (b, e) in layout.blocks.iter().enumerate() {
-        let start = e.offset as usize;
-        let chunk = &bytes[start..start + e.length as usize];
-        records.extend(decode_block(chunk, e, layout.records_in(b), b)?);
-    }
+    // Blocks before the file checksum, so a damaged block is named; in parallel,
+    // since the solver reads whole child tiers this way. The allocation is bounded
+    // by the file size (see `MAX_RATIO`).
+    let mut records = vec![0u16; layout.records as usize];
+    records
+        .par_chunks_mut(layout.block_records as usize)
+        .zip(layout.blocks.par_iter())
+        .enumerate()
+        .map(|(b, (out, e))| {
+            let start = e.offset as usize;
+            decode_block_into(&bytes[start..start + e.length as usize], e, out, b)
+        })
+        .collect::<std::result::Result<(), String>>()?;
     check_trailer(bytes)?;
     Ok((layout, records))
 }
@@ -543,4 +573,48 @@ fn tmp_path(path: &Path) -> PathBuf {
 /// Path of the table of `tier_name` in `dir`: `DIR/<tier>.hst`.
 pub fn table_path(dir: &Path, tier_name: &str) -> PathBuf {
     dir.join(format!("{tier_name}.hst"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A forged file whose checksums are all valid but whose header claims far more
+    /// records than its blocks can hold must be refused before anything is allocated.
+    #[test]
+    fn forged_record_counts_are_refused() {
+        let h = FileHeader {
+            rules: "r".into(),
+            fingerprint: 0,
+            tier: "t".into(),
+            index_version: 0,
+            encoding: RECORD_ENCODING,
+            positions: 0,
+            extra: String::new(),
+            records: 1 << 30,
+            block_records: 1 << 22,
+            blocks: 256,
+        };
+        let hb = bincode::serde::encode_to_vec(&h, bincode::config::standard()).unwrap();
+        let mut f = MAGIC.to_vec();
+        f.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        f.extend_from_slice(&(hb.len() as u32).to_le_bytes());
+        f.extend_from_slice(&hb);
+        f.extend_from_slice(&crc32fast::hash(&f).to_le_bytes());
+        let index_start = f.len();
+        let data = (index_start + 256 * ENTRY + 4) as u64;
+        for i in 0..256u64 {
+            f.extend_from_slice(&(data + i).to_le_bytes());
+            f.extend_from_slice(&1u32.to_le_bytes());
+            f.extend_from_slice(&crc32fast::hash(&[0]).to_le_bytes());
+        }
+        let icrc = crc32fast::hash(&f[index_start..]);
+        f.extend_from_slice(&icrc.to_le_bytes());
+        f.extend(std::iter::repeat_n(0u8, 256));
+        let fcrc = crc32fast::hash(&f);
+        f.extend_from_slice(&fcrc.to_le_bytes());
+        f.extend_from_slice(&END_MAGIC);
+        let e = decode_table(&f).unwrap_err();
+        assert!(e.contains("cannot hold"), "{e}");
+    }
 }
