@@ -274,3 +274,54 @@ fn repetition_in_history_scores_a_draw() {
     assert_ne!(score_of_c2(vec![]), 0);
     assert_eq!(score_of_c2(vec![g.hash(&quiet)]), 0);
 }
+
+#[test]
+fn openings_up_to_symmetry() {
+    use huntsolve::progress::NoProgress;
+    use huntsolve::search::openings::{rank_openings, OpeningsConfig};
+    let g = TicTacToe::default();
+    // The 8 symmetries of the 3x3 square as cell permutations.
+    let rot = [6u8, 3, 0, 7, 4, 1, 8, 5, 2];
+    let flip = [2u8, 1, 0, 5, 4, 3, 8, 7, 6];
+    let mut syms: Vec<[u8; 9]> = Vec::new();
+    let mut p = [0u8, 1, 2, 3, 4, 5, 6, 7, 8];
+    for _ in 0..4 {
+        syms.push(p);
+        syms.push(std::array::from_fn(|i| flip[p[i] as usize]));
+        p = std::array::from_fn(|i| rot[p[i] as usize]);
+    }
+    let map = |m: u16, s: &[u8; 9]| (0..9).fold(0u16, |acc, i| acc | (((m >> i) & 1) << s[i]));
+    let canon = |pos: &TttPos| {
+        syms.iter()
+            .map(|s| (map(pos.x, s), map(pos.o, s)))
+            .min()
+            .unwrap()
+    };
+    let cfg = OpeningsConfig {
+        depth: 9,
+        plies: 1,
+        threads: 1,
+        hash_mib: 1,
+    };
+    let lines = rank_openings(&g, &NoOracle, &cfg, canon, &NoProgress).unwrap();
+    // Corner, edge, centre; 4 + 4 + 1 placements; all draws.
+    assert_eq!(lines.len(), 3);
+    let mut sizes: Vec<usize> = lines.iter().map(|l| l.class_size).collect();
+    sizes.sort();
+    assert_eq!(sizes, vec![1, 4, 4]);
+    assert!(lines.iter().all(|l| l.score == 0));
+    let cfg = OpeningsConfig { plies: 2, ..cfg };
+    let lines = rank_openings(&g, &NoOracle, &cfg, canon, &NoProgress).unwrap();
+    // Known counts of distinct 2-ply positions: 12, and 72 lines in all.
+    assert_eq!(lines.iter().map(|l| l.class_size).sum::<usize>(), 72);
+    // Replies to a corner that lose for O (e.g. a1 b1) rank first for X.
+    assert!(lines[0].proven.is_some_and(|p| p.0 == Value::Win));
+    assert!(rank_openings(
+        &g,
+        &NoOracle,
+        &OpeningsConfig { depth: 2, ..cfg },
+        canon,
+        &NoProgress
+    )
+    .is_err());
+}
