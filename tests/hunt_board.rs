@@ -4,7 +4,11 @@
 use huntsolve::board::Board;
 
 /// (board, points, edges, lines, directed jumps, symmetries, M1, M2)
-const COUNTS: &[(&str, usize, usize, usize, usize, usize, u32, u32)] = &[
+type Counts = (&'static str, usize, usize, usize, usize, usize, u32, u32);
+
+/// rules-spec §1.6 table; the pentagram row is derived by hand from §1.7
+/// (M1: a tip needs its 2 neighbours and the 2 points beyond; M2: two tips need 5).
+const COUNTS: &[Counts] = &[
     ("alquerque25", 25, 56, 16, 80, 8, 5, 7),
     ("peralikatuma49", 49, 96, 24, 144, 8, 4, 4),
     ("mogol37", 37, 76, 20, 112, 4, 4, 4),
