@@ -39,6 +39,24 @@ fn ours(g: &TaflGame, seed: u64, games: u32) -> u64 {
     plies
 }
 
+/// The same with the list-free random move of the engine (the playout path).
+fn ours_fast(g: &TaflGame, seed: u64, games: u32) -> u64 {
+    let mut rng = Rng::new(seed);
+    let mut plies = 0;
+    for _ in 0..games {
+        let mut p = g.start();
+        for _ in 0..MAX_PLIES {
+            match g.random_move(&p, &mut rng) {
+                Some(m) => p = g.play(&p, m),
+                None => break,
+            }
+            plies += 1;
+        }
+        black_box(g.outcome(&p));
+    }
+    plies
+}
+
 /// Plays `games` random games with the crate's own move generator and rules.
 fn theirs<B: BoardState>(ruleset: Ruleset, board: &str, seed: u64, games: u32) -> u64 {
     let mut rng = Rng::new(seed);
@@ -104,6 +122,10 @@ fn playouts(c: &mut Criterion) {
         let n_ours = ours(&g, SEED, GAMES);
         group.throughput(Throughput::Elements(n_ours));
         group.bench_function("huntsolve", |b| b.iter(|| ours(&g, SEED, GAMES)));
+        group.throughput(Throughput::Elements(ours_fast(&g, SEED, GAMES)));
+        group.bench_function("huntsolve_random_move", |b| {
+            b.iter(|| ours_fast(&g, SEED, GAMES))
+        });
         let n_theirs = if name == "tablut" {
             theirs::<hnefatafl::aliases::MediumBasicBoardState>(
                 rules::TABLUT,

@@ -53,6 +53,13 @@ pub struct TaflPos {
     pub hash: u64,
 }
 
+/// Occupancy in row-major and transposed layout, for the slide lookups.
+struct Occ {
+    occ: u128,
+    occ_t: u128,
+    throne_empty: bool,
+}
+
 /// A move: a slide from one cell to another (cell indices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TaflMove {
@@ -287,9 +294,68 @@ impl TaflGame {
         }
     }
 
-    /// Cells the piece on `c` can stop on (a king when `is_king`).
+    /// Occupancy of `p` in the two layouts the slide lookups need.
     #[inline]
-    fn targets(&self, p: &TaflPos, c: u8, is_king: bool) -> u128 {
+    fn occ(&self, p: &TaflPos) -> Occ {
+        let occ = p.attackers | p.defenders | Self::king_bit(p);
+        let mut occ_t = 0u128;
+        let mut b = occ;
+        while b != 0 {
+            occ_t |= 1u128 << self.geo.tr[b.trailing_zeros() as usize];
+            b &= b - 1;
+        }
+        Occ {
+            occ,
+            occ_t,
+            throne_empty: p.king != self.geo.throne,
+        }
+    }
+
+    /// Cells the piece on `c` can stop on (a king when `is_king`): one table
+    /// lookup for its row and one for its column.
+    #[inline]
+    fn targets(&self, o: &Occ, c: u8, is_king: bool) -> u128 {
+        let g = &*self.geo;
+        let n = g.n;
+        let (x, y) = (g.cx[c as usize] as usize, g.cy[c as usize] as usize);
+        let line = (1u16 << n) - 1;
+        let mut rocc = (o.occ >> (y * n)) as u16 & line;
+        let mut cocc = (o.occ_t >> (x * n)) as u16 & line;
+        let (pass, forbid) = if is_king {
+            (self.rules.throne_pass_king, self.forbid_king)
+        } else {
+            (self.rules.throne_pass_men, self.forbid_men)
+        };
+        let mid = n / 2;
+        // An impassable empty throne blocks like a piece.
+        let block = !pass && o.throne_empty;
+        if block {
+            if y == mid {
+                rocc |= 1 << mid;
+            }
+            if x == mid {
+                cocc |= 1 << mid;
+            }
+        }
+        let rm = g.slide[x * 512 + rocc as usize];
+        let cm = g.slide[y * 512 + cocc as usize];
+        let mut t = ((rm as u128) << (y * n)) | (g.spread[cm as usize] << x);
+        if block && is_king && self.rules.throne_reenter_king {
+            // The king may still stop on a throne he may not pass.
+            let reach_row =
+                y == mid && g.slide[x * 512 + (rocc & !(1 << mid)) as usize] & (1 << mid) != 0;
+            let reach_col =
+                x == mid && g.slide[y * 512 + (cocc & !(1 << mid)) as usize] & (1 << mid) != 0;
+            if reach_row || reach_col {
+                t |= g.throne_bit;
+            }
+        }
+        t & !forbid
+    }
+
+    /// Reference slide generator scanning ray masks (used to test [`Self::targets`]).
+    #[cfg(test)]
+    fn targets_by_rays(&self, p: &TaflPos, c: u8, is_king: bool) -> u128 {
         let g = &*self.geo;
         let occ = p.attackers | p.defenders | Self::king_bit(p);
         let throne_empty = p.king != g.throne;
@@ -331,18 +397,19 @@ impl TaflGame {
 
     /// Whether the side to move has at least one legal move (ignores terminality).
     fn has_move(&self, p: &TaflPos) -> bool {
+        let o = self.occ(p);
         let mut men = if p.attackers_to_move {
             p.attackers
         } else {
             p.defenders
         };
-        if !p.attackers_to_move && p.king != NONE && self.targets(p, p.king, true) != 0 {
+        if !p.attackers_to_move && p.king != NONE && self.targets(&o, p.king, true) != 0 {
             return true;
         }
         while men != 0 {
             let c = men.trailing_zeros() as u8;
             men &= men - 1;
-            if self.targets(p, c, false) != 0 {
+            if self.targets(&o, c, false) != 0 {
                 return true;
             }
         }
@@ -503,6 +570,7 @@ impl TaflGame {
         if self.decided(p).is_some() {
             return 0;
         }
+        let o = self.occ(p);
         let mut n = 0;
         let mut men = if p.attackers_to_move {
             p.attackers
@@ -510,14 +578,73 @@ impl TaflGame {
             p.defenders
         };
         if !p.attackers_to_move {
-            n += self.targets(p, p.king, true).count_ones();
+            n += self.targets(&o, p.king, true).count_ones();
         }
         while men != 0 {
             let c = men.trailing_zeros() as u8;
             men &= men - 1;
-            n += self.targets(p, c, false).count_ones();
+            n += self.targets(&o, c, false).count_ones();
         }
         n
+    }
+
+    /// A uniformly random legal move without building the move list (for
+    /// playouts): counts the targets of every piece, draws one index, then
+    /// finds its piece. `None` when the game is decided or the side to move
+    /// has no legal move (see [`Game::outcome`] for the value).
+    pub fn random_move(&self, p: &TaflPos, rng: &mut crate::zobrist::Rng) -> Option<TaflMove> {
+        if self.decided(p).is_some() {
+            return None;
+        }
+        let o = self.occ(p);
+        let men = if p.attackers_to_move {
+            p.attackers
+        } else {
+            p.defenders
+        };
+        let king = !p.attackers_to_move;
+        let mut total = 0;
+        let mut m = men;
+        while m != 0 {
+            total += self
+                .targets(&o, m.trailing_zeros() as u8, false)
+                .count_ones();
+            m &= m - 1;
+        }
+        let king_targets = if king {
+            self.targets(&o, p.king, true)
+        } else {
+            0
+        };
+        total += king_targets.count_ones();
+        if total == 0 {
+            return None;
+        }
+        let mut k = rng.below(total as usize) as u32;
+        let nth = |mut t: u128, k: u32| {
+            for _ in 0..k {
+                t &= t - 1;
+            }
+            t.trailing_zeros() as u8
+        };
+        let mut m = men;
+        while m != 0 {
+            let c = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let t = self.targets(&o, c, false);
+            let cnt = t.count_ones();
+            if k < cnt {
+                return Some(TaflMove {
+                    from: c,
+                    to: nth(t, k),
+                });
+            }
+            k -= cnt;
+        }
+        Some(TaflMove {
+            from: p.king,
+            to: nth(king_targets, k),
+        })
     }
 
     /// Fast perft (bulk counting at the last ply); the same convention as
@@ -545,7 +672,7 @@ impl TaflGame {
         if p.king == NONE {
             return (0, 0);
         }
-        let t = self.targets(p, p.king, true);
+        let t = self.targets(&self.occ(p), p.king, true);
         let mut paths = 0;
         for &r in &self.geo.ray[p.king as usize] {
             if t & r & self.goal != 0 {
@@ -581,6 +708,7 @@ impl Game for TaflGame {
         if self.decided(p).is_some() {
             return;
         }
+        let o = self.occ(p);
         let mut push = |from: u8, mut t: u128| {
             while t != 0 {
                 out.push(TaflMove {
@@ -595,16 +723,16 @@ impl Game for TaflGame {
             while men != 0 {
                 let c = men.trailing_zeros() as u8;
                 men &= men - 1;
-                push(c, self.targets(p, c, false));
+                push(c, self.targets(&o, c, false));
             }
         } else {
             let mut men = p.defenders;
             while men != 0 {
                 let c = men.trailing_zeros() as u8;
                 men &= men - 1;
-                push(c, self.targets(p, c, false));
+                push(c, self.targets(&o, c, false));
             }
-            push(p.king, self.targets(p, p.king, true));
+            push(p.king, self.targets(&o, p.king, true));
         }
     }
 
@@ -894,5 +1022,68 @@ impl Game for TaflGame {
 
     fn move_limit(&self) -> Option<u32> {
         self.rules.move_limit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::zobrist::Rng;
+
+    /// The table-driven slides equal the ray scans along random games of every preset.
+    #[test]
+    fn slide_tables_match_ray_scans() {
+        for &(name, _) in PRESETS {
+            let g = from_spec(name).unwrap();
+            let mut rng = Rng::new(5);
+            let mut moves = Vec::new();
+            for _ in 0..20 {
+                let mut p = g.start();
+                for _ in 0..300 {
+                    let o = g.occ(&p);
+                    let mut all = p.attackers | p.defenders;
+                    if p.king != NONE {
+                        all |= bit(p.king);
+                    }
+                    while all != 0 {
+                        let c = all.trailing_zeros() as u8;
+                        all &= all - 1;
+                        let k = c == p.king;
+                        assert_eq!(g.targets(&o, c, k), g.targets_by_rays(&p, c, k), "{name}");
+                    }
+                    g.legal_moves(&p, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    p = g.play(&p, moves[rng.below(moves.len())]);
+                }
+            }
+        }
+    }
+
+    /// Every throne combination (pass, re-enter) for the king, on both boards.
+    #[test]
+    fn king_throne_options_match_ray_scans() {
+        for base in ["caikaboroda", "brandubh"] {
+            for pass in ["yes", "no"] {
+                for re in ["yes", "no"] {
+                    let spec = format!("{base},throne_pass_king={pass},throne_reenter_king={re}");
+                    let g = from_spec(&spec).unwrap();
+                    let n = g.size() as u8;
+                    for k in 0..n * n {
+                        if g.geometry().corners & bit(k) != 0 {
+                            continue;
+                        }
+                        let p = g.make_pos(0, 0, k, false);
+                        let o = g.occ(&p);
+                        assert_eq!(
+                            g.targets(&o, k, true),
+                            g.targets_by_rays(&p, k, true),
+                            "{spec} {k}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
