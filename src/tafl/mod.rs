@@ -289,9 +289,56 @@ impl TaflGame {
             || (p.attackers == 0 && self.rules.all_captured == AllCaptured::Win)
         {
             Some(false)
+        } else if self.rules.encirclement && !p.attackers_to_move && self.encircled(p) {
+            // Only an attacker move can close an encirclement, so testing the
+            // positions with the defenders to move is the crate's "after an
+            // attacker move" test.
+            Some(true)
         } else {
             None
         }
+    }
+
+    /// The encirclement win (T15, as the hnefatafl crate's `WithoutEdgeAccess`
+    /// enclosure): the region reachable from the king through cells without
+    /// attackers touches no edge cell and holds every defender, and no attacker
+    /// next to it has both neighbours along one axis threatening. A neighbour
+    /// threatens when it is inside the region (a defender, the armed king, or an
+    /// empty cell a defender may occupy or that is hostile to attackers), or
+    /// outside it and a cell hostile to attackers (T6/T7). The edge never threatens.
+    pub fn encircled(&self, p: &TaflPos) -> bool {
+        if p.king == NONE {
+            return false;
+        }
+        let g = &*self.geo;
+        let free = g.all & !p.attackers;
+        let mut region = bit(p.king);
+        loop {
+            let next = (region | g.grow(region)) & free;
+            if next & g.edge != 0 {
+                return false;
+            }
+            if next == region {
+                break;
+            }
+            region = next;
+        }
+        if p.defenders & !region != 0 {
+            return false;
+        }
+        let hostile = self.hostile_cells(true, p.king);
+        let mut inside = region;
+        if p.king != g.throne && hostile & g.throne_bit == 0 {
+            // An empty throne that is not hostile cannot hold a defender man.
+            inside &= !g.throne_bit;
+        }
+        if !self.rules.king_armed {
+            inside &= !bit(p.king);
+        }
+        let threat = inside | (hostile & !region);
+        let boundary = g.grow(region) & p.attackers;
+        let exposed = (g.east(threat) & g.west(threat)) | (g.north(threat) & g.south(threat));
+        boundary & exposed == 0
     }
 
     /// Occupancy of `p` in the two layouts the slide lookups need.
