@@ -49,18 +49,6 @@ pub struct Geometry {
     pub z_king: Vec<u64>,
     /// XORed in when the attackers are to move.
     pub z_att_to_move: u64,
-    /// `slide[i * 512 + occ]`: positions reachable along one line (row or
-    /// column, positions 0..n) from position `i` when `occ` marks the occupied
-    /// positions (bit `i` itself is ignored).
-    pub slide: Vec<u16>,
-    /// `spread[m]`: line mask `m` placed on column a (bit `j` to cell `j * n`).
-    pub spread: Vec<u128>,
-    /// `tr[c]`: cell `c` with x and y swapped (for the transposed occupancy).
-    pub tr: Vec<u8>,
-    /// x of each cell.
-    pub cx: Vec<u8>,
-    /// y of each cell.
-    pub cy: Vec<u8>,
 }
 
 /// Fixed Zobrist seed: hashes are stable across runs and builds.
@@ -137,33 +125,6 @@ impl Geometry {
             sym.push(perm);
         }
         let z = keys(ZOBRIST_SEED ^ n as u64, 3 * cells + 1);
-        // Line tables: a rook slide along a row or a column is a lookup once the
-        // line's occupancy is extracted (rows by a shift, columns from the
-        // transposed occupancy).
-        let mut slide = vec![0u16; n * 512];
-        for i in 0..n {
-            for occ in 0..(1usize << n) {
-                let mut m = 0u16;
-                for dir in [1i32, -1] {
-                    let mut j = i as i32 + dir;
-                    while j >= 0 && (j as usize) < n && occ & (1 << j) == 0 {
-                        m |= 1 << j;
-                        j += dir;
-                    }
-                }
-                slide[i * 512 + occ] = m;
-            }
-        }
-        let spread = (0..512usize)
-            .map(|m| {
-                (0..n)
-                    .filter(|j| m & (1 << j) != 0)
-                    .fold(0u128, |acc, j| acc | 1u128 << (j * n))
-            })
-            .collect();
-        let tr = (0..cells).map(|c| ((c / n) + (c % n) * n) as u8).collect();
-        let cx = (0..cells).map(|c| (c % n) as u8).collect();
-        let cy = (0..cells).map(|c| (c / n) as u8).collect();
         Geometry {
             n,
             cells,
@@ -182,11 +143,6 @@ impl Geometry {
             z_def: z[cells..2 * cells].to_vec(),
             z_king: z[2 * cells..3 * cells].to_vec(),
             z_att_to_move: z[3 * cells],
-            slide,
-            spread,
-            tr,
-            cx,
-            cy,
         }
     }
 

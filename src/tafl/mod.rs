@@ -53,13 +53,6 @@ pub struct TaflPos {
     pub hash: u64,
 }
 
-/// Occupancy in row-major and transposed layout, for the slide lookups.
-struct Occ {
-    occ: u128,
-    occ_t: u128,
-    throne_empty: bool,
-}
-
 /// A move: a slide from one cell to another (cell indices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TaflMove {
@@ -341,68 +334,11 @@ impl TaflGame {
         boundary & exposed == 0
     }
 
-    /// Occupancy of `p` in the two layouts the slide lookups need.
+    /// Cells the piece on `c` can stop on (a king when `is_king`), by scanning
+    /// its four rays for the first blocker. Used for the king; the men of a side
+    /// are generated together by [`Self::men_targets`].
     #[inline]
-    fn occ(&self, p: &TaflPos) -> Occ {
-        let occ = p.attackers | p.defenders | Self::king_bit(p);
-        let mut occ_t = 0u128;
-        let mut b = occ;
-        while b != 0 {
-            occ_t |= 1u128 << self.geo.tr[b.trailing_zeros() as usize];
-            b &= b - 1;
-        }
-        Occ {
-            occ,
-            occ_t,
-            throne_empty: p.king != self.geo.throne,
-        }
-    }
-
-    /// Cells the piece on `c` can stop on (a king when `is_king`): one table
-    /// lookup for its row and one for its column.
-    #[inline]
-    fn targets(&self, o: &Occ, c: u8, is_king: bool) -> u128 {
-        let g = &*self.geo;
-        let n = g.n;
-        let (x, y) = (g.cx[c as usize] as usize, g.cy[c as usize] as usize);
-        let line = (1u16 << n) - 1;
-        let mut rocc = (o.occ >> (y * n)) as u16 & line;
-        let mut cocc = (o.occ_t >> (x * n)) as u16 & line;
-        let (pass, forbid) = if is_king {
-            (self.rules.throne_pass_king, self.forbid_king)
-        } else {
-            (self.rules.throne_pass_men, self.forbid_men)
-        };
-        let mid = n / 2;
-        // An impassable empty throne blocks like a piece.
-        let block = !pass && o.throne_empty;
-        if block {
-            if y == mid {
-                rocc |= 1 << mid;
-            }
-            if x == mid {
-                cocc |= 1 << mid;
-            }
-        }
-        let rm = g.slide[x * 512 + rocc as usize];
-        let cm = g.slide[y * 512 + cocc as usize];
-        let mut t = ((rm as u128) << (y * n)) | (g.spread[cm as usize] << x);
-        if block && is_king && self.rules.throne_reenter_king {
-            // The king may still stop on a throne he may not pass.
-            let reach_row =
-                y == mid && g.slide[x * 512 + (rocc & !(1 << mid)) as usize] & (1 << mid) != 0;
-            let reach_col =
-                x == mid && g.slide[y * 512 + (cocc & !(1 << mid)) as usize] & (1 << mid) != 0;
-            if reach_row || reach_col {
-                t |= g.throne_bit;
-            }
-        }
-        t & !forbid
-    }
-
-    /// Reference slide generator scanning ray masks (used to test [`Self::targets`]).
-    #[cfg(test)]
-    fn targets_by_rays(&self, p: &TaflPos, c: u8, is_king: bool) -> u128 {
+    fn targets(&self, p: &TaflPos, c: u8, is_king: bool) -> u128 {
         let g = &*self.geo;
         let occ = p.attackers | p.defenders | Self::king_bit(p);
         let throne_empty = p.king != g.throne;
@@ -442,25 +378,75 @@ impl TaflGame {
         out & !forbid
     }
 
-    /// Whether the side to move has at least one legal move (ignores terminality).
-    fn has_move(&self, p: &TaflPos) -> bool {
-        let o = self.occ(p);
-        let mut men = if p.attackers_to_move {
+    /// `b` shifted `k` cells in direction `d` (no wrap masking).
+    #[inline]
+    fn shift(&self, b: u128, d: usize, k: usize) -> u128 {
+        match d {
+            0 => b << k,
+            1 => b << (k * self.geo.n),
+            2 => b >> k,
+            _ => b >> (k * self.geo.n),
+        }
+    }
+
+    /// Destinations of the men of the side to move, per direction (east,
+    /// north, west, south): an occluded Kogge-Stone fill of all the men at once
+    /// through the cells they may cross. Each destination is reached by exactly
+    /// one man (the nearest piece behind it), so these sets are the moves.
+    #[inline]
+    fn men_targets(&self, p: &TaflPos) -> [u128; 4] {
+        let g = &*self.geo;
+        let men = if p.attackers_to_move {
             p.attackers
         } else {
             p.defenders
         };
-        if !p.attackers_to_move && p.king != NONE && self.targets(&o, p.king, true) != 0 {
+        let occ = p.attackers | p.defenders | Self::king_bit(p);
+        let mut cross = g.all & !occ;
+        if !self.rules.throne_pass_men {
+            cross &= !g.throne_bit;
+        }
+        let mut out = [0u128; 4];
+        for (d, slot) in out.iter_mut().enumerate() {
+            // Masking the propagator keeps row shifts from wrapping to the next row.
+            let mut pro = match d {
+                0 => cross & g.not_first_file,
+                2 => cross & g.not_last_file,
+                _ => cross,
+            };
+            let mut gen = men;
+            gen |= pro & self.shift(gen, d, 1);
+            pro &= self.shift(pro, d, 1);
+            gen |= pro & self.shift(gen, d, 2);
+            pro &= self.shift(pro, d, 2);
+            gen |= pro & self.shift(gen, d, 4);
+            pro &= self.shift(pro, d, 4);
+            gen |= pro & self.shift(gen, d, 8);
+            *slot = gen & !men & !self.forbid_men;
+        }
+        out
+    }
+
+    /// The man that slides to `to` in direction `d`: the nearest piece behind `to`.
+    #[inline]
+    fn source(&self, p: &TaflPos, to: u8, d: usize) -> u8 {
+        let occ = p.attackers | p.defenders | Self::king_bit(p);
+        let behind = self.geo.ray[to as usize][(d + 2) % 4] & occ;
+        debug_assert!(behind != 0);
+        if d >= 2 {
+            // Moving west or south: the source has a higher index.
+            behind.trailing_zeros() as u8
+        } else {
+            (127 - behind.leading_zeros()) as u8
+        }
+    }
+
+    /// Whether the side to move has at least one legal move (ignores terminality).
+    fn has_move(&self, p: &TaflPos) -> bool {
+        if !p.attackers_to_move && p.king != NONE && self.targets(p, p.king, true) != 0 {
             return true;
         }
-        while men != 0 {
-            let c = men.trailing_zeros() as u8;
-            men &= men - 1;
-            if self.targets(&o, c, false) != 0 {
-                return true;
-            }
-        }
-        false
+        self.men_targets(p).iter().any(|&t| t != 0)
     }
 
     /// Cells hostile to men of the given side (T6/T7), before excluding cells
@@ -617,20 +603,9 @@ impl TaflGame {
         if self.decided(p).is_some() {
             return 0;
         }
-        let o = self.occ(p);
-        let mut n = 0;
-        let mut men = if p.attackers_to_move {
-            p.attackers
-        } else {
-            p.defenders
-        };
+        let mut n: u32 = self.men_targets(p).iter().map(|t| t.count_ones()).sum();
         if !p.attackers_to_move {
-            n += self.targets(&o, p.king, true).count_ones();
-        }
-        while men != 0 {
-            let c = men.trailing_zeros() as u8;
-            men &= men - 1;
-            n += self.targets(&o, c, false).count_ones();
+            n += self.targets(p, p.king, true).count_ones();
         }
         n
     }
@@ -643,27 +618,14 @@ impl TaflGame {
         if self.decided(p).is_some() {
             return None;
         }
-        let o = self.occ(p);
-        let men = if p.attackers_to_move {
-            p.attackers
-        } else {
-            p.defenders
-        };
-        let king = !p.attackers_to_move;
-        let mut total = 0;
-        let mut m = men;
-        while m != 0 {
-            total += self
-                .targets(&o, m.trailing_zeros() as u8, false)
-                .count_ones();
-            m &= m - 1;
-        }
-        let king_targets = if king {
-            self.targets(&o, p.king, true)
-        } else {
+        let men = self.men_targets(p);
+        let king_targets = if p.attackers_to_move {
             0
+        } else {
+            self.targets(p, p.king, true)
         };
-        total += king_targets.count_ones();
+        let total: u32 =
+            men.iter().map(|t| t.count_ones()).sum::<u32>() + king_targets.count_ones();
         if total == 0 {
             return None;
         }
@@ -674,16 +636,13 @@ impl TaflGame {
             }
             t.trailing_zeros() as u8
         };
-        let mut m = men;
-        while m != 0 {
-            let c = m.trailing_zeros() as u8;
-            m &= m - 1;
-            let t = self.targets(&o, c, false);
+        for (d, &t) in men.iter().enumerate() {
             let cnt = t.count_ones();
             if k < cnt {
+                let to = nth(t, k);
                 return Some(TaflMove {
-                    from: c,
-                    to: nth(t, k),
+                    from: self.source(p, to, d),
+                    to,
                 });
             }
             k -= cnt;
@@ -719,7 +678,7 @@ impl TaflGame {
         if p.king == NONE {
             return (0, 0);
         }
-        let t = self.targets(&self.occ(p), p.king, true);
+        let t = self.targets(p, p.king, true);
         let mut paths = 0;
         for &r in &self.geo.ray[p.king as usize] {
             if t & r & self.goal != 0 {
@@ -755,31 +714,26 @@ impl Game for TaflGame {
         if self.decided(p).is_some() {
             return;
         }
-        let o = self.occ(p);
-        let mut push = |from: u8, mut t: u128| {
+        for (d, &t) in self.men_targets(p).iter().enumerate() {
+            let mut t = t;
+            while t != 0 {
+                let to = t.trailing_zeros() as u8;
+                t &= t - 1;
+                out.push(TaflMove {
+                    from: self.source(p, to, d),
+                    to,
+                });
+            }
+        }
+        if !p.attackers_to_move {
+            let mut t = self.targets(p, p.king, true);
             while t != 0 {
                 out.push(TaflMove {
-                    from,
+                    from: p.king,
                     to: t.trailing_zeros() as u8,
                 });
                 t &= t - 1;
             }
-        };
-        if p.attackers_to_move {
-            let mut men = p.attackers;
-            while men != 0 {
-                let c = men.trailing_zeros() as u8;
-                men &= men - 1;
-                push(c, self.targets(&o, c, false));
-            }
-        } else {
-            let mut men = p.defenders;
-            while men != 0 {
-                let c = men.trailing_zeros() as u8;
-                men &= men - 1;
-                push(c, self.targets(&o, c, false));
-            }
-            push(p.king, self.targets(&o, p.king, true));
         }
     }
 
@@ -1077,58 +1031,59 @@ mod tests {
     use super::*;
     use crate::zobrist::Rng;
 
-    /// The table-driven slides equal the ray scans along random games of every preset.
+    /// Moves of every piece by scanning its own rays (the reference).
+    fn moves_by_rays(g: &TaflGame, p: &TaflPos) -> Vec<TaflMove> {
+        let mut v = Vec::new();
+        if g.decided(p).is_some() {
+            return v;
+        }
+        let mut pieces = if p.attackers_to_move {
+            p.attackers
+        } else {
+            p.defenders | bit(p.king)
+        };
+        while pieces != 0 {
+            let c = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let mut t = g.targets(p, c, c == p.king);
+            while t != 0 {
+                v.push(TaflMove {
+                    from: c,
+                    to: t.trailing_zeros() as u8,
+                });
+                t &= t - 1;
+            }
+        }
+        v.sort_by_key(|m| (m.from, m.to));
+        v
+    }
+
+    /// The set-wise fills give exactly the per-piece ray scans, along random
+    /// games of every preset and a few throne options.
     #[test]
-    fn slide_tables_match_ray_scans() {
-        for &(name, _) in PRESETS {
-            let g = from_spec(name).unwrap();
+    fn fills_match_ray_scans() {
+        let mut specs: Vec<String> = PRESETS.iter().map(|p| p.0.to_string()).collect();
+        specs.push("caikaboroda,throne_pass_men=no".into());
+        specs.push("brandubh,throne_pass_men=no,corner_access=all".into());
+        for spec in &specs {
+            let g = from_spec(spec).unwrap();
             let mut rng = Rng::new(5);
             let mut moves = Vec::new();
             for _ in 0..20 {
                 let mut p = g.start();
                 for _ in 0..300 {
-                    let o = g.occ(&p);
-                    let mut all = p.attackers | p.defenders;
-                    if p.king != NONE {
-                        all |= bit(p.king);
-                    }
-                    while all != 0 {
-                        let c = all.trailing_zeros() as u8;
-                        all &= all - 1;
-                        let k = c == p.king;
-                        assert_eq!(g.targets(&o, c, k), g.targets_by_rays(&p, c, k), "{name}");
-                    }
                     g.legal_moves(&p, &mut moves);
+                    moves.sort_by_key(|m| (m.from, m.to));
+                    assert_eq!(moves, moves_by_rays(&g, &p), "{spec}\n{}", g.diagram(&p));
+                    assert_eq!(g.count_moves(&p) as usize, moves.len());
+                    assert_eq!(
+                        g.has_move(&p),
+                        !moves.is_empty() || g.decided(&p).is_some() && g.has_move(&p)
+                    );
                     if moves.is_empty() {
                         break;
                     }
                     p = g.play(&p, moves[rng.below(moves.len())]);
-                }
-            }
-        }
-    }
-
-    /// Every throne combination (pass, re-enter) for the king, on both boards.
-    #[test]
-    fn king_throne_options_match_ray_scans() {
-        for base in ["caikaboroda", "brandubh"] {
-            for pass in ["yes", "no"] {
-                for re in ["yes", "no"] {
-                    let spec = format!("{base},throne_pass_king={pass},throne_reenter_king={re}");
-                    let g = from_spec(&spec).unwrap();
-                    let n = g.size() as u8;
-                    for k in 0..n * n {
-                        if g.geometry().corners & bit(k) != 0 {
-                            continue;
-                        }
-                        let p = g.make_pos(0, 0, k, false);
-                        let o = g.occ(&p);
-                        assert_eq!(
-                            g.targets(&o, k, true),
-                            g.targets_by_rays(&p, k, true),
-                            "{spec} {k}"
-                        );
-                    }
                 }
             }
         }
