@@ -174,7 +174,9 @@ fn report_files_are_written_with_plots() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     assert_eq!(json["variants"][0]["games"], 60);
-    let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var_os("HUNTSOLVE_KEEP_TEST_OUTPUT").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 #[test]
@@ -188,4 +190,21 @@ fn engine_specs_parse_or_explain() {
     for bad in ["depth=0", "depth=x", "time=-1", "fast", ""] {
         assert!(EngineSpec::parse(bad).is_err(), "{bad}");
     }
+}
+
+#[test]
+fn exact_solver_knows_tictactoe() {
+    use huntsolve::stats::exact::solve_reachable;
+    use huntsolve::Value;
+    let s = solve_reachable(&TicTacToe::default(), 1_000_000, &NoProgress).unwrap();
+    // Tic-tac-toe: 5478 legal positions reachable from the start, 958 of them
+    // terminal; the start is a draw.
+    assert_eq!(s.positions, 5478);
+    assert_eq!(s.terminal, 958);
+    assert_eq!(s.start_value, Value::Draw);
+    assert_eq!(s.wins + s.losses + s.draws, 5478);
+    assert!(matches!(
+        solve_reachable(&TicTacToe::default(), 100, &NoProgress),
+        Err(huntsolve::Error::Memory(_))
+    ));
 }

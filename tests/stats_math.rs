@@ -171,3 +171,19 @@ fn sentences_say_what_they_found() {
     let s = interpret_proportions("hunter win rate", "A", 0.75, "B", 0.25, &t, 1.0);
     assert!(s.starts_with("No evidence"), "{s}");
 }
+
+#[test]
+fn sweep_param_parses() {
+    use huntsolve::stats::sweep::SweepParam;
+    let p = SweepParam::parse("hunter_win=1..20").unwrap();
+    assert_eq!(
+        (p.key.as_str(), p.prefix.as_str(), p.from, p.to),
+        ("hunter_win", "", 1, 20)
+    );
+    assert_eq!(p.option(7), "hunter_win=7");
+    let p = SweepParam::parse("hunter_win=captures>=1..20").unwrap();
+    assert_eq!(p.option(3), "hunter_win=captures>=3");
+    for bad in ["hunter_win", "=1..2", "k=5..1", "k=a..b", "k=1..x", "k=1"] {
+        assert!(SweepParam::parse(bad).is_err(), "{bad}");
+    }
+}

@@ -4,10 +4,12 @@
 //! between variants ([`metrics`]), reports ([`report`]) and SVG plots ([`plot`]).
 
 pub mod agent;
+pub mod exact;
 pub mod math;
 pub mod metrics;
 pub mod plot;
 pub mod report;
+pub mod sweep;
 pub mod tournament;
 
 pub use agent::{make_agent, Agent, EngineSpec, GreedyAgent, RandomAgent};

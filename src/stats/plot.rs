@@ -48,6 +48,8 @@ pub fn win_rates(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> 
         .map_err(|e| plot_err(path, e))?;
     chart
         .configure_mesh()
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 14))
         .disable_x_mesh()
         .x_labels(n + 1)
         .x_label_formatter(&|x| tick_name(&names, *x))
@@ -93,6 +95,7 @@ pub fn win_rates(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> 
     }
     chart
         .configure_series_labels()
+        .label_font(("sans-serif", 14))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .position(SeriesLabelPosition::UpperRight)
@@ -142,6 +145,8 @@ pub fn lengths(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
         .map_err(|e| plot_err(path, e))?;
     chart
         .configure_mesh()
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 14))
         .x_desc(format!("game length in plies (bins of {bin})"))
         .y_desc("share of games")
         .draw()
@@ -165,6 +170,7 @@ pub fn lengths(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
     }
     chart
         .configure_series_labels()
+        .label_font(("sans-serif", 14))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .position(SeriesLabelPosition::UpperRight)
@@ -202,6 +208,8 @@ pub fn sweep_lines(
         .map_err(|e| plot_err(path, e))?;
     chart
         .configure_mesh()
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 14))
         .x_desc(x_desc)
         .y_desc(y_desc)
         .draw()
@@ -221,6 +229,7 @@ pub fn sweep_lines(
     }
     chart
         .configure_series_labels()
+        .label_font(("sans-serif", 14))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .position(SeriesLabelPosition::UpperLeft)
