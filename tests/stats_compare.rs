@@ -22,6 +22,7 @@ fn cfg(games: u64, engine: EngineSpec, random_plies: u32) -> TournamentConfig {
         random_plies,
         max_plies: None,
         threads: 2,
+        softmax: None,
     }
 }
 
@@ -54,7 +55,7 @@ fn random_tictactoe_matches_known_outcome_shares() {
 fn games_are_deterministic_and_resumable() {
     let dir = tmp_dir("resume");
     let game = TicTacToe::default();
-    let agent = make_agent::<TicTacToe>(&EngineSpec::Greedy).unwrap();
+    let agent = make_agent::<TicTacToe>(&EngineSpec::Greedy, None).unwrap();
     let file = dir.join("games.jsonl");
     let strip = |mut v: Vec<GameRecord>| {
         for r in &mut v {

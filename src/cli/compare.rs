@@ -28,6 +28,11 @@ pub struct Args {
     /// Uniformly random plies at the start of each game, so games differ.
     #[arg(long, default_value_t = 4)]
     pub random_plies: u32,
+    /// With a search engine: sample the opening plies from a softmax over the
+    /// root moves' scores at this temperature (evaluation units) instead of
+    /// uniformly.
+    #[arg(long)]
+    pub softmax: Option<f64>,
     /// Move limit in plies, then a draw (default: the rules' limit, else 400).
     #[arg(long)]
     pub max_plies: Option<u32>,
@@ -39,6 +44,13 @@ pub struct Args {
 /// Runs `compare`.
 pub fn run(args: Args) -> Result<()> {
     let engine = EngineSpec::parse(&args.engine)?;
+    if let Some(t) = args.softmax {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(huntsolve::Error::Input(format!(
+                "--softmax {t}: the temperature must be a positive number"
+            )));
+        }
+    }
     let cfg = TournamentConfig {
         games: args.games,
         seed: args.seed,
@@ -46,6 +58,7 @@ pub fn run(args: Args) -> Result<()> {
         random_plies: args.random_plies,
         max_plies: args.max_plies,
         threads: args.threads,
+        softmax: args.softmax,
     };
     let out = args.out.clone().unwrap_or_else(|| {
         let names: Vec<String> = args
@@ -111,6 +124,9 @@ fn reproduce_command(args: &Args, cfg: &TournamentConfig, out: &std::path::Path)
         cfg.seed,
         cfg.random_plies
     ));
+    if let Some(t) = cfg.softmax {
+        c.push_str(&format!(" --softmax {t}"));
+    }
     if let Some(m) = cfg.max_plies {
         c.push_str(&format!(" --max-plies {m}"));
     }

@@ -18,6 +18,29 @@ pub trait Agent<G: Game>: Sync + Send {
     /// `history` holds the hashes of every earlier position of this game,
     /// oldest first, not including `pos`.
     fn choose(&self, game: &G, pos: &G::Pos, history: &[u64], rng: &mut Rng) -> Result<G::Move>;
+
+    /// Chooses a move during the randomised opening plies. The default is a
+    /// uniformly random legal move; a searching agent may sample from a
+    /// softmax over its root scores instead.
+    fn opening_move(
+        &self,
+        game: &G,
+        pos: &G::Pos,
+        _history: &[u64],
+        rng: &mut Rng,
+    ) -> Result<G::Move> {
+        uniform_move(game, pos, rng)
+    }
+}
+
+/// A uniformly random legal move of `pos` (an error if there is none).
+pub fn uniform_move<G: Game>(game: &G, pos: &G::Pos, rng: &mut Rng) -> Result<G::Move> {
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    if moves.is_empty() {
+        return Err(no_moves(game, pos));
+    }
+    Ok(moves[rng.below(moves.len())])
 }
 
 /// Which engine plays both sides of every game.
@@ -78,8 +101,11 @@ impl EngineSpec {
     }
 }
 
-/// Builds the agent for `spec`.
-pub fn make_agent<G: Game>(spec: &EngineSpec) -> Result<Box<dyn Agent<G>>> {
+/// Builds the agent for `spec`. `softmax` (a temperature in evaluation units)
+/// makes a searching agent sample its opening plies from a softmax over root
+/// scores; other agents ignore it (their opening plies are uniform).
+pub fn make_agent<G: Game>(spec: &EngineSpec, softmax: Option<f64>) -> Result<Box<dyn Agent<G>>> {
+    let _ = softmax;
     match spec {
         EngineSpec::Random => Ok(Box::new(RandomAgent)),
         EngineSpec::Greedy => Ok(Box::new(GreedyAgent)),
@@ -99,12 +125,7 @@ impl<G: Game> Agent<G> for RandomAgent {
         "random".into()
     }
     fn choose(&self, game: &G, pos: &G::Pos, _history: &[u64], rng: &mut Rng) -> Result<G::Move> {
-        let mut moves = Vec::new();
-        game.legal_moves(pos, &mut moves);
-        if moves.is_empty() {
-            return Err(no_moves(game, pos));
-        }
-        Ok(moves[rng.below(moves.len())])
+        uniform_move(game, pos, rng)
     }
 }
 

@@ -39,6 +39,8 @@ pub struct CompareReport {
     pub seed: u64,
     /// Random opening plies.
     pub random_plies: u32,
+    /// How opening plies were chosen.
+    pub opening: String,
     /// Move limit per variant (same order as `variants`).
     pub max_plies: Vec<u32>,
     /// Threads used (0: one per core).
@@ -95,7 +97,7 @@ pub fn run_variant<G: Game>(
 ) -> Result<VariantRun> {
     let file = out_dir.join(format!("games-{}.jsonl", safe_name(name)));
     let before = count_lines(&file).min(cfg.games);
-    let agent = make_agent(&cfg.engine)?;
+    let agent = make_agent(&cfg.engine, cfg.softmax)?;
     let recs = run_tournament(game, agent.as_ref(), cfg, &file, label, progress)?;
     let metrics = metrics::variant_metrics(
         name,
@@ -143,6 +145,7 @@ pub fn assemble(
         games: cfg.games,
         seed: cfg.seed,
         random_plies: cfg.random_plies,
+        opening: cfg.opening_text(),
         max_plies,
         threads: cfg.threads,
         wall_seconds,
@@ -233,7 +236,11 @@ pub fn markdown(r: &CompareReport) -> String {
     );
     let _ = writeln!(s, "- Games per variant: {}", r.games);
     let _ = writeln!(s, "- Seed: {} (game i uses seed + i)", r.seed);
-    let _ = writeln!(s, "- Random opening plies: {}", r.random_plies);
+    let _ = writeln!(
+        s,
+        "- Randomised opening plies: {} ({})",
+        r.random_plies, r.opening
+    );
     let limits: Vec<String> = r
         .variants
         .iter()
@@ -241,7 +248,10 @@ pub fn markdown(r: &CompareReport) -> String {
         .map(|(v, l)| format!("{} {l}", v.name))
         .collect();
     let _ = writeln!(s, "- Move limit (plies, then draw): {}", limits.join(", "));
-    let _ = writeln!(s, "- Threefold repetition: draw");
+    let _ = writeln!(
+        s,
+        "- Threefold repetition: draw (the defenders lose instead where the rules say repetition=defenders_lose; repetition=forbid is not enforced move by move and also ends in a draw)"
+    );
     let _ = writeln!(
         s,
         "- Threads: {}",

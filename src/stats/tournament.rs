@@ -8,8 +8,9 @@
 //! deterministic engines differ.
 //!
 //! A game ends when the rules end it, when a position occurs for the third
-//! time (a draw: the rules' `repetition=draw` cycle semantics), or at the move
-//! limit (a draw, counted separately as a timeout).
+//! time (a draw: the rules' `repetition=draw` cycle semantics; see
+//! [`repetition_winner`] for the other settings), or at the move limit (a
+//! draw, counted separately as a timeout).
 //!
 //! # Games file
 //! One [`GameRecord`] per line, in JSON, appended as games finish (so in no
@@ -48,9 +49,20 @@ pub struct TournamentConfig {
     pub max_plies: Option<u32>,
     /// Worker threads (0: rayon's default, one per core).
     pub threads: usize,
+    /// Softmax temperature for opening plies of searching engines (`None`:
+    /// uniformly random opening plies).
+    pub softmax: Option<f64>,
 }
 
 impl TournamentConfig {
+    /// How opening plies are chosen, as stored in game records.
+    pub fn opening_text(&self) -> String {
+        match (&self.engine, self.softmax) {
+            (EngineSpec::Depth(_) | EngineSpec::Time(_), Some(t)) => format!("softmax(T={t})"),
+            _ => "uniform".into(),
+        }
+    }
+
     /// The move limit that applies to `game`.
     pub fn max_plies_for<G: Game>(&self, game: &G) -> u32 {
         self.max_plies
@@ -82,6 +94,9 @@ pub struct GameRecord {
     pub engine: String,
     /// Random opening plies.
     pub random_plies: u32,
+    /// How opening plies were chosen (`uniform`, `softmax(T=...)`).
+    #[serde(default)]
+    pub opening: String,
     /// Move limit applied.
     pub max_plies: u32,
     /// Game index in the tournament.
@@ -104,6 +119,23 @@ pub struct GameRecord {
     pub moves: Vec<String>,
 }
 
+/// Winner when a position occurs for the third time: nobody (a draw), except
+/// under `repetition=defenders_lose` (Copenhagen), where the side named
+/// `defenders` loses. `repetition=forbid` is not enforced move by move in
+/// self-play; a threefold repetition then also counts as a draw.
+pub fn repetition_winner<G: Game>(game: &G) -> Option<u8> {
+    let rules = game.rules_string();
+    let defenders_lose = rules
+        .split(',')
+        .any(|kv| kv.trim() == "repetition=defenders_lose");
+    if !defenders_lose {
+        return None;
+    }
+    (0..2u8)
+        .find(|&s| game.side_name(s as usize) == "defenders")
+        .map(|d| 1 - d)
+}
+
 /// Plays game `index` of a tournament.
 pub fn play_game<G: Game>(
     game: &G,
@@ -121,7 +153,6 @@ pub fn play_game<G: Game>(
     let mut seen: HashMap<u64, u32> = HashMap::new();
     let mut captures = [0u32; 2];
     let mut moves_text = Vec::new();
-    let mut legal = Vec::new();
     let (winner, end) = loop {
         let side = game.side_to_move(&pos);
         if let Some(v) = game.outcome(&pos) {
@@ -136,7 +167,7 @@ pub fn play_game<G: Game>(
         let count = seen.entry(h).or_insert(0);
         *count += 1;
         if *count >= 3 {
-            break (None, EndReason::Repetition);
+            break (repetition_winner(game), EndReason::Repetition);
         }
         if history.len() as u32 >= max_plies {
             break (None, EndReason::MoveLimit);
@@ -145,15 +176,7 @@ pub fn play_game<G: Game>(
             return Err(Error::Interrupted);
         }
         let mv = if (history.len() as u32) < cfg.random_plies {
-            game.legal_moves(&pos, &mut legal);
-            if legal.is_empty() {
-                return Err(Error::Other(format!(
-                    "{}: position has no legal move but is not terminal: {}",
-                    game.rules_string(),
-                    game.format_position(&pos)
-                )));
-            }
-            legal[rng.below(legal.len())]
+            agent.opening_move(game, &pos, &history, &mut rng)?
         } else {
             agent.choose(game, &pos, &history, &mut rng)?
         };
@@ -167,6 +190,7 @@ pub fn play_game<G: Game>(
         fingerprint: game.fingerprint(),
         engine: cfg.engine.text(),
         random_plies: cfg.random_plies,
+        opening: cfg.opening_text(),
         max_plies,
         index,
         seed,
@@ -218,16 +242,18 @@ pub fn load_games<G: Game>(
             && r.rules == game.rules_string()
             && r.engine == cfg.engine.text()
             && r.random_plies == cfg.random_plies
+            && r.opening == cfg.opening_text()
             && r.max_plies == max_plies
             && r.seed == cfg.seed.wrapping_add(r.index);
         if !same {
             return Err(Error::Input(format!(
-                "{} holds game {} played with other settings (rules '{}', engine {}, random plies {}, max plies {}, seed {}); use another --out directory or delete the file",
+                "{} holds game {} played with other settings (rules '{}', engine {}, random plies {} ({}), max plies {}, seed {}); use another --out directory or delete the file",
                 path.display(),
                 r.index,
                 r.rules,
                 r.engine,
                 r.random_plies,
+                r.opening,
                 r.max_plies,
                 r.seed.wrapping_sub(r.index)
             )));
