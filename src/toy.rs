@@ -42,7 +42,7 @@ pub struct TicTacToe {
 }
 
 fn has_line(bits: u16) -> bool {
-    LINES.iter().any(|&l| bits & l == l)
+    LINES.iter().filter(|&&l| bits & l == l).count() > 0
 }
 
 fn cell_name(i: u8) -> String {

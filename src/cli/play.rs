@@ -1,12 +1,266 @@
-//! `huntsolve play` (being built).
+//! `huntsolve play`: engine against engine, or against a human.
+//!
+//! Sides: `--white` plays side 0 and `--black` side 1 of the game, whoever
+//! moves first under the rules. Side 0 is the hunter in hunt games and the
+//! attackers in tafl; the aliases `--hunter`/`--attackers` and
+//! `--prey`/`--defenders` name the same two options.
+//!
+//! ENGINE is `depth=N` (search to N plies), `time=S` (S seconds per move),
+//! `nodes=N`, `random` (uniform random legal move, seeded) or `human` (moves
+//! typed in the game's notation on standard input; an illegal move is refused
+//! and asked again).
+//!
+//! A game ends at a terminal position, at the third occurrence of a position
+//! (a draw: cycles are draws in every preset) or at the rules' move limit
+//! (1000 plies when the rules set none), also a draw.
 
+use super::bench::apply_evals;
+use super::out::{print, println};
+use huntsolve::game::{Game, NoOracle, Value};
+use huntsolve::search::{self, Limit, SearchConfig, TransTable};
+use huntsolve::variant::AnyGame;
+use huntsolve::zobrist::Rng;
 use huntsolve::{Error, Result};
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::time::Duration;
 
 /// Arguments of `play`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Rules: a preset name with optional `,key=value` options.
+    pub rules: String,
+    /// Engine of side 0 (hunter / attackers): depth=N, time=S, nodes=N, random, human.
+    #[arg(
+        long,
+        visible_alias = "hunter",
+        visible_alias = "attackers",
+        default_value = "depth=4"
+    )]
+    pub white: String,
+    /// Engine of side 1 (prey / defenders): depth=N, time=S, nodes=N, random, human.
+    #[arg(
+        long,
+        visible_alias = "prey",
+        visible_alias = "defenders",
+        default_value = "depth=4"
+    )]
+    pub black: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 1)]
+    pub games: u32,
+    /// Seed of the random engines and of the random opening plies.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Plies played at random at the start of each game (variety between games).
+    #[arg(long, default_value_t = 0)]
+    pub random_plies: u32,
+    /// Search threads of the search engines.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Evaluation weight `key=value` (repeatable).
+    #[arg(long)]
+    pub eval: Vec<String>,
+    /// Print only one summary line per game, not the moves.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A player.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Engine {
+    /// Search with these limits.
+    Search(Limit),
+    /// Uniform random legal moves.
+    Random,
+    /// Moves typed on standard input.
+    Human,
+}
+
+impl Engine {
+    /// Parses `depth=N`, `time=S`, `nodes=N`, `random`, `human`.
+    pub fn parse(text: &str) -> Result<Engine> {
+        let bad = || {
+            Error::Input(format!(
+                "engine '{text}': accepted depth=N, time=SECONDS, nodes=N, random, human"
+            ))
+        };
+        match text.trim() {
+            "random" => return Ok(Engine::Random),
+            "human" => return Ok(Engine::Human),
+            _ => {}
+        }
+        let (k, v) = text.split_once('=').ok_or_else(bad)?;
+        match k.trim() {
+            "depth" => {
+                let d: u32 = v.trim().parse().map_err(|_| bad())?;
+                if d == 0 || d > search::MAX_DEPTH {
+                    return Err(bad());
+                }
+                Ok(Engine::Search(Limit::Depth(d)))
+            }
+            "nodes" => {
+                let n: u64 = v.trim().parse().map_err(|_| bad())?;
+                Ok(Engine::Search(Limit::Nodes(n.max(1))))
+            }
+            "time" => {
+                let s: f64 = v.trim().parse().map_err(|_| bad())?;
+                if !(s > 0.0 && s < 1e6) {
+                    return Err(bad());
+                }
+                Ok(Engine::Search(Limit::Time(Duration::from_secs_f64(s))))
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
+fn human_move<G: Game>(g: &G, pos: &G::Pos) -> Result<G::Move> {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    loop {
+        print(&format!("{} to move> ", g.side_name(g.side_to_move(pos))))?;
+        let mut line = String::new();
+        let n = input
+            .read_line(&mut line)
+            .map_err(|e| Error::io("reading a move from stdin", e))?;
+        if n == 0 {
+            return Err(Error::Input("end of input while waiting for a move".into()));
+        }
+        match g.parse_move(pos, line.trim()) {
+            Ok(m) => return Ok(m),
+            Err(e) => println(&format!("{e}"))?,
+        }
+    }
+}
+
+/// Result of one game from side 0's view (`None`: draw).
+fn play_game<G: Game>(
+    g: &G,
+    engines: &[Engine; 2],
+    args: &Args,
+    rng: &mut Rng,
+    tt: &TransTable,
+    number: u32,
+) -> Result<Option<usize>> {
+    let limit = g.move_limit().unwrap_or(1000) as usize;
+    let mut pos = g.start();
+    let mut history: Vec<u64> = Vec::new();
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    let mut record = Vec::new();
+    let mut moves = Vec::new();
+    let human = engines.contains(&Engine::Human);
+    tt.clear();
+    let (winner, reason) = loop {
+        if let Some(v) = g.outcome(&pos) {
+            let side = g.side_to_move(&pos);
+            break match v {
+                Value::Win => (Some(side), "game over".to_string()),
+                Value::Loss => (Some(1 - side), "game over".to_string()),
+                Value::Draw => (None, "drawn position".to_string()),
+            };
+        }
+        let count = seen.entry(g.hash(&pos)).or_insert(0);
+        *count += 1;
+        if *count >= 3 {
+            break (None, "third repetition".to_string());
+        }
+        if record.len() >= limit {
+            break (None, format!("move limit of {limit} plies"));
+        }
+        if huntsolve::progress::stop_requested() {
+            return Err(Error::Interrupted);
+        }
+        let side = g.side_to_move(&pos);
+        g.legal_moves(&pos, &mut moves);
+        if moves.is_empty() {
+            break (None, "no legal move".to_string());
+        }
+        if human {
+            print(&g.diagram(&pos))?;
+        }
+        let mv = if (record.len() as u32) < args.random_plies {
+            moves[rng.below(moves.len())]
+        } else {
+            match &engines[side] {
+                Engine::Random => moves[rng.below(moves.len())],
+                Engine::Human => human_move(g, &pos)?,
+                Engine::Search(limit) => {
+                    let cfg = SearchConfig {
+                        limits: vec![*limit],
+                        threads: args.threads,
+                        history: history.clone(),
+                        ..Default::default()
+                    };
+                    let r = search::search(g, &pos, &NoOracle, &cfg, tt);
+                    r.best
+                        .ok_or_else(|| Error::Other("search returned no move".into()))?
+                }
+            }
+        };
+        let text = g.format_move(&pos, mv);
+        if human {
+            println(&format!("{} plays {text}", g.side_name(side)))?;
+        }
+        record.push(text);
+        history.push(g.hash(&pos));
+        pos = g.play(&pos, mv);
+    };
+    let result = match winner {
+        Some(s) => format!("{} wins", g.side_name(s)),
+        None => "draw".to_string(),
+    };
+    if !args.quiet {
+        let mut text = String::new();
+        for (i, m) in record.iter().enumerate() {
+            if i % 2 == 0 {
+                text.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            text.push_str(m);
+            text.push(if i % 10 == 9 { '\n' } else { ' ' });
+        }
+        println(&format!("game {number}: {}", g.rules_string()))?;
+        println(text.trim_end())?;
+        println(&format!("final position: {}", g.format_position(&pos)))?;
+    }
+    println(&format!(
+        "game {number}: {result} ({reason}) after {} plies",
+        record.len()
+    ))?;
+    Ok(winner)
+}
+
+fn run_games<G: Game>(g: &G, args: &Args) -> Result<()> {
+    let engines = [Engine::parse(&args.white)?, Engine::parse(&args.black)?];
+    let mut rng = Rng::new(args.seed);
+    let tt = TransTable::new(args.hash);
+    let mut wins = [0u32; 2];
+    let mut draws = 0;
+    for n in 1..=args.games {
+        match play_game(g, &engines, args, &mut rng, &tt, n)? {
+            Some(s) => wins[s] += 1,
+            None => draws += 1,
+        }
+    }
+    println(&format!(
+        "{} games: {} ({}) {} wins, {} ({}) {} wins, {} draws",
+        args.games,
+        g.side_name(0),
+        args.white,
+        wins[0],
+        g.side_name(1),
+        args.black,
+        wins[1],
+        draws
+    ))
+}
 
 /// Runs `play`.
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::Other("'play' is not available yet".into()))
+pub fn run(args: Args) -> Result<()> {
+    let mut any = AnyGame::parse(&args.rules)?;
+    huntsolve::with_game!(&mut any, g => apply_evals(g, &args.eval))?;
+    huntsolve::with_game!(&any, g => run_games(g, &args))
 }

@@ -1,1 +1,29 @@
-//! Table files on disk: format, compression, probing, verification.
+//! Table files on disk: format, compression, probing, verification, statistics.
+//!
+//! - [`format`]: the self-describing file format (byte layout in its docs),
+//!   [`write_table`] and the pure parsers over bytes.
+//! - [`file`]: [`Table`], an open file with random access by positioned reads.
+//! - [`cache`]: [`BlockCache`], decoded blocks shared across tables and threads.
+//! - [`probe`]: [`TableSet`] (tables of a directory by tier name) and
+//!   [`TableOracle`] (exact values by position, an [`Oracle`](crate::game::Oracle)).
+//! - [`verify`]: re-derivation of every record from its children.
+//! - [`analyze`]: outcome counts, distance histograms, longest wins.
+//! - [`query`]: a position's value and every move's value, best first.
+
+pub mod analyze;
+pub mod cache;
+pub mod file;
+pub mod format;
+pub mod probe;
+pub mod query;
+pub mod verify;
+
+pub use analyze::{analyze_dir, AnalyzeReport, TierStats};
+pub use cache::{BlockCache, DEFAULT_CACHE_BYTES};
+pub use file::Table;
+pub use format::{
+    decode_table, table_path, write_table, write_table_with, TableMeta, WriteOptions,
+};
+pub use probe::{list_tiers, rules_of_dir, TableOracle, TableSet};
+pub use query::{query_tables, query_with, MoveResult, QueryResult};
+pub use verify::{verify_dir, verify_tier, VerifyReport};

@@ -1,0 +1,564 @@
+//! Hunt-game rules (options H1-H16 of rules-spec §2.1), the presets of §3.1,
+//! and the rules string `preset[,key=value...]`.
+//!
+//! # Canonical form
+//! Equal rules print equally: the printed form is the preset (in [`PRESETS`]
+//! order) from which the rules differ in the fewest options, followed by those
+//! options in the fixed key order of [`KEYS`]. So `diviyan-keliya,chain=none`
+//! prints as `diviyan-keliya-ludii`, and `kungser` (an alias) as
+//! `cows-leopards-mogol`. The 64-bit fingerprint hashes this form together with
+//! the board geometry (so a board file that changes changes the fingerprint).
+
+use crate::error::{Error, Result};
+
+/// The two sides of a hunt game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Leopards, tigers, the vulture (side 0).
+    Hunter,
+    /// Cows, goats, crows (side 1).
+    Prey,
+}
+
+/// H3: where the hunters start.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HunterStart {
+    /// In hand, dropped one per turn.
+    Hand,
+    /// On these points (names), e.g. the Bagh-Chal corners.
+    Points(Vec<String>),
+}
+
+/// H5: where the first hunter drop may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirstDrop {
+    /// Any empty point.
+    Any,
+    /// The board's centre (any point if the centre is already taken).
+    Centre,
+}
+
+/// H8: capture chains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Chain {
+    /// One jump per turn.
+    None,
+    /// May stop after any jump of a chain.
+    Optional,
+    /// Must keep jumping with the same hunter while it can (free choice of branch).
+    Continue,
+    /// Must pick a chain with the most captures (among all capture moves).
+    Maximal,
+}
+
+/// H10: when captured prey leave the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Removal {
+    /// At once: the emptied point may be landed on later in the chain.
+    Immediate,
+    /// After the turn: captured prey still block landing points during the chain.
+    EndOfTurn,
+}
+
+/// H11: when the hunters win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HunterWin {
+    /// After this many captures.
+    Captures(u8),
+    /// When prey on board plus prey in hand drop below M_k of the board (k = hunters).
+    Static,
+}
+
+/// H14: the prey to move without a legal action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PreyNoMoves {
+    /// The prey lose.
+    Loss,
+    /// The prey pass (their only legal move is `pass`).
+    Pass,
+    /// The game is drawn.
+    Draw,
+}
+
+/// H15: repetition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Repetition {
+    /// Cycles are draws (retrograde semantics).
+    Draw,
+    /// Repeating a position is forbidden (stored for search only).
+    Forbid,
+}
+
+/// A complete hunt-game rule set.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HuntRules {
+    /// H1: built-in board name or board file path.
+    pub board: String,
+    /// H2: number of hunters.
+    pub hunters: u8,
+    /// H2: number of prey.
+    pub prey: u8,
+    /// H3.
+    pub hunter_start: HunterStart,
+    /// H4: who moves first.
+    pub first: Side,
+    /// H5.
+    pub first_drop: FirstDrop,
+    /// H6: per side (hunter, prey): while holding pieces in hand, drops are the only actions.
+    pub drop_before_move: (bool, bool),
+    /// H7: a hunter that can capture must.
+    pub capture_compulsory: bool,
+    /// H8.
+    pub chain: Chain,
+    /// H10.
+    pub removal: Removal,
+    /// H11.
+    pub hunter_win: HunterWin,
+    /// H14.
+    pub prey_no_moves: PreyNoMoves,
+    /// H15.
+    pub repetition: Repetition,
+    /// H16: plies after which search and self-play call a draw.
+    pub move_limit: Option<u32>,
+}
+
+/// Presets: (name, one-line description), rules-spec §3.1.
+pub const PRESETS: &[(&str, &str)] = &[
+    (
+        "diviyan-keliya",
+        "seed A: 2 leopards, 24 cows, Peralikatuma board, optional capture, chains continue, all cows to win",
+    ),
+    (
+        "diviyan-keliya-ludii",
+        "Ludii's Diviyan Keliya, default option: single optional jumps",
+    ),
+    (
+        "diviyan-keliya-ludii-multi",
+        "Ludii's Diviyan Keliya, 'Multiple hops and Force to hop': compulsory capture, chains continue",
+    ),
+    (
+        "cows-leopards-peralikatuma",
+        "seed C on the Peralikatuma board: single compulsory captures, leopards win when cows < M2",
+    ),
+    (
+        "cows-leopards-mogol",
+        "seed C on the 37-point Mogol Putt'han board",
+    ),
+    (
+        "kungser",
+        "Tibetan Kungser: alias of cows-leopards-mogol (princes and lamas)",
+    ),
+    (
+        "cows-leopards-mogol43",
+        "seed C on Ludii's 43-point 'Nineteen Pieces' board (experimental)",
+    ),
+    (
+        "bagh-chal",
+        "Bagh-Chal: 4 tigers on the corners, 20 goats, tigers win at 5 captures",
+    ),
+    (
+        "bagh-chal-ludii",
+        "Ludii's Bagh-Chal: tigers win when all 20 goats are taken",
+    ),
+    (
+        "kaooa",
+        "Kaooa (GamesmanOne): 1 vulture, 7 crows on the pentagram, vulture wins at 4 captures",
+    ),
+    ("kaooa-6", "GamesmanOne's mKaooa: 6 crows, vulture wins at 3 captures"),
+];
+
+/// Option keys in canonical order.
+pub const KEYS: &[&str] = &[
+    "board",
+    "hunters",
+    "prey",
+    "hunter_start",
+    "first",
+    "first_drop",
+    "drop_before_move",
+    "capture_compulsory",
+    "chain",
+    "removal",
+    "hunter_win",
+    "prey_no_moves",
+    "repetition",
+    "move_limit",
+];
+
+impl HuntRules {
+    /// The rules of a preset.
+    pub fn preset(name: &str) -> Result<HuntRules> {
+        let seed_a = HuntRules {
+            board: "peralikatuma49".into(),
+            hunters: 2,
+            prey: 24,
+            hunter_start: HunterStart::Hand,
+            first: Side::Hunter,
+            first_drop: FirstDrop::Any,
+            drop_before_move: (true, true),
+            capture_compulsory: false,
+            chain: Chain::Continue,
+            removal: Removal::Immediate,
+            hunter_win: HunterWin::Captures(24),
+            prey_no_moves: PreyNoMoves::Loss,
+            repetition: Repetition::Draw,
+            move_limit: None,
+        };
+        let seed_c = HuntRules {
+            capture_compulsory: true,
+            chain: Chain::None,
+            hunter_win: HunterWin::Static,
+            ..seed_a.clone()
+        };
+        let bagh = HuntRules {
+            board: "alquerque25".into(),
+            hunters: 4,
+            prey: 20,
+            hunter_start: HunterStart::Points(
+                ["a1", "e1", "a5", "e5"]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            ),
+            first: Side::Prey,
+            drop_before_move: (true, true),
+            capture_compulsory: false,
+            chain: Chain::None,
+            hunter_win: HunterWin::Captures(5),
+            ..seed_a.clone()
+        };
+        let kaooa = HuntRules {
+            board: "pentagram10".into(),
+            hunters: 1,
+            prey: 7,
+            first: Side::Prey,
+            chain: Chain::None,
+            hunter_win: HunterWin::Captures(4),
+            ..seed_a.clone()
+        };
+        Ok(match name {
+            "diviyan-keliya" => seed_a,
+            "diviyan-keliya-ludii" => HuntRules {
+                chain: Chain::None,
+                ..seed_a
+            },
+            "diviyan-keliya-ludii-multi" => HuntRules {
+                capture_compulsory: true,
+                ..seed_a
+            },
+            "cows-leopards-peralikatuma" => seed_c,
+            "cows-leopards-mogol" | "kungser" => HuntRules {
+                board: "mogol37".into(),
+                ..seed_c
+            },
+            "cows-leopards-mogol43" => HuntRules {
+                board: "mogol43".into(),
+                ..seed_c
+            },
+            "bagh-chal" => bagh,
+            "bagh-chal-ludii" => HuntRules {
+                hunter_win: HunterWin::Captures(20),
+                ..bagh
+            },
+            "kaooa" => kaooa,
+            "kaooa-6" => HuntRules {
+                prey: 6,
+                hunter_win: HunterWin::Captures(3),
+                ..kaooa
+            },
+            _ => {
+                return Err(Error::Rules(format!(
+                    "unknown hunt preset '{name}'; accepted: {}",
+                    PRESETS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
+                )))
+            }
+        })
+    }
+
+    /// Parses `preset[,key=value...]` (no board check; see [`super::from_spec`]).
+    pub fn parse(spec: &str) -> Result<HuntRules> {
+        let mut parts = spec.split(',');
+        let name = parts.next().unwrap_or("").trim();
+        let mut rules = HuntRules::preset(name)?;
+        let mut seen: Vec<&str> = Vec::new();
+        for part in parts {
+            let part = part.trim();
+            let (key, value) = part.split_once('=').ok_or_else(|| {
+                Error::Rules(format!(
+                    "'{part}' is not key=value; keys: {}",
+                    KEYS.join(", ")
+                ))
+            })?;
+            let (key, value) = (key.trim(), value.trim());
+            if seen.contains(&key) {
+                return Err(Error::Rules(format!("key '{key}' given twice")));
+            }
+            rules.set(key, value)?;
+            seen.push(key);
+        }
+        rules.check()?;
+        Ok(rules)
+    }
+
+    /// Sets one option from its text value.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
+        let bad = |accepted: &str| {
+            Error::Rules(format!(
+                "bad value '{value}' for '{key}'; accepted: {accepted}"
+            ))
+        };
+        let flag = |v: &str| match v {
+            "true" | "yes" | "on" => Some(true),
+            "false" | "no" | "off" => Some(false),
+            _ => None,
+        };
+        match key {
+            "board" => {
+                if value.is_empty() {
+                    return Err(bad("a built-in board name or a board file path"));
+                }
+                self.board = value.to_string();
+            }
+            "hunters" => {
+                self.hunters = value
+                    .parse()
+                    .ok()
+                    .filter(|&n| (1..=63).contains(&n))
+                    .ok_or_else(|| bad("an integer 1..63"))?
+            }
+            "prey" => {
+                self.prey = value
+                    .parse()
+                    .ok()
+                    .filter(|&n| (1..=63).contains(&n))
+                    .ok_or_else(|| bad("an integer 1..63"))?
+            }
+            "hunter_start" => {
+                self.hunter_start = if value == "hand" {
+                    HunterStart::Hand
+                } else {
+                    let pts: Vec<String> = value
+                        .split(['+', ';', '/'])
+                        .map(|s| s.trim().to_string())
+                        .collect();
+                    if pts.iter().any(String::is_empty) {
+                        return Err(bad("'hand' or point names joined by '+' (a1+e1+a5+e5)"));
+                    }
+                    HunterStart::Points(pts)
+                }
+            }
+            "first" => {
+                self.first = match value {
+                    "hunter" | "hunters" => Side::Hunter,
+                    "prey" => Side::Prey,
+                    _ => return Err(bad("hunter, prey")),
+                }
+            }
+            "first_drop" => {
+                self.first_drop = match value {
+                    "any" => FirstDrop::Any,
+                    "centre" | "center" => FirstDrop::Centre,
+                    _ => return Err(bad("any, centre")),
+                }
+            }
+            "drop_before_move" => {
+                self.drop_before_move = match value {
+                    "both" | "hunter+prey" | "prey+hunter" => (true, true),
+                    "hunter" => (true, false),
+                    "prey" => (false, true),
+                    "none" => (false, false),
+                    _ => return Err(bad("both, hunter, prey, none")),
+                }
+            }
+            "capture_compulsory" => {
+                self.capture_compulsory = flag(value).ok_or_else(|| bad("true, false"))?
+            }
+            "chain" => {
+                self.chain = match value {
+                    "none" => Chain::None,
+                    "optional" => Chain::Optional,
+                    "continue" => Chain::Continue,
+                    "maximal" => Chain::Maximal,
+                    _ => return Err(bad("none, optional, continue, maximal")),
+                }
+            }
+            "removal" => {
+                self.removal = match value {
+                    "immediate" => Removal::Immediate,
+                    "end_of_turn" => Removal::EndOfTurn,
+                    _ => return Err(bad("immediate, end_of_turn")),
+                }
+            }
+            "hunter_win" => {
+                self.hunter_win = if value == "static" {
+                    HunterWin::Static
+                } else {
+                    let n = value.strip_prefix("captures>=").unwrap_or(value);
+                    HunterWin::Captures(
+                        n.parse()
+                            .ok()
+                            .filter(|&n| n >= 1)
+                            .ok_or_else(|| bad("static, N or captures>=N (N >= 1)"))?,
+                    )
+                }
+            }
+            "prey_no_moves" => {
+                self.prey_no_moves = match value {
+                    "loss" => PreyNoMoves::Loss,
+                    "pass" => PreyNoMoves::Pass,
+                    "draw" => PreyNoMoves::Draw,
+                    _ => return Err(bad("loss, pass, draw")),
+                }
+            }
+            "repetition" => {
+                self.repetition = match value {
+                    "draw" => Repetition::Draw,
+                    "forbid" => Repetition::Forbid,
+                    _ => return Err(bad("draw, forbid")),
+                }
+            }
+            "move_limit" => {
+                self.move_limit = if value == "none" {
+                    None
+                } else {
+                    Some(
+                        value
+                            .parse()
+                            .ok()
+                            .filter(|&n| n >= 1)
+                            .ok_or_else(|| bad("none or a number of plies >= 1"))?,
+                    )
+                }
+            }
+            _ => {
+                return Err(Error::Rules(format!(
+                    "unknown key '{key}'; accepted: {}",
+                    KEYS.join(", ")
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// Board-independent consistency checks.
+    pub fn check(&self) -> Result<()> {
+        if let HunterWin::Captures(n) = self.hunter_win {
+            if n > self.prey {
+                return Err(Error::Rules(format!(
+                    "hunter_win={n} exceeds the {} prey",
+                    self.prey
+                )));
+            }
+        }
+        if let HunterStart::Points(p) = &self.hunter_start {
+            if p.len() != self.hunters as usize {
+                return Err(Error::Rules(format!(
+                    "hunter_start lists {} points for {} hunters",
+                    p.len(),
+                    self.hunters
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The text value of one option (as in the canonical form).
+    pub fn value_of(&self, key: &str) -> String {
+        let yn = |b: bool| if b { "true" } else { "false" }.to_string();
+        match key {
+            "board" => self.board.clone(),
+            "hunters" => self.hunters.to_string(),
+            "prey" => self.prey.to_string(),
+            "hunter_start" => match &self.hunter_start {
+                HunterStart::Hand => "hand".into(),
+                HunterStart::Points(p) => p.join("+"),
+            },
+            "first" => match self.first {
+                Side::Hunter => "hunter",
+                Side::Prey => "prey",
+            }
+            .into(),
+            "first_drop" => match self.first_drop {
+                FirstDrop::Any => "any",
+                FirstDrop::Centre => "centre",
+            }
+            .into(),
+            "drop_before_move" => match self.drop_before_move {
+                (true, true) => "both",
+                (true, false) => "hunter",
+                (false, true) => "prey",
+                (false, false) => "none",
+            }
+            .into(),
+            "capture_compulsory" => yn(self.capture_compulsory),
+            "chain" => match self.chain {
+                Chain::None => "none",
+                Chain::Optional => "optional",
+                Chain::Continue => "continue",
+                Chain::Maximal => "maximal",
+            }
+            .into(),
+            "removal" => match self.removal {
+                Removal::Immediate => "immediate",
+                Removal::EndOfTurn => "end_of_turn",
+            }
+            .into(),
+            "hunter_win" => match self.hunter_win {
+                HunterWin::Static => "static".into(),
+                HunterWin::Captures(n) => n.to_string(),
+            },
+            "prey_no_moves" => match self.prey_no_moves {
+                PreyNoMoves::Loss => "loss",
+                PreyNoMoves::Pass => "pass",
+                PreyNoMoves::Draw => "draw",
+            }
+            .into(),
+            "repetition" => match self.repetition {
+                Repetition::Draw => "draw",
+                Repetition::Forbid => "forbid",
+            }
+            .into(),
+            "move_limit" => self
+                .move_limit
+                .map_or("none".to_string(), |n| n.to_string()),
+            _ => String::new(),
+        }
+    }
+
+    /// The canonical rules string (see the module docs).
+    pub fn canonical(&self) -> String {
+        let mut best: Option<(usize, &str, Vec<&str>)> = None;
+        for &(name, _) in PRESETS {
+            let Ok(base) = HuntRules::preset(name) else {
+                continue;
+            };
+            let diff: Vec<&str> = KEYS
+                .iter()
+                .copied()
+                .filter(|k| base.value_of(k) != self.value_of(k))
+                .collect();
+            if best.as_ref().is_none_or(|b| diff.len() < b.0) {
+                best = Some((diff.len(), name, diff));
+            }
+        }
+        let (_, name, diff) = best.unwrap_or((0, PRESETS[0].0, Vec::new()));
+        let mut s = name.to_string();
+        for k in diff {
+            s.push_str(&format!(",{k}={}", self.value_of(k)));
+        }
+        s
+    }
+}
+
+impl std::fmt::Display for HuntRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.canonical())
+    }
+}
+
+impl std::str::FromStr for HuntRules {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<HuntRules> {
+        HuntRules::parse(s)
+    }
+}

@@ -1,0 +1,211 @@
+//! An open table file with random access through positioned reads.
+//!
+//! Why not memory mapping: `memmap2::Mmap::map` is `unsafe` (another process may
+//! truncate or change the file under the mapping) and the crate is
+//! `#![forbid(unsafe_code)]`. Records sit in compressed blocks anyway, so every
+//! cold probe decodes a block whatever the I/O method; a positioned read of one
+//! block (`FileExt::read_exact_at`, no shared file cursor, so threads need no lock)
+//! costs a system call on top of the decode, and the decoded-block cache makes warm
+//! probes free of I/O. The bench `benches/table.rs` measures both paths.
+
+use super::cache::{BlockCache, BlockKey};
+use super::format::{decode_block, decode_table, parse_head, HeadParse, Layout, TableMeta};
+use crate::error::{Error, Result};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Decoded-block budget of a table opened on its own (not through a `TableSet`).
+const OWN_CACHE_BYTES: usize = 4 << 20;
+
+/// An open, structurally checked table file.
+#[derive(Debug)]
+pub struct Table {
+    path: PathBuf,
+    file: File,
+    layout: Layout,
+    id: u64,
+    cache: Arc<BlockCache>,
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.read_exact_at(buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Table {
+    /// Opens a table with its own small block cache; checks magic, version, header,
+    /// block index and file length (blocks are checked when read).
+    pub fn open(path: &Path) -> Result<Table> {
+        Table::open_with_cache(path, Arc::new(BlockCache::new(OWN_CACHE_BYTES)))
+    }
+
+    /// Opens a table sharing `cache` with other tables.
+    pub fn open_with_cache(path: &Path, cache: Arc<BlockCache>) -> Result<Table> {
+        let file = File::open(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::table(path, "no such file")
+            } else {
+                Error::io(format!("opening table {}", path.display()), e)
+            }
+        })?;
+        let file_len = file
+            .metadata()
+            .map_err(|e| Error::io(format!("reading metadata of {}", path.display()), e))?
+            .len();
+        // One read covers the header and index of all but huge tables.
+        let mut want = file_len.min(64 << 10) as usize;
+        let layout = loop {
+            let mut buf = vec![0u8; want];
+            read_at(&file, &mut buf, 0)
+                .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+            match parse_head(&buf, file_len).map_err(|r| Error::table(path, r))? {
+                HeadParse::Done(l) => break l,
+                // parse_head has checked that `n` fits in the file before asking.
+                HeadParse::Need(n) if n > want && n as u64 <= file_len => want = n,
+                HeadParse::Need(n) => {
+                    return Err(Error::table(
+                        path,
+                        format!("truncated: {n} bytes needed, {file_len} present"),
+                    ))
+                }
+            }
+        };
+        Ok(Table {
+            path: path.to_path_buf(),
+            file,
+            layout,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            cache,
+        })
+    }
+
+    /// The table's metadata.
+    pub fn meta(&self) -> &TableMeta {
+        &self.layout.meta
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Number of records (index slots).
+    pub fn records(&self) -> u64 {
+        self.layout.records
+    }
+
+    /// Number of compressed blocks.
+    pub fn blocks(&self) -> usize {
+        self.layout.blocks.len()
+    }
+
+    /// Records per block.
+    pub fn block_records(&self) -> u32 {
+        self.layout.block_records
+    }
+
+    /// File size in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.layout.file_len
+    }
+
+    /// Checks that the table belongs to the expected rules.
+    pub fn check_rules(&self, rules: &str, fingerprint: u64) -> Result<()> {
+        let m = self.meta();
+        if m.fingerprint != fingerprint || m.rules != rules {
+            return Err(Error::table(
+                &self.path,
+                format!(
+                    "wrong rules: the table is for '{}' (fingerprint {:016x}), expected '{rules}' ({fingerprint:016x})",
+                    m.rules, m.fingerprint
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Reads and decodes block `b` from disk, bypassing the cache.
+    pub fn load_block(&self, b: usize) -> Result<Vec<u16>> {
+        let entry = self.layout.blocks.get(b).ok_or_else(|| {
+            Error::table(
+                &self.path,
+                format!("block {b} out of range ({} blocks)", self.blocks()),
+            )
+        })?;
+        let mut buf = vec![0u8; entry.length as usize];
+        read_at(&self.file, &mut buf, entry.offset).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                Error::table(
+                    &self.path,
+                    format!("truncated: block {b} lies beyond the end of the file"),
+                )
+            } else {
+                Error::io(format!("reading {}", self.path.display()), e)
+            }
+        })?;
+        decode_block(&buf, entry, self.layout.records_in(b), b)
+            .map_err(|r| Error::table(&self.path, r))
+    }
+
+    /// The decoded block `b`, through the cache.
+    pub fn block(&self, b: usize) -> Result<Arc<[u16]>> {
+        let key: BlockKey = (self.id, b as u32);
+        self.cache.get_or_load(key, || self.load_block(b))
+    }
+
+    /// The record at `index`.
+    pub fn get(&self, index: u64) -> Result<u16> {
+        if index >= self.layout.records {
+            return Err(Error::table(
+                &self.path,
+                format!(
+                    "index {index} out of range (the table has {} records)",
+                    self.layout.records
+                ),
+            ));
+        }
+        let br = self.layout.block_records as u64;
+        let block = self.block((index / br) as usize)?;
+        Ok(block[(index % br) as usize])
+    }
+
+    /// Reads the whole file and returns every record, checking every block and the
+    /// whole-file checksum (and that the file still has the header it was opened with).
+    pub fn read_all(&self) -> Result<Vec<u16>> {
+        let bytes = std::fs::read(&self.path)
+            .map_err(|e| Error::io(format!("reading {}", self.path.display()), e))?;
+        let (layout, records) = decode_table(&bytes).map_err(|r| Error::table(&self.path, r))?;
+        if layout.meta != self.layout.meta || layout.blocks != self.layout.blocks {
+            return Err(Error::table(
+                &self.path,
+                "the file changed since it was opened",
+            ));
+        }
+        Ok(records)
+    }
+
+    /// Checks the whole file (every block and the file checksum) without keeping the records.
+    pub fn check_file(&self) -> Result<()> {
+        self.read_all().map(|_| ())
+    }
+}

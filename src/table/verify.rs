@@ -1,0 +1,334 @@
+//! Independent verification of tables: every stored value is re-derived from the
+//! position's children with forward move generation ([`Game::legal_moves`],
+//! [`Game::play`], [`Game::outcome`]) and compared with the record.
+//!
+//! The generator works backwards with `unmoves` and frontiers; this code shares
+//! none of it, only the index scheme (`rank`/`unrank`) it checks as well
+//! (`rank(unrank(i)) == i`). Local consistency is enough for exactness: win and
+//! loss distances strictly decrease along optimal play, so by induction on the
+//! distance every win/loss record is right, and a position stored as a draw that
+//! is really a win (or loss) in d would contradict its correctly stored children.
+//!
+//! Rules per position: terminal → `outcome`, distance 0; a win if some child is a
+//! loss for its side to move (distance 1 + the least such child distance); a loss
+//! if every child is a win (1 + the greatest); otherwise a draw.
+
+use super::probe::{list_tiers, TableOracle};
+use crate::error::{Error, Result};
+use crate::game::Value;
+use crate::progress::{stop_requested, Progress};
+use crate::retro::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_NONE};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+/// How many mismatches are kept as examples per tier.
+const EXAMPLES: usize = 10;
+/// Slots per parallel work unit.
+const CHUNK: u64 = 4096;
+
+/// One record that disagrees with its re-derived value.
+#[derive(Clone, Debug, Serialize)]
+pub struct Mismatch {
+    /// Tier name.
+    pub tier: String,
+    /// Slot index.
+    pub index: u64,
+    /// The slot's position (`None` for an empty slot).
+    pub position: Option<String>,
+    /// The stored record as text (`win 3`, `loss 2`, `draw`, `none`).
+    pub stored: String,
+    /// What the children say, or what is wrong with the slot.
+    pub derived: String,
+}
+
+/// Verification result of one tier.
+#[derive(Clone, Debug, Serialize)]
+pub struct TierCheck {
+    /// Tier name.
+    pub tier: String,
+    /// Slots in the table.
+    pub records: u64,
+    /// Slots holding a position (all of them checked).
+    pub positions: u64,
+    /// Slots whose record disagrees.
+    pub mismatches: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Verification result of a directory.
+#[derive(Clone, Debug, Serialize)]
+pub struct VerifyReport {
+    /// Rules string of the tables.
+    pub rules: String,
+    /// One entry per table, in tier order.
+    pub tiers: Vec<TierCheck>,
+    /// Positions checked.
+    pub positions: u64,
+    /// Records that disagree.
+    pub mismatches: u64,
+    /// Up to ten disagreeing records per tier.
+    pub examples: Vec<Mismatch>,
+}
+
+impl VerifyReport {
+    /// Whether every record agrees with its children.
+    pub fn all_agree(&self) -> bool {
+        self.mismatches == 0
+    }
+}
+
+/// Text of a record.
+pub fn record_text(r: u16) -> String {
+    match decode(r) {
+        None => "none".into(),
+        Some((Value::Draw, _)) => "draw".into(),
+        Some((v, d)) => format!("{v} {d}"),
+    }
+}
+
+/// Re-derives the value of `pos` (in `tier`, whose records are `records`) from its
+/// children. `Ok(Err(reason))` describes an inconsistency found on the way.
+fn derive<G: TierGame>(
+    oracle: &TableOracle<G>,
+    tier: G::Tier,
+    records: &[u16],
+    pos: &G::Pos,
+    moves: &mut Vec<G::Move>,
+) -> Result<std::result::Result<(Value, u32), String>> {
+    let game = oracle.game();
+    if let Some(v) = game.outcome(pos) {
+        return Ok(Ok((v, 0)));
+    }
+    game.legal_moves(pos, moves);
+    if moves.is_empty() {
+        return Ok(Err("not terminal, yet no legal move".into()));
+    }
+    let mut best_win: Option<u32> = None; // least distance of a child lost by its mover
+    let mut worst_loss: u32 = 0; // greatest distance of a child won by its mover
+    let mut all_win = true;
+    for &m in moves.iter() {
+        let child = game.play(pos, m);
+        let value = match game.outcome(&child) {
+            Some(v) => (v, 0),
+            None => {
+                let ct = game.tier_of(&child);
+                let found = if ct == tier {
+                    let i = game.rank(tier, &child);
+                    match records.get(i as usize) {
+                        None => {
+                            return Ok(Err(format!(
+                                "child {} ranks to {i}, outside the tier",
+                                game.format_move(pos, m)
+                            )))
+                        }
+                        Some(&r) => decode(r),
+                    }
+                } else {
+                    match oracle.record(&child)? {
+                        None => {
+                            return Err(Error::table(
+                                oracle.set().dir(),
+                                format!(
+                                    "tier {} has no table, but verifying tier {} needs it",
+                                    game.tier_name(ct),
+                                    game.tier_name(tier)
+                                ),
+                            ))
+                        }
+                        Some(r) => decode(r),
+                    }
+                };
+                match found {
+                    Some(v) => v,
+                    None => {
+                        return Ok(Err(format!(
+                            "child after {} ({}) has an empty slot",
+                            game.format_move(pos, m),
+                            game.format_position(&child)
+                        )))
+                    }
+                }
+            }
+        };
+        match value {
+            (Value::Loss, d) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
+            (Value::Win, d) => worst_loss = worst_loss.max(d),
+            (Value::Draw, _) => all_win = false,
+        }
+        if value.0 != Value::Win {
+            all_win = false;
+        }
+    }
+    let derived = if let Some(d) = best_win {
+        (Value::Win, d + 1)
+    } else if all_win {
+        (Value::Loss, worst_loss + 1)
+    } else {
+        (Value::Draw, 0)
+    };
+    if derived.1 > MAX_DISTANCE {
+        return Ok(Err(format!(
+            "distance {} exceeds the record range",
+            derived.1
+        )));
+    }
+    Ok(Ok(derived))
+}
+
+/// A disagreeing slot: (position text, what the children say).
+type Disagreement = (Option<String>, String);
+
+/// Checks one slot: (whether it holds a position, the disagreement if any).
+fn check_slot<G: TierGame>(
+    oracle: &TableOracle<G>,
+    tier: G::Tier,
+    records: &[u16],
+    index: u64,
+    moves: &mut Vec<G::Move>,
+) -> Result<(bool, Option<Disagreement>)> {
+    let game = oracle.game();
+    let stored = records[index as usize];
+    let Some(pos) = game.unrank(tier, index) else {
+        return Ok((
+            false,
+            (stored != REC_NONE).then(|| (None, "none (the slot holds no position)".into())),
+        ));
+    };
+    let text = || Some(game.format_position(&pos));
+    if game.tier_of(&pos) != tier {
+        return Ok((
+            true,
+            Some((
+                text(),
+                format!(
+                    "unrank gives a position of tier {}",
+                    game.tier_name(game.tier_of(&pos))
+                ),
+            )),
+        ));
+    }
+    let back = game.rank(tier, &pos);
+    if back != index {
+        return Ok((
+            true,
+            Some((text(), format!("rank(unrank({index})) = {back}"))),
+        ));
+    }
+    Ok(match derive(oracle, tier, records, &pos, moves)? {
+        Ok((v, d)) if encode(v, d) == stored => (true, None),
+        Ok((v, d)) => (true, Some((text(), record_text(encode(v, d))))),
+        Err(reason) => (true, Some((text(), reason))),
+    })
+}
+
+/// Verifies the table of `tier` in the oracle's directory.
+pub fn verify_tier<G: TierGame>(
+    oracle: &TableOracle<G>,
+    tier: G::Tier,
+    progress: &dyn Progress,
+) -> Result<(TierCheck, Vec<Mismatch>)> {
+    let start = Instant::now();
+    let game = oracle.game();
+    let name = game.tier_name(tier);
+    let table = oracle
+        .table(tier)?
+        .ok_or_else(|| Error::table(oracle.set().dir(), format!("no table for tier {name}")))?;
+    let records = table.read_all()?;
+    let n = records.len() as u64;
+    progress.stage(&format!("verify {name}"), n);
+    let chunks: Vec<(u64, u64, Vec<Mismatch>)> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            if stop_requested() {
+                return Err(Error::Interrupted);
+            }
+            let mut moves = Vec::new();
+            let (mut positions, mut bad, mut examples) = (0u64, 0u64, Vec::new());
+            let end = ((c + 1) * CHUNK).min(n);
+            for index in c * CHUNK..end {
+                let (is_pos, mismatch) = check_slot(oracle, tier, &records, index, &mut moves)?;
+                positions += is_pos as u64;
+                if let Some((position, derived)) = mismatch {
+                    bad += 1;
+                    if examples.len() < EXAMPLES {
+                        examples.push(Mismatch {
+                            tier: name.clone(),
+                            index,
+                            position,
+                            stored: record_text(records[index as usize]),
+                            derived,
+                        });
+                    }
+                }
+            }
+            progress.advance(end - c * CHUNK);
+            Ok((positions, bad, examples))
+        })
+        .collect::<Result<_>>()?;
+    progress.finish_stage();
+    let mut check = TierCheck {
+        tier: name,
+        records: n,
+        positions: 0,
+        mismatches: 0,
+        seconds: 0.0,
+    };
+    let mut examples = Vec::new();
+    for (p, b, e) in chunks {
+        check.positions += p;
+        check.mismatches += b;
+        examples.extend(e);
+    }
+    examples.truncate(EXAMPLES);
+    check.seconds = start.elapsed().as_secs_f64();
+    Ok((check, examples))
+}
+
+/// Parses the tier names of the tables in `dir`, sorted in tier order.
+pub fn dir_tiers<G: TierGame>(game: &G, dir: &Path) -> Result<Vec<G::Tier>> {
+    let mut tiers = Vec::new();
+    for name in list_tiers(dir)? {
+        let tier = game.parse_tier(&name).map_err(|e| {
+            Error::table(
+                super::format::table_path(dir, &name),
+                format!("file name is not a tier of {}: {e}", game.rules_string()),
+            )
+        })?;
+        tiers.push(tier);
+    }
+    tiers.sort();
+    if tiers.is_empty() {
+        return Err(Error::table(
+            dir,
+            "no table files (*.hst) in this directory",
+        ));
+    }
+    Ok(tiers)
+}
+
+/// Verifies every table in `dir` (checking each file's checksums and rules too).
+pub fn verify_dir<G: TierGame>(
+    game: &G,
+    dir: &Path,
+    progress: &dyn Progress,
+) -> Result<VerifyReport> {
+    let oracle = TableOracle::new(game, dir)?;
+    let mut report = VerifyReport {
+        rules: game.rules_string(),
+        tiers: Vec::new(),
+        positions: 0,
+        mismatches: 0,
+        examples: Vec::new(),
+    };
+    for tier in dir_tiers(game, dir)? {
+        let (check, examples) = verify_tier(&oracle, tier, progress)?;
+        report.positions += check.positions;
+        report.mismatches += check.mismatches;
+        report.tiers.push(check);
+        report.examples.extend(examples);
+    }
+    Ok(report)
+}

@@ -1,0 +1,202 @@
+//! Board geometry: the counts of rules-spec §1, spot checks of adjacency and
+//! lines, the symmetry groups, M_k, and board-file errors.
+
+use huntsolve::board::Board;
+
+/// (board, points, edges, lines, directed jumps, symmetries, M1, M2)
+type Counts = (&'static str, usize, usize, usize, usize, usize, u32, u32);
+
+/// rules-spec §1.6 table; the pentagram row is derived by hand from §1.7
+/// (M1: a tip needs its 2 neighbours and the 2 points beyond; M2: two tips need 5).
+const COUNTS: &[Counts] = &[
+    ("alquerque25", 25, 56, 16, 80, 8, 5, 7),
+    ("peralikatuma49", 49, 96, 24, 144, 8, 4, 4),
+    ("mogol37", 37, 76, 20, 112, 4, 4, 4),
+    ("mogol43", 43, 86, 22, 128, 4, 4, 5),
+    ("pentagram10", 10, 15, 5, 20, 10, 4, 5),
+];
+
+#[test]
+fn builtin_counts_match_rules_spec() {
+    for &(name, points, edges, lines, jumps, syms, m1, m2) in COUNTS {
+        let b = Board::builtin(name).unwrap();
+        assert_eq!(b.len(), points, "{name} points");
+        assert_eq!(b.edge_count(), edges, "{name} edges");
+        assert_eq!(b.lines.len(), lines, "{name} lines");
+        assert_eq!(b.jump_count(), jumps, "{name} jumps");
+        assert_eq!(b.symmetries.len(), syms, "{name} symmetries");
+        assert_eq!(b.min_prey_to_immobilise(1), Some(m1), "{name} M1");
+        assert_eq!(b.min_prey_to_immobilise(2), Some(m2), "{name} M2");
+    }
+}
+
+#[test]
+fn bagh_chal_four_tigers_need_ten_goats() {
+    let b = Board::builtin("alquerque25").unwrap();
+    assert_eq!(b.min_prey_to_immobilise(4), Some(10));
+}
+
+#[test]
+fn centres_match_rules_spec() {
+    for (name, centre, cname) in [
+        ("alquerque25", 12, "c3"),
+        ("peralikatuma49", 24, "e5"),
+        ("mogol37", 18, "c5"),
+        ("mogol43", 21, "d6"),
+    ] {
+        let b = Board::builtin(name).unwrap();
+        assert_eq!(b.centre, Some(centre), "{name}");
+        assert_eq!(b.name_of(centre), cname);
+    }
+    assert_eq!(Board::builtin("pentagram10").unwrap().centre, None);
+}
+
+fn neighbour_ids(b: &Board, p: u8) -> Vec<u8> {
+    (0..b.len() as u8)
+        .filter(|&q| b.neighbours[p as usize] >> q & 1 == 1)
+        .collect()
+}
+
+#[test]
+fn adjacency_spot_checks() {
+    // rules-spec §1.2 adjacency list entries
+    let b = Board::builtin("peralikatuma49").unwrap();
+    assert_eq!(neighbour_ids(&b, 9), vec![3, 4, 5, 8, 10, 15, 16, 17]);
+    assert_eq!(neighbour_ids(&b, 6), vec![13, 20]);
+    assert_eq!(neighbour_ids(&b, 0), vec![1, 3]);
+    assert_eq!(neighbour_ids(&b, 11), vec![10, 17, 18]);
+    // §1.3
+    let b = Board::builtin("mogol37").unwrap();
+    assert_eq!(neighbour_ids(&b, 8), vec![3, 4, 5, 7, 9, 12, 13, 14]);
+    assert_eq!(neighbour_ids(&b, 16), vec![11, 12, 17, 21, 22]);
+    // §1.4
+    let b = Board::builtin("mogol43").unwrap();
+    assert_eq!(neighbour_ids(&b, 11), vec![6, 7, 8, 10, 12, 15, 16, 17]);
+    assert_eq!(neighbour_ids(&b, 38), vec![35, 37, 39, 41]);
+    // §1.7
+    let b = Board::builtin("pentagram10").unwrap();
+    assert_eq!(neighbour_ids(&b, 5), vec![0, 1, 6, 9]);
+    assert_eq!(neighbour_ids(&b, 3), vec![7, 8]);
+}
+
+#[test]
+fn wing_jumps_cross_the_joint() {
+    let b = Board::builtin("peralikatuma49").unwrap();
+    // 16-09-04, 17-09-03, 09-03-00 are jumps; 01-00-03 and 08-09-03 are bends
+    // (from 08 over 09 the line continues to 10, not into the wing).
+    assert_eq!(b.jump_to[16][9], 4);
+    assert_eq!(b.jump_to[17][9], 3);
+    assert_eq!(b.jump_to[9][3], 0);
+    assert_eq!(b.jump_to[1][0], huntsolve::board::NO_JUMP);
+    assert_eq!(b.jump_to[8][9], 10);
+    assert_eq!(b.jump_to[0][1], 2);
+    assert_eq!(b.neighbours[11] >> 5 & 1, 0);
+    let nine: Vec<&Vec<u8>> = b.lines.iter().filter(|l| l.len() == 9).collect();
+    assert_eq!(nine.len(), 2);
+    assert!(b.lines.contains(&vec![0, 3, 9, 17, 26, 35, 42]));
+}
+
+#[test]
+fn symmetries_are_permutations_preserving_lines() {
+    for &(name, ..) in COUNTS {
+        let b = Board::builtin(name).unwrap();
+        let identity: Vec<u8> = (0..b.len() as u8).collect();
+        assert_eq!(b.symmetries[0], identity, "{name}");
+        let mut lines: Vec<Vec<u8>> = b.lines.iter().map(|l| norm(l.clone())).collect();
+        lines.sort();
+        for perm in &b.symmetries {
+            let mut sorted = perm.clone();
+            sorted.sort();
+            assert_eq!(sorted, identity);
+            let mut img: Vec<Vec<u8>> = b
+                .lines
+                .iter()
+                .map(|l| norm(l.iter().map(|&p| perm[p as usize]).collect()))
+                .collect();
+            img.sort();
+            assert_eq!(img, lines, "{name}");
+        }
+    }
+}
+
+fn norm(mut l: Vec<u8>) -> Vec<u8> {
+    if l.first() > l.last() {
+        l.reverse();
+    }
+    l
+}
+
+#[test]
+fn map_mask_applies_the_permutation() {
+    let b = Board::builtin("alquerque25").unwrap();
+    let corners = 1u64 | 1 << 4 | 1 << 20 | 1 << 24;
+    for s in 0..b.symmetries.len() {
+        assert_eq!(b.map_mask(s, corners), corners);
+        assert_eq!(b.map_mask(s, 1 << 12), 1 << 12);
+    }
+    assert_eq!(b.map_mask(0, 0b1011), 0b1011);
+}
+
+#[test]
+fn board_file_round_trip_of_alquerque() {
+    // The alquerque board written as a file gives the same geometry.
+    let b = Board::builtin("alquerque25").unwrap();
+    let mut text = String::from("name alq\n");
+    for p in &b.points {
+        text.push_str(&format!("point {} {}\n", p.x, p.y));
+    }
+    for l in &b.lines {
+        let names: Vec<&str> = l.iter().map(|&p| b.name_of(p)).collect();
+        text.push_str(&format!("line {}\n", names.join(" ")));
+    }
+    let c = Board::parse(&text).unwrap();
+    assert_eq!(c.name, "alq");
+    assert_eq!(c.neighbours, b.neighbours);
+    assert_eq!(c.jumps, b.jumps);
+    assert_eq!(c.symmetries.len(), 8);
+    assert_eq!(c.centre, Some(12));
+}
+
+#[test]
+fn bad_board_files_are_errors() {
+    let cases = [
+        ("", "no points"),
+        ("point 0 0\npoint 0 0\n", "already defined"),
+        ("point 0 0\npoint 1 0\nline a1 z9\n", "unknown point 'z9'"),
+        ("point 0 0\npoint 1 0\nline a1\n", "at least two points"),
+        (
+            "point 0 0\npoint 1 0\nline a1 b1\nline b1 a1\n",
+            "two lines",
+        ),
+        ("point 0 zero\n", "not an integer"),
+        ("dot 0 0\n", "unknown keyword 'dot'"),
+        ("point 0 0 x1\n", "contain no 'x'"),
+        ("point 0 0\npoint 1 0\ncentre q7\n", "unknown centre"),
+        ("point 0 0\npoint 1 0\nline a1 b1 a1\n", "passes twice"),
+    ];
+    for (text, want) in cases {
+        match Board::parse(text) {
+            Ok(_) => panic!("accepted bad board {text:?}"),
+            Err(e) => assert!(
+                e.to_string().contains(want),
+                "{text:?}: error '{e}' lacks '{want}'"
+            ),
+        }
+    }
+    let many: String = (0..65)
+        .map(|i| format!("point {} {}\n", i % 10, i / 10))
+        .collect();
+    assert!(Board::parse(&many)
+        .unwrap_err()
+        .to_string()
+        .contains("at most 64"));
+    assert!(Board::builtin("nosuch")
+        .unwrap_err()
+        .to_string()
+        .contains("peralikatuma49"));
+    let missing = Board::from_file(std::path::Path::new("/nonexistent/board.txt"));
+    assert!(missing
+        .unwrap_err()
+        .to_string()
+        .contains("/nonexistent/board.txt"));
+}
