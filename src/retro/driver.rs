@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::store_stub::{table_path, write_table, Table, TableMeta};
+use crate::table::{table_path, write_table, Table, TableMeta};
 
 /// Version of the index schemes of [`TierGame`] implementations, written into table headers.
 pub const INDEX_VERSION: u32 = 1;

@@ -7,10 +7,10 @@
 //! - [`manifest`]: batches of solves described in TOML.
 
 pub mod driver;
+pub mod hunt_tiers;
 pub mod manifest;
 pub mod scope;
 pub mod solver;
-mod store_stub;
 pub mod tier;
 mod ttt;
 
