@@ -16,7 +16,8 @@ const HASH_MIB: usize = 4;
 /// softmax over the root moves' scores.
 #[derive(Clone, Debug)]
 pub struct SearchAgent {
-    limit: Limit,
+    /// Depth or time per move.
+    pub limit: Limit,
     /// Softmax temperature in evaluation units (centi-pieces) for opening
     /// plies; `None`: uniform random opening plies.
     pub softmax: Option<f64>,
