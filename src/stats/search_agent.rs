@@ -71,7 +71,13 @@ impl<G: Game> Agent<G> for SearchAgent {
         })
     }
 
-    fn opening_move(&self, game: &G, pos: &G::Pos, history: &[u64], rng: &mut Rng) -> Result<G::Move> {
+    fn opening_move(
+        &self,
+        game: &G,
+        pos: &G::Pos,
+        history: &[u64],
+        rng: &mut Rng,
+    ) -> Result<G::Move> {
         let Some(temp) = self.softmax else {
             return crate::stats::agent::uniform_move(game, pos, rng);
         };
