@@ -200,3 +200,53 @@ fn bad_board_files_are_errors() {
         .to_string()
         .contains("/nonexistent/board.txt"));
 }
+
+/// Compares every built-in board with the adjacency lists and lines of
+/// rules-spec §1, kept as data under tests/data/hunt/boards/.
+#[test]
+fn builtin_boards_match_the_spec_lists() {
+    for &(name, ..) in COUNTS {
+        let path = format!(
+            "{}/tests/data/hunt/boards/{name}.txt",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let b = Board::builtin(name).unwrap();
+        let mut lines_seen = Vec::new();
+        let mut points_seen = 0;
+        for l in text.lines().filter(|l| !l.starts_with('#')) {
+            if let Some(rest) = l.strip_prefix("adj ") {
+                let (head, nbrs) = rest.split_once(':').unwrap();
+                let mut head = head.split_whitespace();
+                let id: u8 = head.next().unwrap().parse().unwrap();
+                if let Some(xy) = head.next() {
+                    let xy = xy.trim_matches(|c| c == '(' || c == ')');
+                    let (x, y) = xy.split_once(',').unwrap();
+                    let p = &b.points[id as usize];
+                    assert_eq!(
+                        (p.x, p.y),
+                        (x.parse().unwrap(), y.parse().unwrap()),
+                        "{name} {id}"
+                    );
+                }
+                let want: Vec<u8> = nbrs
+                    .split_whitespace()
+                    .map(|n| n.parse().unwrap())
+                    .collect();
+                assert_eq!(neighbour_ids(&b, id), want, "{name} point {id}");
+                points_seen += 1;
+            } else if let Some(rest) = l.strip_prefix("line ") {
+                lines_seen.push(norm(
+                    rest.split_whitespace()
+                        .map(|n| n.parse().unwrap())
+                        .collect(),
+                ));
+            }
+        }
+        assert_eq!(points_seen, b.len(), "{name}");
+        let mut mine: Vec<Vec<u8>> = b.lines.iter().map(|l| norm(l.clone())).collect();
+        mine.sort();
+        lines_seen.sort();
+        assert_eq!(mine, lines_seen, "{name} lines");
+    }
+}
