@@ -31,3 +31,61 @@ fn sweep_rejects_bad_param_cleanly() {
     assert!(text.contains("the range is empty"), "{text}");
     assert!(!text.contains("panicked"), "{text}");
 }
+
+/// Tiny end-to-end compare on the small Kaooa presets through the real binary
+/// (skipped, with a note, while the hunt engine is not in the build).
+#[test]
+fn compare_kaooa_end_to_end() {
+    if huntsolve::AnyGame::parse("kaooa").is_err() {
+        eprintln!("hunt engine not in this build: kaooa compare skipped");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("huntsolve-stats-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_string_lossy().to_string();
+    let args = [
+        "compare",
+        "kaooa",
+        "kaooa-6",
+        "--games",
+        "24",
+        "--engine",
+        "greedy",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--out",
+        &out,
+    ];
+    let (code, text) = run(&args);
+    assert_eq!(code, 0, "{text}");
+    for f in [
+        "report.md",
+        "metrics.csv",
+        "comparisons.csv",
+        "report.json",
+        "win_rates.svg",
+        "lengths.svg",
+        "games-kaooa.jsonl",
+        "games-kaooa-6.jsonl",
+    ] {
+        assert!(dir.join(f).exists(), "{f} missing");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    for v in json["variants"].as_array().unwrap() {
+        assert_eq!(v["games"], 24);
+        assert_eq!(v["side_names"][0], "hunter");
+    }
+    let first = std::fs::read_to_string(dir.join("games-kaooa.jsonl")).unwrap();
+    // Rerun: nothing is replayed, the games file is unchanged.
+    let (code, text) = run(&args);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("0 games played now"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("games-kaooa.jsonl")).unwrap(),
+        first
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

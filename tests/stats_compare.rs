@@ -209,3 +209,20 @@ fn exact_solver_knows_tictactoe() {
         Err(huntsolve::Error::Memory(_))
     ));
 }
+
+#[test]
+fn repetition_rule_follows_the_rules_string() {
+    use huntsolve::stats::tournament::repetition_winner;
+    let plain = huntsolve::AnyGame::parse("brandubh").unwrap();
+    assert_eq!(
+        huntsolve::with_game!(&plain, g => repetition_winner(g)),
+        None
+    );
+    let cph = huntsolve::AnyGame::parse("brandubh,repetition=defenders_lose").unwrap();
+    // Side 0 is the attackers: they win when the defenders repeat.
+    assert_eq!(
+        huntsolve::with_game!(&cph, g => repetition_winner(g)),
+        Some(0)
+    );
+    assert_eq!(repetition_winner(&TicTacToe::default()), None);
+}

@@ -105,14 +105,18 @@ impl EngineSpec {
 /// makes a searching agent sample its opening plies from a softmax over root
 /// scores; other agents ignore it (their opening plies are uniform).
 pub fn make_agent<G: Game>(spec: &EngineSpec, softmax: Option<f64>) -> Result<Box<dyn Agent<G>>> {
-    let _ = softmax;
+    use crate::stats::search_agent::SearchAgent;
     match spec {
         EngineSpec::Random => Ok(Box::new(RandomAgent)),
         EngineSpec::Greedy => Ok(Box::new(GreedyAgent)),
-        EngineSpec::Depth(_) | EngineSpec::Time(_) => Err(Error::Other(format!(
-            "engine '{}' needs the search engine (crate::search), which is not available in this build; use greedy or random",
-            spec.text()
-        ))),
+        EngineSpec::Depth(d) => Ok(Box::new(SearchAgent {
+            softmax,
+            ..SearchAgent::depth(*d)
+        })),
+        EngineSpec::Time(s) => Ok(Box::new(SearchAgent {
+            softmax,
+            ..SearchAgent::time(*s)
+        })),
     }
 }
 

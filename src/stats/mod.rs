@@ -9,6 +9,7 @@ pub mod math;
 pub mod metrics;
 pub mod plot;
 pub mod report;
+pub mod search_agent;
 pub mod sweep;
 pub mod tournament;
 

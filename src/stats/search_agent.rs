@@ -16,7 +16,8 @@ const HASH_MIB: usize = 4;
 /// softmax over the root moves' scores.
 #[derive(Clone, Debug)]
 pub struct SearchAgent {
-    limit: Limit,
+    /// Depth or time per move.
+    pub limit: Limit,
     /// Softmax temperature in evaluation units (centi-pieces) for opening
     /// plies; `None`: uniform random opening plies.
     pub softmax: Option<f64>,
@@ -70,7 +71,13 @@ impl<G: Game> Agent<G> for SearchAgent {
         })
     }
 
-    fn opening_move(&self, game: &G, pos: &G::Pos, history: &[u64], rng: &mut Rng) -> Result<G::Move> {
+    fn opening_move(
+        &self,
+        game: &G,
+        pos: &G::Pos,
+        history: &[u64],
+        rng: &mut Rng,
+    ) -> Result<G::Move> {
         let Some(temp) = self.softmax else {
             return crate::stats::agent::uniform_move(game, pos, rng);
         };
