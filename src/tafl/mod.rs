@@ -725,16 +725,41 @@ impl Game for TaflGame {
         if self.decided(p).is_some() {
             return;
         }
-        let occ = p.attackers | p.defenders | Self::king_bit(p);
-        for (d, &t) in self.men_targets(p).iter().enumerate() {
-            let mut t = t;
-            while t != 0 {
-                let to = t.trailing_zeros() as u8;
-                t &= t - 1;
-                out.push(TaflMove {
-                    from: self.source(occ, to, d),
-                    to,
-                });
+        // Slide all men of the side one cell at a time per direction: the layer
+        // after k steps holds the men's images at distance k, so each
+        // destination's origin is known without a lookup.
+        let g = &*self.geo;
+        let men = if p.attackers_to_move {
+            p.attackers
+        } else {
+            p.defenders
+        };
+        let mut cross = g.all & !(p.attackers | p.defenders | Self::king_bit(p));
+        if !self.rules.throne_pass_men {
+            cross &= !g.throne_bit;
+        }
+        let n = g.n as i32;
+        for (d, step) in [1, n, -1, -n].into_iter().enumerate() {
+            let pro = match d {
+                0 => cross & g.not_first_file,
+                2 => cross & g.not_last_file,
+                _ => cross,
+            };
+            let mut layer = men;
+            for k in 1..n {
+                layer = self.shift(layer, d, 1) & pro;
+                if layer == 0 {
+                    break;
+                }
+                let mut t = layer & !self.forbid_men;
+                while t != 0 {
+                    let to = t.trailing_zeros() as i32;
+                    t &= t - 1;
+                    out.push(TaflMove {
+                        from: (to - k * step) as u8,
+                        to: to as u8,
+                    });
+                }
             }
         }
         if !p.attackers_to_move {
