@@ -429,8 +429,7 @@ impl TaflGame {
 
     /// The man that slides to `to` in direction `d`: the nearest piece behind `to`.
     #[inline]
-    fn source(&self, p: &TaflPos, to: u8, d: usize) -> u8 {
-        let occ = p.attackers | p.defenders | Self::king_bit(p);
+    fn source(&self, occ: u128, to: u8, d: usize) -> u8 {
         let behind = self.geo.ray[to as usize][(d + 2) % 4] & occ;
         debug_assert!(behind != 0);
         if d >= 2 {
@@ -443,6 +442,18 @@ impl TaflGame {
 
     /// Whether the side to move has at least one legal move (ignores terminality).
     fn has_move(&self, p: &TaflPos) -> bool {
+        // Nearly always some man can step to a free neighbour: one shift per
+        // direction settles it before the full fills.
+        let g = &*self.geo;
+        let men = if p.attackers_to_move {
+            p.attackers
+        } else {
+            p.defenders
+        };
+        let open = g.all & !(p.attackers | p.defenders | Self::king_bit(p)) & !self.forbid_men;
+        if open & (g.east(men) | g.west(men) | g.north(men) | g.south(men)) != 0 {
+            return true;
+        }
         if !p.attackers_to_move && p.king != NONE && self.targets(p, p.king, true) != 0 {
             return true;
         }
@@ -641,7 +652,7 @@ impl TaflGame {
             if k < cnt {
                 let to = nth(t, k);
                 return Some(TaflMove {
-                    from: self.source(p, to, d),
+                    from: self.source(p.attackers | p.defenders | Self::king_bit(p), to, d),
                     to,
                 });
             }
@@ -714,15 +725,41 @@ impl Game for TaflGame {
         if self.decided(p).is_some() {
             return;
         }
-        for (d, &t) in self.men_targets(p).iter().enumerate() {
-            let mut t = t;
-            while t != 0 {
-                let to = t.trailing_zeros() as u8;
-                t &= t - 1;
-                out.push(TaflMove {
-                    from: self.source(p, to, d),
-                    to,
-                });
+        // Slide all men of the side one cell at a time per direction: the layer
+        // after k steps holds the men's images at distance k, so each
+        // destination's origin is known without a lookup.
+        let g = &*self.geo;
+        let men = if p.attackers_to_move {
+            p.attackers
+        } else {
+            p.defenders
+        };
+        let mut cross = g.all & !(p.attackers | p.defenders | Self::king_bit(p));
+        if !self.rules.throne_pass_men {
+            cross &= !g.throne_bit;
+        }
+        let n = g.n as i32;
+        for (d, step) in [1, n, -1, -n].into_iter().enumerate() {
+            let pro = match d {
+                0 => cross & g.not_first_file,
+                2 => cross & g.not_last_file,
+                _ => cross,
+            };
+            let mut layer = men;
+            for k in 1..n {
+                layer = self.shift(layer, d, 1) & pro;
+                if layer == 0 {
+                    break;
+                }
+                let mut t = layer & !self.forbid_men;
+                while t != 0 {
+                    let to = t.trailing_zeros() as i32;
+                    t &= t - 1;
+                    out.push(TaflMove {
+                        from: (to - k * step) as u8,
+                        to: to as u8,
+                    });
+                }
             }
         }
         if !p.attackers_to_move {
@@ -949,7 +986,7 @@ impl Game for TaflGame {
                 s.push(' ');
                 s.push(ch);
             }
-            s.push_str(&format!(" {:<2}\n", y + 1));
+            s.push_str(&format!(" {}\n", y + 1));
         }
         s.push_str(&format!("   {files}\n"));
         s.push_str(&format!(
