@@ -7,7 +7,8 @@ use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion
 use huntsolve::game::{Game, Oracle};
 use huntsolve::retro::tier::RECORD_ENCODING;
 use huntsolve::table::{
-    table_path, write_table, write_table_with, TableMeta, TableOracle, TableSet, WriteOptions,
+    encode_table, table_path, write_table, write_table_with, TableMeta, TableOracle, TableSet,
+    WriteOptions,
 };
 use huntsolve::zobrist::Rng;
 
@@ -148,6 +149,9 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("read_all_4Mi_records", |b| {
         b.iter(|| table.read_all().unwrap())
+    });
+    g.bench_function("encode_4Mi_records", |b| {
+        b.iter(|| encode_table(&meta, &records, &WriteOptions::default()).unwrap())
     });
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);
