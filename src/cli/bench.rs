@@ -43,6 +43,9 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Quiescence plies (default: per family, see the search docs).
+    #[arg(long)]
+    pub qdepth: Option<u32>,
     /// Only these presets (comma-separated; default: the whole suite).
     #[arg(long)]
     pub only: Option<String>,
@@ -79,6 +82,7 @@ fn bench_game<G: Game>(g: &G, args: &Args, plies: usize, tt: &TransTable) -> Lin
         let cfg = SearchConfig {
             limits: vec![Limit::Depth(args.depth)],
             threads: args.threads,
+            qdepth: args.qdepth,
             ..Default::default()
         };
         let r = search::search(g, &pos, &NoOracle, &cfg, tt);

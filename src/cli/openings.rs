@@ -1,12 +1,193 @@
-//! `huntsolve openings` (being built).
+//! `huntsolve openings`: ranks the first placements of a hunt game (and the
+//! replies with `--plies 2`) up to the board's symmetries by search, and writes
+//! `results/openings-<rules>.csv` and `.json` (the command line is recorded in
+//! both).
 
+use super::bench::apply_evals;
+use super::out::{println, Bars};
+use huntsolve::game::{Game, NoOracle};
+use huntsolve::hunt::{HuntGame, HuntPos};
+use huntsolve::search::openings::{rank_openings, OpeningLine, OpeningsConfig};
+use huntsolve::search::score_text;
+use huntsolve::variant::AnyGame;
 use huntsolve::{Error, Result};
+use std::path::PathBuf;
+use std::time::Instant;
 
 /// Arguments of `openings`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Rules of a hunt game: a preset name with optional `,key=value` options.
+    pub rules: String,
+    /// Total search depth from the start position.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    /// Plies of the ranked lines: 1 (first placements) or 2 (and the replies).
+    #[arg(long, default_value_t = 1)]
+    pub plies: u32,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256)]
+    pub hash: usize,
+    /// Evaluation weight `key=value` (repeatable).
+    #[arg(long)]
+    pub eval: Vec<String>,
+    /// Output folder.
+    #[arg(long, default_value = "results")]
+    pub out: PathBuf,
+}
+
+/// Symmetry-canonical key of a hunt position: the least image of the piece
+/// masks over the board's symmetry group (hands, captures and side unchanged
+/// by symmetry, so they are part of the key).
+fn canon(g: &HuntGame, p: &HuntPos) -> (u64, u64, u8, u8, u8, bool) {
+    let board = g.board();
+    let (h, pr) = (0..board.symmetries.len())
+        .map(|s| (board.map_mask(s, p.hunters), board.map_mask(s, p.prey)))
+        .min()
+        .unwrap_or((p.hunters, p.prey));
+    (
+        h,
+        pr,
+        p.hunters_in_hand,
+        p.prey_in_hand,
+        p.captured,
+        p.hunter_to_move,
+    )
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
 
 /// Runs `openings`.
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::Other("'openings' is not available yet".into()))
+pub fn run(args: Args) -> Result<()> {
+    let any = AnyGame::parse(&args.rules)?;
+    let mut g = match any {
+        AnyGame::Hunt(g) => g,
+        AnyGame::Tafl(_) => {
+            return Err(Error::Input(format!(
+                "'{}': openings ranks the placements of hunt games; use query for tafl",
+                args.rules
+            )))
+        }
+    };
+    apply_evals(&mut g, &args.eval)?;
+    let cfg = OpeningsConfig {
+        depth: args.depth,
+        plies: args.plies,
+        threads: args.threads,
+        hash_mib: args.hash,
+    };
+    let started = Instant::now();
+    let bars = Bars::new();
+    let lines = rank_openings(&g, &NoOracle, &cfg, |p| canon(&g, p), &bars)?;
+    let secs = started.elapsed().as_secs_f64();
+    let command = format!(
+        "huntsolve openings {} --depth {} --plies {} --threads {}{}",
+        args.rules,
+        args.depth,
+        args.plies,
+        args.threads,
+        args.eval
+            .iter()
+            .map(|e| format!(" --eval {e}"))
+            .collect::<String>()
+    );
+    let first = g.side_name(g.side_to_move(&g.start()));
+    println(&format!("# {command}  ({secs:.1} s)"))?;
+    println(&format!(
+        "# score from the first mover's view ({first}); class = symmetric equivalents"
+    ))?;
+    println(&format!(
+        "{:>4}  {:<12} {:>5} {:>10} {:>12}  pv",
+        "rank", "line", "class", "score", "nodes"
+    ))?;
+    for (i, l) in lines.iter().enumerate() {
+        println(&format!(
+            "{:>4}  {:<12} {:>5} {:>10} {:>12}  {}",
+            i + 1,
+            l.text,
+            l.class_size,
+            score_text(l.score),
+            l.nodes,
+            l.pv
+        ))?;
+    }
+    write_files(&g, &args, &lines, &command, secs)
+}
+
+fn write_files(
+    g: &HuntGame,
+    args: &Args,
+    lines: &[OpeningLine<HuntGame>],
+    command: &str,
+    secs: f64,
+) -> Result<()> {
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| Error::io(format!("creating {}", args.out.display()), e))?;
+    let name: String = g
+        .rules_string()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let suffix = if args.plies == 2 { "-2ply" } else { "" };
+    let csv_path = args.out.join(format!("openings-{name}{suffix}.csv"));
+    let mut csv = format!(
+        "# {command}\n# {secs:.1} s; score in centi-cows from the first mover's view ({})\nrank,line,class_size,score,proven,distance,nodes,pv\n",
+        g.side_name(g.side_to_move(&g.start()))
+    );
+    for (i, l) in lines.iter().enumerate() {
+        csv.push_str(&format!(
+            "{},{},{},{},{},{},{},{}\n",
+            i + 1,
+            csv_field(&l.text),
+            l.class_size,
+            l.score,
+            l.proven.map(|p| p.0.name()).unwrap_or(""),
+            l.proven.map(|p| p.1.to_string()).unwrap_or_default(),
+            l.nodes,
+            csv_field(&l.pv)
+        ));
+    }
+    std::fs::write(&csv_path, csv)
+        .map_err(|e| Error::io(format!("writing {}", csv_path.display()), e))?;
+    let json_path = csv_path.with_extension("json");
+    let json = serde_json::json!({
+        "rules": g.rules_string(),
+        "command": command,
+        "seconds": secs,
+        "depth": args.depth,
+        "plies": args.plies,
+        "lines": lines.iter().map(|l| serde_json::json!({
+            "line": l.text,
+            "class_size": l.class_size,
+            "score": l.score,
+            "value": l.proven.map(|p| p.0.name()),
+            "distance": l.proven.map(|p| p.1),
+            "nodes": l.nodes,
+            "pv": l.pv,
+        })).collect::<Vec<_>>(),
+    });
+    let text = serde_json::to_string_pretty(&json)
+        .map_err(|e| Error::Other(format!("encoding JSON: {e}")))?;
+    std::fs::write(&json_path, text)
+        .map_err(|e| Error::io(format!("writing {}", json_path.display()), e))?;
+    println(&format!(
+        "wrote {} and {}",
+        csv_path.display(),
+        json_path.display()
+    ))
 }

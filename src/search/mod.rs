@@ -78,6 +78,21 @@ pub struct SearchConfig {
     pub history: Vec<u64>,
     /// External stop flag (set it from another thread to stop the search).
     pub stop: Arc<AtomicBool>,
+    /// Plies of capture quiescence search below the horizon (at most 8;
+    /// `None`: [`default_qdepth`] of the game family).
+    pub qdepth: Option<u32>,
+}
+
+/// Default quiescence depth of a family. Hunt moves carry their captures, so
+/// finding them is free; a tafl capture is known only by applying the move,
+/// which makes a capture search cost a move application per legal move of
+/// every leaf, so it is off for tafl.
+pub fn default_qdepth(family: &str) -> u32 {
+    if family == "tafl" {
+        0
+    } else {
+        QDEPTH
+    }
 }
 
 impl Default for SearchConfig {
@@ -90,6 +105,7 @@ impl Default for SearchConfig {
             root_moves: None,
             history: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
+            qdepth: None,
         }
     }
 }
@@ -273,6 +289,7 @@ struct Worker<'a, G: Game, O: Oracle<G>> {
     id: usize,
     exact: bool,
     history_set: HashSet<u64>,
+    qdepth: u32,
     move_limit: Option<u32>,
     game_ply: usize,
     nodes: u64,
@@ -305,6 +322,10 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             id,
             exact: cfg.exact,
             history_set: cfg.history.iter().copied().collect(),
+            qdepth: cfg
+                .qdepth
+                .unwrap_or_else(|| default_qdepth(game.family()))
+                .min(QDEPTH),
             move_limit: if cfg.exact { None } else { game.move_limit() },
             game_ply: cfg.history.len(),
             nodes: 0,
@@ -361,17 +382,26 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         n >= 2 && self.path[..n - 1].contains(&hash) || self.history_set.contains(&hash)
     }
 
-    /// Orders the moves of `ply` into `self.order[ply]` (highest first).
-    fn order_moves(&mut self, pos: &G::Pos, ply: usize, tt_move: u16, hash: u64) {
+    /// Appends the moves of `ply` other than `tt_move` to `order`, best first
+    /// (captures by size, killers, history). Capture detection can cost a move
+    /// application, so it is done only when the table move did not cut off.
+    fn order_moves(
+        &self,
+        pos: &G::Pos,
+        ply: usize,
+        tt_move: u16,
+        hash: u64,
+        order: &mut Vec<(i32, u16)>,
+    ) {
         let side = self.game.side_to_move(pos) & 1;
-        let moves = &self.moves[ply];
-        let order = &mut self.order[ply];
-        order.clear();
-        for (i, &mv) in moves.iter().enumerate() {
-            let s = if i as u16 == tt_move {
-                1 << 30
-            } else if self.game.is_capture(pos, mv) {
-                (1 << 24) + self.game.captures_of(pos, mv) as i32 * 1000
+        let first = order.len();
+        for (i, &mv) in self.moves[ply].iter().enumerate() {
+            if i as u16 == tt_move {
+                continue;
+            }
+            let caps = self.game.captures_of(pos, mv);
+            let s = if caps > 0 {
+                (1 << 24) + caps as i32 * 1000
             } else if self.killers[ply][0] == Some(mv) {
                 1 << 22
             } else if self.killers[ply][1] == Some(mv) {
@@ -388,7 +418,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             order.push((s, i as u16));
         }
         // Stable sort keeps the generator's order among equals: deterministic.
-        order.sort_by_key(|e| std::cmp::Reverse(e.0));
+        order[first..].sort_by_key(|e| std::cmp::Reverse(e.0));
     }
 
     fn negamax(&mut self, pos: &G::Pos, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -421,7 +451,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             if self.exact {
                 return 0;
             }
-            return self.qsearch(pos, alpha, beta, ply, QDEPTH);
+            return self.qsearch(pos, alpha, beta, ply, self.qdepth);
         }
         let pv_node = beta - alpha > 1;
         let mut tt_move = NO_MOVE;
@@ -452,13 +482,32 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             tt_move = NO_MOVE;
         }
         self.moves[ply] = moves;
-        self.order_moves(pos, ply, tt_move, hash);
-        let order = std::mem::take(&mut self.order[ply]);
+        let mut order = std::mem::take(&mut self.order[ply]);
+        order.clear();
+        let mut ordered = tt_move == NO_MOVE;
+        if ordered {
+            self.order_moves(pos, ply, tt_move, hash, &mut order);
+        } else {
+            order.push((1 << 30, tt_move));
+        }
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_idx = NO_MOVE;
         let side = self.game.side_to_move(pos) & 1;
-        for (n, &(_, idx)) in order.iter().enumerate() {
+        let mut n = 0;
+        loop {
+            if n == order.len() {
+                if ordered {
+                    break;
+                }
+                // The table move did not cut off: order the rest now.
+                self.order_moves(pos, ply, tt_move, hash, &mut order);
+                ordered = true;
+                if n == order.len() {
+                    break;
+                }
+            }
+            let idx = order[n].1;
             let mv = self.moves[ply][idx as usize];
             let child = self.game.play(pos, mv);
             self.path.push(self.game.hash(&child));
@@ -471,6 +520,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
                 }
                 s
             };
+            n += 1;
             self.path.pop();
             if self.stopped {
                 self.order[ply] = order;
@@ -488,6 +538,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
                 }
                 if score >= beta {
                     if !self.game.is_capture(pos, mv) {
+                        // A quiet move that cut off: remember it for ordering.
                         if self.killers[ply][0] != Some(mv) {
                             self.killers[ply][1] = self.killers[ply][0];
                             self.killers[ply][0] = Some(mv);
@@ -556,8 +607,8 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         self.game.legal_moves(pos, &mut moves);
         let mut caps: Vec<(u32, G::Move)> = moves
             .iter()
-            .filter(|&&m| self.game.is_capture(pos, m))
             .map(|&m| (self.game.captures_of(pos, m), m))
+            .filter(|c| c.0 > 0)
             .collect();
         self.moves[ply] = moves;
         caps.sort_by_key(|e| std::cmp::Reverse(e.0));
