@@ -70,3 +70,54 @@ fn query_rejects_unknown_rules() {
     assert!(err.contains("unknown preset"), "{err}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Real tables: solve kaooa, verify them, query the start (agreeing with the
+/// solver's summary), analyze; then alter one record and verify must fail.
+#[test]
+fn kaooa_solve_verify_query_analyze() {
+    use huntsolve::retro::tier::{decode, encode};
+    use huntsolve::table::{table_path, write_table, Table};
+    let d = tmpdir("kaooa");
+    let dir = d.to_str().unwrap();
+    let (code, _, err) = run(&["solve", "kaooa", "--out", dir]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&["verify", "--tables", dir]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("agree with their children"), "{out}");
+
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("summary.json")).unwrap()).unwrap();
+    let (code, out, err) = run(&["query", "kaooa", "start", "--tables", dir, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let q: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(q["value"], summary["start"]["value"]);
+    assert_eq!(q["distance"], summary["start"]["distance"]);
+    assert_eq!(q["best"], q["moves"][0]["move"]);
+
+    let (code, out, _) = run(&["analyze", "--tables", dir, "--json"]);
+    assert_eq!(code, 0);
+    let a: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let classes: u64 = summary["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["classes"].as_u64().unwrap())
+        .sum();
+    assert_eq!(a["positions"].as_u64().unwrap(), classes);
+
+    // Turn one decided record of a movement tier into a draw.
+    let path = table_path(&d, "h0p0c0");
+    let t = Table::open(&path).unwrap();
+    let mut recs = t.read_all().unwrap();
+    let i = recs
+        .iter()
+        .position(|&r| matches!(decode(r), Some((huntsolve::Value::Win, _))))
+        .unwrap();
+    recs[i] = encode(huntsolve::Value::Draw, 0);
+    write_table(&path, t.meta(), &recs).unwrap();
+    let (code, out, err) = run(&["verify", "--tables", dir]);
+    assert_eq!(code, 2);
+    assert!(out.contains("MISMATCH tier h0p0c0"), "{out}");
+    assert!(err.contains("disagree"), "{err}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
