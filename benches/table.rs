@@ -6,7 +6,10 @@
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use huntsolve::game::{Game, Oracle};
 use huntsolve::retro::tier::RECORD_ENCODING;
-use huntsolve::table::{table_path, write_table, TableMeta, TableOracle, TableSet};
+use huntsolve::table::{
+    encode_table, table_path, write_table, write_table_with, TableMeta, TableOracle, TableSet,
+    WriteOptions,
+};
 use huntsolve::zobrist::Rng;
 
 #[path = "../tests/table_common/mod.rs"]
@@ -77,6 +80,33 @@ fn bench(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
+    // Cold probes by block size: the trade-off between latency and file size.
+    for br in [4096u32, 16384, 65536] {
+        let name = format!("b{br}");
+        let mut m = meta.clone();
+        m.tier = name.clone();
+        let opts = WriteOptions {
+            block_records: br,
+            ..WriteOptions::default()
+        };
+        write_table_with(&table_path(&dir, &name), &m, &records, &opts).unwrap();
+        let t = set.table(&name).unwrap().unwrap();
+        eprintln!(
+            "blocks of {br}: {} bytes ({:.3} bytes/record)",
+            t.file_len(),
+            t.file_len() as f64 / RECORDS as f64
+        );
+        g.bench_function(format!("table_get_cold_blocks_{br}"), |b| {
+            b.iter_batched(
+                || {
+                    set.cache().clear();
+                    rng.below(RECORDS) as u64
+                },
+                |i| t.get(i).unwrap(),
+                BatchSize::SmallInput,
+            )
+        });
+    }
     g.bench_function("load_block_uncached_baseline", |b| {
         b.iter(|| {
             let blk = rng.below(table.blocks());
@@ -119,6 +149,9 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("read_all_4Mi_records", |b| {
         b.iter(|| table.read_all().unwrap())
+    });
+    g.bench_function("encode_4Mi_records", |b| {
+        b.iter(|| encode_table(&meta, &records, &WriteOptions::default()).unwrap())
     });
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);

@@ -1,8 +1,5 @@
 //! `huntsolve analyze --tables DIR [--rules R] [--top N] [--json]`: outcome counts
 //! and distance histograms per tier, and the longest wins with example positions.
-// Until a family implements TierGame, `verify::dispatch` refuses every game and
-// the generic code below is unreachable; remove this when the first arm is enabled.
-#![allow(dead_code)]
 
 use super::out;
 use huntsolve::retro::TierGame;

@@ -1,9 +1,6 @@
 //! `huntsolve query <rules> <position|start|-> --tables DIR [--moves LINE] [--json]`:
 //! a position's value and distance, and every legal move with its value, best first.
 //! With position `-`, reads positions from stdin, one per line, and answers each.
-// Until a family implements TierGame, `verify::dispatch` refuses every game and
-// the generic code below is unreachable; remove this when the first arm is enabled.
-#![allow(dead_code)]
 
 use super::out;
 use huntsolve::retro::TierGame;
@@ -50,11 +47,8 @@ fn show<G: TierGame>(oracle: &TableOracle<G>, q: &QueryResult, json: bool) -> Re
     }
     let game = oracle.game();
     let pos = game.parse_position(&q.position)?;
+    // The diagram names the side to move.
     let mut text = game.diagram(&pos);
-    text.push_str(&format!(
-        "{} to move\n",
-        game.side_name(game.side_to_move(&pos))
-    ));
     text.push_str(&q.to_text());
     if q.value.is_none() {
         let tier = game.tier_of(&pos);

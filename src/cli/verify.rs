@@ -1,8 +1,5 @@
 //! `huntsolve verify --tables DIR [--rules R] [--json] [--threads T]`: re-derives
 //! every stored value from its children; exit status 0 only when all agree.
-// Until a family implements TierGame, `verify::dispatch` refuses every game and
-// the generic code below is unreachable; remove this when the first arm is enabled.
-#![allow(dead_code)]
 
 use super::out;
 use huntsolve::retro::TierGame;
@@ -38,18 +35,16 @@ pub(crate) trait TierJob {
 
 /// Runs `job` on the game inside `any`.
 ///
-/// `with_game!` cannot be used while a family lacks [`TierGame`]: the generic call
-/// would not compile. Each family gets its arm `AnyGame::X(g) => job.run(g)` as
-/// soon as it implements [`TierGame`] (the retro branch provides them).
+/// Not `with_game!`: a family without [`TierGame`] would not compile in the generic
+/// call. A family gets its arm `AnyGame::X(g) => job.run(g)` once it implements
+/// [`TierGame`]; until then it gets a clear error.
 pub(crate) fn dispatch<J: TierJob>(any: &AnyGame, job: J) -> Result<J::Out> {
-    let family = match any {
-        AnyGame::Hunt(_) => "hunt",
-        AnyGame::Tafl(_) => "tafl",
-    };
-    let _ = job;
-    Err(Error::Other(format!(
-        "tables of {family} rules are not supported by this build: the {family} family has no tier index (TierGame) yet"
-    )))
+    match any {
+        AnyGame::Hunt(g) => job.run(g),
+        AnyGame::Tafl(_) => Err(Error::Other(
+            "tables of tafl rules are not supported by this build: the tafl family has no tier index (TierGame) yet".into(),
+        )),
+    }
 }
 
 struct Verify<'a>(&'a Args);

@@ -50,8 +50,12 @@ pub const MAGIC: [u8; 8] = *b"HSTABLE\x1a";
 pub const END_MAGIC: [u8; 8] = *b"HSTEND\r\n";
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
-/// Default number of records per compressed block.
-pub const DEFAULT_BLOCK_RECORDS: u32 = 16 * 1024;
+/// Default number of records per compressed block (8 KiB decoded). Measured with
+/// `cargo bench --bench table` on a loaded 2-core machine, 4 Mi synthetic records:
+/// a cold probe costs 24.5 µs with blocks of 4 Ki records, 75 µs with 16 Ki and
+/// 177 µs with 64 Ki, while the files differ by under 10 % (0.096, 0.099 and
+/// 0.105 bytes per record); the block index costs 16 bytes per block.
+pub const DEFAULT_BLOCK_RECORDS: u32 = 4 * 1024;
 /// Largest accepted header (bytes); the header is small, so more means corruption.
 pub const MAX_HEADER: usize = 1 << 20;
 /// Largest accepted number of records per block.
