@@ -117,7 +117,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("decode");
     g.throughput(Throughput::Elements(RECORDS as u64));
     g.sample_size(10);
-    g.bench_function("read_all_4Mi_records", |b| b.iter(|| table.read_all().unwrap()));
+    g.bench_function("read_all_4Mi_records", |b| {
+        b.iter(|| table.read_all().unwrap())
+    });
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&tdir);

@@ -178,9 +178,13 @@ pub fn play_line<G: Game>(game: &G, pos: &G::Pos, line: &str) -> Result<G::Pos> 
                 v
             )));
         }
-        let mv = game
-            .parse_move(&cur, text)
-            .map_err(|e| crate::error::Error::Move(format!("ply {}: {e}", ply + 1)))?;
+        let mv = game.parse_move(&cur, text).map_err(|e| {
+            let detail = match e {
+                crate::error::Error::Move(m) => m,
+                other => other.to_string(),
+            };
+            crate::error::Error::Move(format!("ply {}: {detail}", ply + 1))
+        })?;
         cur = game.play(&cur, mv);
     }
     Ok(cur)

@@ -4,7 +4,11 @@
 use huntsolve::board::Board;
 
 /// (board, points, edges, lines, directed jumps, symmetries, M1, M2)
-const COUNTS: &[(&str, usize, usize, usize, usize, usize, u32, u32)] = &[
+type Counts = (&'static str, usize, usize, usize, usize, usize, u32, u32);
+
+/// rules-spec §1.6 table; the pentagram row is derived by hand from §1.7
+/// (M1: a tip needs its 2 neighbours and the 2 points beyond; M2: two tips need 5).
+const COUNTS: &[Counts] = &[
     ("alquerque25", 25, 56, 16, 80, 8, 5, 7),
     ("peralikatuma49", 49, 96, 24, 144, 8, 4, 4),
     ("mogol37", 37, 76, 20, 112, 4, 4, 4),
@@ -195,4 +199,54 @@ fn bad_board_files_are_errors() {
         .unwrap_err()
         .to_string()
         .contains("/nonexistent/board.txt"));
+}
+
+/// Compares every built-in board with the adjacency lists and lines of
+/// rules-spec §1, kept as data under tests/data/hunt/boards/.
+#[test]
+fn builtin_boards_match_the_spec_lists() {
+    for &(name, ..) in COUNTS {
+        let path = format!(
+            "{}/tests/data/hunt/boards/{name}.txt",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let b = Board::builtin(name).unwrap();
+        let mut lines_seen = Vec::new();
+        let mut points_seen = 0;
+        for l in text.lines().filter(|l| !l.starts_with('#')) {
+            if let Some(rest) = l.strip_prefix("adj ") {
+                let (head, nbrs) = rest.split_once(':').unwrap();
+                let mut head = head.split_whitespace();
+                let id: u8 = head.next().unwrap().parse().unwrap();
+                if let Some(xy) = head.next() {
+                    let xy = xy.trim_matches(|c| c == '(' || c == ')');
+                    let (x, y) = xy.split_once(',').unwrap();
+                    let p = &b.points[id as usize];
+                    assert_eq!(
+                        (p.x, p.y),
+                        (x.parse().unwrap(), y.parse().unwrap()),
+                        "{name} {id}"
+                    );
+                }
+                let want: Vec<u8> = nbrs
+                    .split_whitespace()
+                    .map(|n| n.parse().unwrap())
+                    .collect();
+                assert_eq!(neighbour_ids(&b, id), want, "{name} point {id}");
+                points_seen += 1;
+            } else if let Some(rest) = l.strip_prefix("line ") {
+                lines_seen.push(norm(
+                    rest.split_whitespace()
+                        .map(|n| n.parse().unwrap())
+                        .collect(),
+                ));
+            }
+        }
+        assert_eq!(points_seen, b.len(), "{name}");
+        let mut mine: Vec<Vec<u8>> = b.lines.iter().map(|l| norm(l.clone())).collect();
+        mine.sort();
+        lines_seen.sort();
+        assert_eq!(mine, lines_seen, "{name} lines");
+    }
 }

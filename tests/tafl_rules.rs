@@ -57,7 +57,7 @@ fn bad_rules_give_clear_errors() {
     assert!(err("tablut").contains("caikaboroda"), "{}", err("tablut"));
     assert!(err("caikaboroda,colour=red").contains("accepted keys"));
     assert!(err("caikaboroda,goal=middle").contains("corners, edge"));
-    assert!(err("caikaboroda,encirclement=on").contains("not implemented"));
+    assert!(from_spec("caikaboroda,encirclement=on").is_ok());
     assert!(err("caikaboroda,shieldwall=on").contains("not implemented"));
     assert!(err("caikaboroda,exit_fort=on").contains("not implemented"));
     assert!(err("caikaboroda,layout=brandubh").contains("7x7"));
@@ -80,6 +80,7 @@ fn every_preset_plays_to_the_end_with_consistent_hashes() {
             let mut ended = false;
             for _ in 0..2000 {
                 if let Some(v) = g.outcome(&p) {
+                    assert!(g.random_move(&p, &mut rng.clone()).is_none());
                     let attackers_won = (v == Value::Win) == p.attackers_to_move;
                     match v {
                         Value::Draw => other += 1,
@@ -91,6 +92,12 @@ fn every_preset_plays_to_the_end_with_consistent_hashes() {
                 }
                 g.legal_moves(&p, &mut moves);
                 assert!(!moves.is_empty(), "{name}: no outcome but no moves");
+                let mut probe = Rng::new(p.hash);
+                let r = g.random_move(&p, &mut probe).expect("a move exists");
+                assert!(
+                    moves.contains(&r),
+                    "{name}: random_move gave an illegal move"
+                );
                 let m = moves[rng.below(moves.len())];
                 let captures = g.captures_of(&p, m);
                 let q = g.play(&p, m);

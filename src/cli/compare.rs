@@ -1,12 +1,138 @@
-//! `huntsolve compare` (being built).
+//! `huntsolve compare`: self-play tournaments between equal engines on two or
+//! more rule variants, with a statistical report.
 
-use huntsolve::{Error, Result};
+use super::out::{println, Bars};
+use huntsolve::stats::report::{run_compare, write_compare};
+use huntsolve::stats::{EngineSpec, TournamentConfig};
+use huntsolve::Result;
+use std::path::PathBuf;
 
 /// Arguments of `compare`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Rules strings (`preset[,key=value...]`), one per variant.
+    #[arg(required = true)]
+    pub rules: Vec<String>,
+    /// Games per variant.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Engine for both sides: random, greedy, depth=D or time=S.
+    #[arg(long, default_value = "greedy")]
+    pub engine: String,
+    /// Base seed (game i uses seed + i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Uniformly random plies at the start of each game, so games differ.
+    #[arg(long, default_value_t = 4)]
+    pub random_plies: u32,
+    /// With a search engine: sample the opening plies from a softmax over the
+    /// root moves' scores at this temperature (evaluation units) instead of
+    /// uniformly.
+    #[arg(long)]
+    pub softmax: Option<f64>,
+    /// Move limit in plies, then a draw (default: the rules' limit, else 400).
+    #[arg(long)]
+    pub max_plies: Option<u32>,
+    /// Output directory (default: results/compare-<first>-vs-<...>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
 
 /// Runs `compare`.
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::Other("'compare' is not available yet".into()))
+pub fn run(args: Args) -> Result<()> {
+    let engine = EngineSpec::parse(&args.engine)?;
+    if let Some(t) = args.softmax {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(huntsolve::Error::Input(format!(
+                "--softmax {t}: the temperature must be a positive number"
+            )));
+        }
+    }
+    let cfg = TournamentConfig {
+        games: args.games,
+        seed: args.seed,
+        engine,
+        random_plies: args.random_plies,
+        max_plies: args.max_plies,
+        threads: args.threads,
+        softmax: args.softmax,
+    };
+    let out = args.out.clone().unwrap_or_else(|| {
+        let names: Vec<String> = args
+            .rules
+            .iter()
+            .map(|r| huntsolve::stats::report::safe_name(r))
+            .collect();
+        PathBuf::from("results").join(format!("compare-{}", names.join("-vs-")))
+    });
+    let command = reproduce_command(&args, &cfg, &out);
+    let bars = Bars::new();
+    let report = run_compare(&args.rules, &cfg, &out, &command, &bars)?;
+    let files = write_compare(&out, &report)?;
+    for v in &report.variants {
+        println(&format!(
+            "{:<32} games {:>5}  {} {:>5.1}% [{:.1},{:.1}]  {} {:>5.1}% [{:.1},{:.1}]  draws {:>5.1}%  limit {:>4}  length {:.1}",
+            v.name,
+            v.games,
+            v.side_names[0],
+            100.0 * v.win_rate[0].estimate,
+            100.0 * v.win_rate[0].lo,
+            100.0 * v.win_rate[0].hi,
+            v.side_names[1],
+            100.0 * v.win_rate[1].estimate,
+            100.0 * v.win_rate[1].lo,
+            100.0 * v.win_rate[1].hi,
+            100.0 * v.draw_rate.estimate,
+            v.move_limit,
+            v.length_mean.estimate
+        ))?;
+    }
+    for p in &report.pairs {
+        for w in &p.win_rates {
+            println(&format!("  {}", w.sentence))?;
+        }
+        println(&format!("  {}", p.sentence))?;
+    }
+    if let Some((_, _, s)) = &report.overall {
+        println(&format!("  All variants: {s}"))?;
+    }
+    println(&format!(
+        "{:.1} s wall ({} games played now); report: {}",
+        report.wall_seconds,
+        report.played_now,
+        files
+            .first()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    ))
+}
+
+/// The full command line with every setting spelled out, for the report.
+fn reproduce_command(args: &Args, cfg: &TournamentConfig, out: &std::path::Path) -> String {
+    let mut c = String::from("huntsolve compare");
+    for r in &args.rules {
+        c.push(' ');
+        c.push_str(r);
+    }
+    c.push_str(&format!(
+        " --games {} --engine {} --seed {} --random-plies {}",
+        cfg.games,
+        cfg.engine.text(),
+        cfg.seed,
+        cfg.random_plies
+    ));
+    if let Some(t) = cfg.softmax {
+        c.push_str(&format!(" --softmax {t}"));
+    }
+    if let Some(m) = cfg.max_plies {
+        c.push_str(&format!(" --max-plies {m}"));
+    }
+    if cfg.threads > 0 {
+        c.push_str(&format!(" --threads {}", cfg.threads));
+    }
+    c.push_str(&format!(" --out {}", out.display()));
+    c
 }

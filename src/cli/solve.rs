@@ -1,12 +1,243 @@
-//! `huntsolve solve` (being built).
+//! `huntsolve solve`: solve rules by retrograde analysis, or run a TOML manifest
+//! of solves; with no argument, the embedded default batch.
 
-use huntsolve::{Error, Result};
+use super::out::{println, Bars};
+use huntsolve::retro::driver::{default_memory_limit, format_bytes, parse_size, SolveOptions};
+use huntsolve::retro::manifest::{
+    plan_any, results_markdown, solve_any, write_results, JobResult, Manifest, DEFAULT_MANIFEST,
+};
+use huntsolve::retro::Scope;
+use huntsolve::{AnyGame, Error, Result};
+use std::path::{Path, PathBuf};
 
 /// Arguments of `solve`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Rules (`preset[,key=value...]`) or a manifest file (`*.toml`); none: the default batch.
+    pub target: Option<String>,
+    /// Limit a hunt game to a phase: `movement` (no pieces left in hand).
+    #[arg(long)]
+    pub phase: Option<String>,
+    /// Hunt games: movement-phase tiers with at most N prey on board.
+    #[arg(long, value_name = "N")]
+    pub max_prey: Option<u32>,
+    /// Tafl: the king with at most A attackers and D defenders (`A,D`).
+    #[arg(long, value_name = "A,D")]
+    pub material: Option<String>,
+    /// Output directory (default: tables/<preset>[-<scope>]).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Memory limit, e.g. 8G (default: 80 % of MemAvailable).
+    #[arg(long)]
+    pub memory: Option<String>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn scope_of(args: &Args) -> Result<Scope> {
+    let given = [
+        args.phase.is_some(),
+        args.max_prey.is_some(),
+        args.material.is_some(),
+    ];
+    if given.iter().filter(|&&g| g).count() > 1 {
+        return Err(Error::Input(
+            "choose one of --phase, --max-prey, --material".into(),
+        ));
+    }
+    if let Some(p) = &args.phase {
+        return match p.as_str() {
+            "movement" => Ok(Scope::Movement),
+            "all" | "whole" => Ok(Scope::Whole),
+            other => Err(Error::Input(format!(
+                "--phase '{other}': accepted: movement, whole"
+            ))),
+        };
+    }
+    if let Some(n) = args.max_prey {
+        return Ok(Scope::MaxPrey(n));
+    }
+    if let Some(m) = &args.material {
+        return Scope::parse(&format!("material={m}"));
+    }
+    Ok(Scope::Whole)
+}
+
+fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
+    match text {
+        Some(t) => parse_size(t).map(Some),
+        None => Ok(default_memory_limit()),
+    }
+}
 
 /// Runs `solve`.
-pub fn run(_args: Args) -> Result<()> {
-    Err(Error::Other("'solve' is not available yet".into()))
+pub fn run(args: Args) -> Result<()> {
+    match args.target.as_deref() {
+        None => {
+            if args.phase.is_some() || args.max_prey.is_some() || args.material.is_some() {
+                return Err(Error::Input(
+                    "scope options need rules; the default batch sets its own scopes".into(),
+                ));
+            }
+            println("running the embedded default batch (huntsolve solve <rules|manifest.toml> for others)")?;
+            let m = Manifest::parse(DEFAULT_MANIFEST)?;
+            run_manifest(&m, &args)
+        }
+        Some(t) if t.ends_with(".toml") || Path::new(t).is_file() => {
+            if args.phase.is_some() || args.max_prey.is_some() || args.material.is_some() {
+                return Err(Error::Input(
+                    "scope options apply to rules, not manifests; set `scope` per job".into(),
+                ));
+            }
+            let m = Manifest::read(Path::new(t))?;
+            run_manifest(&m, &args)
+        }
+        Some(rules) => run_single(rules, &args),
+    }
+}
+
+fn run_single(rules: &str, args: &Args) -> Result<()> {
+    let game = AnyGame::parse(rules)?;
+    let scope = scope_of(args)?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        let preset = rules.split(',').next().unwrap_or("solve").trim();
+        let mut name = preset.to_string();
+        if scope != Scope::Whole {
+            name.push('-');
+            name.push_str(&scope.name().replace(['=', ','], "-"));
+        }
+        PathBuf::from("tables").join(name)
+    });
+    let limit = memory_limit(args.memory.as_deref())?;
+    let report = solve_job(&game, &scope, &out, args.threads, limit, args.json)?;
+    let s = &report.summary;
+    if args.json {
+        let text = serde_json::to_string_pretty(s)
+            .map_err(|e| Error::Other(format!("encoding summary: {e}")))?;
+        return println(&text);
+    }
+    let mut text = format!(
+        "{:<14} {:>14} {:>12} {:>12} {:>12} {:>10} {:>6} {:>9}\n",
+        "tier", "positions", "classes", "wins", "losses", "draws", "maxd", "seconds"
+    );
+    for t in &s.tiers {
+        text.push_str(&format!(
+            "{:<14} {:>14} {:>12} {:>12} {:>12} {:>10} {:>6} {:>9.3}\n",
+            t.tier, t.positions, t.classes, t.wins, t.losses, t.draws, t.max_distance, t.seconds
+        ));
+    }
+    let (pos, cls): (u64, u64) = s
+        .tiers
+        .iter()
+        .fold((0, 0), |(p, c), t| (p + t.positions, c + t.classes));
+    text.push_str(&format!(
+        "total: {} tiers, {pos} positions, {cls} classes; {} solved, {} kept from disk; {:.2} s",
+        s.tiers.len(),
+        report.solved,
+        report.resumed,
+        report.seconds
+    ));
+    if report.slots_solved > 0 && report.seconds > 0.0 {
+        text.push_str(&format!(
+            ", {:.0} slots/s",
+            report.slots_solved as f64 / report.seconds
+        ));
+    }
+    text.push('\n');
+    match &s.start {
+        Some(v) if v.value != "draw" => text.push_str(&format!(
+            "start: {} for the side to move in {} plies\n",
+            v.value, v.distance
+        )),
+        Some(v) => text.push_str(&format!("start: {}\n", v.value)),
+        None => text.push_str("start: not in this scope\n"),
+    }
+    text.push_str(&format!("tables and summary.json in {}", out.display()));
+    println(&text)
+}
+
+fn solve_job(
+    game: &AnyGame,
+    scope: &Scope,
+    out: &Path,
+    threads: usize,
+    limit: Option<u64>,
+    quiet: bool,
+) -> Result<huntsolve::retro::driver::SolveReport> {
+    let info = plan_any(game, scope)?;
+    let rules = huntsolve::with_game!(game, g => huntsolve::Game::rules_string(g));
+    let line = format!(
+        "{rules} [{}]: {} tiers, {} positions, {} index slots; memory needed ≈ {}{}",
+        scope.name(),
+        info.tiers,
+        info.placements,
+        info.slots,
+        format_bytes(info.memory),
+        limit.map_or(String::new(), |l| format!(" (limit {})", format_bytes(l)))
+    );
+    if quiet {
+        eprintln!("{line}");
+    } else {
+        println(&line)?;
+    }
+    let options = SolveOptions {
+        threads,
+        memory_limit: limit,
+    };
+    let bars = Bars::new();
+    solve_any(game, scope, out, &options, &bars)
+}
+
+fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
+    let threads = if args.threads > 0 {
+        args.threads
+    } else {
+        m.threads.unwrap_or(0)
+    };
+    let limit = memory_limit(args.memory.as_deref().or(m.memory.as_deref()))?;
+    let mut results = Vec::new();
+    for job in &m.jobs {
+        let out = match (&args.out, &job.out) {
+            (Some(base), None) => base.join(&job.name),
+            _ => m.job_dir(job),
+        };
+        let scope = Scope::parse(job.scope.as_deref().unwrap_or("whole"))?;
+        let res = AnyGame::parse(&job.rules)
+            .and_then(|g| solve_job(&g, &scope, &out, threads, limit, args.json));
+        match res {
+            Ok(r) => results.push(JobResult::done(job, &scope, &out, &r)),
+            Err(Error::Interrupted) => return Err(Error::Interrupted),
+            Err(e) => {
+                eprintln!("job {}: {e}", job.name);
+                results.push(JobResult::failed(job, &out, &e));
+            }
+        }
+    }
+    if let Some(base) = &m.results {
+        write_results(base, &results)?;
+    }
+    if args.json {
+        let text = serde_json::to_string_pretty(&results)
+            .map_err(|e| Error::Other(format!("encoding results: {e}")))?;
+        println(&text)?;
+    } else {
+        println(&results_markdown(&results))?;
+        if let Some(base) = &m.results {
+            println(&format!(
+                "results written to {} and {}",
+                base.with_extension("json").display(),
+                base.with_extension("md").display()
+            ))?;
+        }
+    }
+    if results.iter().any(|r| r.status != "ok") {
+        return Err(Error::Other(
+            "some jobs failed (see the status column)".into(),
+        ));
+    }
+    Ok(())
 }

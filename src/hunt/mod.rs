@@ -166,6 +166,33 @@ const EVAL_NAMES: [&str; 6] = [
     "capture", "mobility", "threat", "en_prise", "trapped", "in_hand",
 ];
 
+/// Board tables copied into fixed-size arrays (no bounds checks, one pointer
+/// from the game) plus the Zobrist keys: everything the move generator touches.
+#[derive(Debug)]
+struct Tables {
+    all: u64,
+    neighbours: [u64; 64],
+    jump_over: [u64; 64],
+    jump_to: [[u8; 64]; 64],
+}
+
+impl Tables {
+    fn new(b: &Board) -> Tables {
+        let mut t = Tables {
+            all: b.all_mask(),
+            neighbours: [0; 64],
+            jump_over: [0; 64],
+            jump_to: [[crate::board::NO_JUMP; 64]; 64],
+        };
+        for i in 0..b.len() {
+            t.neighbours[i] = b.neighbours[i];
+            t.jump_over[i] = b.jump_over[i];
+            t.jump_to[i] = b.jump_to[i];
+        }
+        t
+    }
+}
+
 /// Zobrist keys of one game.
 #[derive(Debug)]
 struct Keys {
@@ -198,6 +225,7 @@ impl Keys {
 pub struct HuntGame {
     rules: HuntRules,
     board: Arc<Board>,
+    tables: Arc<Tables>,
     keys: Arc<Keys>,
     start_hunters: u64,
     /// Captures that win for the hunters (`u32::MAX` under `static`).
@@ -283,6 +311,7 @@ impl HuntGame {
         }
         Ok(HuntGame {
             rules,
+            tables: Arc::new(Tables::new(&board)),
             board: Arc::new(board),
             keys: Arc::new(Keys::new()),
             start_hunters,
@@ -377,7 +406,7 @@ impl HuntGame {
 
     #[inline]
     fn empty(&self, p: &HuntPos) -> u64 {
-        self.board.all_mask() & !(p.hunters | p.prey)
+        self.tables.all & !(p.hunters | p.prey)
     }
 
     /// Whether the hunters have any legal action (ignores H11).
@@ -389,7 +418,7 @@ impl HuntGame {
         if p.hunters_in_hand > 0 && self.rules.drop_before_move.0 {
             return false;
         }
-        let b = &*self.board;
+        let b = &*self.tables;
         for h in bits(p.hunters) {
             if b.neighbours[h] & empty != 0 {
                 return true;
@@ -412,17 +441,17 @@ impl HuntGame {
         if p.prey_in_hand > 0 && self.rules.drop_before_move.1 {
             return false;
         }
-        bits(p.prey).any(|q| self.board.neighbours[q] & empty != 0)
+        bits(p.prey).any(|q| self.tables.neighbours[q] & empty != 0)
     }
 
     fn gen_hunter(&self, p: &HuntPos, out: &mut Vec<HuntMove>) {
         let empty = self.empty(p);
-        let b = &*self.board;
+        let b = &*self.tables;
         let mut drops = 0u64;
         if p.hunters_in_hand > 0 {
             drops = empty;
             if self.rules.first_drop == FirstDrop::Centre && p.hunters == 0 {
-                if let Some(c) = b.centre {
+                if let Some(c) = self.board.centre {
                     if empty >> c & 1 == 1 {
                         drops = 1 << c;
                     }
@@ -450,7 +479,7 @@ impl HuntGame {
     }
 
     fn gen_captures(&self, p: &HuntPos, out: &mut Vec<HuntMove>) {
-        let b = &*self.board;
+        let b = &*self.tables;
         let empty = self.empty(p);
         match self.rules.chain {
             Chain::None => {
@@ -506,7 +535,7 @@ impl HuntGame {
         first: usize,
         out: &mut Vec<HuntMove>,
     ) {
-        let b = &*self.board;
+        let b = &*self.tables;
         let live = p.prey & !taken;
         let blocked = others
             | match self.rules.removal {
@@ -542,7 +571,7 @@ impl HuntGame {
             }
         }
         for q in bits(p.prey) {
-            for t in bits(self.board.neighbours[q] & empty) {
+            for t in bits(self.tables.neighbours[q] & empty) {
                 out.push(HuntMove::step(q as u8, t as u8));
             }
         }
@@ -643,7 +672,8 @@ fn bits(mut m: u64) -> impl Iterator<Item = usize> {
         if m == 0 {
             None
         } else {
-            let i = m.trailing_zeros() as usize;
+            // `& 63` tells the compiler the index fits the 64-entry tables.
+            let i = m.trailing_zeros() as usize & 63;
             m &= m - 1;
             Some(i)
         }
@@ -971,7 +1001,7 @@ impl Game for HuntGame {
 
     fn evaluate(&self, pos: &HuntPos) -> i32 {
         let w = &self.weights;
-        let b = &*self.board;
+        let b = &*self.tables;
         let empty = self.empty(pos);
         let (mut mobility, mut threats, mut en_prise, mut trapped) = (0i32, 0i32, 0u64, 0i32);
         for h in bits(pos.hunters) {

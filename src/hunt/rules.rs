@@ -106,7 +106,7 @@ pub struct HuntRules {
     pub first_drop: FirstDrop,
     /// H6: per side (hunter, prey): while holding pieces in hand, drops are the only actions.
     pub drop_before_move: (bool, bool),
-    /// H7: a hunter that can capture must.
+    /// H7: when a hunter can capture, only captures are legal (no drops, no steps).
     pub capture_compulsory: bool,
     /// H8.
     pub chain: Chain,

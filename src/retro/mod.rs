@@ -1,5 +1,20 @@
-//! Retrograde analysis: tiers, indexing, the solver.
+//! Retrograde analysis: tiers, indexing, the solver, the solve driver.
+//!
+//! - [`tier`]: the [`TierGame`] interface and the record encoding.
+//! - [`solver`]: [`solve_tier`], backward induction inside one tier.
+//! - [`scope`]: which tiers a solve covers ([`Scope`], [`Solvable`]).
+//! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
+//! - [`manifest`]: batches of solves described in TOML.
 
+pub mod driver;
+pub mod hunt_tiers;
+pub mod manifest;
+pub mod scope;
+pub mod solver;
 pub mod tier;
+mod ttt;
 
+pub use driver::{solve, SolveOptions, Summary, TierSummary};
+pub use scope::{Scope, Solvable};
+pub use solver::{solve_tier, ChildValues, TierResult, TierStats};
 pub use tier::TierGame;

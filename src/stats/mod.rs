@@ -1,1 +1,16 @@
-//! (being built)
+//! Statistical comparison of rule variants: hand-written statistics
+//! ([`math`]), agents and a resumable parallel self-play runner
+//! ([`agent`], [`tournament`]), metrics with confidence intervals and tests
+//! between variants ([`metrics`]), reports ([`report`]) and SVG plots ([`plot`]).
+
+pub mod agent;
+pub mod exact;
+pub mod math;
+pub mod metrics;
+pub mod plot;
+pub mod report;
+pub mod sweep;
+pub mod tournament;
+
+pub use agent::{make_agent, Agent, EngineSpec, GreedyAgent, RandomAgent};
+pub use tournament::{play_game, run_tournament, EndReason, GameRecord, TournamentConfig};

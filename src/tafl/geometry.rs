@@ -35,6 +35,10 @@ pub struct Geometry {
     pub corners: u128,
     /// Every edge cell (corners included).
     pub edge: u128,
+    /// Cells not on file a (targets of an eastward shift).
+    pub not_first_file: u128,
+    /// Cells not on the last file (targets of a westward shift).
+    pub not_last_file: u128,
     /// The 8 symmetries as cell permutations (`sym[s][c]` = image of `c`), identity first.
     pub sym: Vec<Vec<u8>>,
     /// Zobrist keys: attacker, defender, king per cell, then side to move.
@@ -95,6 +99,11 @@ impl Geometry {
                 edge |= 1u128 << c;
             }
         }
+        let mut first_file = 0u128;
+        for y in 0..n {
+            first_file |= 1u128 << (y * n);
+        }
+        let last_file = first_file << (n - 1);
         // The 8 maps of the square: (x, y) -> each combination of swap and reflections.
         let mut sym = Vec::with_capacity(8);
         for s in 0..8 {
@@ -127,6 +136,8 @@ impl Geometry {
             beside_throne,
             corners,
             edge,
+            not_first_file: all & !first_file,
+            not_last_file: all & !last_file,
             sym,
             z_att: z[..cells].to_vec(),
             z_def: z[cells..2 * cells].to_vec(),
@@ -151,6 +162,32 @@ impl Geometry {
         let x = (f as u8 - b'a') as usize;
         let y: usize = chars.as_str().parse().ok()?;
         (x < self.n && y >= 1 && y <= self.n).then(|| (x + (y - 1) * self.n) as u8)
+    }
+
+    /// Cells whose west neighbour is in `b`.
+    #[inline]
+    pub fn east(&self, b: u128) -> u128 {
+        (b << 1) & self.not_first_file
+    }
+    /// Cells whose east neighbour is in `b`.
+    #[inline]
+    pub fn west(&self, b: u128) -> u128 {
+        (b >> 1) & self.not_last_file
+    }
+    /// Cells whose south neighbour is in `b`.
+    #[inline]
+    pub fn north(&self, b: u128) -> u128 {
+        (b << self.n) & self.all
+    }
+    /// Cells whose north neighbour is in `b`.
+    #[inline]
+    pub fn south(&self, b: u128) -> u128 {
+        b >> self.n
+    }
+    /// Orthogonal neighbours of the cells of `b`.
+    #[inline]
+    pub fn grow(&self, b: u128) -> u128 {
+        self.east(b) | self.west(b) | self.north(b) | self.south(b)
     }
 
     /// Applies a cell permutation to a bitboard.

@@ -282,12 +282,61 @@ impl TaflGame {
             || (p.attackers == 0 && self.rules.all_captured == AllCaptured::Win)
         {
             Some(false)
+        } else if self.rules.encirclement && !p.attackers_to_move && self.encircled(p) {
+            // Only an attacker move can close an encirclement, so testing the
+            // positions with the defenders to move is the crate's "after an
+            // attacker move" test.
+            Some(true)
         } else {
             None
         }
     }
 
-    /// Cells the piece on `c` can stop on (a king when `is_king`).
+    /// The encirclement win (T15, as the hnefatafl crate's `WithoutEdgeAccess`
+    /// enclosure): the region reachable from the king through cells without
+    /// attackers touches no edge cell and holds every defender, and no attacker
+    /// next to it has both neighbours along one axis threatening. A neighbour
+    /// threatens when it is inside the region (a defender, the armed king, or an
+    /// empty cell a defender may occupy or that is hostile to attackers), or
+    /// outside it and a cell hostile to attackers (T6/T7). The edge never threatens.
+    pub fn encircled(&self, p: &TaflPos) -> bool {
+        if p.king == NONE {
+            return false;
+        }
+        let g = &*self.geo;
+        let free = g.all & !p.attackers;
+        let mut region = bit(p.king);
+        loop {
+            let next = (region | g.grow(region)) & free;
+            if next & g.edge != 0 {
+                return false;
+            }
+            if next == region {
+                break;
+            }
+            region = next;
+        }
+        if p.defenders & !region != 0 {
+            return false;
+        }
+        let hostile = self.hostile_cells(true, p.king);
+        let mut inside = region;
+        if p.king != g.throne && hostile & g.throne_bit == 0 {
+            // An empty throne that is not hostile cannot hold a defender man.
+            inside &= !g.throne_bit;
+        }
+        if !self.rules.king_armed {
+            inside &= !bit(p.king);
+        }
+        let threat = inside | (hostile & !region);
+        let boundary = g.grow(region) & p.attackers;
+        let exposed = (g.east(threat) & g.west(threat)) | (g.north(threat) & g.south(threat));
+        boundary & exposed == 0
+    }
+
+    /// Cells the piece on `c` can stop on (a king when `is_king`), by scanning
+    /// its four rays for the first blocker. Used for the king; the men of a side
+    /// are generated together by [`Self::men_targets`].
     #[inline]
     fn targets(&self, p: &TaflPos, c: u8, is_king: bool) -> u128 {
         let g = &*self.geo;
@@ -329,24 +378,75 @@ impl TaflGame {
         out & !forbid
     }
 
-    /// Whether the side to move has at least one legal move (ignores terminality).
-    fn has_move(&self, p: &TaflPos) -> bool {
-        let mut men = if p.attackers_to_move {
+    /// `b` shifted `k` cells in direction `d` (no wrap masking).
+    #[inline]
+    fn shift(&self, b: u128, d: usize, k: usize) -> u128 {
+        match d {
+            0 => b << k,
+            1 => b << (k * self.geo.n),
+            2 => b >> k,
+            _ => b >> (k * self.geo.n),
+        }
+    }
+
+    /// Destinations of the men of the side to move, per direction (east,
+    /// north, west, south): an occluded Kogge-Stone fill of all the men at once
+    /// through the cells they may cross. Each destination is reached by exactly
+    /// one man (the nearest piece behind it), so these sets are the moves.
+    #[inline]
+    fn men_targets(&self, p: &TaflPos) -> [u128; 4] {
+        let g = &*self.geo;
+        let men = if p.attackers_to_move {
             p.attackers
         } else {
             p.defenders
         };
+        let occ = p.attackers | p.defenders | Self::king_bit(p);
+        let mut cross = g.all & !occ;
+        if !self.rules.throne_pass_men {
+            cross &= !g.throne_bit;
+        }
+        let mut out = [0u128; 4];
+        for (d, slot) in out.iter_mut().enumerate() {
+            // Masking the propagator keeps row shifts from wrapping to the next row.
+            let mut pro = match d {
+                0 => cross & g.not_first_file,
+                2 => cross & g.not_last_file,
+                _ => cross,
+            };
+            let mut gen = men;
+            gen |= pro & self.shift(gen, d, 1);
+            pro &= self.shift(pro, d, 1);
+            gen |= pro & self.shift(gen, d, 2);
+            pro &= self.shift(pro, d, 2);
+            gen |= pro & self.shift(gen, d, 4);
+            pro &= self.shift(pro, d, 4);
+            gen |= pro & self.shift(gen, d, 8);
+            *slot = gen & !men & !self.forbid_men;
+        }
+        out
+    }
+
+    /// The man that slides to `to` in direction `d`: the nearest piece behind `to`.
+    #[inline]
+    fn source(&self, p: &TaflPos, to: u8, d: usize) -> u8 {
+        let occ = p.attackers | p.defenders | Self::king_bit(p);
+        let behind = self.geo.ray[to as usize][(d + 2) % 4] & occ;
+        debug_assert!(behind != 0);
+        if d >= 2 {
+            // Moving west or south: the source has a higher index.
+            behind.trailing_zeros() as u8
+        } else {
+            (127 - behind.leading_zeros()) as u8
+        }
+    }
+
+    /// Whether the side to move has at least one legal move (ignores terminality).
+    fn has_move(&self, p: &TaflPos) -> bool {
         if !p.attackers_to_move && p.king != NONE && self.targets(p, p.king, true) != 0 {
             return true;
         }
-        while men != 0 {
-            let c = men.trailing_zeros() as u8;
-            men &= men - 1;
-            if self.targets(p, c, false) != 0 {
-                return true;
-            }
-        }
-        false
+        self.men_targets(p).iter().any(|&t| t != 0)
     }
 
     /// Cells hostile to men of the given side (T6/T7), before excluding cells
@@ -503,21 +603,54 @@ impl TaflGame {
         if self.decided(p).is_some() {
             return 0;
         }
-        let mut n = 0;
-        let mut men = if p.attackers_to_move {
-            p.attackers
-        } else {
-            p.defenders
-        };
+        let mut n: u32 = self.men_targets(p).iter().map(|t| t.count_ones()).sum();
         if !p.attackers_to_move {
             n += self.targets(p, p.king, true).count_ones();
         }
-        while men != 0 {
-            let c = men.trailing_zeros() as u8;
-            men &= men - 1;
-            n += self.targets(p, c, false).count_ones();
-        }
         n
+    }
+
+    /// A uniformly random legal move without building the move list (for
+    /// playouts): counts the targets of every piece, draws one index, then
+    /// finds its piece. `None` when the game is decided or the side to move
+    /// has no legal move (see [`Game::outcome`] for the value).
+    pub fn random_move(&self, p: &TaflPos, rng: &mut crate::zobrist::Rng) -> Option<TaflMove> {
+        if self.decided(p).is_some() {
+            return None;
+        }
+        let men = self.men_targets(p);
+        let king_targets = if p.attackers_to_move {
+            0
+        } else {
+            self.targets(p, p.king, true)
+        };
+        let total: u32 =
+            men.iter().map(|t| t.count_ones()).sum::<u32>() + king_targets.count_ones();
+        if total == 0 {
+            return None;
+        }
+        let mut k = rng.below(total as usize) as u32;
+        let nth = |mut t: u128, k: u32| {
+            for _ in 0..k {
+                t &= t - 1;
+            }
+            t.trailing_zeros() as u8
+        };
+        for (d, &t) in men.iter().enumerate() {
+            let cnt = t.count_ones();
+            if k < cnt {
+                let to = nth(t, k);
+                return Some(TaflMove {
+                    from: self.source(p, to, d),
+                    to,
+                });
+            }
+            k -= cnt;
+        }
+        Some(TaflMove {
+            from: p.king,
+            to: nth(king_targets, k),
+        })
     }
 
     /// Fast perft (bulk counting at the last ply); the same convention as
@@ -581,30 +714,26 @@ impl Game for TaflGame {
         if self.decided(p).is_some() {
             return;
         }
-        let mut push = |from: u8, mut t: u128| {
+        for (d, &t) in self.men_targets(p).iter().enumerate() {
+            let mut t = t;
+            while t != 0 {
+                let to = t.trailing_zeros() as u8;
+                t &= t - 1;
+                out.push(TaflMove {
+                    from: self.source(p, to, d),
+                    to,
+                });
+            }
+        }
+        if !p.attackers_to_move {
+            let mut t = self.targets(p, p.king, true);
             while t != 0 {
                 out.push(TaflMove {
-                    from,
+                    from: p.king,
                     to: t.trailing_zeros() as u8,
                 });
                 t &= t - 1;
             }
-        };
-        if p.attackers_to_move {
-            let mut men = p.attackers;
-            while men != 0 {
-                let c = men.trailing_zeros() as u8;
-                men &= men - 1;
-                push(c, self.targets(p, c, false));
-            }
-        } else {
-            let mut men = p.defenders;
-            while men != 0 {
-                let c = men.trailing_zeros() as u8;
-                men &= men - 1;
-                push(c, self.targets(p, c, false));
-            }
-            push(p.king, self.targets(p, p.king, true));
         }
     }
 
@@ -894,5 +1023,69 @@ impl Game for TaflGame {
 
     fn move_limit(&self) -> Option<u32> {
         self.rules.move_limit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::zobrist::Rng;
+
+    /// Moves of every piece by scanning its own rays (the reference).
+    fn moves_by_rays(g: &TaflGame, p: &TaflPos) -> Vec<TaflMove> {
+        let mut v = Vec::new();
+        if g.decided(p).is_some() {
+            return v;
+        }
+        let mut pieces = if p.attackers_to_move {
+            p.attackers
+        } else {
+            p.defenders | bit(p.king)
+        };
+        while pieces != 0 {
+            let c = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let mut t = g.targets(p, c, c == p.king);
+            while t != 0 {
+                v.push(TaflMove {
+                    from: c,
+                    to: t.trailing_zeros() as u8,
+                });
+                t &= t - 1;
+            }
+        }
+        v.sort_by_key(|m| (m.from, m.to));
+        v
+    }
+
+    /// The set-wise fills give exactly the per-piece ray scans, along random
+    /// games of every preset and a few throne options.
+    #[test]
+    fn fills_match_ray_scans() {
+        let mut specs: Vec<String> = PRESETS.iter().map(|p| p.0.to_string()).collect();
+        specs.push("caikaboroda,throne_pass_men=no".into());
+        specs.push("brandubh,throne_pass_men=no,corner_access=all".into());
+        for spec in &specs {
+            let g = from_spec(spec).unwrap();
+            let mut rng = Rng::new(5);
+            let mut moves = Vec::new();
+            for _ in 0..20 {
+                let mut p = g.start();
+                for _ in 0..300 {
+                    g.legal_moves(&p, &mut moves);
+                    moves.sort_by_key(|m| (m.from, m.to));
+                    assert_eq!(moves, moves_by_rays(&g, &p), "{spec}\n{}", g.diagram(&p));
+                    assert_eq!(g.count_moves(&p) as usize, moves.len());
+                    assert_eq!(
+                        g.has_move(&p),
+                        !moves.is_empty() || g.decided(&p).is_some() && g.has_move(&p)
+                    );
+                    if moves.is_empty() {
+                        break;
+                    }
+                    p = g.play(&p, moves[rng.below(moves.len())]);
+                }
+            }
+        }
     }
 }

@@ -23,7 +23,8 @@
 //! | `edge_side` | `yes`, `no` | T12: the board edge closes a side of the king |
 //! | `corner_side` | `yes`, `no` | T13: a corner closes a side of the king |
 //! | `linnaean` | `yes`, `no` | the crate's "Linnaean capture": a defender beside the king-occupied throne is captured against it when the throne's other three neighbours are attackers |
-//! | `shieldwall`, `exit_fort`, `encirclement` | `off` | T15 (only `off` is implemented) |
+//! | `shieldwall`, `exit_fort` | `off` | T15 (only `off` is implemented) |
+//! | `encirclement` | `off`, `on` | T15: after an attacker move, the attackers win when every defender and the king lie in one region without edge access, closed by attackers none of which could be captured along either axis (the hnefatafl crate's `WithoutEdgeAccess` enclosure win) |
 //! | `no_moves` | `loss`, `draw` | T16 |
 //! | `all_captured` | `win`, `no_moves` | defenders who capture the last attacker win at once (the crate), or the `no_moves` rule decides |
 //! | `repetition` | `draw`, `defenders_lose`, `repeater_loses` | T17, stored for search (positions carry no history) |
@@ -158,6 +159,8 @@ pub struct TaflRules {
     pub corner_side: bool,
     /// The crate's Linnaean capture against the king-occupied throne.
     pub linnaean: bool,
+    /// T15 encirclement win (the crate's enclosure rule without edge access).
+    pub encirclement: bool,
     /// T16.
     pub no_moves: NoMoves,
     /// Defenders capturing the last attacker.
@@ -185,6 +188,7 @@ const CAIKABORODA: TaflRules = TaflRules {
     edge_side: true,
     corner_side: false,
     linnaean: false,
+    encirclement: false,
     no_moves: NoMoves::Loss,
     all_captured: AllCaptured::NoMoves,
     repetition: Repetition::Draw,
@@ -226,6 +230,7 @@ const BRANDUBH: TaflRules = TaflRules {
     edge_side: false,
     corner_side: false,
     linnaean: false,
+    encirclement: false,
     no_moves: NoMoves::Loss,
     all_captured: AllCaptured::NoMoves,
     repetition: Repetition::Draw,
@@ -290,9 +295,10 @@ const PRESET_RULES: &[(&str, &str, TaflRules)] = &[
     ),
     (
         "brandubh-hnefatafl",
-        "Brandubh as the hnefatafl crate 0.0.2 BRANDUBH ruleset (without its enclosure win)",
+        "Brandubh exactly as the hnefatafl crate 0.0.2 BRANDUBH ruleset",
         TaflRules {
             throne_reenter_king: true,
+            encirclement: true,
             all_captured: AllCaptured::Win,
             repetition: Repetition::RepeaterLoses,
             ..BRANDUBH
@@ -412,7 +418,8 @@ impl TaflRules {
             "edge_side" => yes_no(self.edge_side).into(),
             "corner_side" => yes_no(self.corner_side).into(),
             "linnaean" => yes_no(self.linnaean).into(),
-            "shieldwall" | "exit_fort" | "encirclement" => "off".into(),
+            "shieldwall" | "exit_fort" => "off".into(),
+            "encirclement" => if self.encirclement { "on" } else { "off" }.into(),
             "no_moves" => match self.no_moves {
                 NoMoves::Loss => "loss",
                 NoMoves::Draw => "draw",
@@ -525,7 +532,14 @@ impl TaflRules {
             "edge_side" => self.edge_side = parse_yes_no(key, v)?,
             "corner_side" => self.corner_side = parse_yes_no(key, v)?,
             "linnaean" => self.linnaean = parse_yes_no(key, v)?,
-            "shieldwall" | "exit_fort" | "encirclement" => match v {
+            "encirclement" => {
+                self.encirclement = match v {
+                    "on" | "yes" => true,
+                    "off" | "no" => false,
+                    _ => return Err(bad_value(key, v, "off, on")),
+                }
+            }
+            "shieldwall" | "exit_fort" => match v {
                 "off" | "no" => {}
                 "on" | "yes" => {
                     return Err(Error::Rules(format!(

@@ -1,0 +1,545 @@
+//! The solve driver: the tier DAG of a scope in topological order, independent
+//! tiers in parallel, resume from tables already on disk, a memory check before
+//! starting, and `DIR/summary.json`.
+//!
+//! Resume: a tier whose table exists and opens with the same rules string,
+//! fingerprint, index version and size is not solved again (its statistics come
+//! from the table header). Tables are written by a temporary file and a
+//! rename, so an interrupted run leaves only whole tables behind.
+
+use super::scope::{Scope, Solvable};
+use super::solver::{solve_tier, ChildValues, TierStats};
+use super::tier::{decode, TierGame, RECORD_ENCODING};
+use crate::error::{Error, Result};
+use crate::progress::{stop_requested, Progress};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use crate::table::{table_path, write_table, Table, TableMeta};
+
+/// Version of the index schemes of [`TierGame`] implementations, written into table headers.
+pub const INDEX_VERSION: u32 = 1;
+
+/// Bytes of working memory per slot of a tier being solved: record, counter and
+/// flags (2 + 2 + 2), the final record vector (2), and frontier entries (≈ 4).
+pub const WORK_BYTES_PER_SLOT: u64 = 12;
+
+/// Options of [`solve`].
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// Worker threads (0: rayon's default, one per core).
+    pub threads: usize,
+    /// Refuse to start when the estimate exceeds this many bytes (`None`: no check).
+    pub memory_limit: Option<u64>,
+}
+
+/// One tier in `summary.json` (the schema).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TierSummary {
+    /// Tier name.
+    pub tier: String,
+    /// Placements with side to move, before symmetry reduction.
+    pub positions: u64,
+    /// Symmetry classes among them (solved slots).
+    pub classes: u64,
+    /// Classes won by the side to move.
+    pub wins: u64,
+    /// Classes lost by the side to move.
+    pub losses: u64,
+    /// Drawn classes.
+    pub draws: u64,
+    /// Largest distance in plies.
+    pub max_distance: u32,
+    /// Seconds spent solving (as recorded when the tier was solved).
+    pub seconds: f64,
+}
+
+/// Value of the start position, from the side to move's view.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StartValue {
+    /// `win`, `loss` or `draw`.
+    pub value: String,
+    /// Plies to the end under optimal play (0 for a draw).
+    pub distance: u32,
+}
+
+/// Contents of `DIR/summary.json`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Summary {
+    /// Canonical rules string.
+    pub rules: String,
+    /// Every tier of the scope, children first.
+    pub tiers: Vec<TierSummary>,
+    /// Present when the scope contains the start position.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub start: Option<StartValue>,
+}
+
+/// What [`solve`] did besides the summary.
+#[derive(Clone, Debug)]
+pub struct SolveReport {
+    /// The summary written to `DIR/summary.json`.
+    pub summary: Summary,
+    /// Tiers solved in this run.
+    pub solved: usize,
+    /// Tiers found on disk and kept.
+    pub resumed: usize,
+    /// Wall-clock seconds of this run.
+    pub seconds: f64,
+    /// Slots processed in this run (sum of the sizes of the solved tiers).
+    pub slots_solved: u64,
+}
+
+/// The tiers of a scope in solving order, with sizes and the memory estimate.
+#[derive(Clone, Debug)]
+pub struct Plan<T> {
+    /// Waves of mutually independent tiers; every child of a wave lies in an earlier wave.
+    pub waves: Vec<Vec<T>>,
+    /// Total index slots.
+    pub slots: u64,
+    /// Total placements (positions with side to move, before symmetry reduction).
+    pub placements: u64,
+    /// Peak bytes estimated: the largest wave's working memory plus its children's records.
+    pub memory: u64,
+}
+
+impl<T> Plan<T> {
+    /// Number of tiers.
+    pub fn tiers(&self) -> usize {
+        self.waves.iter().map(|w| w.len()).sum()
+    }
+}
+
+/// Orders the tiers of `scope` and estimates the memory needed.
+pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
+    let tiers = game.scope_tiers(scope)?;
+    if tiers.is_empty() {
+        return Err(Error::Input(format!(
+            "scope '{}' holds no tier of {}",
+            scope.name(),
+            game.rules_string()
+        )));
+    }
+    let inside: std::collections::BTreeSet<G::Tier> = tiers.iter().copied().collect();
+    // Wave of a tier: 0 without children, else 1 + the highest wave of its children.
+    let mut wave: BTreeMap<G::Tier, usize> = BTreeMap::new();
+    fn level<G: TierGame>(
+        game: &G,
+        t: G::Tier,
+        inside: &std::collections::BTreeSet<G::Tier>,
+        wave: &mut BTreeMap<G::Tier, usize>,
+        depth: usize,
+    ) -> Result<usize> {
+        if let Some(&w) = wave.get(&t) {
+            return Ok(w);
+        }
+        if depth > inside.len() {
+            return Err(Error::Other(format!(
+                "the tier graph has a cycle through {}",
+                game.tier_name(t)
+            )));
+        }
+        let mut w = 0;
+        for c in game.tier_children(t) {
+            if !inside.contains(&c) {
+                return Err(Error::Other(format!(
+                    "tier {} needs child {} outside the scope",
+                    game.tier_name(t),
+                    game.tier_name(c)
+                )));
+            }
+            w = w.max(1 + level(game, c, inside, wave, depth + 1)?);
+        }
+        wave.insert(t, w);
+        Ok(w)
+    }
+    for &t in &tiers {
+        level(game, t, &inside, &mut wave, 0)?;
+    }
+    let nw = wave.values().max().map_or(0, |&w| w + 1);
+    let mut waves: Vec<Vec<G::Tier>> = vec![Vec::new(); nw];
+    for (&t, &w) in &wave {
+        waves[w].push(t);
+    }
+    let slots = tiers.iter().map(|&t| game.tier_size(t)).sum();
+    let placements = tiers.iter().map(|&t| game.tier_placements(t)).sum();
+    let memory = waves
+        .iter()
+        .map(|w| {
+            let work: u64 = w.iter().map(|&t| game.tier_size(t)).sum::<u64>() * WORK_BYTES_PER_SLOT;
+            let kids: std::collections::BTreeSet<G::Tier> =
+                w.iter().flat_map(|&t| game.tier_children(t)).collect();
+            work + 2 * kids.iter().map(|&c| game.tier_size(c)).sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0);
+    Ok(Plan {
+        waves,
+        slots,
+        placements,
+        memory,
+    })
+}
+
+/// 80 % of `MemAvailable` from /proc/meminfo, if readable.
+pub fn default_memory_limit() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024 / 10 * 8)
+}
+
+/// Parses a size such as `512M`, `8G`, `1.5G`, `100000` (bytes).
+pub fn parse_size(text: &str) -> Result<u64> {
+    let t = text.trim();
+    let (num, mul) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => {
+            let unit = t[i..].to_ascii_uppercase();
+            let mul = match unit.trim_end_matches("IB").trim_end_matches('B') {
+                "" => 1u64,
+                "K" => 1 << 10,
+                "M" => 1 << 20,
+                "G" => 1 << 30,
+                "T" => 1 << 40,
+                _ => {
+                    return Err(Error::Input(format!(
+                        "size '{t}': unknown unit; use K, M, G or T"
+                    )))
+                }
+            };
+            (&t[..i], mul)
+        }
+        None => (t, 1),
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| Error::Input(format!("size '{t}' is not a number with a unit (e.g. 8G)")))?;
+    if v.is_nan() || v < 0.0 || !v.is_finite() {
+        return Err(Error::Input(format!("size '{t}' must be non-negative")));
+    }
+    Ok((v * mul as f64) as u64)
+}
+
+/// Human-readable bytes (`1.5 GiB`).
+pub fn format_bytes(b: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < units.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", units[u])
+    }
+}
+
+/// Statistics stored in a table header's `extra` JSON.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct Extra {
+    #[serde(flatten)]
+    stats: TierStats,
+    placements: u64,
+    seconds: f64,
+}
+
+/// A table on disk that can be kept, or why not.
+fn existing<G: TierGame>(game: &G, tier: G::Tier, path: &Path) -> Result<Option<(Table, Extra)>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let table = match Table::open(path) {
+        Ok(t) => t,
+        // A damaged table is solved again (tables are only ever replaced whole).
+        Err(Error::Table { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let m = table.meta();
+    if m.rules != game.rules_string() || m.fingerprint != game.fingerprint() {
+        return Err(Error::table(
+            path,
+            format!(
+                "belongs to rules '{}', not '{}'; use another output directory",
+                m.rules,
+                game.rules_string()
+            ),
+        ));
+    }
+    if m.index_version != INDEX_VERSION
+        || m.encoding != RECORD_ENCODING
+        || m.positions != game.tier_size(tier)
+        || m.tier != game.tier_name(tier)
+    {
+        return Ok(None);
+    }
+    let extra: Extra = match serde_json::from_str(&m.extra) {
+        Ok(e) => e,
+        Err(_) => return Ok(None),
+    };
+    Ok(Some((table, extra)))
+}
+
+/// Solves `scope` of `game` into `out_dir` (one table per tier and `summary.json`).
+///
+/// Refuses with [`Error::Memory`] when the plan's estimate exceeds
+/// `options.memory_limit`. Returns [`Error::Interrupted`] when a stop is
+/// requested; finished tiers stay on disk and a rerun resumes.
+pub fn solve<G: Solvable>(
+    game: &G,
+    scope: &Scope,
+    out_dir: &Path,
+    options: &SolveOptions,
+    progress: &dyn Progress,
+) -> Result<SolveReport> {
+    let plan = plan(game, scope)?;
+    if let Some(limit) = options.memory_limit {
+        if plan.memory > limit {
+            return Err(Error::Memory(format!(
+                "{} ({} scope) needs about {} but the limit is {}; raise --memory or choose a smaller scope",
+                game.rules_string(),
+                scope.name(),
+                format_bytes(plan.memory),
+                format_bytes(limit)
+            )));
+        }
+    }
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| Error::io(format!("creating {}", out_dir.display()), e))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| Error::Other(format!("cannot start worker threads: {e}")))?;
+    pool.install(|| run_plan(game, scope, &plan, out_dir, progress))
+}
+
+/// A finished tier of a wave: summary, records when freshly solved, whether fresh.
+type Done<T> = (T, TierSummary, Option<Arc<Vec<u16>>>, bool);
+
+fn run_plan<G: Solvable>(
+    game: &G,
+    scope: &Scope,
+    plan: &Plan<G::Tier>,
+    out_dir: &Path,
+    progress: &dyn Progress,
+) -> Result<SolveReport> {
+    let started = Instant::now();
+    // How many tiers of the scope still need each tier's records.
+    let mut parents_left: HashMap<G::Tier, usize> = HashMap::new();
+    for w in &plan.waves {
+        for &t in w {
+            for c in game.tier_children(t) {
+                *parents_left.entry(c).or_default() += 1;
+            }
+        }
+    }
+    let mut loaded: HashMap<G::Tier, Arc<Vec<u16>>> = HashMap::new();
+    let mut done: BTreeMap<G::Tier, TierSummary> = BTreeMap::new();
+    let (mut solved, mut resumed, mut slots_solved) = (0, 0, 0u64);
+    let start_pos = game.start();
+    let start_tier = game.tier_of(&start_pos);
+    let mut start_record = None;
+
+    for wave in &plan.waves {
+        if stop_requested() {
+            return Err(Error::Interrupted);
+        }
+        let mut children = ChildValues::new();
+        for &t in wave {
+            for c in game.tier_children(t) {
+                let recs = match loaded.get(&c) {
+                    Some(r) => r.clone(),
+                    None => {
+                        let path = table_path(out_dir, &game.tier_name(c));
+                        let r = Arc::new(Table::open(&path)?.read_all()?);
+                        loaded.insert(c, r.clone());
+                        r
+                    }
+                };
+                children.insert(c, recs);
+            }
+        }
+        // Independent tiers of the wave in parallel; each tier parallel inside.
+        let results: Mutex<Vec<Done<G::Tier>>> = Mutex::new(Vec::new());
+        wave.par_iter().try_for_each(|&t| -> Result<()> {
+            let name = game.tier_name(t);
+            let path = table_path(out_dir, &name);
+            let placements = game.tier_placements(t);
+            let (summary, records, fresh) = if let Some((_table, extra)) = existing(game, t, &path)?
+            {
+                (
+                    tier_summary(&name, placements, &extra.stats, extra.seconds),
+                    None,
+                    false,
+                )
+            } else {
+                let res = solve_tier(game, t, &children, progress)?;
+                let extra = Extra {
+                    stats: res.stats.clone(),
+                    placements,
+                    seconds: res.seconds,
+                };
+                let meta = TableMeta {
+                    rules: game.rules_string(),
+                    fingerprint: game.fingerprint(),
+                    tier: name.clone(),
+                    index_version: INDEX_VERSION,
+                    encoding: RECORD_ENCODING,
+                    positions: res.records.len() as u64,
+                    extra: serde_json::to_string(&extra)
+                        .map_err(|e| Error::Other(format!("encoding statistics: {e}")))?,
+                };
+                write_table(&path, &meta, &res.records)?;
+                (
+                    tier_summary(&name, placements, &res.stats, res.seconds),
+                    Some(Arc::new(res.records)),
+                    true,
+                )
+            };
+            if let Ok(mut r) = results.lock() {
+                r.push((t, summary, records, fresh));
+            }
+            Ok(())
+        })?;
+        let results = results
+            .into_inner()
+            .map_err(|_| Error::Other("a solver thread panicked".into()))?;
+        for (t, summary, records, fresh) in results {
+            if fresh {
+                solved += 1;
+                slots_solved += game.tier_size(t);
+            } else {
+                resumed += 1;
+            }
+            if parents_left.get(&t).copied().unwrap_or(0) > 0 {
+                if let Some(r) = records {
+                    loaded.insert(t, r);
+                }
+            }
+            if t == start_tier {
+                let recs = match loaded.get(&t) {
+                    Some(r) => r.clone(),
+                    None => {
+                        Arc::new(Table::open(&table_path(out_dir, &game.tier_name(t)))?.read_all()?)
+                    }
+                };
+                let index = game.rank(t, &start_pos) as usize;
+                start_record = recs.get(index).copied().and_then(decode);
+            }
+            done.insert(t, summary);
+        }
+        // Drop child records no tier still needs.
+        for &t in wave {
+            for c in game.tier_children(t) {
+                if let Some(n) = parents_left.get_mut(&c) {
+                    *n -= 1;
+                    if *n == 0 {
+                        loaded.remove(&c);
+                    }
+                }
+            }
+        }
+    }
+    let tiers: Vec<TierSummary> = plan
+        .waves
+        .iter()
+        .flatten()
+        .filter_map(|t| done.get(t).cloned())
+        .collect();
+    let summary = Summary {
+        rules: game.rules_string(),
+        tiers,
+        start: start_record.map(|(v, d)| StartValue {
+            value: v.name().to_string(),
+            distance: d,
+        }),
+    };
+    let _ = scope;
+    write_summary(out_dir, &summary)?;
+    Ok(SolveReport {
+        summary,
+        solved,
+        resumed,
+        seconds: started.elapsed().as_secs_f64(),
+        slots_solved,
+    })
+}
+
+fn tier_summary(name: &str, placements: u64, s: &TierStats, seconds: f64) -> TierSummary {
+    TierSummary {
+        tier: name.to_string(),
+        positions: placements,
+        classes: s.classes,
+        wins: s.wins,
+        losses: s.losses,
+        draws: s.draws,
+        max_distance: s.max_distance,
+        seconds,
+    }
+}
+
+/// Reads the records of one solved tier from `dir`, checking that the table
+/// belongs to `game`'s rules and has the tier's size.
+pub fn load_records<G: TierGame>(game: &G, dir: &Path, tier: G::Tier) -> Result<Vec<u16>> {
+    let path = table_path(dir, &game.tier_name(tier));
+    let table = Table::open(&path)?;
+    let m = table.meta();
+    if m.fingerprint != game.fingerprint() || m.rules != game.rules_string() {
+        return Err(Error::table(
+            &path,
+            format!(
+                "belongs to rules '{}', not '{}'",
+                m.rules,
+                game.rules_string()
+            ),
+        ));
+    }
+    if m.positions != game.tier_size(tier) {
+        return Err(Error::table(
+            &path,
+            format!(
+                "{} slots, the tier has {}",
+                m.positions,
+                game.tier_size(tier)
+            ),
+        ));
+    }
+    table.read_all()
+}
+
+/// Path of the summary file of a solve directory.
+pub fn summary_path(out_dir: &Path) -> PathBuf {
+    out_dir.join("summary.json")
+}
+
+/// Writes `DIR/summary.json` (temporary file, then rename).
+pub fn write_summary(out_dir: &Path, summary: &Summary) -> Result<()> {
+    let path = summary_path(out_dir);
+    let text = serde_json::to_string_pretty(summary)
+        .map_err(|e| Error::Other(format!("encoding summary: {e}")))?;
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, text + "\n")
+        .map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| Error::io(format!("renaming {}", tmp.display()), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("100").unwrap(), 100);
+        assert_eq!(parse_size("2K").unwrap(), 2048);
+        assert_eq!(parse_size("1.5G").unwrap(), 3 << 29);
+        assert_eq!(parse_size("8GiB").unwrap(), 8 << 30);
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("5Q").is_err());
+        assert!(parse_size("-1G").is_err());
+    }
+}

@@ -1,0 +1,521 @@
+//! Hunt games as a [`TierGame`].
+//!
+//! **Tiers.** A tier is (hunters in hand, prey in hand, prey captured), named
+//! `h<hunters in hand>p<prey in hand>c<captured>`. Drops and captures change the
+//! tier; steps (and the prey's pass) stay inside. Tiers in which the hunters
+//! have already won by count (H11) are leaves.
+//!
+//! **Index** (scheme version [`crate::retro::driver::INDEX_VERSION`]). With `H`
+//! hunters and `P` prey on a board of `n` points:
+//! `index = (hunter_class · C(n−H, P) + prey_rank) · 2 + side`, where
+//! - `hunter_class` numbers the hunter sets that are the smallest image (as a
+//!   bit mask) of their orbit under the board's symmetry group, in increasing
+//!   mask order (as chess tablebases place the king first);
+//! - `prey_rank` is the combinatorial-number-system (colex) rank of the prey
+//!   set among the `n − H` points free of hunters, in increasing point order;
+//!   when the hunter set is fixed by some non-identity symmetries, the
+//!   smallest rank over those symmetries is used, so the index is canonical
+//!   for the whole position;
+//! - `side` is 0 with the hunters to move, 1 with the prey to move.
+//!
+//! Slots whose prey set is not the smallest image under the hunter set's
+//! stabiliser are empty ([`TierGame::unrank`] returns `None`).
+
+use super::scope::{binomial, tier_closure, Scope, Solvable};
+use super::tier::TierGame;
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::hunt::{HuntGame, HuntMove, HuntPos, HunterWin, MoveKind, PreyNoMoves};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A hunt tier: pieces in hand and prey captured (the side to move is inside the tier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HuntTier {
+    /// Hunters still in hand.
+    pub hunters_in_hand: u8,
+    /// Prey still in hand.
+    pub prey_in_hand: u8,
+    /// Prey captured.
+    pub captured: u8,
+}
+
+/// Canonical hunter sets for one number of hunters on board.
+#[derive(Debug)]
+struct HunterSets {
+    /// Canonical masks in increasing order.
+    masks: Vec<u64>,
+    /// Mask → class number.
+    class: HashMap<u64, u32>,
+    /// Per class: symmetries (other than the identity) fixing the set.
+    stabiliser: Vec<Vec<u8>>,
+}
+
+/// Precomputed ranking data of one board and hunter count.
+#[derive(Debug)]
+struct Index {
+    n: usize,
+    /// `table[s][chunk][byte]`: image under symmetry `s` of `byte` at bit offset `8·chunk`.
+    table: Vec<[[u64; 256]; 8]>,
+    binom: Vec<Vec<u64>>,
+    /// Indexed by the number of hunters on board.
+    sets: Vec<HunterSets>,
+}
+
+impl Index {
+    fn build(game: &HuntGame) -> Index {
+        let board = game.board();
+        let n = board.len();
+        let syms = board.symmetries.len();
+        let mut table = vec![[[0u64; 256]; 8]; syms];
+        for (s, t) in table.iter_mut().enumerate() {
+            for (chunk, row) in t.iter_mut().enumerate() {
+                for (byte, cell) in row.iter_mut().enumerate() {
+                    *cell = board.map_mask(s, (byte as u64) << (8 * chunk) & board.all_mask());
+                }
+            }
+        }
+        let binom: Vec<Vec<u64>> = (0..=64u64)
+            .map(|a| (0..=64u64).map(|b| binomial(a, b)).collect())
+            .collect();
+        let mut idx = Index {
+            n,
+            table,
+            binom,
+            sets: Vec::new(),
+        };
+        for h in 0..=game.rules().hunters as usize {
+            let mut masks = Vec::new();
+            let mut stabiliser = Vec::new();
+            for_each_subset(n, h, &mut |m| {
+                if (0..syms).all(|s| idx.map(s, m) >= m) {
+                    masks.push(m);
+                    stabiliser.push(
+                        (1..syms)
+                            .filter(|&s| idx.map(s, m) == m)
+                            .map(|s| s as u8)
+                            .collect(),
+                    );
+                }
+            });
+            let class = masks
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| (m, i as u32))
+                .collect();
+            idx.sets.push(HunterSets {
+                masks,
+                class,
+                stabiliser,
+            });
+        }
+        idx
+    }
+
+    #[inline]
+    fn map(&self, s: usize, mask: u64) -> u64 {
+        let t = &self.table[s];
+        let mut out = 0;
+        let mut m = mask;
+        let mut chunk = 0;
+        while m != 0 {
+            out |= t[chunk][(m & 0xff) as usize];
+            m >>= 8;
+            chunk += 1;
+        }
+        out
+    }
+
+    /// Colex rank of `prey` among the points not in `hunters`.
+    #[inline]
+    fn prey_rank(&self, hunters: u64, prey: u64) -> u64 {
+        let mut r = 0;
+        let mut k = 1;
+        let mut m = prey;
+        while m != 0 {
+            let q = m.trailing_zeros();
+            m &= m - 1;
+            let below = hunters & ((1u64 << q) - 1);
+            let local = q - below.count_ones();
+            r += self.binom[local as usize][k];
+            k += 1;
+        }
+        r
+    }
+
+    /// The prey set of colex rank `rank` with `count` prey among the points not in `hunters`.
+    fn prey_unrank(&self, hunters: u64, count: usize, mut rank: u64) -> u64 {
+        let free: Vec<u32> = (0..self.n as u32)
+            .filter(|&i| hunters >> i & 1 == 0)
+            .collect();
+        let mut prey = 0u64;
+        for k in (1..=count).rev() {
+            // largest c with C(c, k) <= rank
+            let mut c = k - 1;
+            while c + 1 < free.len() && self.binom[c + 1][k] <= rank {
+                c += 1;
+            }
+            rank -= self.binom[c][k];
+            prey |= 1u64 << free[c];
+        }
+        prey
+    }
+
+    fn rank(&self, pos: &HuntPos) -> u64 {
+        let h = pos.hunters.count_ones() as usize;
+        let p = pos.prey.count_ones() as usize;
+        let syms = self.table.len();
+        let mut best_h = u64::MAX;
+        for s in 0..syms {
+            best_h = best_h.min(self.map(s, pos.hunters));
+        }
+        let mut best_p = u64::MAX;
+        for s in 0..syms {
+            if self.map(s, pos.hunters) == best_h {
+                best_p = best_p.min(self.prey_rank(best_h, self.map(s, pos.prey)));
+            }
+        }
+        let sets = &self.sets[h];
+        let class = sets.class.get(&best_h).copied().unwrap_or(u32::MAX) as u64;
+        let per = self.binom[self.n - h][p];
+        (class * per + best_p) * 2 + (!pos.hunter_to_move) as u64
+    }
+}
+
+/// Calls `f` with every `k`-subset of `0..n` as a bit mask.
+fn for_each_subset(n: usize, k: usize, f: &mut dyn FnMut(u64)) {
+    fn rec(start: usize, n: usize, k: usize, acc: u64, f: &mut dyn FnMut(u64)) {
+        if k == 0 {
+            f(acc);
+            return;
+        }
+        for i in start..=n - k {
+            rec(i + 1, n, k - 1, acc | 1u64 << i, f);
+        }
+    }
+    if k <= n {
+        rec(0, n, k, 0, f);
+    }
+}
+
+fn shared_index(game: &HuntGame) -> Arc<Index> {
+    thread_local! {
+        static LOCAL: RefCell<Option<(u64, Arc<Index>)>> = const { RefCell::new(None) };
+    }
+    static GLOBAL: OnceLock<Mutex<HashMap<u64, Arc<Index>>>> = OnceLock::new();
+    let key = game.fingerprint();
+    LOCAL.with(|cell| {
+        if let Some((k, idx)) = cell.borrow().as_ref() {
+            if *k == key {
+                return idx.clone();
+            }
+        }
+        let map = GLOBAL.get_or_init(|| Mutex::new(HashMap::new()));
+        let idx = {
+            let mut guard = match map.lock() {
+                Ok(g) => g,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            guard
+                .entry(key)
+                .or_insert_with(|| Arc::new(Index::build(game)))
+                .clone()
+        };
+        *cell.borrow_mut() = Some((key, idx.clone()));
+        idx
+    })
+}
+
+fn with_index<R>(game: &HuntGame, f: impl FnOnce(&Index) -> R) -> R {
+    f(&shared_index(game))
+}
+
+/// Pieces on board in a tier: (hunters, prey), or `None` if the counts are impossible.
+fn on_board(game: &HuntGame, t: HuntTier) -> Option<(usize, usize)> {
+    let r = game.rules();
+    let h = (r.hunters as i32) - t.hunters_in_hand as i32;
+    let p = r.prey as i32 - t.prey_in_hand as i32 - t.captured as i32;
+    let n = game.board().len() as i32;
+    (h >= 0 && p >= 0 && h + p <= n).then_some((h as usize, p as usize))
+}
+
+/// Whether every position of the tier is already won by the hunters (H11).
+fn tier_is_won(game: &HuntGame, t: HuntTier) -> bool {
+    let Some((_, p)) = on_board(game, t) else {
+        return true;
+    };
+    let prey = if p >= 64 { u64::MAX } else { (1u64 << p) - 1 };
+    let probe = HuntPos {
+        hunters: 0,
+        prey,
+        hunters_in_hand: t.hunters_in_hand,
+        prey_in_hand: t.prey_in_hand,
+        captured: t.captured,
+        hunter_to_move: true,
+        hash: 0,
+    };
+    game.hunters_have_won(&probe)
+}
+
+impl TierGame for HuntGame {
+    type Tier = HuntTier;
+
+    fn tier_of(&self, pos: &HuntPos) -> HuntTier {
+        HuntTier {
+            hunters_in_hand: pos.hunters_in_hand,
+            prey_in_hand: pos.prey_in_hand,
+            captured: pos.captured,
+        }
+    }
+
+    fn tier_name(&self, t: HuntTier) -> String {
+        format!("h{}p{}c{}", t.hunters_in_hand, t.prey_in_hand, t.captured)
+    }
+
+    fn parse_tier(&self, name: &str) -> Result<HuntTier> {
+        let bad = || Error::Input(format!("'{name}' is not a hunt tier name (e.g. h0p3c1)"));
+        let rest = name.strip_prefix('h').ok_or_else(bad)?;
+        let (h, rest) = rest.split_once('p').ok_or_else(bad)?;
+        let (p, c) = rest.split_once('c').ok_or_else(bad)?;
+        let num = |s: &str| s.parse::<u8>().map_err(|_| bad());
+        let t = HuntTier {
+            hunters_in_hand: num(h)?,
+            prey_in_hand: num(p)?,
+            captured: num(c)?,
+        };
+        if on_board(self, t).is_none() {
+            return Err(Error::Input(format!(
+                "tier '{name}' has impossible piece counts for {}",
+                self.rules_string()
+            )));
+        }
+        Ok(t)
+    }
+
+    fn tier_children(&self, t: HuntTier) -> Vec<HuntTier> {
+        if tier_is_won(self, t) {
+            return Vec::new();
+        }
+        let Some((_, p)) = on_board(self, t) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if t.hunters_in_hand > 0 {
+            out.push(HuntTier {
+                hunters_in_hand: t.hunters_in_hand - 1,
+                ..t
+            });
+        }
+        if t.prey_in_hand > 0 {
+            out.push(HuntTier {
+                prey_in_hand: t.prey_in_hand - 1,
+                ..t
+            });
+        }
+        let most = match self.rules().chain {
+            crate::hunt::Chain::None => p.min(1),
+            _ => p,
+        };
+        for k in 1..=most {
+            out.push(HuntTier {
+                captured: t.captured + k as u8,
+                ..t
+            });
+        }
+        out.retain(|&c| on_board(self, c).is_some());
+        out
+    }
+
+    fn tier_size(&self, t: HuntTier) -> u64 {
+        let Some((h, p)) = on_board(self, t) else {
+            return 0;
+        };
+        with_index(self, |idx| {
+            idx.sets[h].masks.len() as u64 * idx.binom[idx.n - h][p] * 2
+        })
+    }
+
+    fn rank(&self, _t: HuntTier, pos: &HuntPos) -> u64 {
+        with_index(self, |idx| idx.rank(pos))
+    }
+
+    fn unrank(&self, t: HuntTier, index: u64) -> Option<HuntPos> {
+        let (h, p) = on_board(self, t)?;
+        with_index(self, |idx| {
+            let side = index & 1;
+            let rest = index >> 1;
+            let per = idx.binom[idx.n - h][p];
+            let (class, prank) = (rest / per, rest % per);
+            let sets = &idx.sets[h];
+            let hunters = *sets.masks.get(class as usize)?;
+            let prey = idx.prey_unrank(hunters, p, prank);
+            let pos = self.make_pos(
+                hunters,
+                prey,
+                t.hunters_in_hand,
+                t.prey_in_hand,
+                t.captured,
+                side == 0,
+            );
+            if !sets.stabiliser[class as usize].is_empty() && idx.rank(&pos) != index {
+                return None;
+            }
+            Some(pos)
+        })
+    }
+
+    fn unmoves(&self, pos: &HuntPos, out: &mut Vec<HuntPos>) {
+        out.clear();
+        let board = self.board();
+        let empty = board.all_mask() & !(pos.hunters | pos.prey);
+        let hunter_moved = !pos.hunter_to_move;
+        let pieces = if hunter_moved { pos.hunters } else { pos.prey };
+        let mut moves: Vec<HuntMove> = Vec::new();
+        let mut m = pieces;
+        while m != 0 {
+            let t = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let mut from = board.neighbours[t as usize] & empty;
+            while from != 0 {
+                let s = from.trailing_zeros() as u8;
+                from &= from - 1;
+                let moved = |b: u64| b & !(1u64 << t) | 1u64 << s;
+                let (h, p) = if hunter_moved {
+                    (moved(pos.hunters), pos.prey)
+                } else {
+                    (pos.hunters, moved(pos.prey))
+                };
+                let pred = self.make_pos(
+                    h,
+                    p,
+                    pos.hunters_in_hand,
+                    pos.prey_in_hand,
+                    pos.captured,
+                    hunter_moved,
+                );
+                // Keep it only if the step is legal there (drops first, compulsory capture...).
+                self.legal_moves(&pred, &mut moves);
+                if moves
+                    .iter()
+                    .any(|mv| mv.kind == MoveKind::Step && mv.from == s && mv.to == t)
+                {
+                    out.push(pred);
+                }
+            }
+        }
+        if !hunter_moved && self.rules().prey_no_moves == PreyNoMoves::Pass {
+            let pred = HuntPos {
+                hunter_to_move: false,
+                ..*pos
+            };
+            let pred = self.make_pos(
+                pred.hunters,
+                pred.prey,
+                pred.hunters_in_hand,
+                pred.prey_in_hand,
+                pred.captured,
+                false,
+            );
+            self.legal_moves(&pred, &mut moves);
+            if moves.iter().any(|mv| mv.kind == MoveKind::Pass) {
+                out.push(pred);
+            }
+        }
+    }
+}
+
+impl Solvable for HuntGame {
+    fn scope_tiers(&self, scope: &Scope) -> Result<Vec<HuntTier>> {
+        let r = self.rules();
+        let cap = match r.hunter_win {
+            HunterWin::Captures(n) => (n as u32).min(r.prey as u32),
+            HunterWin::Static => r.prey as u32,
+        };
+        let movement = |max_on_board: u32| -> Vec<HuntTier> {
+            (0..=cap)
+                .map(|c| HuntTier {
+                    hunters_in_hand: 0,
+                    prey_in_hand: 0,
+                    captured: c as u8,
+                })
+                .filter(|&t| on_board(self, t).is_some_and(|(_, p)| p as u32 <= max_on_board))
+                .collect()
+        };
+        let roots =
+            match scope {
+                Scope::Whole => vec![self.tier_of(&self.start())],
+                Scope::Movement => movement(u32::MAX),
+                Scope::MaxPrey(n) => movement(*n),
+                Scope::Material { .. } => return Err(Error::Input(
+                    "scope 'material' is for tafl; hunt games take whole, movement or max-prey=N"
+                        .into(),
+                )),
+            };
+        Ok(tier_closure(self, &roots))
+    }
+
+    fn tier_placements(&self, t: HuntTier) -> u64 {
+        match on_board(self, t) {
+            Some((h, p)) => {
+                let n = self.board().len() as u64;
+                binomial(n, h as u64) * binomial(n - h as u64, p as u64) * 2
+            }
+            None => 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_unrank_round_trip_and_classes() {
+        for spec in [
+            "kaooa",
+            "kaooa-6",
+            "bagh-chal,prey=3,hunter_win=captures>=2",
+        ] {
+            let g = crate::hunt::from_spec(spec).unwrap();
+            let tiers = g.scope_tiers(&Scope::Movement).unwrap();
+            let syms = g.board().symmetries.len();
+            for t in tiers.into_iter().take(3) {
+                let mut classes = 0u64;
+                let mut orbit_total = 0u64;
+                for i in 0..g.tier_size(t) {
+                    if let Some(p) = g.unrank(t, i) {
+                        classes += 1;
+                        assert_eq!(g.rank(t, &p), i, "{spec} {}", g.format_position(&p));
+                        assert_eq!(g.tier_of(&p), t);
+                        // Every image ranks to the same slot.
+                        let mut orbit = std::collections::HashSet::new();
+                        for s in 0..syms {
+                            let q = g.map_pos(s, &p);
+                            assert_eq!(g.rank(t, &q), i);
+                            orbit.insert((q.hunters, q.prey));
+                        }
+                        orbit_total += orbit.len() as u64;
+                    }
+                }
+                // The orbits of the classes cover every placement exactly once.
+                assert_eq!(
+                    orbit_total,
+                    g.tier_placements(t),
+                    "{spec} {}",
+                    g.tier_name(t)
+                );
+                assert!(classes > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn tier_names_round_trip() {
+        let g = crate::hunt::from_spec("kaooa").unwrap();
+        let t = g.tier_of(&g.start());
+        assert_eq!(g.parse_tier(&g.tier_name(t)).unwrap(), t);
+        assert!(g.parse_tier("h9p9c9").is_err());
+        assert!(g.parse_tier("x").is_err());
+    }
+}

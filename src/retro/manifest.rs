@@ -1,0 +1,313 @@
+//! Solve manifests: batches of solves described in TOML.
+//!
+//! ```toml
+//! # every top-level key is optional
+//! out = "tables"              # base directory; a job's tables go to <out>/<job name>
+//! threads = 2                 # worker threads (0 or absent: one per core)
+//! memory = "8G"               # memory limit per job (absent: 80 % of MemAvailable)
+//! results = "results/batch"   # writes results/batch.json and results/batch.md
+//!
+//! [[job]]
+//! name = "kaooa"              # required, file-name safe; also the default sub-directory
+//! rules = "kaooa"             # required: preset[,key=value...]
+//! scope = "whole"             # whole (default) | movement | max-prey=N | material=A,D
+//! out = "tables/kaooa-full"   # optional: overrides <out>/<name>
+//! ```
+//!
+//! Relative paths are relative to the working directory. Unknown keys are errors.
+//! The default batch ([`DEFAULT_MANIFEST`]) is embedded in the binary.
+
+use super::driver::{plan, solve, Plan, SolveOptions, SolveReport};
+use super::scope::Scope;
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::variant::AnyGame;
+use std::path::{Path, PathBuf};
+
+/// The embedded default batch run by `huntsolve solve` without arguments.
+pub const DEFAULT_MANIFEST: &str = include_str!("default.toml");
+
+/// One job of a manifest.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Job {
+    /// Name (file-name safe).
+    pub name: String,
+    /// Rules string.
+    pub rules: String,
+    /// Scope in manifest form (see [`Scope::parse`]).
+    #[serde(default)]
+    pub scope: Option<String>,
+    /// Output directory (default `<out>/<name>`).
+    #[serde(default)]
+    pub out: Option<PathBuf>,
+}
+
+/// A parsed manifest.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Base output directory (default `tables`).
+    #[serde(default)]
+    pub out: Option<PathBuf>,
+    /// Worker threads.
+    #[serde(default)]
+    pub threads: Option<usize>,
+    /// Memory limit (e.g. `8G`).
+    #[serde(default)]
+    pub memory: Option<String>,
+    /// Results summary path without extension.
+    #[serde(default)]
+    pub results: Option<PathBuf>,
+    /// The jobs, run in order.
+    #[serde(default, rename = "job")]
+    pub jobs: Vec<Job>,
+}
+
+impl Manifest {
+    /// Parses and checks a manifest.
+    pub fn parse(text: &str) -> Result<Manifest> {
+        let m: Manifest =
+            toml::from_str(text).map_err(|e| Error::Input(format!("manifest: {e}")))?;
+        if m.jobs.is_empty() {
+            return Err(Error::Input("manifest: no [[job]] entries".into()));
+        }
+        for (k, j) in m.jobs.iter().enumerate() {
+            let safe = !j.name.is_empty()
+                && j.name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+                && !j.name.starts_with('.');
+            if !safe {
+                return Err(Error::Input(format!(
+                    "manifest job {}: name '{}' must be letters, digits, '-', '_' or '.'",
+                    k + 1,
+                    j.name
+                )));
+            }
+            if m.jobs[..k].iter().any(|o| o.name == j.name) {
+                return Err(Error::Input(format!(
+                    "manifest: job name '{}' appears twice",
+                    j.name
+                )));
+            }
+            Scope::parse(j.scope.as_deref().unwrap_or("whole"))
+                .map_err(|e| Error::Input(format!("manifest job '{}': {e}", j.name)))?;
+        }
+        Ok(m)
+    }
+
+    /// Reads a manifest file.
+    pub fn read(path: &Path) -> Result<Manifest> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+        Manifest::parse(&text).map_err(|e| match e {
+            Error::Input(m) => Error::Input(format!("{}: {m}", path.display())),
+            other => other,
+        })
+    }
+
+    /// Output directory of a job.
+    pub fn job_dir(&self, job: &Job) -> PathBuf {
+        job.out.clone().unwrap_or_else(|| {
+            self.out
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("tables"))
+                .join(&job.name)
+        })
+    }
+}
+
+/// Tiers, slots, placements and memory of a plan, whatever the family.
+#[derive(Clone, Debug)]
+pub struct PlanInfo {
+    /// Number of tiers.
+    pub tiers: usize,
+    /// Index slots.
+    pub slots: u64,
+    /// Placements with side to move.
+    pub placements: u64,
+    /// Estimated peak bytes.
+    pub memory: u64,
+}
+
+fn info<T>(p: &Plan<T>) -> PlanInfo {
+    PlanInfo {
+        tiers: p.tiers(),
+        slots: p.slots,
+        placements: p.placements,
+        memory: p.memory,
+    }
+}
+
+/// The tafl family has no tier index yet (see the module docs of [`crate::retro`]).
+fn no_tafl() -> Error {
+    Error::Other(
+        "solving tafl rules is not available yet: the tafl family has no tier index (TierGame)"
+            .into(),
+    )
+}
+
+/// [`plan`] for a game of either family.
+pub fn plan_any(game: &AnyGame, scope: &Scope) -> Result<PlanInfo> {
+    match game {
+        AnyGame::Hunt(g) => plan(g, scope).map(|p| info(&p)),
+        AnyGame::Tafl(_) => Err(no_tafl()),
+    }
+}
+
+/// [`solve`] for a game of either family.
+pub fn solve_any(
+    game: &AnyGame,
+    scope: &Scope,
+    out_dir: &Path,
+    options: &SolveOptions,
+    progress: &dyn Progress,
+) -> Result<SolveReport> {
+    match game {
+        AnyGame::Hunt(g) => solve(g, scope, out_dir, options, progress),
+        AnyGame::Tafl(_) => Err(no_tafl()),
+    }
+}
+
+/// The outcome of one manifest job, for the results summary.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct JobResult {
+    /// Job name.
+    pub name: String,
+    /// Canonical rules string (or the text given, if it did not parse).
+    pub rules: String,
+    /// Scope in manifest form.
+    pub scope: String,
+    /// Output directory.
+    pub out: String,
+    /// `ok` or the error message.
+    pub status: String,
+    /// Tiers in the scope.
+    pub tiers: usize,
+    /// Placements with side to move.
+    pub positions: u64,
+    /// Symmetry classes.
+    pub classes: u64,
+    /// Value of the start, if in scope.
+    pub start: Option<String>,
+    /// Distance of the start, if in scope.
+    pub start_distance: Option<u32>,
+    /// Seconds of this run.
+    pub seconds: f64,
+    /// Slots solved per second in this run (0 when everything was resumed).
+    pub slots_per_second: f64,
+}
+
+impl JobResult {
+    /// A job that failed before or while solving.
+    pub fn failed(job: &Job, out: &Path, err: &Error) -> JobResult {
+        JobResult {
+            name: job.name.clone(),
+            rules: job.rules.clone(),
+            scope: job.scope.clone().unwrap_or_else(|| "whole".into()),
+            out: out.display().to_string(),
+            status: err.to_string(),
+            tiers: 0,
+            positions: 0,
+            classes: 0,
+            start: None,
+            start_distance: None,
+            seconds: 0.0,
+            slots_per_second: 0.0,
+        }
+    }
+
+    /// A finished job.
+    pub fn done(job: &Job, scope: &Scope, out: &Path, r: &SolveReport) -> JobResult {
+        let s = &r.summary;
+        JobResult {
+            name: job.name.clone(),
+            rules: s.rules.clone(),
+            scope: scope.name(),
+            out: out.display().to_string(),
+            status: "ok".into(),
+            tiers: s.tiers.len(),
+            positions: s.tiers.iter().map(|t| t.positions).sum(),
+            classes: s.tiers.iter().map(|t| t.classes).sum(),
+            start: s.start.as_ref().map(|v| v.value.clone()),
+            start_distance: s.start.as_ref().map(|v| v.distance),
+            seconds: r.seconds,
+            slots_per_second: if r.slots_solved > 0 && r.seconds > 0.0 {
+                r.slots_solved as f64 / r.seconds
+            } else {
+                0.0
+            },
+        }
+    }
+}
+
+/// The results summary as a Markdown table.
+pub fn results_markdown(results: &[JobResult]) -> String {
+    let mut s = String::from(
+        "| job | rules | scope | tiers | positions | classes | start | seconds | slots/s | status |\n\
+         |---|---|---|---:|---:|---:|---|---:|---:|---|\n",
+    );
+    for r in results {
+        let start = match (&r.start, r.start_distance) {
+            (Some(v), Some(d)) if v != "draw" => format!("{v} in {d}"),
+            (Some(v), _) => v.clone(),
+            _ => "-".into(),
+        };
+        s.push_str(&format!(
+            "| {} | `{}` | {} | {} | {} | {} | {} | {:.2} | {:.0} | {} |\n",
+            r.name,
+            r.rules,
+            r.scope,
+            r.tiers,
+            r.positions,
+            r.classes,
+            start,
+            r.seconds,
+            r.slots_per_second,
+            r.status.replace('|', "\\|")
+        ));
+    }
+    s
+}
+
+/// Writes `<base>.json` and `<base>.md`.
+pub fn write_results(base: &Path, results: &[JobResult]) -> Result<()> {
+    if let Some(dir) = base.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    }
+    let json = serde_json::to_string_pretty(results)
+        .map_err(|e| Error::Other(format!("encoding results: {e}")))?;
+    let jp = base.with_extension("json");
+    std::fs::write(&jp, json + "\n")
+        .map_err(|e| Error::io(format!("writing {}", jp.display()), e))?;
+    let mp = base.with_extension("md");
+    std::fs::write(&mp, results_markdown(results))
+        .map_err(|e| Error::io(format!("writing {}", mp.display()), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_manifest_parses() {
+        let m = Manifest::parse(DEFAULT_MANIFEST).unwrap();
+        assert!(!m.jobs.is_empty());
+    }
+
+    #[test]
+    fn bad_manifests_are_errors() {
+        assert!(Manifest::parse("").is_err());
+        assert!(Manifest::parse("[[job]]\nname='a'\n").is_err());
+        assert!(Manifest::parse("[[job]]\nname='a'\nrules='x'\ncolour='red'\n").is_err());
+        assert!(Manifest::parse("[[job]]\nname='../a'\nrules='x'\n").is_err());
+        assert!(Manifest::parse("[[job]]\nname='a'\nrules='x'\nscope='most'\n").is_err());
+        let two = "[[job]]\nname='a'\nrules='x'\n[[job]]\nname='a'\nrules='y'\n";
+        assert!(Manifest::parse(two).is_err());
+        let ok =
+            Manifest::parse("out='t'\n[[job]]\nname='a'\nrules='x'\nscope='max-prey=3'\n").unwrap();
+        assert_eq!(ok.job_dir(&ok.jobs[0]), PathBuf::from("t/a"));
+    }
+}

@@ -1,0 +1,100 @@
+//! Which tiers a solve covers: the whole game, the movement phase, or a slice.
+
+use super::tier::TierGame;
+use crate::error::{Error, Result};
+use std::collections::BTreeSet;
+
+/// The part of a game a solve covers. Every scope is closed under
+/// [`TierGame::tier_children`], so all tiers it needs are inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every tier reachable from the start position's tier.
+    Whole,
+    /// Hunt games: the tiers with no piece left in hand.
+    Movement,
+    /// Hunt games: movement tiers with at most this many prey on board.
+    MaxPrey(u32),
+    /// Tafl: the king and at most this many attackers and defenders on board.
+    Material {
+        /// Most attackers on board.
+        attackers: u32,
+        /// Most defenders on board.
+        defenders: u32,
+    },
+}
+
+impl Scope {
+    /// Parses `whole`, `movement`, `max-prey=N`, `material=A,D` (manifest form).
+    pub fn parse(text: &str) -> Result<Scope> {
+        let t = text.trim();
+        let num = |s: &str| {
+            s.trim().parse::<u32>().map_err(|_| {
+                Error::Input(format!("scope '{t}': '{s}' is not a non-negative integer"))
+            })
+        };
+        if t == "whole" || t.is_empty() {
+            Ok(Scope::Whole)
+        } else if t == "movement" {
+            Ok(Scope::Movement)
+        } else if let Some(n) = t.strip_prefix("max-prey=") {
+            Ok(Scope::MaxPrey(num(n)?))
+        } else if let Some(m) = t.strip_prefix("material=") {
+            let (a, d) = m.split_once(',').unwrap_or((m, "0"));
+            Ok(Scope::Material {
+                attackers: num(a)?,
+                defenders: num(d)?,
+            })
+        } else {
+            Err(Error::Input(format!(
+                "unknown scope '{t}'; accepted: whole, movement, max-prey=N, material=A,D"
+            )))
+        }
+    }
+
+    /// The manifest form, parsed back by [`Scope::parse`].
+    pub fn name(&self) -> String {
+        match self {
+            Scope::Whole => "whole".into(),
+            Scope::Movement => "movement".into(),
+            Scope::MaxPrey(n) => format!("max-prey={n}"),
+            Scope::Material {
+                attackers,
+                defenders,
+            } => format!("material={attackers},{defenders}"),
+        }
+    }
+}
+
+/// A [`TierGame`] the driver can solve: which tiers a scope covers, and how
+/// many placements (positions before symmetry reduction) a tier holds.
+pub trait Solvable: TierGame {
+    /// The tiers of `scope`, closed under children (any order).
+    fn scope_tiers(&self, scope: &Scope) -> Result<Vec<Self::Tier>>;
+    /// Number of placements with side to move in `tier`, without symmetry reduction.
+    fn tier_placements(&self, tier: Self::Tier) -> u64;
+}
+
+/// Every tier reachable from `roots` through [`TierGame::tier_children`], sorted.
+pub fn tier_closure<G: TierGame>(game: &G, roots: &[G::Tier]) -> Vec<G::Tier> {
+    let mut seen: BTreeSet<G::Tier> = BTreeSet::new();
+    let mut stack: Vec<G::Tier> = roots.to_vec();
+    while let Some(t) = stack.pop() {
+        if seen.insert(t) {
+            stack.extend(game.tier_children(t));
+        }
+    }
+    seen.into_iter().collect()
+}
+
+/// Binomial coefficient C(n, k) (0 when k > n; saturates at `u64::MAX`).
+pub fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    let mut r: u128 = 1;
+    for i in 0..k {
+        r = r * (n - i) as u128 / (i + 1) as u128;
+    }
+    u64::try_from(r).unwrap_or(u64::MAX)
+}

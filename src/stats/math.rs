@@ -1,0 +1,493 @@
+//! Hand-written statistics for comparing rule variants: confidence intervals,
+//! tests of proportions and of contingency tables, effect sizes, and a plain
+//! sentence for each result.
+//!
+//! Everything here is checked against textbook values in `tests/stats_math.rs`
+//! (Wilson interval for 50/100, Fisher's tea-tasting table, chi-square critical
+//! values). Special functions follow the standard numerical recipes: the
+//! Lanczos approximation of `ln Γ` and the series / continued-fraction pair for
+//! the regularised incomplete gamma function.
+
+use crate::error::{Error, Result};
+use crate::zobrist::Rng;
+
+/// The two-sided 95 % normal quantile, z₀.₉₇₅.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// A confidence interval `[lo, hi]` around an estimate.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Interval {
+    /// Point estimate.
+    pub estimate: f64,
+    /// Lower bound.
+    pub lo: f64,
+    /// Upper bound.
+    pub hi: f64,
+}
+
+impl Interval {
+    /// Whether `x` lies inside the closed interval.
+    pub fn contains(&self, x: f64) -> bool {
+        self.lo <= x && x <= self.hi
+    }
+}
+
+/// Wilson score interval for `successes` out of `n` at normal quantile `z`
+/// (use [`Z95`] for 95 %). For `n = 0` the interval is `[0, 1]` around 0.
+///
+/// Unlike the Wald interval it stays inside `[0, 1]` and keeps its coverage
+/// near 0 and 1, where balance and drawishness often sit.
+pub fn wilson(successes: u64, n: u64, z: f64) -> Interval {
+    if n == 0 {
+        return Interval {
+            estimate: 0.0,
+            lo: 0.0,
+            hi: 1.0,
+        };
+    }
+    let n_f = n as f64;
+    let p = successes as f64 / n_f;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n_f;
+    let centre = (p + z2 / (2.0 * n_f)) / denom;
+    let half = z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+    // At 0 and n the exact bounds are 0 and 1; rounding would leave 1e-16 gaps.
+    Interval {
+        estimate: p,
+        lo: if successes == 0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        },
+        hi: if successes == n {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        },
+    }
+}
+
+/// Percentile bootstrap interval (95 %) of `statistic` over `data`, with
+/// `resamples` seeded resamples. Deterministic for a given seed.
+///
+/// Used for statistics that are not a single proportion (mean game length,
+/// balance, first-player score). An empty sample gives `[0, 0]`.
+pub fn bootstrap<T: Clone>(
+    data: &[T],
+    statistic: impl Fn(&[T]) -> f64,
+    resamples: usize,
+    seed: u64,
+) -> Interval {
+    let estimate = if data.is_empty() {
+        0.0
+    } else {
+        statistic(data)
+    };
+    if data.is_empty() || resamples == 0 {
+        return Interval {
+            estimate,
+            lo: estimate,
+            hi: estimate,
+        };
+    }
+    let mut rng = Rng::new(seed);
+    let mut sample: Vec<T> = Vec::with_capacity(data.len());
+    let mut stats: Vec<f64> = Vec::with_capacity(resamples);
+    for _ in 0..resamples {
+        sample.clear();
+        for _ in 0..data.len() {
+            sample.push(data[rng.below(data.len())].clone());
+        }
+        stats.push(statistic(&sample));
+    }
+    stats.sort_by(f64::total_cmp);
+    Interval {
+        estimate,
+        lo: quantile_sorted(&stats, 0.025),
+        hi: quantile_sorted(&stats, 0.975),
+    }
+}
+
+/// Quantile of sorted data by linear interpolation between order statistics
+/// (type 7, the default of R and NumPy).
+pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let h = (sorted.len() - 1) as f64 * q.clamp(0.0, 1.0);
+    let lo = h.floor() as usize;
+    let hi = h.ceil() as usize;
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
+/// Arithmetic mean (0 for an empty slice).
+pub fn mean(xs: &[f64]) -> f64 {
+    if xs.is_empty() {
+        0.0
+    } else {
+        xs.iter().sum::<f64>() / xs.len() as f64
+    }
+}
+
+/// Sample standard deviation (n − 1 in the denominator; 0 below two values).
+pub fn sample_sd(xs: &[f64]) -> f64 {
+    if xs.len() < 2 {
+        return 0.0;
+    }
+    let m = mean(xs);
+    let ss: f64 = xs.iter().map(|x| (x - m) * (x - m)).sum();
+    (ss / (xs.len() - 1) as f64).sqrt()
+}
+
+/// Natural logarithm of the gamma function for `x > 0` (Lanczos, g = 7, n = 9;
+/// relative error about 1e-15).
+pub fn ln_gamma(x: f64) -> f64 {
+    const G: f64 = 7.0;
+    const COEF: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        // Reflection keeps the approximation in its accurate range.
+        let pi = std::f64::consts::PI;
+        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = COEF[0];
+    let t = x + G + 0.5;
+    for (i, &c) in COEF.iter().enumerate().skip(1) {
+        a += c / (x + i as f64);
+    }
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+/// `ln(n!)`.
+pub fn ln_factorial(n: u64) -> f64 {
+    ln_gamma(n as f64 + 1.0)
+}
+
+/// Regularised upper incomplete gamma function `Q(a, x) = Γ(a, x) / Γ(a)`
+/// for `a > 0`, `x ≥ 0`.
+///
+/// Series for `x < a + 1`, Lentz's continued fraction otherwise: each converges
+/// fast in its own region.
+pub fn gamma_q(a: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 1.0;
+    }
+    if x < a + 1.0 {
+        1.0 - gamma_p_series(a, x)
+    } else {
+        gamma_q_fraction(a, x)
+    }
+}
+
+/// Regularised lower incomplete gamma function `P(a, x) = 1 − Q(a, x)`.
+pub fn gamma_p(a: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x < a + 1.0 {
+        gamma_p_series(a, x)
+    } else {
+        1.0 - gamma_q_fraction(a, x)
+    }
+}
+
+fn gamma_p_series(a: f64, x: f64) -> f64 {
+    let mut ap = a;
+    let mut sum = 1.0 / a;
+    let mut del = sum;
+    for _ in 0..10_000 {
+        ap += 1.0;
+        del *= x / ap;
+        sum += del;
+        if del.abs() < sum.abs() * 1e-16 {
+            break;
+        }
+    }
+    sum * (-x + a * x.ln() - ln_gamma(a)).exp()
+}
+
+fn gamma_q_fraction(a: f64, x: f64) -> f64 {
+    const TINY: f64 = 1e-300;
+    let mut b = x + 1.0 - a;
+    let mut c = 1.0 / TINY;
+    let mut d = 1.0 / b;
+    let mut h = d;
+    for i in 1..10_000 {
+        let an = -(i as f64) * (i as f64 - a);
+        b += 2.0;
+        d = an * d + b;
+        if d.abs() < TINY {
+            d = TINY;
+        }
+        c = b + an / c;
+        if c.abs() < TINY {
+            c = TINY;
+        }
+        d = 1.0 / d;
+        let del = d * c;
+        h *= del;
+        if (del - 1.0).abs() < 1e-16 {
+            break;
+        }
+    }
+    (-x + a * x.ln() - ln_gamma(a)).exp() * h
+}
+
+/// Complementary error function, via `erfc(x) = Q(1/2, x²)` for `x ≥ 0`.
+pub fn erfc(x: f64) -> f64 {
+    if x >= 0.0 {
+        gamma_q(0.5, x * x)
+    } else {
+        1.0 + gamma_p(0.5, x * x)
+    }
+}
+
+/// Standard normal cumulative distribution function Φ(z).
+pub fn normal_cdf(z: f64) -> f64 {
+    0.5 * erfc(-z / std::f64::consts::SQRT_2)
+}
+
+/// Upper tail of the chi-square distribution: `P(X ≥ x)` for `df` degrees of freedom.
+pub fn chi_square_sf(x: f64, df: f64) -> f64 {
+    gamma_q(df / 2.0, x / 2.0)
+}
+
+/// Result of a test: statistic, p-value and the test's name.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TestResult {
+    /// Name of the test (`fisher-exact`, `two-proportion-z`, `chi-square`).
+    pub test: String,
+    /// The test statistic (z, χ², or for Fisher the observed table's probability).
+    pub statistic: f64,
+    /// Degrees of freedom (chi-square only; 0 otherwise).
+    pub df: u32,
+    /// Two-sided p-value.
+    pub p_value: f64,
+}
+
+/// Two-proportion z-test (pooled standard error), two-sided:
+/// `x1` of `n1` against `x2` of `n2`.
+///
+/// With no variation at all (both rates 0 or both 1) the test has nothing to
+/// detect: z = 0 and p = 1.
+pub fn two_proportion_z(x1: u64, n1: u64, x2: u64, n2: u64) -> Result<TestResult> {
+    if n1 == 0 || n2 == 0 || x1 > n1 || x2 > n2 {
+        return Err(Error::Input(format!(
+            "two-proportion test needs 0 <= x <= n and n > 0 (got {x1}/{n1}, {x2}/{n2})"
+        )));
+    }
+    let (p1, p2) = (x1 as f64 / n1 as f64, x2 as f64 / n2 as f64);
+    let pooled = (x1 + x2) as f64 / (n1 + n2) as f64;
+    let se = (pooled * (1.0 - pooled) * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
+    let z = if se > 0.0 { (p1 - p2) / se } else { 0.0 };
+    Ok(TestResult {
+        test: "two-proportion-z".into(),
+        statistic: z,
+        df: 0,
+        p_value: (2.0 * normal_cdf(-z.abs())).min(1.0),
+    })
+}
+
+/// Fisher's exact test, two-sided, on the 2×2 table `[[a, b], [c, d]]`.
+///
+/// The p-value sums the hypergeometric probabilities of every table with the
+/// same margins that is no more likely than the observed one (the convention
+/// of R's `fisher.test`), with a small relative tolerance so that ties computed
+/// with rounding error count as ties.
+pub fn fisher_exact(table: [[u64; 2]; 2]) -> TestResult {
+    let [[a, b], [c, d]] = table;
+    let r1 = a + b;
+    let r2 = c + d;
+    let c1 = a + c;
+    let n = r1 + r2;
+    let ln_const = ln_factorial(r1) + ln_factorial(r2) + ln_factorial(c1) + ln_factorial(n - c1)
+        - ln_factorial(n);
+    // Probability of the table whose top-left cell is x (margins fixed).
+    let ln_p = |x: u64| -> f64 {
+        ln_const
+            - ln_factorial(x)
+            - ln_factorial(r1 - x)
+            - ln_factorial(c1 - x)
+            - ln_factorial(r2 + x - c1)
+    };
+    let lo = c1.saturating_sub(r2);
+    let hi = r1.min(c1);
+    let observed = ln_p(a);
+    let mut p = 0.0;
+    for x in lo..=hi {
+        let lp = ln_p(x);
+        if lp <= observed + 1e-7 {
+            p += lp.exp();
+        }
+    }
+    TestResult {
+        test: "fisher-exact".into(),
+        statistic: observed.exp(),
+        df: 0,
+        p_value: p.min(1.0),
+    }
+}
+
+/// Pearson's chi-square test of independence on an r×c table of counts
+/// (rows: variants, columns: outcomes). Rows and columns whose total is zero
+/// are dropped first (they carry no information and would divide by zero).
+///
+/// An error when fewer than two rows or columns are left.
+pub fn chi_square_independence(table: &[Vec<u64>]) -> Result<TestResult> {
+    let cols = table.first().map_or(0, |r| r.len());
+    if table.iter().any(|r| r.len() != cols) {
+        return Err(Error::Input(
+            "chi-square table rows differ in length".into(),
+        ));
+    }
+    let keep_cols: Vec<usize> = (0..cols)
+        .filter(|&j| table.iter().any(|r| r[j] > 0))
+        .collect();
+    let rows: Vec<Vec<f64>> = table
+        .iter()
+        .filter(|r| r.iter().any(|&x| x > 0))
+        .map(|r| keep_cols.iter().map(|&j| r[j] as f64).collect())
+        .collect();
+    if rows.len() < 2 || keep_cols.len() < 2 {
+        return Err(Error::Input(format!(
+            "chi-square needs at least 2 non-empty rows and columns (have {} x {})",
+            rows.len(),
+            keep_cols.len()
+        )));
+    }
+    let row_tot: Vec<f64> = rows.iter().map(|r| r.iter().sum()).collect();
+    let col_tot: Vec<f64> = (0..keep_cols.len())
+        .map(|j| rows.iter().map(|r| r[j]).sum())
+        .collect();
+    let n: f64 = row_tot.iter().sum();
+    let mut chi2 = 0.0;
+    for (i, r) in rows.iter().enumerate() {
+        for (j, &obs) in r.iter().enumerate() {
+            let exp = row_tot[i] * col_tot[j] / n;
+            chi2 += (obs - exp) * (obs - exp) / exp;
+        }
+    }
+    let df = ((rows.len() - 1) * (keep_cols.len() - 1)) as u32;
+    Ok(TestResult {
+        test: "chi-square".into(),
+        statistic: chi2,
+        df,
+        p_value: chi_square_sf(chi2, df as f64),
+    })
+}
+
+/// Cramér's V for a chi-square statistic on an r×c table of `n` observations
+/// (`r`, `c` after dropping empty rows and columns).
+pub fn cramers_v(chi2: f64, n: u64, rows: usize, cols: usize) -> f64 {
+    let k = rows.min(cols);
+    if n == 0 || k < 2 {
+        return 0.0;
+    }
+    (chi2 / (n as f64 * (k - 1) as f64)).sqrt()
+}
+
+/// Cohen's h, the effect size between two proportions:
+/// `2·asin(√p1) − 2·asin(√p2)`.
+pub fn cohens_h(p1: f64, p2: f64) -> f64 {
+    2.0 * p1.clamp(0.0, 1.0).sqrt().asin() - 2.0 * p2.clamp(0.0, 1.0).sqrt().asin()
+}
+
+/// Cohen's verbal label for |h| (0.2 small, 0.5 medium, 0.8 large).
+pub fn label_h(h: f64) -> &'static str {
+    let h = h.abs();
+    if h < 0.2 {
+        "negligible"
+    } else if h < 0.5 {
+        "small"
+    } else if h < 0.8 {
+        "medium"
+    } else {
+        "large"
+    }
+}
+
+/// Verbal label for Cramér's V (0.1 small, 0.3 medium, 0.5 large).
+pub fn label_v(v: f64) -> &'static str {
+    if v < 0.1 {
+        "negligible"
+    } else if v < 0.3 {
+        "small"
+    } else if v < 0.5 {
+        "medium"
+    } else {
+        "large"
+    }
+}
+
+/// Formats a p-value for text: `p < 0.001` or `p = 0.042`.
+pub fn format_p(p: f64) -> String {
+    if p < 0.001 {
+        "p < 0.001".into()
+    } else {
+        format!("p = {p:.3}")
+    }
+}
+
+/// A plain sentence on a difference between two proportions: what was
+/// measured, whether the data show a difference at the 5 % level, and how big.
+pub fn interpret_proportions(
+    what: &str,
+    name1: &str,
+    p1: f64,
+    name2: &str,
+    p2: f64,
+    test: &TestResult,
+    h: f64,
+) -> String {
+    let pct = |p: f64| format!("{:.1} %", 100.0 * p);
+    if test.p_value < 0.05 {
+        format!(
+            "The {what} differs: {} in {name1} against {} in {name2} ({}, {}); the effect is {} (Cohen's h = {h:.2}).",
+            pct(p1),
+            pct(p2),
+            test.test,
+            format_p(test.p_value),
+            label_h(h)
+        )
+    } else {
+        format!(
+            "No evidence that the {what} differs: {} in {name1} against {} in {name2} ({}, {}); the observed effect is {} (Cohen's h = {h:.2}), and more games would be needed to detect a smaller one.",
+            pct(p1),
+            pct(p2),
+            test.test,
+            format_p(test.p_value),
+            label_h(h)
+        )
+    }
+}
+
+/// A plain sentence on a chi-square test of whole outcome tables.
+pub fn interpret_table(what: &str, test: &TestResult, v: f64) -> String {
+    if test.p_value < 0.05 {
+        format!(
+            "The {what} differ (chi-square = {:.2}, df = {}, {}); the association is {} (Cramér's V = {v:.2}).",
+            test.statistic,
+            test.df,
+            format_p(test.p_value),
+            label_v(v)
+        )
+    } else {
+        format!(
+            "No evidence that the {what} differ (chi-square = {:.2}, df = {}, {}; Cramér's V = {v:.2}, {}).",
+            test.statistic,
+            test.df,
+            format_p(test.p_value),
+            label_v(v)
+        )
+    }
+}

@@ -1,0 +1,284 @@
+//! Metrics of one variant's games, and tests between variants.
+//!
+//! Per variant: wins per side, draws by kind, game length, captures, and the
+//! metrics Ludii's portal publishes, each with a 95 % interval:
+//! - **balance** = 1 − |win rate of side 0 − win rate of side 1| (bootstrap);
+//! - **completion** = share of games with a winner (Wilson);
+//! - **drawishness** = share of games drawn by the rules or by repetition,
+//!   not counting move-limit games (Wilson);
+//! - **timeouts** = share of games stopped at the move limit (Wilson);
+//! - **first-player advantage** = the first mover's score, a win counting 1
+//!   and any draw ½ (bootstrap);
+//! - **duration** = mean length in plies (bootstrap).
+
+use crate::error::Result;
+use crate::stats::math::{self, Interval, TestResult, Z95};
+use crate::stats::tournament::{EndReason, GameRecord};
+
+/// Bootstrap resamples for every bootstrap interval.
+pub const BOOTSTRAP_RESAMPLES: usize = 2000;
+
+/// Metrics of one variant.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct VariantMetrics {
+    /// Name as given on the command line.
+    pub name: String,
+    /// Canonical rules string.
+    pub rules: String,
+    /// Rules fingerprint.
+    pub fingerprint: u64,
+    /// Names of side 0 and side 1.
+    pub side_names: [String; 2],
+    /// Side that moves first.
+    pub first: u8,
+    /// Number of games.
+    pub games: u64,
+    /// Wins of side 0 and side 1.
+    pub wins: [u64; 2],
+    /// Draws by the rules (terminal draws).
+    pub rule_draws: u64,
+    /// Draws by threefold repetition.
+    pub repetition_draws: u64,
+    /// Games stopped at the move limit.
+    pub move_limit: u64,
+    /// Win rate of each side (Wilson).
+    pub win_rate: [Interval; 2],
+    /// Share of all draws of any kind (Wilson).
+    pub draw_rate: Interval,
+    /// Ludii balance (bootstrap).
+    pub balance: Interval,
+    /// Ludii completion (Wilson).
+    pub completion: Interval,
+    /// Ludii drawishness (Wilson).
+    pub drawishness: Interval,
+    /// Ludii timeouts (Wilson).
+    pub timeouts: Interval,
+    /// First mover's score (bootstrap).
+    pub first_player_advantage: Interval,
+    /// Mean game length in plies (bootstrap) = Ludii duration.
+    pub length_mean: Interval,
+    /// Standard deviation of game length.
+    pub length_sd: f64,
+    /// Median, minimum and maximum game length.
+    pub length_median: f64,
+    /// Shortest game.
+    pub length_min: u32,
+    /// Longest game.
+    pub length_max: u32,
+    /// Mean pieces captured per game by each side (bootstrap).
+    pub captures_mean: [Interval; 2],
+    /// Mean wall time per game in milliseconds.
+    pub millis_mean: f64,
+    /// Every game's length (for plots).
+    pub lengths: Vec<u32>,
+}
+
+/// Outcome of one game from the records, as used in the tables:
+/// 0 = side 0 won, 1 = side 1 won, 2 = draw (any kind).
+fn outcome_class(r: &GameRecord) -> usize {
+    match r.winner {
+        Some(w) => w as usize,
+        None => 2,
+    }
+}
+
+/// Computes a variant's metrics from its games. `seed` seeds the bootstraps.
+pub fn variant_metrics(
+    name: &str,
+    side_names: [&str; 2],
+    games: &[GameRecord],
+    seed: u64,
+) -> VariantMetrics {
+    let n = games.len() as u64;
+    let count = |f: &dyn Fn(&GameRecord) -> bool| games.iter().filter(|r| f(r)).count() as u64;
+    let wins = [
+        count(&|r| r.winner == Some(0)),
+        count(&|r| r.winner == Some(1)),
+    ];
+    let rule_draws = count(&|r| r.winner.is_none() && r.end == EndReason::Terminal);
+    let repetition_draws = count(&|r| r.end == EndReason::Repetition);
+    let move_limit = count(&|r| r.end == EndReason::MoveLimit);
+    let classes: Vec<usize> = games.iter().map(outcome_class).collect();
+    let balance = math::bootstrap(
+        &classes,
+        |s| {
+            let k = s.len() as f64;
+            let w0 = s.iter().filter(|&&c| c == 0).count() as f64 / k;
+            let w1 = s.iter().filter(|&&c| c == 1).count() as f64 / k;
+            1.0 - (w0 - w1).abs()
+        },
+        BOOTSTRAP_RESAMPLES,
+        seed,
+    );
+    let first = games.first().map_or(0, |r| r.first);
+    let first_scores: Vec<f64> = games
+        .iter()
+        .map(|r| match r.winner {
+            Some(w) if w == r.first => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        })
+        .collect();
+    let lengths: Vec<u32> = games.iter().map(|r| r.plies).collect();
+    let lengths_f: Vec<f64> = lengths.iter().map(|&x| x as f64).collect();
+    let mut sorted = lengths_f.clone();
+    sorted.sort_by(f64::total_cmp);
+    let caps = |side: usize| -> Interval {
+        let v: Vec<f64> = games.iter().map(|r| r.captures[side] as f64).collect();
+        math::bootstrap(
+            &v,
+            math::mean,
+            BOOTSTRAP_RESAMPLES,
+            seed ^ (3 + side as u64),
+        )
+    };
+    let millis: Vec<f64> = games.iter().map(|r| r.millis as f64).collect();
+    VariantMetrics {
+        name: name.to_string(),
+        rules: games.first().map_or_else(String::new, |r| r.rules.clone()),
+        fingerprint: games.first().map_or(0, |r| r.fingerprint),
+        side_names: [side_names[0].to_string(), side_names[1].to_string()],
+        first,
+        games: n,
+        wins,
+        rule_draws,
+        repetition_draws,
+        move_limit,
+        win_rate: [math::wilson(wins[0], n, Z95), math::wilson(wins[1], n, Z95)],
+        draw_rate: math::wilson(n - wins[0] - wins[1], n, Z95),
+        balance,
+        completion: math::wilson(wins[0] + wins[1], n, Z95),
+        drawishness: math::wilson(rule_draws + repetition_draws, n, Z95),
+        timeouts: math::wilson(move_limit, n, Z95),
+        first_player_advantage: math::bootstrap(
+            &first_scores,
+            math::mean,
+            BOOTSTRAP_RESAMPLES,
+            seed ^ 1,
+        ),
+        length_mean: math::bootstrap(&lengths_f, math::mean, BOOTSTRAP_RESAMPLES, seed ^ 2),
+        length_sd: math::sample_sd(&lengths_f),
+        length_median: math::quantile_sorted(&sorted, 0.5),
+        length_min: lengths.iter().copied().min().unwrap_or(0),
+        length_max: lengths.iter().copied().max().unwrap_or(0),
+        captures_mean: [caps(0), caps(1)],
+        millis_mean: math::mean(&millis),
+        lengths,
+    }
+}
+
+/// Tests of one side's win rate between two variants.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct WinRateTest {
+    /// Side index tested.
+    pub side: usize,
+    /// Side name (from the first variant).
+    pub side_name: String,
+    /// Fisher's exact test.
+    pub fisher: TestResult,
+    /// Two-proportion z-test.
+    pub z: TestResult,
+    /// Cohen's h (first variant minus second).
+    pub cohens_h: f64,
+    /// Plain sentence.
+    pub sentence: String,
+}
+
+/// Comparison of two variants.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct PairComparison {
+    /// First variant's name.
+    pub a: String,
+    /// Second variant's name.
+    pub b: String,
+    /// Win-rate tests for side 0 and side 1.
+    pub win_rates: Vec<WinRateTest>,
+    /// Chi-square on the 2×3 outcome table (side 0 wins, side 1 wins, draws);
+    /// `None` when the table has fewer than two non-empty columns.
+    pub outcomes: Option<TestResult>,
+    /// Cramér's V of the outcome table.
+    pub cramers_v: f64,
+    /// Plain sentence on the outcome table.
+    pub sentence: String,
+}
+
+/// Outcome table row of a variant: side 0 wins, side 1 wins, draws.
+pub fn outcome_row(m: &VariantMetrics) -> Vec<u64> {
+    vec![m.wins[0], m.wins[1], m.games - m.wins[0] - m.wins[1]]
+}
+
+fn nonempty_dims(table: &[Vec<u64>]) -> (usize, usize) {
+    let rows = table.iter().filter(|r| r.iter().any(|&x| x > 0)).count();
+    let cols = (0..table.first().map_or(0, |r| r.len()))
+        .filter(|&j| table.iter().any(|r| r[j] > 0))
+        .count();
+    (rows, cols)
+}
+
+/// Compares two variants: Fisher and z-tests of each side's win rate, and a
+/// chi-square test of the whole outcome table.
+pub fn compare_pair(a: &VariantMetrics, b: &VariantMetrics) -> Result<PairComparison> {
+    let mut win_rates = Vec::new();
+    for side in 0..2 {
+        let (xa, xb) = (a.wins[side], b.wins[side]);
+        let fisher = math::fisher_exact([[xa, a.games - xa], [xb, b.games - xb]]);
+        let z = math::two_proportion_z(xa, a.games, xb, b.games)?;
+        let (pa, pb) = (a.win_rate[side].estimate, b.win_rate[side].estimate);
+        let h = math::cohens_h(pa, pb);
+        let what = format!("{} win rate", a.side_names[side]);
+        let sentence = math::interpret_proportions(&what, &a.name, pa, &b.name, pb, &fisher, h);
+        win_rates.push(WinRateTest {
+            side,
+            side_name: a.side_names[side].clone(),
+            fisher,
+            z,
+            cohens_h: h,
+            sentence,
+        });
+    }
+    let table = vec![outcome_row(a), outcome_row(b)];
+    let (outcomes, cramers_v, sentence) = match math::chi_square_independence(&table) {
+        Ok(t) => {
+            let (r, c) = nonempty_dims(&table);
+            let v = math::cramers_v(t.statistic, a.games + b.games, r, c);
+            let s = math::interpret_table(
+                &format!("outcome distributions of {} and {}", a.name, b.name),
+                &t,
+                v,
+            );
+            (Some(t), v, s)
+        }
+        Err(_) => (
+            None,
+            0.0,
+            format!(
+                "{} and {} have the same single outcome in every game; there is nothing to test.",
+                a.name, b.name
+            ),
+        ),
+    };
+    Ok(PairComparison {
+        a: a.name.clone(),
+        b: b.name.clone(),
+        win_rates,
+        outcomes,
+        cramers_v,
+        sentence,
+    })
+}
+
+/// Chi-square test of all variants' outcome tables at once (`None` with fewer
+/// than two variants or fewer than two non-empty outcome columns), with
+/// Cramér's V and a sentence.
+pub fn compare_all(ms: &[VariantMetrics]) -> Option<(TestResult, f64, String)> {
+    if ms.len() < 2 {
+        return None;
+    }
+    let table: Vec<Vec<u64>> = ms.iter().map(outcome_row).collect();
+    let t = math::chi_square_independence(&table).ok()?;
+    let (r, c) = nonempty_dims(&table);
+    let n = ms.iter().map(|m| m.games).sum();
+    let v = math::cramers_v(t.statistic, n, r, c);
+    let s = math::interpret_table("outcome distributions of all variants", &t, v);
+    Some((t, v, s))
+}

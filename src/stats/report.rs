@@ -1,0 +1,524 @@
+//! Comparison runs and their reports: Markdown, CSV, JSON and SVG plots in one
+//! output directory.
+//!
+//! Files written by [`write_compare`] under the output directory:
+//! - `report.md`: settings, the command to reproduce, per-variant metrics with
+//!   intervals, tests between variants with plain sentences, plots;
+//! - `metrics.csv` (one row per variant), `comparisons.csv` (one row per pair
+//!   and side), `report.json` (everything, machine-readable);
+//! - `win_rates.svg`, `lengths.svg`;
+//! - `games-<name>.jsonl`: the games themselves (see [`crate::stats::tournament`]).
+
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::stats::agent::make_agent;
+use crate::stats::math::{format_p, Interval, TestResult};
+use crate::stats::metrics::{self, PairComparison, VariantMetrics};
+use crate::stats::plot;
+use crate::stats::tournament::{run_tournament, TournamentConfig};
+use crate::variant::AnyGame;
+use crate::Game;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// A finished comparison.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct CompareReport {
+    /// Report title.
+    pub title: String,
+    /// The command that reproduces the report.
+    pub command: String,
+    /// Engine text.
+    pub engine: String,
+    /// Whether the engine is deterministic (games reproducible from the seed).
+    pub deterministic: bool,
+    /// Games per variant.
+    pub games: u64,
+    /// Base seed.
+    pub seed: u64,
+    /// Random opening plies.
+    pub random_plies: u32,
+    /// How opening plies were chosen.
+    pub opening: String,
+    /// Move limit per variant (same order as `variants`).
+    pub max_plies: Vec<u32>,
+    /// Threads used (0: one per core).
+    pub threads: usize,
+    /// Wall time of this run in seconds (games already in the files were not replayed).
+    pub wall_seconds: f64,
+    /// Sum of the wall times of all games, in seconds (the work, wherever it ran).
+    pub game_seconds: f64,
+    /// Games played in this run (the rest were read from the games files).
+    pub played_now: u64,
+    /// Metrics per variant.
+    pub variants: Vec<VariantMetrics>,
+    /// Every pair of variants.
+    pub pairs: Vec<PairComparison>,
+    /// Chi-square over all variants' outcome tables, with Cramér's V and a sentence.
+    pub overall: Option<(TestResult, f64, String)>,
+}
+
+/// File-name-safe form of a variant name.
+pub fn safe_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '=' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// One variant's finished tournament, ready for [`assemble`].
+#[derive(Clone, Debug)]
+pub struct VariantRun {
+    /// Metrics of the variant's games.
+    pub metrics: VariantMetrics,
+    /// Move limit applied.
+    pub max_plies: u32,
+    /// Games played in this call (the rest came from the games file).
+    pub played_now: u64,
+    /// Sum of the games' wall times in milliseconds.
+    pub game_millis: u64,
+}
+
+/// Plays (or resumes) the tournament of one variant named `name` into
+/// `out_dir/games-<name>.jsonl` and computes its metrics.
+pub fn run_variant<G: Game>(
+    name: &str,
+    game: &G,
+    cfg: &TournamentConfig,
+    out_dir: &Path,
+    label: &str,
+    progress: &dyn Progress,
+) -> Result<VariantRun> {
+    let file = out_dir.join(format!("games-{}.jsonl", safe_name(name)));
+    let before = count_lines(&file).min(cfg.games);
+    let agent = make_agent(&cfg.engine, cfg.softmax)?;
+    let recs = run_tournament(game, agent.as_ref(), cfg, &file, label, progress)?;
+    let metrics = metrics::variant_metrics(
+        name,
+        [game.side_name(0), game.side_name(1)],
+        &recs,
+        cfg.seed,
+    );
+    Ok(VariantRun {
+        played_now: metrics.games.saturating_sub(before),
+        game_millis: recs.iter().map(|r| r.millis).sum(),
+        max_plies: cfg.max_plies_for(game),
+        metrics,
+    })
+}
+
+/// Builds the report from finished variant runs: pairwise tests and, with
+/// more than two variants, one chi-square over all of them.
+pub fn assemble(
+    title: String,
+    command: &str,
+    cfg: &TournamentConfig,
+    runs: Vec<VariantRun>,
+    wall_seconds: f64,
+) -> Result<CompareReport> {
+    let max_plies = runs.iter().map(|r| r.max_plies).collect();
+    let played_now = runs.iter().map(|r| r.played_now).sum();
+    let game_ms: u64 = runs.iter().map(|r| r.game_millis).sum();
+    let variants: Vec<VariantMetrics> = runs.into_iter().map(|r| r.metrics).collect();
+    let mut pairs = Vec::new();
+    for i in 0..variants.len() {
+        for j in i + 1..variants.len() {
+            pairs.push(metrics::compare_pair(&variants[i], &variants[j])?);
+        }
+    }
+    let overall = if variants.len() > 2 {
+        metrics::compare_all(&variants)
+    } else {
+        None
+    };
+    Ok(CompareReport {
+        title,
+        command: command.to_string(),
+        engine: cfg.engine.text(),
+        deterministic: cfg.engine.deterministic(),
+        games: cfg.games,
+        seed: cfg.seed,
+        random_plies: cfg.random_plies,
+        opening: cfg.opening_text(),
+        max_plies,
+        threads: cfg.threads,
+        wall_seconds,
+        game_seconds: game_ms as f64 / 1000.0,
+        played_now,
+        variants,
+        pairs,
+        overall,
+    })
+}
+
+/// Runs one tournament per rules string and compares them; writes nothing but
+/// the games files (call [`write_compare`] for the report).
+pub fn run_compare(
+    specs: &[String],
+    cfg: &TournamentConfig,
+    out_dir: &Path,
+    command: &str,
+    progress: &dyn Progress,
+) -> Result<CompareReport> {
+    if specs.is_empty() {
+        return Err(Error::Input("give at least one rules string".into()));
+    }
+    // Parse everything first so a typo in the last variant fails at once.
+    let games: Vec<AnyGame> = specs
+        .iter()
+        .map(|s| AnyGame::parse(s))
+        .collect::<Result<_>>()?;
+    for (i, s) in specs.iter().enumerate() {
+        if specs[..i].iter().any(|t| safe_name(t) == safe_name(s)) {
+            return Err(Error::Input(format!("variant '{s}' is given twice")));
+        }
+    }
+    let started = Instant::now();
+    let mut runs = Vec::new();
+    for (k, (spec, any)) in specs.iter().zip(&games).enumerate() {
+        let label = format!("{}/{} {spec}", k + 1, specs.len());
+        runs.push(
+            crate::with_game!(any, g => run_variant(spec, g, cfg, out_dir, &label, progress))?,
+        );
+    }
+    assemble(
+        format!("Comparison: {}", specs.join(" vs ")),
+        command,
+        cfg,
+        runs,
+        started.elapsed().as_secs_f64(),
+    )
+}
+
+fn count_lines(path: &Path) -> u64 {
+    std::fs::read_to_string(path)
+        .map(|t| t.lines().filter(|l| !l.trim().is_empty()).count() as u64)
+        .unwrap_or(0)
+}
+
+fn pct(iv: &Interval) -> String {
+    format!(
+        "{:.1} % [{:.1}, {:.1}]",
+        100.0 * iv.estimate,
+        100.0 * iv.lo,
+        100.0 * iv.hi
+    )
+}
+
+fn num(iv: &Interval) -> String {
+    format!("{:.2} [{:.2}, {:.2}]", iv.estimate, iv.lo, iv.hi)
+}
+
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).map_err(|e| Error::io(format!("writing {}", path.display()), e))
+}
+
+/// The Markdown report.
+pub fn markdown(r: &CompareReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# {}\n", r.title);
+    let _ = writeln!(s, "## Settings\n");
+    let _ = writeln!(
+        s,
+        "- Engine (both sides): `{}`{}",
+        r.engine,
+        if r.deterministic {
+            ""
+        } else {
+            " (time-limited: not exactly reproducible)"
+        }
+    );
+    let _ = writeln!(s, "- Games per variant: {}", r.games);
+    let _ = writeln!(s, "- Seed: {} (game i uses seed + i)", r.seed);
+    let _ = writeln!(
+        s,
+        "- Randomised opening plies: {} ({})",
+        r.random_plies, r.opening
+    );
+    let limits: Vec<String> = r
+        .variants
+        .iter()
+        .zip(&r.max_plies)
+        .map(|(v, l)| format!("{} {l}", v.name))
+        .collect();
+    let _ = writeln!(s, "- Move limit (plies, then draw): {}", limits.join(", "));
+    let _ = writeln!(
+        s,
+        "- Threefold repetition: draw (the defenders lose instead where the rules say repetition=defenders_lose; repetition=forbid is not enforced move by move and also ends in a draw)"
+    );
+    let _ = writeln!(
+        s,
+        "- Threads: {}",
+        if r.threads == 0 {
+            "one per core".to_string()
+        } else {
+            r.threads.to_string()
+        }
+    );
+    let _ = writeln!(
+        s,
+        "- Time: {:.1} s wall for this run ({} games played now, the rest read from the games files); {:.1} s summed over all games",
+        r.wall_seconds, r.played_now, r.game_seconds
+    );
+    let _ = writeln!(s, "- Reproduce: `{}`\n", r.command);
+    let _ = writeln!(s, "## Variants\n");
+    let _ = writeln!(s, "| variant | rules |\n|---|---|");
+    for v in &r.variants {
+        let _ = writeln!(s, "| {} | `{}` |", v.name, v.rules);
+    }
+    let _ = writeln!(s, "\n## Outcomes (95 % Wilson intervals)\n");
+    let _ = writeln!(
+        s,
+        "| variant | games | side 0 wins | side 1 wins | rule draws | repetition draws | move limit |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    for v in &r.variants {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {}: {} ({}) | {}: {} ({}) | {} | {} | {} |",
+            v.name,
+            v.games,
+            v.side_names[0],
+            v.wins[0],
+            pct(&v.win_rate[0]),
+            v.side_names[1],
+            v.wins[1],
+            pct(&v.win_rate[1]),
+            v.rule_draws,
+            v.repetition_draws,
+            v.move_limit
+        );
+    }
+    let _ = writeln!(s, "\n## Ludii-style metrics (95 % intervals: Wilson for shares, bootstrap for balance, advantage and duration)\n");
+    let _ = writeln!(
+        s,
+        "| variant | balance | completion | drawishness | timeouts | first-player advantage (first mover) | duration (plies) |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    for v in &r.variants {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} ({}) | {} |",
+            v.name,
+            num(&v.balance),
+            pct(&v.completion),
+            pct(&v.drawishness),
+            pct(&v.timeouts),
+            num(&v.first_player_advantage),
+            v.side_names[v.first as usize],
+            num(&v.length_mean)
+        );
+    }
+    let _ = writeln!(s, "\n## Game length and captures\n");
+    let _ = writeln!(
+        s,
+        "| variant | mean length [95 % bootstrap] | sd | median | min | max | captures by side 0 per game | captures by side 1 per game | ms per game |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+    for v in &r.variants {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.1} | {:.0} | {} | {} | {} | {} | {:.1} |",
+            v.name,
+            num(&v.length_mean),
+            v.length_sd,
+            v.length_median,
+            v.length_min,
+            v.length_max,
+            num(&v.captures_mean[0]),
+            num(&v.captures_mean[1]),
+            v.millis_mean
+        );
+    }
+    let _ = writeln!(s, "\nDefinitions: balance = 1 − |win rate of side 0 − win rate of side 1|; completion = share of games with a winner; drawishness = share drawn by the rules or by repetition; timeouts = share stopped at the move limit; first-player advantage = the first mover's mean score (win 1, draw ½); duration = mean length in plies.\n");
+    if !r.pairs.is_empty() {
+        let _ = writeln!(s, "## Tests between variants\n");
+        let _ = writeln!(
+            s,
+            "| a | b | side | win rate a | win rate b | Fisher p | z | z-test p | Cohen's h | outcome χ² (df) | χ² p | Cramér's V |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+        let find = |name: &str| r.variants.iter().find(|v| v.name == name);
+        for p in &r.pairs {
+            for w in &p.win_rates {
+                let (ra, rb) = match (find(&p.a), find(&p.b)) {
+                    (Some(a), Some(b)) => {
+                        (a.win_rate[w.side].estimate, b.win_rate[w.side].estimate)
+                    }
+                    _ => (f64::NAN, f64::NAN),
+                };
+                let (chi, chip) = match &p.outcomes {
+                    Some(t) => (
+                        format!("{:.2} ({})", t.statistic, t.df),
+                        format_p(t.p_value),
+                    ),
+                    None => ("–".into(), "–".into()),
+                };
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {} | {:.1} % | {:.1} % | {} | {:.2} | {} | {:.2} | {} | {} | {:.2} |",
+                    p.a,
+                    p.b,
+                    w.side_name,
+                    100.0 * ra,
+                    100.0 * rb,
+                    format_p(w.fisher.p_value),
+                    w.z.statistic,
+                    format_p(w.z.p_value),
+                    w.cohens_h,
+                    chi,
+                    chip,
+                    p.cramers_v
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "\nIn words (5 % level, no correction for multiple comparisons):\n"
+        );
+        for p in &r.pairs {
+            for w in &p.win_rates {
+                let _ = writeln!(s, "- {}", w.sentence);
+            }
+            let _ = writeln!(s, "- {}", p.sentence);
+        }
+        if let Some((_, _, sentence)) = &r.overall {
+            let _ = writeln!(s, "- All variants together: {sentence}");
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "## Plots\n");
+    let _ = writeln!(s, "![win rates](win_rates.svg)\n");
+    let _ = writeln!(s, "![game lengths](lengths.svg)\n");
+    let _ = writeln!(s, "Data: `metrics.csv`, `comparisons.csv`, `report.json`, and one `games-<variant>.jsonl` per variant (every game with its moves).");
+    s
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// `metrics.csv`: one row per variant.
+pub fn metrics_csv(r: &CompareReport) -> String {
+    let mut s = String::from(
+        "variant,rules,fingerprint,engine,seed,games,side0,side1,first,side0_wins,side1_wins,rule_draws,repetition_draws,move_limit,\
+side0_win_rate,side0_lo,side0_hi,side1_win_rate,side1_lo,side1_hi,balance,balance_lo,balance_hi,completion,completion_lo,completion_hi,\
+drawishness,drawishness_lo,drawishness_hi,timeouts,timeouts_lo,timeouts_hi,first_advantage,first_advantage_lo,first_advantage_hi,\
+length_mean,length_lo,length_hi,length_sd,length_median,length_min,length_max,captures0_mean,captures1_mean,ms_per_game\n",
+    );
+    for v in &r.variants {
+        let iv = |i: &Interval| format!("{:.6},{:.6},{:.6}", i.estimate, i.lo, i.hi);
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{},{:.4},{:.4},{:.2}",
+            csv_field(&v.name),
+            csv_field(&v.rules),
+            v.fingerprint,
+            csv_field(&r.engine),
+            r.seed,
+            v.games,
+            csv_field(&v.side_names[0]),
+            csv_field(&v.side_names[1]),
+            v.first,
+            v.wins[0],
+            v.wins[1],
+            v.rule_draws,
+            v.repetition_draws,
+            v.move_limit,
+            iv(&v.win_rate[0]),
+            iv(&v.win_rate[1]),
+            iv(&v.balance),
+            iv(&v.completion),
+            iv(&v.drawishness),
+            iv(&v.timeouts),
+            iv(&v.first_player_advantage),
+            iv(&v.length_mean),
+            v.length_sd,
+            v.length_median,
+            v.length_min,
+            v.length_max,
+            v.captures_mean[0].estimate,
+            v.captures_mean[1].estimate,
+            v.millis_mean
+        );
+    }
+    s
+}
+
+/// `comparisons.csv`: one row per pair of variants and side.
+pub fn comparisons_csv(r: &CompareReport) -> String {
+    let mut s = String::from("a,b,side,fisher_p,z,z_p,cohens_h,chi2,chi2_df,chi2_p,cramers_v\n");
+    for p in &r.pairs {
+        for w in &p.win_rates {
+            let (chi, df, chip) = match &p.outcomes {
+                Some(t) => (
+                    format!("{:.6}", t.statistic),
+                    t.df.to_string(),
+                    format!("{:.6e}", t.p_value),
+                ),
+                None => (String::new(), String::new(), String::new()),
+            };
+            let _ = writeln!(
+                s,
+                "{},{},{},{:.6e},{:.6},{:.6e},{:.6},{},{},{},{:.6}",
+                csv_field(&p.a),
+                csv_field(&p.b),
+                csv_field(&w.side_name),
+                w.fisher.p_value,
+                w.z.statistic,
+                w.z.p_value,
+                w.cohens_h,
+                chi,
+                df,
+                chip,
+                p.cramers_v
+            );
+        }
+    }
+    s
+}
+
+/// Writes the report files into `dir`; returns their paths.
+pub fn write_compare(dir: &Path, r: &CompareReport) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    let mut written = Vec::new();
+    let md = dir.join("report.md");
+    write_file(&md, &markdown(r))?;
+    written.push(md);
+    let csv = dir.join("metrics.csv");
+    write_file(&csv, &metrics_csv(r))?;
+    written.push(csv);
+    let cmp = dir.join("comparisons.csv");
+    write_file(&cmp, &comparisons_csv(r))?;
+    written.push(cmp);
+    let json = dir.join("report.json");
+    let text = serde_json::to_string_pretty(r)
+        .map_err(|e| Error::Other(format!("encoding report.json: {e}")))?;
+    write_file(&json, &text)?;
+    written.push(json);
+    let wr = dir.join("win_rates.svg");
+    plot::win_rates(
+        &wr,
+        &format!(
+            "Win rates, {} games per variant, engine {}",
+            r.games, r.engine
+        ),
+        &r.variants,
+    )?;
+    written.push(wr);
+    let ln = dir.join("lengths.svg");
+    plot::lengths(&ln, "Game length distribution", &r.variants)?;
+    written.push(ln);
+    Ok(written)
+}

@@ -1,0 +1,189 @@
+//! Statistics checked against textbook values.
+
+use huntsolve::stats::math::*;
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+#[test]
+fn wilson_50_of_100() {
+    let i = wilson(50, 100, Z95);
+    assert!(close(i.lo, 0.4038, 5e-5), "{i:?}");
+    assert!(close(i.hi, 0.5962, 5e-5), "{i:?}");
+    assert!(close(i.estimate, 0.5, 1e-12));
+}
+
+#[test]
+fn wilson_edges_stay_in_unit_interval() {
+    // 0/10: Wilson upper bound z²/(n+z²) = 3.8415/13.8415 = 0.2775.
+    let i = wilson(0, 10, Z95);
+    assert_eq!(i.lo, 0.0);
+    assert!(close(i.hi, 0.2775, 5e-5), "{i:?}");
+    let j = wilson(10, 10, Z95);
+    assert!(close(j.lo, 1.0 - 0.2775, 5e-5), "{j:?}");
+    assert_eq!(j.hi, 1.0);
+}
+
+#[test]
+fn fisher_tea_tasting() {
+    // Fisher's lady tasting tea: [[3,1],[1,3]], two-sided p = 0.4857 (= 34/70).
+    let t = fisher_exact([[3, 1], [1, 3]]);
+    assert!(close(t.p_value, 34.0 / 70.0, 1e-9), "{t:?}");
+    assert!(close(t.p_value, 0.4857, 5e-5));
+}
+
+#[test]
+fn fisher_dieting_example() {
+    // Wikipedia "Fisher's exact test": men/women dieting [[1,9],[11,3]],
+    // two-sided p = 0.002759.
+    let t = fisher_exact([[1, 9], [11, 3]]);
+    assert!(close(t.p_value, 0.002759, 5e-6), "{t:?}");
+    // The same table transposed or with rows swapped gives the same p.
+    assert!(close(
+        fisher_exact([[11, 3], [1, 9]]).p_value,
+        t.p_value,
+        1e-12
+    ));
+    assert!(close(
+        fisher_exact([[1, 11], [9, 3]]).p_value,
+        t.p_value,
+        1e-12
+    ));
+}
+
+#[test]
+fn fisher_identical_rows_is_one() {
+    assert!(close(fisher_exact([[5, 5], [5, 5]]).p_value, 1.0, 1e-9));
+}
+
+#[test]
+fn chi_square_critical_values() {
+    // Tables of the chi-square distribution: upper 5 % and 1 % points.
+    for (x, df, p) in [
+        (3.841, 1.0, 0.05),
+        (5.991, 2.0, 0.05),
+        (7.815, 3.0, 0.05),
+        (9.488, 4.0, 0.05),
+        (6.635, 1.0, 0.01),
+        (9.210, 2.0, 0.01),
+        (18.307, 10.0, 0.05),
+    ] {
+        let got = chi_square_sf(x, df);
+        assert!(close(got, p, 1e-4), "chi2={x} df={df}: {got}");
+    }
+    // df = 2 has the closed form exp(-x/2).
+    for x in [0.5, 2.0, 7.0, 30.0] {
+        assert!(close(chi_square_sf(x, 2.0), (-x / 2.0_f64).exp(), 1e-12));
+    }
+}
+
+#[test]
+fn chi_square_tables() {
+    // [[20,30],[30,20]]: all expected counts 25, chi2 = 4 * 25/25 = 4, p = 0.0455003.
+    let t = chi_square_independence(&[vec![20, 30], vec![30, 20]]).unwrap();
+    assert!(close(t.statistic, 4.0, 1e-12));
+    assert_eq!(t.df, 1);
+    assert!(close(t.p_value, 0.0455003, 1e-6), "{t:?}");
+    // 2x3 by hand: [[10,20,30],[20,20,20]] expected 15,20,25 per row,
+    // chi2 = 2 * (25/15 + 25/25) = 16/3, df 2, p = exp(-8/3).
+    let t = chi_square_independence(&[vec![10, 20, 30], vec![20, 20, 20]]).unwrap();
+    assert!(close(t.statistic, 16.0 / 3.0, 1e-12));
+    assert_eq!(t.df, 2);
+    assert!(close(t.p_value, (-8.0f64 / 3.0).exp(), 1e-12));
+    // An empty column is dropped: same answer.
+    let u = chi_square_independence(&[vec![10, 0, 20, 30], vec![20, 0, 20, 20]]).unwrap();
+    assert_eq!(u.df, 2);
+    assert!(close(u.statistic, t.statistic, 1e-12));
+    let v = cramers_v(t.statistic, 120, 2, 3);
+    assert!(close(v, (16.0 / 3.0 / 120.0f64).sqrt(), 1e-12));
+    assert!(chi_square_independence(&[vec![1, 2]]).is_err());
+    assert!(chi_square_independence(&[vec![1, 0], vec![2, 0]]).is_err());
+}
+
+#[test]
+fn normal_and_gamma() {
+    assert!(close(normal_cdf(1.959963984540054), 0.975, 1e-12));
+    assert!(close(normal_cdf(0.0), 0.5, 1e-15));
+    assert!(close(normal_cdf(-1.0), 0.158655253931457, 1e-12));
+    // Γ(5) = 24, Γ(1/2) = √π.
+    assert!(close(ln_gamma(5.0), 24f64.ln(), 1e-12));
+    assert!(close(
+        ln_gamma(0.5),
+        std::f64::consts::PI.sqrt().ln(),
+        1e-12
+    ));
+    assert!(close(ln_factorial(10), 3_628_800f64.ln(), 1e-10));
+}
+
+#[test]
+fn two_proportion_z_by_hand() {
+    // 50/100 vs 65/100: pooled 0.575, se = sqrt(0.575*0.425*0.02) = 0.0699106,
+    // z = -0.15/se = -2.14560, p = 2*Phi(-2.14560) = 0.03190.
+    let t = two_proportion_z(50, 100, 65, 100).unwrap();
+    assert!(close(t.statistic, -2.14560, 1e-4), "{t:?}");
+    assert!(close(t.p_value, 0.03190, 1e-4), "{t:?}");
+    let same = two_proportion_z(0, 10, 0, 20).unwrap();
+    assert_eq!(same.p_value, 1.0);
+    assert!(two_proportion_z(5, 0, 1, 2).is_err());
+    assert!(two_proportion_z(5, 4, 1, 2).is_err());
+}
+
+#[test]
+fn effect_sizes() {
+    // Cohen's h between 0.5 and 0.65: 2 asin(sqrt .5) - 2 asin(sqrt .65) = -0.30469.
+    assert!(close(cohens_h(0.5, 0.65), -0.30469, 1e-4));
+    assert_eq!(label_h(0.1), "negligible");
+    assert_eq!(label_h(-0.3), "small");
+    assert_eq!(label_h(0.9), "large");
+    assert_eq!(label_v(0.35), "medium");
+}
+
+#[test]
+fn bootstrap_mean_matches_normal_theory() {
+    // Mean of 1..=100 is 50.5, standard error 29.011/sqrt(100) = 2.9011; the
+    // percentile interval should be close to 50.5 ± 1.96 * 2.9011 = [44.81, 56.19].
+    let data: Vec<f64> = (1..=100).map(f64::from).collect();
+    let a = bootstrap(&data, mean, 4000, 7);
+    let b = bootstrap(&data, mean, 4000, 7);
+    assert_eq!(a, b, "seeded bootstrap must be deterministic");
+    assert!(close(a.estimate, 50.5, 1e-12));
+    assert!(close(a.lo, 44.81, 0.6), "{a:?}");
+    assert!(close(a.hi, 56.19, 0.6), "{a:?}");
+    assert!(close(sample_sd(&data), 29.011492, 1e-5));
+}
+
+#[test]
+fn sentences_say_what_they_found() {
+    let t = fisher_exact([[1, 9], [11, 3]]);
+    let s = interpret_proportions(
+        "hunter win rate",
+        "A",
+        0.1,
+        "B",
+        0.79,
+        &t,
+        cohens_h(0.1, 0.79),
+    );
+    assert!(s.starts_with("The hunter win rate differs"), "{s}");
+    assert!(s.contains("large"), "{s}");
+    let t = fisher_exact([[3, 1], [1, 3]]);
+    let s = interpret_proportions("hunter win rate", "A", 0.75, "B", 0.25, &t, 1.0);
+    assert!(s.starts_with("No evidence"), "{s}");
+}
+
+#[test]
+fn sweep_param_parses() {
+    use huntsolve::stats::sweep::SweepParam;
+    let p = SweepParam::parse("hunter_win=1..20").unwrap();
+    assert_eq!(
+        (p.key.as_str(), p.prefix.as_str(), p.from, p.to),
+        ("hunter_win", "", 1, 20)
+    );
+    assert_eq!(p.option(7), "hunter_win=7");
+    let p = SweepParam::parse("hunter_win=captures>=1..20").unwrap();
+    assert_eq!(p.option(3), "hunter_win=captures>=3");
+    for bad in ["hunter_win", "=1..2", "k=5..1", "k=a..b", "k=1..x", "k=1"] {
+        assert!(SweepParam::parse(bad).is_err(), "{bad}");
+    }
+}
