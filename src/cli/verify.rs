@@ -33,18 +33,9 @@ pub(crate) trait TierJob {
     fn run<G: TierGame>(self, game: &G) -> Result<Self::Out>;
 }
 
-/// Runs `job` on the game inside `any`.
-///
-/// Not `with_game!`: a family without [`TierGame`] would not compile in the generic
-/// call. A family gets its arm `AnyGame::X(g) => job.run(g)` once it implements
-/// [`TierGame`]; until then it gets a clear error.
+/// Runs `job` on the game inside `any` (every family implements [`TierGame`]).
 pub(crate) fn dispatch<J: TierJob>(any: &AnyGame, job: J) -> Result<J::Out> {
-    match any {
-        AnyGame::Hunt(g) => job.run(g),
-        AnyGame::Tafl(_) => Err(Error::Other(
-            "tables of tafl rules are not supported by this build: the tafl family has no tier index (TierGame) yet".into(),
-        )),
-    }
+    huntsolve::with_game!(any, g => job.run(g))
 }
 
 struct Verify<'a>(&'a Args);

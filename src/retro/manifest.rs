@@ -140,19 +140,11 @@ fn info<T>(p: &Plan<T>) -> PlanInfo {
     }
 }
 
-/// The tafl family has no tier index yet (see the module docs of [`crate::retro`]).
-fn no_tafl() -> Error {
-    Error::Other(
-        "solving tafl rules is not available yet: the tafl family has no tier index (TierGame)"
-            .into(),
-    )
-}
-
 /// [`plan`] for a game of either family.
 pub fn plan_any(game: &AnyGame, scope: &Scope) -> Result<PlanInfo> {
     match game {
         AnyGame::Hunt(g) => plan(g, scope).map(|p| info(&p)),
-        AnyGame::Tafl(_) => Err(no_tafl()),
+        AnyGame::Tafl(g) => plan(g, scope).map(|p| info(&p)),
     }
 }
 
@@ -166,7 +158,7 @@ pub fn solve_any(
 ) -> Result<SolveReport> {
     match game {
         AnyGame::Hunt(g) => solve(g, scope, out_dir, options, progress),
-        AnyGame::Tafl(_) => Err(no_tafl()),
+        AnyGame::Tafl(g) => solve(g, scope, out_dir, options, progress),
     }
 }
 

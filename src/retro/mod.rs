@@ -2,6 +2,7 @@
 //!
 //! - [`tier`]: the [`TierGame`] interface and the record encoding.
 //! - [`solver`]: [`solve_tier`], backward induction inside one tier.
+//! - [`tafl_tiers`]: tafl as a [`TierGame`] (tiers by material, king-cell index).
 //! - [`scope`]: which tiers a solve covers ([`Scope`], [`Solvable`]).
 //! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
 //! - [`manifest`]: batches of solves described in TOML.
@@ -11,6 +12,7 @@ pub mod hunt_tiers;
 pub mod manifest;
 pub mod scope;
 pub mod solver;
+pub mod tafl_tiers;
 pub mod tier;
 mod ttt;
 

@@ -1,0 +1,532 @@
+//! Tafl games as a [`TierGame`].
+//!
+//! **Tiers.** A tier is the material on board with the king present,
+//! named `a<attackers>d<defenders>`, plus one tier `kx` that holds every
+//! position whose king has been captured (all terminal: the attackers have
+//! won). Captures always leave a tier: an attacker move goes to fewer
+//! defenders or to `kx`, a defender move (a man, or an armed king) to fewer
+//! attackers. Every other move (a non-capturing slide, the king's escape)
+//! stays inside; positions with the king on a goal cell are terminal members
+//! of their tier.
+//!
+//! **Index** (scheme version [`crate::retro::driver::INDEX_VERSION`]). Let `M`
+//! be the cells a man may stand on (all but the throne, and the corners under
+//! `corner_access=king_only`), and `F = M \ {king}` with `f = |F|`. Then
+//! `index = (offset(king) + att_rank · C(f − A, D) + def_rank) · 2 + side`, where
+//! - the king cell is the smallest image of the king's cell under the 8
+//!   symmetries of the square (the king in the canonical triangle, as chess
+//!   tablebases do); `offset` is the sum of the block sizes
+//!   `C(f, A) · C(f − A, D)` of the canonical king cells below it;
+//! - `att_rank` is the colex (combinatorial number system) rank of the
+//!   attacker set among `F`, `def_rank` that of the defender set among the
+//!   cells of `F` without attackers;
+//! - when the king cell is fixed by other symmetries (diagonals, middle
+//!   lines, throne), the smallest rank over those symmetries is used, so the
+//!   index is canonical for the whole position; slots that are not that
+//!   smallest rank are empty ([`TierGame::unrank`] returns `None`);
+//! - `side` is 0 with the attackers to move, 1 with the defenders to move.
+//!
+//! The `kx` tier has two slots (side to move) and ignores the men left.
+
+use super::scope::{binomial, tier_closure, Scope, Solvable};
+use super::tier::TierGame;
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::tafl::geometry::NONE;
+use crate::tafl::{CornerAccess, TaflGame, TaflMove, TaflPos};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A tafl tier: the men on board with the king, or the king captured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TaflTier {
+    /// The king has been captured (`kx`): counts are 0 and every position is terminal.
+    pub king_captured: bool,
+    /// Attacker men on board.
+    pub attackers: u8,
+    /// Defender men on board (king excluded).
+    pub defenders: u8,
+}
+
+impl TaflTier {
+    /// The tier of king-captured positions.
+    pub const CAPTURED: TaflTier = TaflTier {
+        king_captured: true,
+        attackers: 0,
+        defenders: 0,
+    };
+
+    /// The tier with the king and the given men on board.
+    pub fn material(attackers: u8, defenders: u8) -> TaflTier {
+        TaflTier {
+            king_captured: false,
+            attackers,
+            defenders,
+        }
+    }
+}
+
+/// Most men of one side an index handles (tafl layouts have at most 24).
+const MAX_MEN: usize = 48;
+
+/// One canonical king cell.
+#[derive(Debug)]
+struct KingClass {
+    /// The king's cell.
+    cell: u8,
+    /// Cells free for men with the king here (`M` minus the king).
+    free: u128,
+    /// `|free|`.
+    nfree: usize,
+    /// Symmetries other than the identity fixing the king cell.
+    stab: Vec<u8>,
+}
+
+/// Precomputed ranking data of one rule set.
+#[derive(Debug)]
+struct Index {
+    /// `sym[s][c]`: image of cell `c` under symmetry `s`.
+    sym: Vec<Vec<u8>>,
+    /// Canonical king classes in increasing cell order.
+    classes: Vec<KingClass>,
+    /// Per cell: (king class of its canonical image, symmetries mapping it there).
+    canon: Vec<(usize, Vec<u8>)>,
+    /// `binom[n][k]` for `n <= 128`, `k <=` [`MAX_MEN`].
+    binom: Vec<Vec<u64>>,
+}
+
+impl Index {
+    fn build(game: &TaflGame) -> Index {
+        let geo = game.geometry();
+        let mut forbid_men = geo.throne_bit;
+        if game.rules().corner_access == CornerAccess::KingOnly {
+            forbid_men |= geo.corners;
+        }
+        let men_cells = geo.all & !forbid_men;
+        let sym = geo.sym.clone();
+        let mut classes = Vec::new();
+        let mut class_of_cell = vec![usize::MAX; geo.cells];
+        for c in 0..geo.cells {
+            if (0..sym.len()).all(|s| sym[s][c] as usize >= c) {
+                let free = men_cells & !(1u128 << c);
+                class_of_cell[c] = classes.len();
+                classes.push(KingClass {
+                    cell: c as u8,
+                    free,
+                    nfree: free.count_ones() as usize,
+                    stab: (1..sym.len())
+                        .filter(|&s| sym[s][c] as usize == c)
+                        .map(|s| s as u8)
+                        .collect(),
+                });
+            }
+        }
+        let canon = (0..geo.cells)
+            .map(|c| {
+                let best = (0..sym.len()).map(|s| sym[s][c]).min().unwrap_or(c as u8);
+                let via = (0..sym.len())
+                    .filter(|&s| sym[s][c] == best)
+                    .map(|s| s as u8)
+                    .collect();
+                (class_of_cell[best as usize], via)
+            })
+            .collect();
+        let binom = (0..=128u64)
+            .map(|a| (0..=MAX_MEN as u64).map(|b| binomial(a, b)).collect())
+            .collect();
+        Index {
+            sym,
+            classes,
+            canon,
+            binom,
+        }
+    }
+
+    #[inline]
+    fn map(&self, s: usize, mut bits: u128) -> u128 {
+        let perm = &self.sym[s];
+        let mut out = 0u128;
+        while bits != 0 {
+            let c = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            out |= 1u128 << perm[c];
+        }
+        out
+    }
+
+    /// Slots of one king class's block (without the side bit).
+    #[inline]
+    fn block(&self, class: usize, a: usize, d: usize) -> u64 {
+        let f = self.classes[class].nfree;
+        if a + d > f {
+            return 0;
+        }
+        self.binom[f][a] * self.binom[f - a][d]
+    }
+
+    /// First slot (without the side bit) of a king class's block.
+    fn offset(&self, class: usize, a: usize, d: usize) -> u64 {
+        (0..class).map(|c| self.block(c, a, d)).sum()
+    }
+
+    /// Colex rank of `set` among the cells of `free`.
+    #[inline]
+    fn set_rank(&self, free: u128, set: u128) -> u64 {
+        let mut r = 0;
+        let mut k = 1;
+        let mut m = set;
+        while m != 0 {
+            let q = m.trailing_zeros();
+            m &= m - 1;
+            let local = (free & ((1u128 << q) - 1)).count_ones() as usize;
+            r += self.binom[local][k];
+            k += 1;
+        }
+        r
+    }
+
+    /// The `count`-subset of the cells of `free` with colex rank `rank`.
+    fn set_unrank(&self, free: u128, count: usize, mut rank: u64) -> u128 {
+        let mut cells = Vec::with_capacity(free.count_ones() as usize);
+        let mut f = free;
+        while f != 0 {
+            cells.push(f.trailing_zeros() as u8);
+            f &= f - 1;
+        }
+        let mut set = 0u128;
+        for k in (1..=count).rev() {
+            // Largest c with C(c, k) <= rank.
+            let mut c = k - 1;
+            while c + 1 < cells.len() && self.binom[c + 1][k] <= rank {
+                c += 1;
+            }
+            rank -= self.binom[c][k];
+            set |= 1u128 << cells[c];
+        }
+        set
+    }
+
+    /// Index of a position with its king on board.
+    fn rank(&self, pos: &TaflPos) -> u64 {
+        let (class, via) = &self.canon[pos.king as usize];
+        let kc = &self.classes[*class];
+        let a = pos.attackers.count_ones() as usize;
+        let d = pos.defenders.count_ones() as usize;
+        let per_def = self.binom[kc.nfree - a.min(kc.nfree)][d];
+        let mut best = u64::MAX;
+        for &s in via {
+            let att = self.map(s as usize, pos.attackers);
+            let def = self.map(s as usize, pos.defenders);
+            let r = self.set_rank(kc.free, att) * per_def + self.set_rank(kc.free & !att, def);
+            best = best.min(r);
+        }
+        (self.offset(*class, a, d) + best) * 2 + (!pos.attackers_to_move) as u64
+    }
+}
+
+fn shared_index(game: &TaflGame) -> Arc<Index> {
+    thread_local! {
+        static LOCAL: RefCell<Option<(u64, Arc<Index>)>> = const { RefCell::new(None) };
+    }
+    static GLOBAL: OnceLock<Mutex<HashMap<u64, Arc<Index>>>> = OnceLock::new();
+    let key = game.fingerprint();
+    LOCAL.with(|cell| {
+        if let Some((k, idx)) = cell.borrow().as_ref() {
+            if *k == key {
+                return idx.clone();
+            }
+        }
+        let map = GLOBAL.get_or_init(|| Mutex::new(HashMap::new()));
+        let idx = {
+            let mut guard = match map.lock() {
+                Ok(g) => g,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            guard
+                .entry(key)
+                .or_insert_with(|| Arc::new(Index::build(game)))
+                .clone()
+        };
+        *cell.borrow_mut() = Some((key, idx.clone()));
+        idx
+    })
+}
+
+fn with_index<R>(game: &TaflGame, f: impl FnOnce(&Index) -> R) -> R {
+    f(&shared_index(game))
+}
+
+/// Cells a man may stand on under these rules.
+fn men_cells(game: &TaflGame) -> u128 {
+    let geo = game.geometry();
+    let mut forbid = geo.throne_bit;
+    if game.rules().corner_access == CornerAccess::KingOnly {
+        forbid |= geo.corners;
+    }
+    geo.all & !forbid
+}
+
+impl TierGame for TaflGame {
+    type Tier = TaflTier;
+
+    fn tier_of(&self, pos: &TaflPos) -> TaflTier {
+        if pos.king == NONE {
+            TaflTier::CAPTURED
+        } else {
+            TaflTier::material(
+                pos.attackers.count_ones() as u8,
+                pos.defenders.count_ones() as u8,
+            )
+        }
+    }
+
+    fn tier_name(&self, t: TaflTier) -> String {
+        if t.king_captured {
+            "kx".into()
+        } else {
+            format!("a{}d{}", t.attackers, t.defenders)
+        }
+    }
+
+    fn parse_tier(&self, name: &str) -> Result<TaflTier> {
+        if name == "kx" {
+            return Ok(TaflTier::CAPTURED);
+        }
+        let bad = || Error::Input(format!("'{name}' is not a tafl tier name (e.g. a4d0, kx)"));
+        let rest = name.strip_prefix('a').ok_or_else(bad)?;
+        let (a, d) = rest.split_once('d').ok_or_else(bad)?;
+        let num = |s: &str| s.parse::<u8>().map_err(|_| bad());
+        let t = TaflTier::material(num(a)?, num(d)?);
+        let room = men_cells(self).count_ones() as usize - 1;
+        if t.attackers as usize + t.defenders as usize > room
+            || t.attackers as usize > MAX_MEN
+            || t.defenders as usize > MAX_MEN
+        {
+            return Err(Error::Input(format!(
+                "tier '{name}': more men than the {room} cells free for them in {}",
+                self.rules_string()
+            )));
+        }
+        Ok(t)
+    }
+
+    fn tier_children(&self, t: TaflTier) -> Vec<TaflTier> {
+        if t.king_captured {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if t.attackers > 0 {
+            out.push(TaflTier::CAPTURED);
+        }
+        // One move captures at most 3 men (the 4th neighbour is where the hammer came from).
+        for k in 1..=t.defenders.min(3) {
+            out.push(TaflTier::material(t.attackers, t.defenders - k));
+        }
+        // Attackers are captured by a defender man as the hammer, or an armed king.
+        if t.defenders > 0 || self.rules().king_armed {
+            for k in 1..=t.attackers.min(3) {
+                out.push(TaflTier::material(t.attackers - k, t.defenders));
+            }
+        }
+        out
+    }
+
+    fn tier_size(&self, t: TaflTier) -> u64 {
+        if t.king_captured {
+            return 2;
+        }
+        let (a, d) = (t.attackers as usize, t.defenders as usize);
+        with_index(self, |idx| {
+            (0..idx.classes.len())
+                .map(|c| idx.block(c, a, d))
+                .sum::<u64>()
+                * 2
+        })
+    }
+
+    fn rank(&self, t: TaflTier, pos: &TaflPos) -> u64 {
+        if t.king_captured || pos.king == NONE {
+            return (!pos.attackers_to_move) as u64;
+        }
+        with_index(self, |idx| idx.rank(pos))
+    }
+
+    fn unrank(&self, t: TaflTier, index: u64) -> Option<TaflPos> {
+        let side_attackers = index & 1 == 0;
+        if t.king_captured {
+            return (index < 2).then(|| self.make_pos(0, 0, NONE, side_attackers));
+        }
+        let (a, d) = (t.attackers as usize, t.defenders as usize);
+        with_index(self, |idx| {
+            let mut rest = index >> 1;
+            let mut class = 0;
+            loop {
+                let b = idx.block(class, a, d);
+                if rest < b {
+                    break;
+                }
+                rest -= b;
+                class += 1;
+                if class >= idx.classes.len() {
+                    return None;
+                }
+            }
+            let kc = &idx.classes[class];
+            let per_def = idx.binom[kc.nfree - a][d];
+            let att = idx.set_unrank(kc.free, a, rest / per_def);
+            let def = idx.set_unrank(kc.free & !att, d, rest % per_def);
+            let pos = self.make_pos(att, def, kc.cell, side_attackers);
+            if !kc.stab.is_empty() && idx.rank(&pos) != index {
+                return None;
+            }
+            Some(pos)
+        })
+    }
+
+    fn unmoves(&self, pos: &TaflPos, out: &mut Vec<TaflPos>) {
+        out.clear();
+        if pos.king == NONE {
+            return;
+        }
+        let geo = self.geometry();
+        let men_ok = men_cells(self);
+        let king_bit = 1u128 << pos.king;
+        let occ = pos.attackers | pos.defenders | king_bit;
+        let attackers_moved = !pos.attackers_to_move;
+        let pieces = if attackers_moved {
+            pos.attackers
+        } else {
+            pos.defenders | king_bit
+        };
+        let mut moves: Vec<TaflMove> = Vec::new();
+        let mut m = pieces;
+        while m != 0 {
+            let t = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let is_king = t == pos.king;
+            for dir in 0..4 {
+                let mut s = geo.nb[t as usize][dir];
+                while s != NONE && occ & (1u128 << s) == 0 {
+                    let sb = 1u128 << s;
+                    let cur = s;
+                    s = geo.nb[s as usize][dir];
+                    if !is_king && men_ok & sb == 0 {
+                        // A man never stands on the throne (or a closed corner); it may have crossed it.
+                        continue;
+                    }
+                    let moved = |b: u128| b & !(1u128 << t) | sb;
+                    let pred = if is_king {
+                        self.make_pos(pos.attackers, pos.defenders, cur, false)
+                    } else if attackers_moved {
+                        self.make_pos(moved(pos.attackers), pos.defenders, pos.king, true)
+                    } else {
+                        self.make_pos(pos.attackers, moved(pos.defenders), pos.king, false)
+                    };
+                    if self.outcome(&pred).is_some() {
+                        continue;
+                    }
+                    // The slide must be legal there (throne passage, ...) and capture nothing.
+                    let mv = TaflMove { from: cur, to: t };
+                    self.legal_moves(&pred, &mut moves);
+                    if !moves.contains(&mv) {
+                        continue;
+                    }
+                    let after = self.play(&pred, mv);
+                    if after.attackers == pos.attackers
+                        && after.defenders == pos.defenders
+                        && after.king == pos.king
+                    {
+                        out.push(pred);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Solvable for TaflGame {
+    fn scope_tiers(&self, scope: &Scope) -> Result<Vec<TaflTier>> {
+        let root = match scope {
+            Scope::Whole => self.tier_of(&self.start()),
+            Scope::Material {
+                attackers,
+                defenders,
+            } => {
+                let room = men_cells(self).count_ones() - 1;
+                if attackers + defenders > room
+                    || *attackers as usize > MAX_MEN
+                    || *defenders as usize > MAX_MEN
+                {
+                    return Err(Error::Input(format!(
+                        "material {attackers},{defenders}: more men than the {room} cells free for them"
+                    )));
+                }
+                TaflTier::material(*attackers as u8, *defenders as u8)
+            }
+            Scope::Movement | Scope::MaxPrey(_) => {
+                return Err(Error::Input(format!(
+                    "scope '{}' is for hunt games; tafl takes whole or material=A,D",
+                    scope.name()
+                )))
+            }
+        };
+        // Every smaller material too (a scope `material=A,D` means "up to").
+        let mut roots = vec![root];
+        if !root.king_captured {
+            for a in 0..=root.attackers {
+                for d in 0..=root.defenders {
+                    roots.push(TaflTier::material(a, d));
+                }
+            }
+        }
+        Ok(tier_closure(self, &roots))
+    }
+
+    fn tier_placements(&self, t: TaflTier) -> u64 {
+        if t.king_captured {
+            return 2;
+        }
+        let (a, d) = (t.attackers as u64, t.defenders as u64);
+        let men = men_cells(self);
+        (0..self.geometry().cells)
+            .map(|k| {
+                let f = (men & !(1u128 << k)).count_ones() as u64;
+                if a + d > f {
+                    0
+                } else {
+                    binomial(f, a) * binomial(f - a, d)
+                }
+            })
+            .sum::<u64>()
+            * 2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tier_names_round_trip() {
+        let g = crate::tafl::from_spec("brandubh").unwrap();
+        for t in [
+            TaflTier::CAPTURED,
+            TaflTier::material(2, 0),
+            TaflTier::material(8, 4),
+        ] {
+            assert_eq!(g.parse_tier(&g.tier_name(t)).unwrap(), t);
+        }
+        assert!(g.parse_tier("a40d9").is_err());
+        assert!(g.parse_tier("a1").is_err());
+        assert!(g.parse_tier("x").is_err());
+    }
+
+    #[test]
+    fn caikaboroda_has_15_king_classes() {
+        let g = crate::tafl::from_spec("caikaboroda").unwrap();
+        with_index(&g, |idx| assert_eq!(idx.classes.len(), 15));
+        let g = crate::tafl::from_spec("brandubh").unwrap();
+        with_index(&g, |idx| assert_eq!(idx.classes.len(), 10));
+    }
+}
