@@ -43,7 +43,7 @@ pub(crate) trait TierJob {
 /// soon as it implements [`TierGame`] (the retro branch provides them).
 pub(crate) fn dispatch<J: TierJob>(any: &AnyGame, job: J) -> Result<J::Out> {
     let family = match any {
-        AnyGame::Hunt(_) => "hunt",
+        AnyGame::Hunt(g) => return job.run(g),
         AnyGame::Tafl(_) => "tafl",
     };
     let _ = job;
