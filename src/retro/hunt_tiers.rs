@@ -46,10 +46,16 @@ pub struct HuntTier {
 struct HunterSets {
     /// Canonical masks in increasing order.
     masks: Vec<u64>,
-    /// Mask → class number.
-    class: HashMap<u64, u32>,
     /// Per class: symmetries (other than the identity) fixing the set.
     stabiliser: Vec<Vec<u8>>,
+    /// Indexed by the colex rank of *any* hunter set of this size among all
+    /// points: its class and the range of `to_canon` listing the symmetries
+    /// that map it onto the class's canonical mask. Precomputed so that
+    /// [`Index::rank`] maps the prey only under those few symmetries instead
+    /// of mapping the hunters under every symmetry twice.
+    lookup: Vec<(u32, u32, u32)>,
+    /// Symmetry numbers referenced by `lookup`.
+    to_canon: Vec<u8>,
 }
 
 /// Precomputed ranking data of one board and hunter count.
@@ -99,15 +105,30 @@ impl Index {
                     );
                 }
             });
-            let class = masks
+            let class: HashMap<u64, u32> = masks
                 .iter()
                 .enumerate()
                 .map(|(i, &m)| (m, i as u32))
                 .collect();
+            let total = idx.binom[n][h] as usize;
+            let mut lookup = vec![(0u32, 0u32, 0u32); total];
+            let mut to_canon = Vec::new();
+            for_each_subset(n, h, &mut |m| {
+                let canon = (0..syms).map(|s| idx.map(s, m)).min().unwrap_or(m);
+                let start = to_canon.len() as u32;
+                to_canon.extend(
+                    (0..syms)
+                        .filter(|&s| idx.map(s, m) == canon)
+                        .map(|s| s as u8),
+                );
+                let len = to_canon.len() as u32 - start;
+                lookup[idx.prey_rank(0, m) as usize] = (class[&canon], start, len);
+            });
             idx.sets.push(HunterSets {
                 masks,
-                class,
                 stabiliser,
+                lookup,
+                to_canon,
             });
         }
         idx
@@ -146,9 +167,21 @@ impl Index {
 
     /// The prey set of colex rank `rank` with `count` prey among the points not in `hunters`.
     fn prey_unrank(&self, hunters: u64, count: usize, mut rank: u64) -> u64 {
-        let free: Vec<u32> = (0..self.n as u32)
-            .filter(|&i| hunters >> i & 1 == 0)
-            .collect();
+        // Points free of hunters, in increasing order (stack buffer: this runs per slot).
+        let mut free = [0u8; 64];
+        let mut len = 0;
+        let all = if self.n >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.n) - 1
+        };
+        let mut fm = all & !hunters;
+        while fm != 0 {
+            free[len] = fm.trailing_zeros() as u8;
+            fm &= fm - 1;
+            len += 1;
+        }
+        let free = &free[..len];
         let mut prey = 0u64;
         for k in (1..=count).rev() {
             // largest c with C(c, k) <= rank
@@ -163,23 +196,38 @@ impl Index {
     }
 
     fn rank(&self, pos: &HuntPos) -> u64 {
+        self.rank_stab(pos).0
+    }
+
+    /// The rank and the order of the position's stabiliser (symmetries fixing it).
+    ///
+    /// The symmetries that map the hunter set onto its canonical mask form a
+    /// coset of the hunter set's stabiliser; those among them that also give
+    /// the smallest prey rank form a coset of the position's stabiliser, so
+    /// counting them gives its order.
+    #[inline]
+    fn rank_stab(&self, pos: &HuntPos) -> (u64, u32) {
         let h = pos.hunters.count_ones() as usize;
         let p = pos.prey.count_ones() as usize;
-        let syms = self.table.len();
-        let mut best_h = u64::MAX;
-        for s in 0..syms {
-            best_h = best_h.min(self.map(s, pos.hunters));
-        }
+        let sets = &self.sets[h];
+        let (class, start, len) = sets.lookup[self.prey_rank(0, pos.hunters) as usize];
+        let best_h = sets.masks[class as usize];
         let mut best_p = u64::MAX;
-        for s in 0..syms {
-            if self.map(s, pos.hunters) == best_h {
-                best_p = best_p.min(self.prey_rank(best_h, self.map(s, pos.prey)));
+        let mut stab = 0;
+        for &s in &sets.to_canon[start as usize..(start + len) as usize] {
+            let r = self.prey_rank(best_h, self.map(s as usize, pos.prey));
+            if r < best_p {
+                best_p = r;
+                stab = 1;
+            } else if r == best_p {
+                stab += 1;
             }
         }
-        let sets = &self.sets[h];
-        let class = sets.class.get(&best_h).copied().unwrap_or(u32::MAX) as u64;
         let per = self.binom[self.n - h][p];
-        (class * per + best_p) * 2 + (!pos.hunter_to_move) as u64
+        (
+            (class as u64 * per + best_p) * 2 + (!pos.hunter_to_move) as u64,
+            stab,
+        )
     }
 }
 
@@ -340,6 +388,11 @@ impl TierGame for HuntGame {
         with_index(self, |idx| idx.rank(pos))
     }
 
+    fn rank_orbit(&self, _t: HuntTier, pos: &HuntPos) -> (u64, Option<u32>) {
+        let (r, stab) = with_index(self, |idx| idx.rank_stab(pos));
+        (r, Some(stab))
+    }
+
     fn unrank(&self, t: HuntTier, index: u64) -> Option<HuntPos> {
         let (h, p) = on_board(self, t)?;
         with_index(self, |idx| {
@@ -372,6 +425,20 @@ impl TierGame for HuntGame {
         let hunter_moved = !pos.hunter_to_move;
         let pieces = if hunter_moved { pos.hunters } else { pos.prey };
         let mut moves: Vec<HuntMove> = Vec::new();
+        // A step can only be illegal in the predecessor when the game is over
+        // there (same piece counts as `pos`), when drops must come first, or
+        // when a capture is compulsory. Outside those cases every geometric
+        // un-step is a legal step and regenerating the predecessor's moves
+        // (the costliest part of un-move generation) is skipped.
+        let rules = self.rules();
+        if self.hunters_have_won(pos) {
+            return;
+        }
+        let always_legal = if hunter_moved {
+            !rules.capture_compulsory && !(pos.hunters_in_hand > 0 && rules.drop_before_move.0)
+        } else {
+            !(pos.prey_in_hand > 0 && rules.drop_before_move.1)
+        };
         let mut m = pieces;
         while m != 0 {
             let t = m.trailing_zeros() as u8;
@@ -394,6 +461,10 @@ impl TierGame for HuntGame {
                     pos.captured,
                     hunter_moved,
                 );
+                if always_legal {
+                    out.push(pred);
+                    continue;
+                }
                 // Keep it only if the step is legal there (drops first, compulsory capture...).
                 self.legal_moves(&pred, &mut moves);
                 if moves

@@ -263,6 +263,61 @@ impl<G: TierGame> Work<'_, G> {
         preds
     }
 
+    /// Predecessor classes of the class `child` with the number of in-tier
+    /// moves of each predecessor's representative that land in class `child`
+    /// (the edges a decided `child` removes from the predecessor's counter).
+    ///
+    /// Fast path (the game reports stabiliser orders, see
+    /// [`TierGame::rank_orbit`]): from the un-moves alone, `u · |Stab(q)| /
+    /// |Stab(c)|`. Otherwise the moves of every predecessor's representative
+    /// are regenerated and counted.
+    fn pred_edges(
+        &self,
+        child: u64,
+        buf: &mut Vec<G::Pos>,
+        classes: &mut Vec<(u64, u32)>,
+        moves: &mut Vec<G::Move>,
+        out: &mut Vec<(u64, u16)>,
+    ) {
+        out.clear();
+        let game = self.game;
+        let Some(rep) = game.unrank(self.tier, child) else {
+            return;
+        };
+        let (_, stab_c) = game.rank_orbit(self.tier, &rep);
+        game.unmoves(&rep, buf);
+        classes.clear();
+        let mut exact = stab_c.is_some();
+        for p in buf.iter() {
+            if game.tier_of(p) != self.tier {
+                continue;
+            }
+            let (q, sq) = game.rank_orbit(self.tier, p);
+            exact &= sq.is_some();
+            classes.push((q, sq.unwrap_or(0)));
+        }
+        classes.sort_unstable();
+        if let (true, Some(sc)) = (exact, stab_c) {
+            let mut i = 0;
+            while i < classes.len() {
+                let (q, sq) = classes[i];
+                let mut j = i;
+                while j < classes.len() && classes[j].0 == q {
+                    j += 1;
+                }
+                let u = (j - i) as u32;
+                debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
+                out.push((q, (u * sq / sc) as u16));
+                i = j;
+            }
+        } else {
+            classes.dedup_by_key(|x| x.0);
+            for &(q, _) in classes.iter() {
+                out.push((q, self.edges(q, child, moves)));
+            }
+        }
+    }
+
     /// Number of moves of the representative of class `pred` that land in class `child`.
     fn edges(&self, pred: u64, child: u64, moves: &mut Vec<G::Move>) -> u16 {
         let game = self.game;
@@ -417,15 +472,15 @@ pub fn solve_tier<G: TierGame>(
             .par_iter()
             .with_min_len(min_len.min(256))
             .map_init(
-                || (Vec::new(), Vec::new()),
-                |(buf, moves), &c| {
+                || (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+                |(buf, classes, moves, preds), &c| {
                     let mut out = Vec::new();
-                    for q in wref.pred_classes(c as u64, buf) {
+                    wref.pred_edges(c as u64, buf, classes, moves, preds);
+                    for &(q, e) in preds.iter() {
                         let qi = q as usize;
                         if rec[qi].load(Ordering::Relaxed) != REC_NONE {
                             continue;
                         }
-                        let e = wref.edges(q, c as u64, moves);
                         let old = wref.cnt[qi].fetch_sub(e, Ordering::Relaxed);
                         debug_assert!(old >= e, "counter underflow");
                         let aux = wref.aux[qi];

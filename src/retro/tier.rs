@@ -30,6 +30,20 @@ pub trait TierGame: Game {
     fn tier_size(&self, tier: Self::Tier) -> u64;
     /// Index of the symmetry class of `pos` (which must lie in `tier`).
     fn rank(&self, tier: Self::Tier, pos: &Self::Pos) -> u64;
+    /// [`TierGame::rank`] together with the order of the position's stabiliser
+    /// (the number of board symmetries that map it onto itself), if known.
+    ///
+    /// With `Some`, the solver counts the in-tier moves from a predecessor class
+    /// `q` into a class `c` as `u · |Stab(q)| / |Stab(c)|`, where `u` is the
+    /// number of un-moves of `c`'s representative that land in class `q`,
+    /// instead of regenerating the moves of `q`'s representative. That holds
+    /// when [`TierGame::unmoves`] returns every (predecessor, move) pair exactly
+    /// once and distinct moves of a position lead to distinct positions; an
+    /// implementation returns `Some` only then. Default: `None` (the solver
+    /// regenerates moves, which is always exact).
+    fn rank_orbit(&self, tier: Self::Tier, pos: &Self::Pos) -> (u64, Option<u32>) {
+        (self.rank(tier, pos), None)
+    }
     /// A representative position of slot `index`, or `None` if the slot holds no
     /// canonical, well-formed position.
     fn unrank(&self, tier: Self::Tier, index: u64) -> Option<Self::Pos>;
