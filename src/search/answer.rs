@@ -171,6 +171,13 @@ pub fn from_table(
     let score = q
         .value
         .map_or(0, |v| exact_score(v, q.distance.unwrap_or(0)));
+    // The best known move is best only if it reaches the position's value; when
+    // the optimal move leads outside the tables, search's choice stands in.
+    let reaches = q.moves.first().is_some_and(|m| m.value == q.value);
+    let best = match searched {
+        Some(a) if !reaches => a.best.clone(),
+        _ => q.best.clone(),
+    };
     SearchAnswer {
         position: q.position.clone(),
         source: if searched.is_some() {
@@ -180,7 +187,7 @@ pub fn from_table(
         },
         value: q.value.map(|v| v.name()),
         distance: q.distance,
-        best: q.best.clone(),
+        best,
         moves,
         score,
         pv,
