@@ -1,13 +1,40 @@
-//! `huntsolve query <rules> <position|start|-> --tables DIR [--moves LINE] [--json]`:
-//! a position's value and distance, and every legal move with its value, best first.
-//! With position `-`, reads positions from stdin, one per line, and answers each.
+//! `huntsolve query <rules> <position|start|-> [--tables DIR] [--depth N | --time S]
+//! [--threads T] [--exact] [--hash MiB] [--eval k=v] [--moves LINE] [--json]`:
+//! a position's value, best move, principal variation, and every legal move with
+//! its value, best first.
+//!
+//! Where `--tables DIR` covers the position, the answer is exact from the tables
+//! (moves leading into tiers missing from DIR are scored by search). Otherwise the
+//! position is searched (with the tables as an oracle when given): score, best
+//! move, PV, depth, nodes, nodes/s, and every root move's score. `--exact`
+//! searches without evaluation, so it either proves the value (and distance) or
+//! answers "unknown beyond depth N". With position `-`, reads positions from
+//! stdin, one per line, and answers each.
 
+use super::bench::apply_evals;
 use super::out;
+use huntsolve::game::{Game, NoOracle, Oracle};
+use huntsolve::progress::stop_requested;
 use huntsolve::retro::TierGame;
-use huntsolve::table::{query_tables, QueryResult, TableOracle};
-use huntsolve::{AnyGame, Error, Result};
+use huntsolve::search::answer::{answer, exact_pv, from_table, SearchAnswer};
+use huntsolve::search::{score_text, Limit, SearchConfig, TransTable};
+use huntsolve::table::query::Exact;
+use huntsolve::table::{query_with, TableOracle};
+use huntsolve::{with_game, AnyGame, Error, Result};
 use std::io::BufRead;
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// Default search depth without `--depth`/`--time` (plies).
+const DEFAULT_DEPTH: u32 = 6;
+/// Default depth of `--exact` without `--depth`/`--time`: proofs stop at the
+/// first proving depth, so only unproven positions search this deep.
+const DEFAULT_EXACT_DEPTH: u32 = 14;
+/// Exact values of positions from the tables (`Ok(None)`: no table covers it).
+type ExactFn<'a, G> = dyn Fn(&<G as Game>::Pos) -> Result<Exact> + 'a;
+
+/// Plies of a drawn principal variation printed from the tables.
+const TABLE_DRAW_PV: usize = 12;
 
 /// Arguments of `query`.
 #[derive(clap::Args, Debug)]
@@ -16,9 +43,27 @@ pub struct Args {
     rules: String,
     /// Position text, `start`, or `-` to read positions from stdin (one per line).
     position: String,
-    /// Directory holding the solved tables.
+    /// Directory holding solved tables (exact answers where they cover the position).
     #[arg(long)]
-    tables: PathBuf,
+    tables: Option<PathBuf>,
+    /// Search depth in plies (default 6, or 14 with --exact).
+    #[arg(long, conflicts_with = "time")]
+    depth: Option<u32>,
+    /// Search time in seconds per position.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Prove values without evaluation: win/loss with distance, or "unknown beyond depth N".
+    #[arg(long)]
+    exact: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Evaluation weight `key=value` (repeatable).
+    #[arg(long)]
+    eval: Vec<String>,
     /// Moves to play from the position first, space-separated (e.g. "e5 f2-e3").
     #[arg(long)]
     moves: Vec<String>,
@@ -29,36 +74,25 @@ pub struct Args {
 
 /// Runs `query`.
 pub fn run(args: Args) -> Result<()> {
-    let any = AnyGame::parse(&args.rules)?;
-    super::verify::dispatch(&any, Query(&args))
-}
-
-fn answer<G: TierGame>(oracle: &TableOracle<G>, text: &str, moves: &str) -> Result<QueryResult> {
-    let game = oracle.game();
-    let pos = game.parse_position(text)?;
-    let pos = huntsolve::game::play_line(game, &pos, moves)?;
-    query_tables(oracle, &pos)
-}
-
-fn show<G: TierGame>(oracle: &TableOracle<G>, q: &QueryResult, json: bool) -> Result<()> {
-    if json {
-        let s = serde_json::to_string(q).map_err(|e| Error::Other(format!("JSON: {e}")))?;
-        return out::println(&s);
+    let mut any = AnyGame::parse(&args.rules)?;
+    with_game!(&mut any, g => apply_evals(g, &args.eval))?;
+    if args.threads == 0 {
+        return Err(Error::Input("--threads must be at least 1".into()));
     }
-    let game = oracle.game();
-    let pos = game.parse_position(&q.position)?;
-    // The diagram names the side to move.
-    let mut text = game.diagram(&pos);
-    text.push_str(&q.to_text());
-    if q.value.is_none() {
-        let tier = game.tier_of(&pos);
-        text.push_str(&format!(
-            "no table in {} covers this position (tier {})\n",
-            oracle.set().dir().display(),
-            game.tier_name(tier)
-        ));
+    if let Some(t) = args.time {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(Error::Input(format!(
+                "--time {t}: expected a positive number of seconds"
+            )));
+        }
     }
-    out::print(&text)
+    if args.depth == Some(0) {
+        return Err(Error::Input("--depth must be at least 1".into()));
+    }
+    match &args.tables {
+        Some(_) => super::verify::dispatch(&any, Query(&args)),
+        None => with_game!(&any, g => run_game(g, &NoOracle, None, &|| None, &args)),
+    }
 }
 
 struct Query<'a>(&'a Args);
@@ -66,16 +100,149 @@ struct Query<'a>(&'a Args);
 impl super::verify::TierJob for Query<'_> {
     type Out = ();
     fn run<G: TierGame>(self, game: &G) -> Result<()> {
-        run_game(game, self.0)
+        let dir = self
+            .0
+            .tables
+            .as_ref()
+            .expect("dispatched only with --tables");
+        let oracle = TableOracle::new(game, dir)?;
+        let exact = |p: &G::Pos| oracle.try_probe(p);
+        run_game(game, &oracle, Some(&exact), &|| oracle.take_error(), self.0)
     }
 }
 
-fn run_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
-    let oracle = TableOracle::new(game, &args.tables)?;
+fn config(args: &Args) -> SearchConfig {
+    let limit = match (args.depth, args.time) {
+        (Some(d), _) => Limit::Depth(d),
+        (None, Some(t)) => Limit::Time(Duration::from_secs_f64(t)),
+        (None, None) if args.exact => Limit::Depth(DEFAULT_EXACT_DEPTH),
+        (None, None) => Limit::Depth(DEFAULT_DEPTH),
+    };
+    SearchConfig {
+        limits: vec![limit],
+        threads: args.threads,
+        exact: args.exact,
+        ..Default::default()
+    }
+}
+
+/// Answers one position: from the tables when they know its value, otherwise by search.
+#[allow(clippy::too_many_arguments)]
+fn answer_one<G: Game, O: Oracle<G>>(
+    game: &G,
+    oracle: &O,
+    tables: Option<&ExactFn<G>>,
+    oracle_error: &dyn Fn() -> Option<Error>,
+    text: &str,
+    moves: &str,
+    cfg: &SearchConfig,
+    tt: &TransTable,
+) -> Result<SearchAnswer> {
+    let pos = game.parse_position(text)?;
+    let pos = huntsolve::game::play_line(game, &pos, moves)?;
+    // A fresh table per position keeps answers independent of the batch order.
+    tt.clear();
+    let checked = |a: SearchAnswer| -> Result<SearchAnswer> {
+        if let Some(e) = oracle_error() {
+            return Err(e);
+        }
+        if stop_requested() {
+            return Err(Error::Interrupted);
+        }
+        Ok(a)
+    };
+    if let Some(exact) = tables {
+        let q = query_with(game, &pos, exact)?;
+        if q.value.is_some() {
+            let searched = if q.moves.iter().any(|m| m.value.is_none()) {
+                Some(checked(answer(game, &pos, oracle, cfg, tt))?)
+            } else {
+                None
+            };
+            // A won or lost line ends at its distance; a drawn one never ends.
+            let plies = match (q.value, q.distance) {
+                (Some(huntsolve::Value::Draw), _) | (_, None) => TABLE_DRAW_PV,
+                (_, Some(d)) => d as usize,
+            };
+            let pv = exact_pv(game, &pos, exact, plies)?;
+            return Ok(from_table(&q, pv, searched.as_ref()));
+        }
+    }
+    checked(answer(game, &pos, oracle, cfg, tt))
+}
+
+fn show_value(value: Option<&str>, distance: Option<u32>) -> String {
+    match (value, distance) {
+        (Some("draw"), _) => "draw".into(),
+        (Some(v), Some(d)) => format!("{v} in {d}"),
+        (Some(v), None) => v.into(),
+        (None, _) => "unknown".into(),
+    }
+}
+
+fn text_of<G: Game>(game: &G, a: &SearchAnswer, exact: bool) -> Result<String> {
+    let pos = game.parse_position(&a.position)?;
+    // The diagram names the side to move.
+    let mut s = game.diagram(&pos);
+    s.push_str(&format!("position {}\n", a.position));
+    let searched = a.source != "tables";
+    let value = match a.value {
+        Some(_) => show_value(a.value, a.distance),
+        None if exact => format!("unknown beyond depth {}", a.depth),
+        None => format!("unknown (score {})", score_text(a.score)),
+    };
+    s.push_str(&format!("value    {value}\n"));
+    s.push_str(&format!("source   {}", a.source));
+    if searched {
+        s.push_str(&format!(
+            " (depth {}, {} nodes, {} nodes/s, {:.2} s{})",
+            a.depth,
+            a.nodes,
+            a.nps,
+            a.seconds,
+            if exact { ", exact" } else { "" }
+        ));
+    }
+    s.push('\n');
+    if let Some(b) = &a.best {
+        s.push_str(&format!("best     {b}\n"));
+    }
+    if !a.pv.is_empty() {
+        s.push_str(&format!("pv       {}\n", a.pv.join(" ")));
+    }
+    for m in &a.moves {
+        let v = match m.value {
+            Some(_) => show_value(m.value, m.distance),
+            None if exact => "unknown".into(),
+            None => score_text(m.score),
+        };
+        s.push_str(&format!("  {:<12} {v}\n", m.mv));
+    }
+    Ok(s)
+}
+
+fn show<G: Game>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
+    if args.json {
+        let s = serde_json::to_string(a).map_err(|e| Error::Other(format!("JSON: {e}")))?;
+        return out::println(&s);
+    }
+    out::print(&text_of(game, a, args.exact)?)
+}
+
+fn run_game<G: Game, O: Oracle<G>>(
+    game: &G,
+    oracle: &O,
+    tables: Option<&ExactFn<G>>,
+    oracle_error: &dyn Fn() -> Option<Error>,
+    args: &Args,
+) -> Result<()> {
+    let cfg = config(args);
+    let tt = TransTable::new(args.hash.max(1));
     let moves = args.moves.join(" ");
+    let one = |text: &str| answer_one(game, oracle, tables, oracle_error, text, &moves, &cfg, &tt);
     if args.position != "-" {
-        let q = answer(&oracle, &args.position, &moves)?;
-        return show(&oracle, &q, args.json);
+        let a = one(&args.position)?;
+        return show(game, &a, args);
     }
     let mut failed = 0usize;
     let mut answered = 0usize;
@@ -85,15 +252,15 @@ fn run_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         if text.is_empty() {
             continue;
         }
-        match answer(&oracle, text, &moves) {
-            Ok(q) => {
+        match one(text) {
+            Ok(a) => {
                 answered += 1;
-                show(&oracle, &q, args.json)?;
+                show(game, &a, args)?;
                 if !args.json {
                     out::println("")?;
                 }
             }
-            // Table damage stops the batch; a bad line is reported and skipped.
+            // Table damage and Ctrl-C stop the batch; a bad line is reported and skipped.
             Err(e @ (Error::Table { .. } | Error::Io { .. } | Error::Interrupted)) => {
                 return Err(e)
             }
