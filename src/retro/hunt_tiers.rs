@@ -435,7 +435,7 @@ impl TierGame for HuntGame {
             return;
         }
         let always_legal = if hunter_moved {
-            !rules.capture_compulsory && !(pos.hunters_in_hand > 0 && rules.drop_before_move.0)
+            !(rules.capture_compulsory || pos.hunters_in_hand > 0 && rules.drop_before_move.0)
         } else {
             !(pos.prey_in_hand > 0 && rules.drop_before_move.1)
         };
