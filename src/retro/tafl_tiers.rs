@@ -33,7 +33,7 @@ use super::tier::TierGame;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::tafl::geometry::NONE;
-use crate::tafl::{CornerAccess, TaflGame, TaflMove, TaflPos};
+use crate::tafl::{CornerAccess, TaflGame, TaflMove, TaflPos, TaflRules};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -225,12 +225,15 @@ impl Index {
     }
 }
 
+/// The index of `game`'s rules, built once per rule set. Keyed by the rules
+/// value itself (a cheap comparison), not the fingerprint, which formats the
+/// rules string on every call and dominated rank/unrank time.
 fn shared_index(game: &TaflGame) -> Arc<Index> {
     thread_local! {
-        static LOCAL: RefCell<Option<(u64, Arc<Index>)>> = const { RefCell::new(None) };
+        static LOCAL: RefCell<Option<(TaflRules, Arc<Index>)>> = const { RefCell::new(None) };
     }
-    static GLOBAL: OnceLock<Mutex<HashMap<u64, Arc<Index>>>> = OnceLock::new();
-    let key = game.fingerprint();
+    static GLOBAL: OnceLock<Mutex<HashMap<TaflRules, Arc<Index>>>> = OnceLock::new();
+    let key = *game.rules();
     LOCAL.with(|cell| {
         if let Some((k, idx)) = cell.borrow().as_ref() {
             if *k == key {
