@@ -70,8 +70,10 @@ pub fn run(args: Args) -> Result<()> {
     });
     let command = reproduce_command(&args, &cfg, &out);
     let bars = Bars::new();
+    // Taken before the games: the checkout may move on during a long run.
+    let build = build_info();
     let mut report = run_compare(&args.rules, &cfg, &out, &command, &bars)?;
-    report.build = build_info();
+    report.build = build;
     let files = write_compare(&out, &report)?;
     for v in &report.variants {
         println(&format!(
