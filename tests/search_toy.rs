@@ -325,3 +325,27 @@ fn openings_up_to_symmetry() {
     )
     .is_err());
 }
+
+#[test]
+fn search_answer_has_the_query_keys() {
+    use huntsolve::search::answer::answer;
+    let g = TicTacToe::default();
+    let pos = g.parse_position("XX.OO....").unwrap();
+    let cfg = SearchConfig {
+        exact: true,
+        ..Default::default()
+    };
+    let a = answer(&g, &pos, &NoOracle, &cfg, &TransTable::new(1));
+    assert_eq!(a.value, Some("win"));
+    assert_eq!(a.distance, Some(1));
+    assert_eq!(a.best.as_deref(), Some("c1"));
+    assert_eq!(a.moves.len(), 5);
+    assert_eq!(a.moves[0].distance, Some(1));
+    let json = serde_json::to_value(&a).unwrap();
+    for key in [
+        "value", "distance", "best", "moves", "score", "pv", "depth", "nodes",
+    ] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+    assert_eq!(json["moves"][0]["move"], "c1");
+}

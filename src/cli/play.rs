@@ -210,7 +210,7 @@ fn play_game<G: Game>(
         pos = g.play(&pos, mv);
     };
     let result = match winner {
-        Some(s) => format!("{} wins", g.side_name(s)),
+        Some(s) => format!("{} won", g.side_name(s)),
         None => "draw".to_string(),
     };
     if !args.quiet {

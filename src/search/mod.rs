@@ -24,6 +24,7 @@
 //! exact mode, so the graph-history problems of repetition cannot leak into
 //! proofs.
 
+pub mod answer;
 pub mod openings;
 pub mod suite;
 pub mod tt;
