@@ -70,7 +70,10 @@ pub fn run(args: Args) -> Result<()> {
     });
     let command = reproduce_command(&args, &cfg, &out);
     let bars = Bars::new();
-    let report = run_compare(&args.rules, &cfg, &out, &command, &bars)?;
+    // Taken before the games: the checkout may move on during a long run.
+    let build = build_info();
+    let mut report = run_compare(&args.rules, &cfg, &out, &command, &bars)?;
+    report.build = build;
     let files = write_compare(&out, &report)?;
     for v in &report.variants {
         println(&format!(
@@ -135,4 +138,44 @@ fn reproduce_command(args: &Args, cfg: &TournamentConfig, out: &std::path::Path)
     }
     c.push_str(&format!(" --out {}", out.display()));
     c
+}
+
+/// The git commit checked out in the working directory (with `-dirty` when it has
+/// uncommitted changes) and the build profile, for the reports; `unknown
+/// commit` outside a git checkout.
+pub(crate) fn build_info() -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(c) => {
+            // Reports being rewritten under results/ and untracked files do
+            // not count as changes to the code.
+            let dirty = git(&[
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                ".",
+                ":!results",
+            ])
+            .is_some_and(|s| !s.is_empty());
+            format!("commit {c}{}", if dirty { "-dirty" } else { "" })
+        }
+        None => "unknown commit".to_string(),
+    };
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    format!(
+        "{commit}, {profile} build of huntsolve {}",
+        env!("CARGO_PKG_VERSION")
+    )
 }

@@ -1,7 +1,10 @@
-//! `huntsolve sweep`: solve a family of variants that differ in one option and
-//! tabulate the start values.
+//! `huntsolve sweep`: solve a family of variants that differ in one option
+//! with the retrograde solver and tabulate the start values.
 
+use super::compare::build_info;
 use super::out::{println, Bars};
+use huntsolve::retro::driver::{default_memory_limit, parse_size, SolveOptions};
+use huntsolve::stats::report::safe_name;
 use huntsolve::stats::sweep::{run_sweep, write_sweep, SweepParam};
 use huntsolve::Result;
 use std::path::PathBuf;
@@ -14,10 +17,18 @@ pub struct Args {
     /// The option to vary: KEY=V1..V2, optionally with a prefix (hunter_win=captures>=1..20).
     #[arg(long)]
     pub param: String,
-    /// Refuse variants with more reachable positions than this (memory guard).
-    #[arg(long, default_value_t = 20_000_000)]
-    pub max_positions: usize,
-    /// Output directory (default: results/sweep-<rules>-<key>).
+    /// Directory of the tables, one sub-directory per variant; reruns keep
+    /// the tiers solved there (default: tables/sweep-<rules>-<key>).
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
+    /// Worker threads of the solver (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Memory limit per variant, e.g. 8G (default: 80 % of MemAvailable);
+    /// the sweep refuses to start if a variant's plan needs more.
+    #[arg(long)]
+    pub memory: Option<String>,
+    /// Report directory (default: results/sweep-<rules>-<key>).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -25,35 +36,55 @@ pub struct Args {
 /// Runs `sweep`.
 pub fn run(args: Args) -> Result<()> {
     let param = SweepParam::parse(&args.param)?;
-    let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("results").join(format!(
-            "sweep-{}-{}",
-            huntsolve::stats::report::safe_name(&args.rules),
-            huntsolve::stats::report::safe_name(&param.key)
-        ))
-    });
-    let command = format!(
-        "huntsolve sweep {} --param '{}' --max-positions {} --out {}",
+    let name = format!("sweep-{}-{}", safe_name(&args.rules), safe_name(&param.key));
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(&name));
+    let tables = args
+        .tables
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("tables").join(&name));
+    let memory_limit = match args.memory.as_deref() {
+        Some(t) => Some(parse_size(t)?),
+        None => default_memory_limit(),
+    };
+    let mut command = format!(
+        "huntsolve sweep '{}' --param '{}' --tables {}",
         args.rules,
         args.param,
-        args.max_positions,
-        out.display()
+        tables.display()
     );
+    if args.threads > 0 {
+        command.push_str(&format!(" --threads {}", args.threads));
+    }
+    if let Some(m) = &args.memory {
+        command.push_str(&format!(" --memory {m}"));
+    }
+    command.push_str(&format!(" --out {}", out.display()));
+    let options = SolveOptions {
+        threads: args.threads,
+        memory_limit,
+    };
+    let build = build_info();
     let bars = Bars::new();
-    let report = run_sweep(&args.rules, &param, args.max_positions, &command, &bars)?;
+    let mut report = run_sweep(&args.rules, &param, &tables, &options, &command, &bars)?;
+    report.build = build;
     let files = write_sweep(&out, &report)?;
-    for row in &report.rows {
-        let x = &row.solution;
+    for x in &report.rows {
         println(&format!(
-            "{}={}{:<4} {}: {:<4} distance {:>4}  positions {:>10}  {:.2} s",
+            "{}={}{:<4} {}: {:<4} distance {:>4}  classes {:>12}  won/lost/drawn {}/{}/{}  {:.2} s",
             param.key,
             param.prefix,
-            row.value,
-            row.side_names[0],
-            row.value_side0.name(),
+            x.value,
+            x.side_names[0],
+            x.value_side0.name(),
             x.start_distance,
-            x.positions,
-            row.seconds
+            x.classes,
+            x.wins,
+            x.losses,
+            x.draws,
+            x.seconds
         ))?;
     }
     println(&format!(

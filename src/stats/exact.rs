@@ -1,8 +1,8 @@
 //! Exact values of small games by retrograde analysis over the positions
 //! reachable from the start, held in memory.
 //!
-//! This is the independent, generic solver used by `sweep` for small variants
-//! and as a cross-check of the tiered solver in [`crate::retro`]: it needs only
+//! This is the independent, generic solver kept as a cross-check of the
+//! tiered solver in [`crate::retro`] (which `sweep` uses): it needs only
 //! the [`Game`] trait (no tiers, no un-move generator), at the price of storing
 //! every reachable position and edge. Cycle semantics are those of the rules'
 //! `repetition=draw`: a position that is neither proven won nor lost is a draw.

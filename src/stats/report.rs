@@ -29,6 +29,10 @@ pub struct CompareReport {
     pub title: String,
     /// The command that reproduces the report.
     pub command: String,
+    /// The build that made the report (git commit and profile), set by the
+    /// caller; empty when unknown.
+    #[serde(default)]
+    pub build: String,
     /// Engine text.
     pub engine: String,
     /// Whether the engine is deterministic (games reproducible from the seed).
@@ -140,6 +144,7 @@ pub fn assemble(
     Ok(CompareReport {
         title,
         command: command.to_string(),
+        build: String::new(),
         engine: cfg.engine.text(),
         deterministic: cfg.engine.deterministic(),
         games: cfg.games,
@@ -266,6 +271,9 @@ pub fn markdown(r: &CompareReport) -> String {
         "- Time: {:.1} s wall for this run ({} games played now, the rest read from the games files); {:.1} s summed over all games",
         r.wall_seconds, r.played_now, r.game_seconds
     );
+    if !r.build.is_empty() {
+        let _ = writeln!(s, "- Build: {}", r.build);
+    }
     let _ = writeln!(s, "- Reproduce: `{}`\n", r.command);
     let _ = writeln!(s, "## Variants\n");
     let _ = writeln!(s, "| variant | rules |\n|---|---|");

@@ -1,20 +1,35 @@
 //! Exact sweeps: solve a family of variants that differ in one integer option
-//! and tabulate the start value and key statistics per variant.
+//! with the tiered retrograde solver ([`crate::retro`]) and tabulate the start
+//! value and key statistics per variant.
+//!
+//! Each variant's tables go to `<tables>/<KEY>-<VALUE>` (one directory per
+//! variant), so an interrupted or repeated sweep keeps the tiers already solved.
+//! Before anything is solved, every variant is planned and the sweep refuses
+//! with [`Error::Memory`] if one of them needs more than the memory limit.
 //!
 //! The parameter is written `KEY=V1..V2`, optionally with a text prefix before
 //! the range (`hunter_win=captures>=1..20` gives `hunter_win=captures>=1`, …,
 //! `hunter_win=captures>=20`). Each variant is the base rules string with
 //! `,KEY=VALUE` appended.
 //!
+//! Counts are those of the retrograde tables: every placement of the pieces
+//! in the tiers of the whole game (not only positions reachable from the
+//! start), reduced by the board's symmetries; won / lost / drawn are counted
+//! over these symmetry classes, from the side to move's view.
+//!
 //! Files written by [`write_sweep`]: `sweep.md`, `sweep.csv`, `sweep.json`,
-//! `sweep_value.svg` (start value per parameter value, for side 0) and
-//! `sweep_size.svg` (reachable positions and start distance).
+//! `sweep_value.svg` (start value per parameter value, for side 0),
+//! `sweep_size.svg` (positions and start distance) and `sweep_classes.svg`
+//! (shares of won, lost and drawn classes).
 
 use crate::error::{Error, Result};
 use crate::game::{Game, Value};
 use crate::progress::Progress;
-use crate::stats::exact::{self, ExactSolution};
+use crate::retro::driver::{format_bytes, SolveOptions, SolveReport};
+use crate::retro::manifest::{plan_any, solve_any};
+use crate::retro::Scope;
 use crate::stats::plot;
+use crate::stats::report::safe_name;
 use crate::variant::AnyGame;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -94,13 +109,40 @@ pub struct SweepRow {
     pub canonical: String,
     /// Names of side 0 and 1.
     pub side_names: [String; 2],
+    /// Side to move at the start.
+    pub start_side: u8,
+    /// Start value for the side to move there.
+    #[serde(with = "crate::stats::exact::value_text")]
+    pub start_value: Value,
     /// Start value for side 0.
     #[serde(with = "crate::stats::exact::value_text")]
     pub value_side0: Value,
-    /// Full solution.
-    pub solution: ExactSolution,
-    /// Seconds to solve.
+    /// Plies to the end from the start under optimal play (0 for a draw).
+    pub start_distance: u32,
+    /// Tiers solved.
+    pub tiers: usize,
+    /// Placements with side to move in those tiers (before symmetry reduction).
+    pub positions: u64,
+    /// Symmetry classes (the solved slots).
+    pub classes: u64,
+    /// Classes won by the side to move.
+    pub wins: u64,
+    /// Classes lost by the side to move.
+    pub losses: u64,
+    /// Drawn classes.
+    pub draws: u64,
+    /// Longest distance of any decided class.
+    pub max_distance: u32,
+    /// Estimated peak memory of the solve, bytes.
+    pub memory: u64,
+    /// Seconds of this run for this variant (near 0 when every tier was kept).
     pub seconds: f64,
+    /// Tiers solved in this run.
+    pub solved_now: usize,
+    /// Tiers found on disk and kept.
+    pub resumed: usize,
+    /// Directory of the tables and `summary.json`.
+    pub tables: String,
 }
 
 /// A finished sweep.
@@ -114,61 +156,134 @@ pub struct SweepReport {
     pub solver: String,
     /// Command that reproduces the report.
     pub command: String,
+    /// The build that made the report (set by the caller; empty when unknown).
+    #[serde(default)]
+    pub build: String,
+    /// Worker threads of the solver (0: one per core).
+    pub threads: usize,
     /// One row per parameter value.
     pub rows: Vec<SweepRow>,
     /// Wall time in seconds.
     pub wall_seconds: f64,
 }
 
-fn solve_one<G: Game>(
-    spec: &str,
+fn parse_value(text: &str) -> Result<Value> {
+    match text {
+        "win" => Ok(Value::Win),
+        "loss" => Ok(Value::Loss),
+        "draw" => Ok(Value::Draw),
+        other => Err(Error::Other(format!(
+            "solver summary: '{other}' is not a value"
+        ))),
+    }
+}
+
+fn row_of(
     value: i64,
-    game: &G,
-    max_positions: usize,
-    progress: &dyn Progress,
+    spec: &str,
+    any: &AnyGame,
+    dir: &Path,
+    memory: u64,
+    r: &SolveReport,
 ) -> Result<SweepRow> {
-    let t = Instant::now();
-    let solution = exact::solve_reachable(game, max_positions, progress)?;
+    let s = &r.summary;
+    let start = s.start.as_ref().ok_or_else(|| {
+        Error::Other(format!(
+            "{spec}: the solve summary has no start value (whole scope expected)"
+        ))
+    })?;
+    let start_value = parse_value(&start.value)?;
+    let (start_side, side_names) = crate::with_game!(any, g => {
+        let side = g.side_to_move(&g.start()) as u8;
+        (side, [g.side_name(0).to_string(), g.side_name(1).to_string()])
+    });
+    let sum = |f: fn(&crate::retro::TierSummary) -> u64| s.tiers.iter().map(f).sum::<u64>();
     Ok(SweepRow {
         value,
         rules: spec.to_string(),
-        canonical: game.rules_string(),
-        side_names: [game.side_name(0).into(), game.side_name(1).into()],
-        value_side0: solution.value_for(0),
-        solution,
-        seconds: t.elapsed().as_secs_f64(),
+        canonical: s.rules.clone(),
+        side_names,
+        start_side,
+        start_value,
+        value_side0: if start_side == 0 {
+            start_value
+        } else {
+            start_value.flip()
+        },
+        start_distance: start.distance,
+        tiers: s.tiers.len(),
+        positions: sum(|t| t.positions),
+        classes: sum(|t| t.classes),
+        wins: sum(|t| t.wins),
+        losses: sum(|t| t.losses),
+        draws: sum(|t| t.draws),
+        max_distance: s.tiers.iter().map(|t| t.max_distance).max().unwrap_or(0),
+        memory,
+        seconds: r.seconds,
+        solved_now: r.solved,
+        resumed: r.resumed,
+        tables: dir.display().to_string(),
     })
 }
 
-/// Solves every variant of the sweep with the in-memory reachable-graph
-/// solver ([`exact::solve_reachable`]), refusing variants with more than
-/// `max_positions` reachable positions.
+/// The table directory of one variant of a sweep: `<tables>/<KEY>-<VALUE>`.
+pub fn variant_dir(tables: &Path, param: &SweepParam, value: i64) -> PathBuf {
+    tables.join(safe_name(&param.option(value)))
+}
+
+/// Solves every variant of the sweep (the whole game) with the tiered
+/// retrograde solver, tables under `tables` (see [`variant_dir`]).
+///
+/// Every variant is planned first; if one needs more than
+/// `options.memory_limit`, nothing is solved and [`Error::Memory`] names it.
+/// Returns [`Error::Interrupted`] on a stop request; finished tiers stay on
+/// disk and a rerun resumes.
 pub fn run_sweep(
     base: &str,
     param: &SweepParam,
-    max_positions: usize,
+    tables: &Path,
+    options: &SolveOptions,
     command: &str,
     progress: &dyn Progress,
 ) -> Result<SweepReport> {
     let started = Instant::now();
-    // Parse every variant first so that a bad value fails before any solving.
-    let specs: Vec<(i64, String)> = (param.from..=param.to)
-        .map(|v| (v, format!("{base},{}", param.option(v))))
-        .collect();
-    let games: Vec<AnyGame> = specs
-        .iter()
-        .map(|(_, s)| AnyGame::parse(s))
-        .collect::<Result<_>>()?;
+    // Parse and plan every variant first so that a bad value or a variant too
+    // big for memory fails before any solving.
+    let mut jobs = Vec::new();
+    for v in param.from..=param.to {
+        let spec = format!("{base},{}", param.option(v));
+        let any = AnyGame::parse(&spec)?;
+        let plan = plan_any(&any, &Scope::Whole)?;
+        if let Some(limit) = options.memory_limit {
+            if plan.memory > limit {
+                return Err(Error::Memory(format!(
+                    "{spec} needs about {} to solve ({} tiers, {} index slots) but the limit is {}; raise --memory or narrow the range",
+                    format_bytes(plan.memory),
+                    plan.tiers,
+                    plan.slots,
+                    format_bytes(limit)
+                )));
+            }
+        }
+        jobs.push((v, spec, any, plan.memory));
+    }
     let mut rows = Vec::new();
-    for ((v, spec), any) in specs.iter().zip(&games) {
+    for (v, spec, any, memory) in &jobs {
         progress.message(spec);
-        rows.push(crate::with_game!(any, g => solve_one(spec, *v, g, max_positions, progress))?);
+        let dir = variant_dir(tables, param, *v);
+        let r = solve_any(any, &Scope::Whole, &dir, options, progress)?;
+        rows.push(row_of(*v, spec, any, &dir, *memory, &r)?);
     }
     Ok(SweepReport {
         base: base.to_string(),
         param: param.clone(),
-        solver: format!("reachable-graph retrograde analysis in memory (stats::exact), limit {max_positions} positions"),
+        solver: format!(
+            "tiered retrograde analysis (crate::retro, whole game), tables in {}",
+            tables.display()
+        ),
         command: command.to_string(),
+        build: String::new(),
+        threads: options.threads,
         rows,
         wall_seconds: started.elapsed().as_secs_f64(),
     })
@@ -182,6 +297,14 @@ fn score(v: Value) -> f64 {
     }
 }
 
+fn pct(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
 /// The Markdown table of a sweep.
 pub fn sweep_markdown(r: &SweepReport) -> String {
     let mut s = String::new();
@@ -191,69 +314,92 @@ pub fn sweep_markdown(r: &SweepReport) -> String {
         .map_or("side 0".to_string(), |x| x.side_names[0].clone());
     let _ = writeln!(
         s,
-        "# Exact sweep: {} with {}\n",
-        r.base,
-        r.param.option(r.param.from).replace(
-            &r.param.from.to_string(),
-            &format!("{}..{}", r.param.from, r.param.to)
-        )
+        "# Exact sweep: {} with {}={}{}..{}\n",
+        r.base, r.param.key, r.param.prefix, r.param.from, r.param.to
     );
     let _ = writeln!(s, "- Solver: {}", r.solver);
-    let _ = writeln!(s, "- Time: {:.1} s wall", r.wall_seconds);
+    let _ = writeln!(
+        s,
+        "- Threads: {}",
+        if r.threads == 0 {
+            "one per core".to_string()
+        } else {
+            r.threads.to_string()
+        }
+    );
+    let resumed: usize = r.rows.iter().map(|x| x.resumed).sum();
+    let _ = writeln!(
+        s,
+        "- Time: {:.1} s wall for this run ({} tiers solved now, {resumed} kept from earlier runs)",
+        r.wall_seconds,
+        r.rows.iter().map(|x| x.solved_now).sum::<usize>()
+    );
+    if !r.build.is_empty() {
+        let _ = writeln!(s, "- Build: {}", r.build);
+    }
     let _ = writeln!(s, "- Reproduce: `{}`\n", r.command);
     let _ = writeln!(
         s,
-        "| {} | start value for {side0} | first mover | distance (plies) | reachable positions | moves | terminal | won / lost / drawn for the side to move | longest distance | seconds |",
+        "Counts cover every placement in the tiers of the whole game (not only positions reachable \
+         from the start), reduced by the board's symmetries; won / lost / drawn are symmetry classes \
+         counted from the side to move's view.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| {} | start value for {side0} | side to move at start | distance (plies) | tiers | positions | symmetry classes | won / lost / drawn classes (side to move) | drawn % | longest distance | memory estimate | seconds |",
         r.param.key
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
-    for row in &r.rows {
-        let x = &row.solution;
+    let _ = writeln!(
+        s,
+        "|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|"
+    );
+    for x in &r.rows {
         let _ = writeln!(
             s,
-            "| {}{} | **{}** | {} | {} | {} | {} | {} | {} / {} / {} | {} | {:.2} |",
+            "| {}{} | **{}** | {} | {} | {} | {} | {} | {} / {} / {} | {:.1} | {} | {} | {:.2} |",
             r.param.prefix,
-            row.value,
-            row.value_side0,
-            row.side_names[x.start_side as usize],
+            x.value,
+            x.value_side0,
+            x.side_names[x.start_side as usize],
             x.start_distance,
+            x.tiers,
             x.positions,
-            x.moves,
-            x.terminal,
+            x.classes,
             x.wins,
             x.losses,
             x.draws,
+            pct(x.draws, x.classes),
             x.max_distance,
-            row.seconds
+            format_bytes(x.memory),
+            x.seconds
         );
     }
-    let wins: Vec<i64> = r
-        .rows
-        .iter()
-        .filter(|x| x.value_side0 == Value::Win)
-        .map(|x| x.value)
-        .collect();
     let _ = writeln!(s);
-    if let Some(best) = wins.iter().max() {
-        let _ = writeln!(
-            s,
-            "{side0} wins the start for {} = {} (largest value won: {best}).",
-            r.param.key,
-            wins.iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    } else {
-        let _ = writeln!(
-            s,
-            "{side0} wins the start for no value of {} in the range.",
-            r.param.key
-        );
+    for (want, word) in [(Value::Win, "wins"), (Value::Loss, "loses")] {
+        let vals: Vec<String> = r
+            .rows
+            .iter()
+            .filter(|x| x.value_side0 == want)
+            .map(|x| x.value.to_string())
+            .collect();
+        if vals.is_empty() {
+            let _ = writeln!(
+                s,
+                "{side0} {word} the start for no value of {} in the range.",
+                r.param.key
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "{side0} {word} the start for {} = {}.",
+                r.param.key,
+                vals.join(", ")
+            );
+        }
     }
     let _ = writeln!(
         s,
-        "\n![start value](sweep_value.svg)\n\n![size](sweep_size.svg)"
+        "\n![start value](sweep_value.svg)\n\n![size](sweep_size.svg)\n\n![classes](sweep_classes.svg)"
     );
     s
 }
@@ -268,36 +414,42 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
         Ok(p)
     };
     let mut files = vec![write("sweep.md", &sweep_markdown(r))?];
-    let mut csv = String::from("value,rules,fingerprint_rules,start_side,start_value_side0,start_distance,positions,moves,terminal,wins,losses,draws,max_distance,seconds\n");
-    for row in &r.rows {
-        let x = &row.solution;
+    let mut csv = String::from("value,rules,canonical_rules,start_side,start_value,start_value_side0,start_distance,tiers,positions,classes,wins,losses,draws,max_distance,memory_bytes,seconds,tiers_solved_now,tiers_resumed\n");
+    for x in &r.rows {
         let _ = writeln!(
             csv,
-            "{},\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{},{:.3}",
-            row.value,
-            row.rules.replace('"', "\"\""),
-            row.canonical.replace('"', "\"\""),
+            "{},\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{}",
+            x.value,
+            x.rules.replace('"', "\"\""),
+            x.canonical.replace('"', "\"\""),
             x.start_side,
-            row.value_side0,
+            x.start_value,
+            x.value_side0,
             x.start_distance,
+            x.tiers,
             x.positions,
-            x.moves,
-            x.terminal,
+            x.classes,
             x.wins,
             x.losses,
             x.draws,
             x.max_distance,
-            row.seconds
+            x.memory,
+            x.seconds,
+            x.solved_now,
+            x.resumed
         );
     }
     files.push(write("sweep.csv", &csv)?);
     let json = serde_json::to_string_pretty(r)
         .map_err(|e| Error::Other(format!("encoding sweep.json: {e}")))?;
-    files.push(write("sweep.json", &json)?);
+    files.push(write("sweep.json", &(json + "\n"))?);
     let side0 = r
         .rows
         .first()
         .map_or("side 0".to_string(), |x| x.side_names[0].clone());
+    let series = |f: &dyn Fn(&SweepRow) -> f64| -> Vec<(f64, f64)> {
+        r.rows.iter().map(|x| (x.value as f64, f(x))).collect()
+    };
     let vp = dir.join("sweep_value.svg");
     plot::sweep_lines(
         &vp,
@@ -306,10 +458,7 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
         "1 win, 0 draw, -1 loss",
         &[(
             format!("value for {side0}"),
-            r.rows
-                .iter()
-                .map(|x| (x.value as f64, score(x.value_side0)))
-                .collect(),
+            series(&|x| score(x.value_side0)),
         )],
     )?;
     files.push(vp);
@@ -321,26 +470,28 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
         "log10",
         &[
             (
-                "log10 reachable positions".into(),
-                r.rows
-                    .iter()
-                    .map(|x| (x.value as f64, (x.solution.positions as f64).log10()))
-                    .collect(),
+                "log10 symmetry classes".into(),
+                series(&|x| (x.classes.max(1) as f64).log10()),
             ),
             (
                 "log10 (1 + start distance)".into(),
-                r.rows
-                    .iter()
-                    .map(|x| {
-                        (
-                            x.value as f64,
-                            (1.0 + x.solution.start_distance as f64).log10(),
-                        )
-                    })
-                    .collect(),
+                series(&|x| (1.0 + x.start_distance as f64).log10()),
             ),
         ],
     )?;
     files.push(sp);
+    let cp = dir.join("sweep_classes.svg");
+    plot::sweep_lines(
+        &cp,
+        &format!("Classes by value for the side to move: {}", r.base),
+        &r.param.key,
+        "% of symmetry classes",
+        &[
+            ("won".into(), series(&|x| pct(x.wins, x.classes))),
+            ("lost".into(), series(&|x| pct(x.losses, x.classes))),
+            ("drawn".into(), series(&|x| pct(x.draws, x.classes))),
+        ],
+    )?;
+    files.push(cp);
     Ok(files)
 }
