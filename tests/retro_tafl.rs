@@ -140,7 +140,7 @@ fn index_round_trip_and_classes_cover_placements_9x9_two_attackers() {
     check_index(&[("caikaboroda", 2, 0)]);
 }
 
-fn check_index(cases: &[(&str, u32, u32)]) {
+fn check_index(cases: &[(&str, u8, u8)]) {
     for &(spec, a, d) in cases {
         let g = from_spec(spec).unwrap();
         let t = TaflTier::material(a, d);
