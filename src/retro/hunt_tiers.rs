@@ -21,6 +21,7 @@
 //! Slots whose prey set is not the smallest image under the hunter set's
 //! stabiliser are empty ([`TierGame::unrank`] returns `None`).
 
+use super::cache;
 use super::scope::{binomial, tier_closure, Scope, Solvable};
 use super::tier::TierGame;
 use crate::error::{Error, Result};
@@ -28,7 +29,7 @@ use crate::game::Game;
 use crate::hunt::{HuntGame, HuntMove, HuntPos, HunterWin, MoveKind, PreyNoMoves};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// A hunt tier: pieces in hand and prey captured (the side to move is inside the tier).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -249,30 +250,10 @@ fn for_each_subset(n: usize, k: usize, f: &mut dyn FnMut(u64)) {
 
 fn shared_index(game: &HuntGame) -> Arc<Index> {
     thread_local! {
-        static LOCAL: RefCell<Option<(u64, Arc<Index>)>> = const { RefCell::new(None) };
+        static LOCAL: cache::Local<u64, Index> = const { RefCell::new(None) };
     }
-    static GLOBAL: OnceLock<Mutex<HashMap<u64, Arc<Index>>>> = OnceLock::new();
-    let key = game.fingerprint();
-    LOCAL.with(|cell| {
-        if let Some((k, idx)) = cell.borrow().as_ref() {
-            if *k == key {
-                return idx.clone();
-            }
-        }
-        let map = GLOBAL.get_or_init(|| Mutex::new(HashMap::new()));
-        let idx = {
-            let mut guard = match map.lock() {
-                Ok(g) => g,
-                Err(poisoned) => poisoned.into_inner(),
-            };
-            guard
-                .entry(key)
-                .or_insert_with(|| Arc::new(Index::build(game)))
-                .clone()
-        };
-        *cell.borrow_mut() = Some((key, idx.clone()));
-        idx
-    })
+    static GLOBAL: cache::Global<u64, Index> = OnceLock::new();
+    cache::cached(&LOCAL, &GLOBAL, game.fingerprint(), || Index::build(game))
 }
 
 fn with_index<R>(game: &HuntGame, f: impl FnOnce(&Index) -> R) -> R {

@@ -7,6 +7,7 @@
 //! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
 //! - [`manifest`]: batches of solves described in TOML.
 
+pub mod cache;
 pub mod driver;
 pub mod hunt_tiers;
 pub mod manifest;

@@ -28,6 +28,7 @@
 //!
 //! The `kx` tier has two slots (side to move) and ignores the men left.
 
+use super::cache;
 use super::scope::{binomial, tier_closure, Scope, Solvable};
 use super::tier::TierGame;
 use crate::error::{Error, Result};
@@ -35,8 +36,7 @@ use crate::game::Game;
 use crate::tafl::geometry::NONE;
 use crate::tafl::{CornerAccess, TaflGame, TaflMove, TaflPos, TaflRules};
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// A tafl tier: the men on board with the king, or the king captured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -230,30 +230,10 @@ impl Index {
 /// rules string on every call and dominated rank/unrank time.
 fn shared_index(game: &TaflGame) -> Arc<Index> {
     thread_local! {
-        static LOCAL: RefCell<Option<(TaflRules, Arc<Index>)>> = const { RefCell::new(None) };
+        static LOCAL: cache::Local<TaflRules, Index> = const { RefCell::new(None) };
     }
-    static GLOBAL: OnceLock<Mutex<HashMap<TaflRules, Arc<Index>>>> = OnceLock::new();
-    let key = *game.rules();
-    LOCAL.with(|cell| {
-        if let Some((k, idx)) = cell.borrow().as_ref() {
-            if *k == key {
-                return idx.clone();
-            }
-        }
-        let map = GLOBAL.get_or_init(|| Mutex::new(HashMap::new()));
-        let idx = {
-            let mut guard = match map.lock() {
-                Ok(g) => g,
-                Err(poisoned) => poisoned.into_inner(),
-            };
-            guard
-                .entry(key)
-                .or_insert_with(|| Arc::new(Index::build(game)))
-                .clone()
-        };
-        *cell.borrow_mut() = Some((key, idx.clone()));
-        idx
-    })
+    static GLOBAL: cache::Global<TaflRules, Index> = OnceLock::new();
+    cache::cached(&LOCAL, &GLOBAL, *game.rules(), || Index::build(game))
 }
 
 fn with_index<R>(game: &TaflGame, f: impl FnOnce(&Index) -> R) -> R {
