@@ -29,7 +29,7 @@ use crate::game::Game;
 use crate::hunt::{HuntGame, HuntMove, HuntPos, HunterWin, MoveKind, PreyNoMoves};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// A hunt tier: pieces in hand and prey captured (the side to move is inside the tier).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -248,16 +248,12 @@ fn for_each_subset(n: usize, k: usize, f: &mut dyn FnMut(u64)) {
     }
 }
 
-fn shared_index(game: &HuntGame) -> Arc<Index> {
+fn with_index<R>(game: &HuntGame, f: impl FnOnce(&Index) -> R) -> R {
     thread_local! {
         static LOCAL: cache::Local<u64, Index> = const { RefCell::new(None) };
     }
     static GLOBAL: cache::Global<u64, Index> = OnceLock::new();
-    cache::cached(&LOCAL, &GLOBAL, game.fingerprint(), || Index::build(game))
-}
-
-fn with_index<R>(game: &HuntGame, f: impl FnOnce(&Index) -> R) -> R {
-    f(&shared_index(game))
+    cache::with_cached(&LOCAL, &GLOBAL, game.fingerprint(), || Index::build(game), f)
 }
 
 /// Pieces on board in a tier: (hunters, prey), or `None` if the counts are impossible.

@@ -36,7 +36,7 @@ use crate::game::Game;
 use crate::tafl::geometry::NONE;
 use crate::tafl::{CornerAccess, TaflGame, TaflMove, TaflPos, TaflRules};
 use std::cell::RefCell;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// A tafl tier: the men on board with the king, or the king captured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -228,16 +228,12 @@ impl Index {
 /// The index of `game`'s rules, built once per rule set. Keyed by the rules
 /// value itself (a cheap comparison), not the fingerprint, which formats the
 /// rules string on every call and dominated rank/unrank time.
-fn shared_index(game: &TaflGame) -> Arc<Index> {
+fn with_index<R>(game: &TaflGame, f: impl FnOnce(&Index) -> R) -> R {
     thread_local! {
         static LOCAL: cache::Local<TaflRules, Index> = const { RefCell::new(None) };
     }
     static GLOBAL: cache::Global<TaflRules, Index> = OnceLock::new();
-    cache::cached(&LOCAL, &GLOBAL, *game.rules(), || Index::build(game))
-}
-
-fn with_index<R>(game: &TaflGame, f: impl FnOnce(&Index) -> R) -> R {
-    f(&shared_index(game))
+    cache::with_cached(&LOCAL, &GLOBAL, *game.rules(), || Index::build(game), f)
 }
 
 /// Cells a man may stand on under these rules.
