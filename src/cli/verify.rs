@@ -1,9 +1,11 @@
 //! `huntsolve verify --tables DIR [--rules R] [--json] [--threads T]`: re-derives
 //! every stored value from its children; exit status 0 only when all agree.
+//! With `--search N`: instead, N random positions of the tables are searched
+//! without them (exact alpha-beta) and compared with the stored values.
 
 use super::out;
 use huntsolve::retro::TierGame;
-use huntsolve::table::{rules_of_dir, verify_dir, VerifyReport};
+use huntsolve::table::{crosscheck_dir, rules_of_dir, verify_dir, CrossReport, VerifyReport};
 use huntsolve::{AnyGame, Error, Result};
 use std::path::PathBuf;
 
@@ -22,6 +24,17 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Instead of re-deriving every record: search N random positions of the tables
+    /// without them (exact mode) and compare the proven values with the stored ones.
+    #[arg(long, value_name = "N")]
+    search: Option<usize>,
+    /// With --search: longest stored win/loss distance sampled (plies; drawn positions
+    /// are searched to this depth and must not be proven won or lost).
+    #[arg(long, default_value_t = 7, value_name = "PLIES")]
+    max_distance: u32,
+    /// With --search: seed of the random draws.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// Work that needs a game with tiers (verify, analyze, query): one generic method,
@@ -47,6 +60,23 @@ impl TierJob for Verify<'_> {
     }
 }
 
+struct Cross<'a>(&'a Args, usize);
+
+impl TierJob for Cross<'_> {
+    type Out = CrossReport;
+    fn run<G: TierGame>(self, game: &G) -> Result<CrossReport> {
+        let a = self.0;
+        crosscheck_dir(
+            game,
+            &a.tables,
+            self.1,
+            a.max_distance,
+            a.seed,
+            &out::Bars::new(),
+        )
+    }
+}
+
 /// Runs `verify`.
 pub fn run(args: Args) -> Result<()> {
     super::analyze::set_threads(args.threads)?;
@@ -55,6 +85,9 @@ pub fn run(args: Args) -> Result<()> {
         None => rules_of_dir(&args.tables)?,
     };
     let any = AnyGame::parse(&rules)?;
+    if let Some(n) = args.search {
+        return run_cross(&any, &args, n);
+    }
     let report = dispatch(&any, Verify(&args))?;
     if args.json {
         let s = serde_json::to_string_pretty(&report)
@@ -108,4 +141,60 @@ fn text(r: &VerifyReport) -> String {
         ));
     }
     s
+}
+
+fn run_cross(any: &AnyGame, args: &Args, n: usize) -> Result<()> {
+    if n == 0 {
+        return Err(Error::Input("--search needs at least 1 position".into()));
+    }
+    let r = dispatch(any, Cross(args, n))?;
+    if args.json {
+        let s = serde_json::to_string_pretty(&r).map_err(|e| Error::Other(format!("JSON: {e}")))?;
+        out::println(&s)?;
+    } else {
+        let mut s = format!(
+            "rules {}\nsearch vs tables: {} decided positions (distance <= {}) and {} draws, seed {}\n",
+            r.rules, r.decided, r.max_distance, r.draws, r.seed
+        );
+        let hist: Vec<String> = r
+            .distances
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(d, n)| format!("{d}:{n}"))
+            .collect();
+        s.push_str(&format!(
+            "decided by distance (plies:count): {}\n",
+            hist.join(" ")
+        ));
+        for x in r.samples.iter().filter(|x| !x.agree) {
+            s.push_str(&format!(
+                "DISAGREE tier {} slot {} {}: table {}, search {}\n",
+                x.tier, x.index, x.position, x.table, x.search
+            ));
+        }
+        s.push_str(&format!(
+            "{} of {} agree; {} nodes in {:.1} s\n",
+            r.samples.len() - r.disagreements,
+            r.samples.len(),
+            r.nodes,
+            r.seconds
+        ));
+        out::print(&s)?;
+    }
+    if r.samples.is_empty() {
+        return Err(Error::Other(format!(
+            "verify --search: no position with a stored distance <= {} found",
+            r.max_distance
+        )));
+    }
+    if r.all_agree() {
+        Ok(())
+    } else {
+        Err(Error::Other(format!(
+            "verify --search: {} of {} positions disagree with the search",
+            r.disagreements,
+            r.samples.len()
+        )))
+    }
 }
