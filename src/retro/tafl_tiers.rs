@@ -211,18 +211,23 @@ impl Index {
 
     /// The `count`-subset of the cells of `free` with colex rank `rank`.
     fn set_unrank(&self, free: u128, count: usize, mut rank: u64) -> u128 {
-        let mut cells = Vec::with_capacity(free.count_ones() as usize);
+        // Cells of `free` in increasing order, on the stack (this runs per slot).
+        let mut cells = [0u8; 128];
+        let mut len = 0;
         let mut f = free;
         while f != 0 {
-            cells.push(f.trailing_zeros() as u8);
+            cells[len] = f.trailing_zeros() as u8;
             f &= f - 1;
+            len += 1;
         }
         let mut set = 0u128;
+        // The chosen local indices decrease with k, so one downward scan finds them all.
+        let mut c = len;
         for k in (1..=count).rev() {
-            // Largest c with C(c, k) <= rank.
-            let mut c = k - 1;
-            while c + 1 < cells.len() && self.binom[c + 1][k] <= rank {
-                c += 1;
+            // Largest c with C(c, k) <= rank (c >= k - 1 always qualifies: C(k-1, k) = 0).
+            c -= 1;
+            while self.binom[c][k] > rank {
+                c -= 1;
             }
             rank -= self.binom[c][k];
             set |= 1u128 << cells[c];
