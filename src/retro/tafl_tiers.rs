@@ -79,6 +79,8 @@ struct KingClass {
     free: u128,
     /// `|free|`.
     nfree: usize,
+    /// The cells of `free` in increasing order (local index → cell).
+    cells: Vec<u8>,
     /// Symmetries other than the identity fixing the king cell.
     stab: Vec<u8>,
 }
@@ -120,6 +122,7 @@ impl Index {
                     cell: c as u8,
                     free,
                     nfree: free.count_ones() as usize,
+                    cells: (0..128u8).filter(|&q| free >> q & 1 != 0).collect(),
                     stab: (1..sym.len())
                         .filter(|&s| sym[s][c] as usize == c)
                         .map(|s| s as u8)
@@ -209,30 +212,54 @@ impl Index {
         r
     }
 
-    /// The `count`-subset of the cells of `free` with colex rank `rank`.
-    fn set_unrank(&self, free: u128, count: usize, mut rank: u64) -> u128 {
-        // Cells of `free` in increasing order, on the stack (this runs per slot).
-        let mut cells = [0u8; 128];
-        let mut len = 0;
-        let mut f = free;
-        while f != 0 {
-            cells[len] = f.trailing_zeros() as u8;
-            f &= f - 1;
-            len += 1;
-        }
-        let mut set = 0u128;
-        // The chosen local indices decrease with k, so one downward scan finds them all.
-        let mut c = len;
+    /// The `count`-subset of `0..n` with colex rank `rank`, written to
+    /// `out[..count]` in increasing order.
+    #[inline]
+    fn local_unrank(&self, n: usize, count: usize, mut rank: u64, out: &mut [u8]) {
+        // The chosen indices decrease with k, so one downward scan finds them all.
+        let mut c = n;
         for k in (1..=count).rev() {
-            // Largest c with C(c, k) <= rank (c >= k - 1 always qualifies: C(k-1, k) = 0).
+            // Largest c with C(c, k) <= rank (c = k - 1 always qualifies: C(k-1, k) = 0).
             c -= 1;
             while self.binom[c][k] > rank {
                 c -= 1;
             }
             rank -= self.binom[c][k];
-            set |= 1u128 << cells[c];
+            out[k - 1] = c as u8;
         }
-        set
+    }
+
+    /// The attacker and defender sets of king class `kc` with ranks `att_rank`
+    /// (among the class's free cells) and `def_rank` (among those left).
+    fn sets_unrank(
+        &self,
+        kc: &KingClass,
+        a: usize,
+        d: usize,
+        att_rank: u64,
+        def_rank: u64,
+    ) -> (u128, u128) {
+        let mut att_local = [0u8; MAX_MEN];
+        let mut def_local = [0u8; MAX_MEN];
+        self.local_unrank(kc.nfree, a, att_rank, &mut att_local);
+        self.local_unrank(kc.nfree - a, d, def_rank, &mut def_local);
+        let mut att = 0u128;
+        for &l in &att_local[..a] {
+            att |= 1u128 << kc.cells[l as usize];
+        }
+        let mut def = 0u128;
+        for &j in &def_local[..d] {
+            // The j-th free cell without attackers: skip the attackers' local
+            // indices at or below it (they are in increasing order).
+            let mut i = j as usize;
+            for &l in &att_local[..a] {
+                if l as usize <= i {
+                    i += 1;
+                }
+            }
+            def |= 1u128 << kc.cells[i];
+        }
+        (att, def)
     }
 
     /// Index of a position with its king on board.
@@ -406,8 +433,7 @@ impl TierGame for TaflGame {
             let rest = slot - idx.offset(class, a, d);
             let kc = &idx.classes[class];
             let per_def = idx.binom[kc.nfree - a][d];
-            let att = idx.set_unrank(kc.free, a, rest / per_def);
-            let def = idx.set_unrank(kc.free & !att, d, rest % per_def);
+            let (att, def) = idx.sets_unrank(kc, a, d, rest / per_def, rest % per_def);
             let pos = self.make_pos(att, def, kc.cell, side_attackers);
             if !kc.stab.is_empty() && idx.rank(&pos) != index {
                 return None;
