@@ -21,16 +21,22 @@ pub fn println(text: &str) -> Result<()> {
     print(&format!("{text}\n"))
 }
 
-/// An indicatif bar per stage, drawn on stderr (hidden when stderr is not a terminal).
+/// An indicatif bar per stage, drawn on stderr. When stderr is not a terminal
+/// (a batch run logged to a file) the bar is hidden, so a plain line per finished
+/// stage is written instead: a long solve never goes silent for an hour.
 pub struct Bars {
     bar: Mutex<Option<ProgressBar>>,
+    /// Label and start of the current stage, for the plain-line log.
+    log: Option<Mutex<Option<(String, std::time::Instant)>>>,
 }
 
 impl Bars {
     /// A new, idle reporter.
     pub fn new() -> Self {
+        use std::io::IsTerminal;
         Bars {
             bar: Mutex::new(None),
+            log: (!std::io::stderr().is_terminal()).then(|| Mutex::new(None)),
         }
     }
 }
@@ -63,6 +69,9 @@ impl Progress for Bars {
             b
         };
         bar.set_prefix(label.to_string());
+        if let Some(Ok(mut cur)) = self.log.as_ref().map(|l| l.lock()) {
+            *cur = Some((label.to_string(), std::time::Instant::now()));
+        }
         if let Ok(mut slot) = self.bar.lock() {
             if let Some(old) = slot.take() {
                 old.finish_and_clear();
@@ -85,9 +94,21 @@ impl Progress for Bars {
         }
     }
     fn finish_stage(&self) {
-        if let Ok(mut slot) = self.bar.lock() {
-            if let Some(b) = slot.take() {
+        let done = if let Ok(mut slot) = self.bar.lock() {
+            slot.take().map(|b| {
                 b.finish_and_clear();
+                b.position()
+            })
+        } else {
+            None
+        };
+        if let Some(Ok(mut cur)) = self.log.as_ref().map(|l| l.lock()) {
+            if let Some((label, t0)) = cur.take() {
+                let n = done.map_or(String::new(), |n| format!(" ({n} done)"));
+                eprintln!(
+                    "{label}: finished in {:.1} s{n}",
+                    t0.elapsed().as_secs_f64()
+                );
             }
         }
     }

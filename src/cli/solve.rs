@@ -21,6 +21,10 @@ pub struct Args {
     /// Hunt games: movement-phase tiers with at most N prey on board.
     #[arg(long, value_name = "N")]
     pub max_prey: Option<u32>,
+    /// Hunt games: the end of the placement phase, tiers with at most N pieces in hand
+    /// (hunters and prey together), and the movement phase.
+    #[arg(long, value_name = "N")]
+    pub max_in_hand: Option<u32>,
     /// Tafl: the king with at most A attackers and D defenders (`A,D`).
     #[arg(long, value_name = "A,D")]
     pub material: Option<String>,
@@ -42,11 +46,12 @@ fn scope_of(args: &Args) -> Result<Scope> {
     let given = [
         args.phase.is_some(),
         args.max_prey.is_some(),
+        args.max_in_hand.is_some(),
         args.material.is_some(),
     ];
     if given.iter().filter(|&&g| g).count() > 1 {
         return Err(Error::Input(
-            "choose one of --phase, --max-prey, --material".into(),
+            "choose one of --phase, --max-prey, --max-in-hand, --material".into(),
         ));
     }
     if let Some(p) = &args.phase {
@@ -60,6 +65,9 @@ fn scope_of(args: &Args) -> Result<Scope> {
     }
     if let Some(n) = args.max_prey {
         return Ok(Scope::MaxPrey(n));
+    }
+    if let Some(n) = args.max_in_hand {
+        return Ok(Scope::MaxInHand(n));
     }
     if let Some(m) = &args.material {
         return Scope::parse(&format!("material={m}"));
@@ -78,7 +86,11 @@ fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
 pub fn run(args: Args) -> Result<()> {
     match args.target.as_deref() {
         None => {
-            if args.phase.is_some() || args.max_prey.is_some() || args.material.is_some() {
+            if args.phase.is_some()
+                || args.max_prey.is_some()
+                || args.max_in_hand.is_some()
+                || args.material.is_some()
+            {
                 return Err(Error::Input(
                     "scope options need rules; the default batch sets its own scopes".into(),
                 ));
@@ -88,7 +100,11 @@ pub fn run(args: Args) -> Result<()> {
             run_manifest(&m, &args)
         }
         Some(t) if t.ends_with(".toml") || Path::new(t).is_file() => {
-            if args.phase.is_some() || args.max_prey.is_some() || args.material.is_some() {
+            if args.phase.is_some()
+                || args.max_prey.is_some()
+                || args.max_in_hand.is_some()
+                || args.material.is_some()
+            {
                 return Err(Error::Input(
                     "scope options apply to rules, not manifests; set `scope` per job".into(),
                 ));

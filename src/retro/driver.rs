@@ -115,7 +115,9 @@ impl<T> Plan<T> {
 
 /// Orders the tiers of `scope` and estimates the memory needed.
 pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
-    let tiers = game.scope_tiers(scope)?;
+    let mut tiers = game.scope_tiers(scope)?;
+    // Terminal tiers are never stored (see `TierGame::tier_is_terminal`).
+    tiers.retain(|&t| !game.tier_is_terminal(t));
     if tiers.is_empty() {
         return Err(Error::Input(format!(
             "scope '{}' holds no tier of {}",
@@ -143,7 +145,7 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
             )));
         }
         let mut w = 0;
-        for c in game.tier_children(t) {
+        for c in game.stored_children(t) {
             if !inside.contains(&c) {
                 return Err(Error::Other(format!(
                     "tier {} needs child {} outside the scope",
@@ -171,7 +173,7 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
         .map(|w| {
             let work: u64 = w.iter().map(|&t| game.tier_size(t)).sum::<u64>() * WORK_BYTES_PER_SLOT;
             let kids: std::collections::BTreeSet<G::Tier> =
-                w.iter().flat_map(|&t| game.tier_children(t)).collect();
+                w.iter().flat_map(|&t| game.stored_children(t)).collect();
             work + 2 * kids.iter().map(|&c| game.tier_size(c)).sum::<u64>()
         })
         .max()
@@ -333,7 +335,7 @@ fn run_plan<G: Solvable>(
     let mut parents_left: HashMap<G::Tier, usize> = HashMap::new();
     for w in &plan.waves {
         for &t in w {
-            for c in game.tier_children(t) {
+            for c in game.stored_children(t) {
                 *parents_left.entry(c).or_default() += 1;
             }
         }
@@ -351,7 +353,7 @@ fn run_plan<G: Solvable>(
         }
         let mut children = ChildValues::new();
         for &t in wave {
-            for c in game.tier_children(t) {
+            for c in game.stored_children(t) {
                 let recs = match loaded.get(&c) {
                     Some(r) => r.clone(),
                     None => {
@@ -435,7 +437,7 @@ fn run_plan<G: Solvable>(
         }
         // Drop child records no tier still needs.
         for &t in wave {
-            for c in game.tier_children(t) {
+            for c in game.stored_children(t) {
                 if let Some(n) = parents_left.get_mut(&c) {
                     *n -= 1;
                     if *n == 0 {

@@ -184,11 +184,13 @@ impl Index {
         }
         let free = &free[..len];
         let mut prey = 0u64;
+        // Colex digits decrease: the k-th is the largest c below the (k+1)-th with
+        // C(c, k) <= rank, so one downward walk over the free points finds them all.
+        let mut c = free.len();
         for k in (1..=count).rev() {
-            // largest c with C(c, k) <= rank
-            let mut c = k - 1;
-            while c + 1 < free.len() && self.binom[c + 1][k] <= rank {
-                c += 1;
+            c -= 1;
+            while self.binom[c][k] > rank {
+                c -= 1;
             }
             rank -= self.binom[c][k];
             prey |= 1u64 << free[c];
@@ -253,7 +255,13 @@ fn with_index<R>(game: &HuntGame, f: impl FnOnce(&Index) -> R) -> R {
         static LOCAL: cache::Local<u64, Index> = const { RefCell::new(None) };
     }
     static GLOBAL: cache::Global<u64, Index> = OnceLock::new();
-    cache::with_cached(&LOCAL, &GLOBAL, game.fingerprint(), || Index::build(game), f)
+    cache::with_cached(
+        &LOCAL,
+        &GLOBAL,
+        game.fingerprint(),
+        || Index::build(game),
+        f,
+    )
 }
 
 /// Pieces on board in a tier: (hunters, prey), or `None` if the counts are impossible.
@@ -350,6 +358,10 @@ impl TierGame for HuntGame {
         }
         out.retain(|&c| on_board(self, c).is_some());
         out
+    }
+
+    fn tier_is_terminal(&self, t: HuntTier) -> bool {
+        tier_is_won(self, t)
     }
 
     fn tier_size(&self, t: HuntTier) -> u64 {
@@ -495,8 +507,31 @@ impl Solvable for HuntGame {
                 Scope::Whole => vec![self.tier_of(&self.start())],
                 Scope::Movement => movement(u32::MAX),
                 Scope::MaxPrey(n) => movement(*n),
+                Scope::MaxInHand(n) => {
+                    // Never more in hand than at the start (Bagh-Chal's tigers start on board).
+                    let start = self.start();
+                    let mut roots = Vec::new();
+                    for hh in 0..=start.hunters_in_hand as u32 {
+                        for ph in 0..=start.prey_in_hand as u32 {
+                            if hh + ph > *n {
+                                continue;
+                            }
+                            for c in 0..=cap {
+                                let t = HuntTier {
+                                    hunters_in_hand: hh as u8,
+                                    prey_in_hand: ph as u8,
+                                    captured: c as u8,
+                                };
+                                if on_board(self, t).is_some() {
+                                    roots.push(t);
+                                }
+                            }
+                        }
+                    }
+                    roots
+                }
                 Scope::Material { .. } => return Err(Error::Input(
-                    "scope 'material' is for tafl; hunt games take whole, movement or max-prey=N"
+                    "scope 'material' is for tafl; hunt games take whole, movement, max-prey=N or max-in-hand=N"
                         .into(),
                 )),
             };

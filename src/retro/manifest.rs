@@ -10,7 +10,7 @@
 //! [[job]]
 //! name = "kaooa"              # required, file-name safe; also the default sub-directory
 //! rules = "kaooa"             # required: preset[,key=value...]
-//! scope = "whole"             # whole (default) | movement | max-prey=N | material=A,D
+//! scope = "whole"             # whole (default) | movement | max-prey=N | max-in-hand=N | material=A,D
 //! out = "tables/kaooa-full"   # optional: overrides <out>/<name>
 //! ```
 //!

@@ -14,6 +14,9 @@ pub enum Scope {
     Movement,
     /// Hunt games: movement tiers with at most this many prey on board.
     MaxPrey(u32),
+    /// Hunt games: the end of the placement phase, the tiers with at most this many
+    /// pieces in hand (hunters and prey together), and the movement phase.
+    MaxInHand(u32),
     /// Tafl: the king and at most this many attackers and defenders on board.
     Material {
         /// Most attackers on board.
@@ -24,7 +27,7 @@ pub enum Scope {
 }
 
 impl Scope {
-    /// Parses `whole`, `movement`, `max-prey=N`, `material=A,D` (manifest form).
+    /// Parses `whole`, `movement`, `max-prey=N`, `max-in-hand=N`, `material=A,D` (manifest form).
     pub fn parse(text: &str) -> Result<Scope> {
         let t = text.trim();
         let num = |s: &str| {
@@ -38,6 +41,8 @@ impl Scope {
             Ok(Scope::Movement)
         } else if let Some(n) = t.strip_prefix("max-prey=") {
             Ok(Scope::MaxPrey(num(n)?))
+        } else if let Some(n) = t.strip_prefix("max-in-hand=") {
+            Ok(Scope::MaxInHand(num(n)?))
         } else if let Some(m) = t.strip_prefix("material=") {
             let (a, d) = m.split_once(',').unwrap_or((m, "0"));
             Ok(Scope::Material {
@@ -46,7 +51,7 @@ impl Scope {
             })
         } else {
             Err(Error::Input(format!(
-                "unknown scope '{t}'; accepted: whole, movement, max-prey=N, material=A,D"
+                "unknown scope '{t}'; accepted: whole, movement, max-prey=N, max-in-hand=N, material=A,D"
             )))
         }
     }
@@ -57,6 +62,7 @@ impl Scope {
             Scope::Whole => "whole".into(),
             Scope::Movement => "movement".into(),
             Scope::MaxPrey(n) => format!("max-prey={n}"),
+            Scope::MaxInHand(n) => format!("max-in-hand={n}"),
             Scope::Material {
                 attackers,
                 defenders,

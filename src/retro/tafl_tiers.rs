@@ -535,7 +535,7 @@ impl Solvable for TaflGame {
                 }
                 TaflTier::material(*attackers as u8, *defenders as u8)
             }
-            Scope::Movement | Scope::MaxPrey(_) => {
+            Scope::Movement | Scope::MaxPrey(_) | Scope::MaxInHand(_) => {
                 return Err(Error::Input(format!(
                     "scope '{}' is for hunt games; tafl takes whole or material=A,D",
                     scope.name()

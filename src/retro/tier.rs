@@ -26,6 +26,20 @@ pub trait TierGame: Game {
     fn parse_tier(&self, name: &str) -> Result<Self::Tier>;
     /// Tiers reachable in one move that leaves `tier` (must be solved first).
     fn tier_children(&self, tier: Self::Tier) -> Vec<Self::Tier>;
+    /// Whether every position of `tier` is terminal ([`Game::outcome`] is `Some`),
+    /// e.g. a hunt tier in which the hunters have already captured enough. Such a
+    /// tier is never solved nor stored: the value of each of its positions is its
+    /// outcome at distance 0, which the solver, the verifier and queries read from
+    /// [`Game::outcome`] directly. Default: `false`.
+    fn tier_is_terminal(&self, _tier: Self::Tier) -> bool {
+        false
+    }
+    /// The children of `tier` that are stored as tables (the non-terminal ones).
+    fn stored_children(&self, tier: Self::Tier) -> Vec<Self::Tier> {
+        let mut out = self.tier_children(tier);
+        out.retain(|&c| !self.tier_is_terminal(c));
+        out
+    }
     /// Number of index slots of the tier.
     fn tier_size(&self, tier: Self::Tier) -> u64;
     /// Index of the symmetry class of `pos` (which must lie in `tier`).
