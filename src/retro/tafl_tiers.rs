@@ -79,6 +79,8 @@ struct KingClass {
     free: u128,
     /// `|free|`.
     nfree: usize,
+    /// The cells of `free` in increasing order (local index → cell).
+    cells: Vec<u8>,
     /// Symmetries other than the identity fixing the king cell.
     stab: Vec<u8>,
 }
@@ -94,6 +96,11 @@ struct Index {
     canon: Vec<(usize, Vec<u8>)>,
     /// `binom[n][k]` for `n <= 128`, `k <=` [`MAX_MEN`].
     binom: Vec<Vec<u64>>,
+    /// First slot (without the side bit) of each king class's block, per
+    /// material: `offsets[(a · (MAX_MEN + 1) + d) · (classes + 1) + class]`, the
+    /// entry for `class = classes.len()` being the tier's total. Precomputed
+    /// because summing the lower blocks on every rank showed up in profiles.
+    offsets: Vec<u64>,
 }
 
 impl Index {
@@ -115,6 +122,7 @@ impl Index {
                     cell: c as u8,
                     free,
                     nfree: free.count_ones() as usize,
+                    cells: (0..128u8).filter(|&q| free >> q & 1 != 0).collect(),
                     stab: (1..sym.len())
                         .filter(|&s| sym[s][c] as usize == c)
                         .map(|s| s as u8)
@@ -135,12 +143,28 @@ impl Index {
         let binom = (0..=128u64)
             .map(|a| (0..=MAX_MEN as u64).map(|b| binomial(a, b)).collect())
             .collect();
-        Index {
+        let mut idx = Index {
             sym,
             classes,
             canon,
             binom,
+            offsets: Vec::new(),
+        };
+        let k = idx.classes.len();
+        let mut offsets = Vec::with_capacity((MAX_MEN + 1) * (MAX_MEN + 1) * (k + 1));
+        for a in 0..=MAX_MEN {
+            for d in 0..=MAX_MEN {
+                let mut sum = 0;
+                for c in 0..k {
+                    offsets.push(sum);
+                    // Saturating: materials far beyond any solvable tier overflow u64.
+                    sum = idx.block(c, a, d).saturating_add(sum);
+                }
+                offsets.push(sum);
+            }
         }
+        idx.offsets = offsets;
+        idx
     }
 
     #[inline]
@@ -162,12 +186,14 @@ impl Index {
         if a + d > f {
             return 0;
         }
-        self.binom[f][a] * self.binom[f - a][d]
+        self.binom[f][a].saturating_mul(self.binom[f - a][d])
     }
 
-    /// First slot (without the side bit) of a king class's block.
+    /// First slot (without the side bit) of a king class's block; with
+    /// `class == classes.len()`, the number of slots of the tier (without the side bit).
+    #[inline]
     fn offset(&self, class: usize, a: usize, d: usize) -> u64 {
-        (0..class).map(|c| self.block(c, a, d)).sum()
+        self.offsets[(a * (MAX_MEN + 1) + d) * (self.classes.len() + 1) + class]
     }
 
     /// Colex rank of `set` among the cells of `free`.
@@ -186,42 +212,94 @@ impl Index {
         r
     }
 
-    /// The `count`-subset of the cells of `free` with colex rank `rank`.
-    fn set_unrank(&self, free: u128, count: usize, mut rank: u64) -> u128 {
-        let mut cells = Vec::with_capacity(free.count_ones() as usize);
-        let mut f = free;
-        while f != 0 {
-            cells.push(f.trailing_zeros() as u8);
-            f &= f - 1;
-        }
-        let mut set = 0u128;
+    /// The `count`-subset of `0..n` with colex rank `rank`, written to
+    /// `out[..count]` in increasing order.
+    #[inline]
+    fn local_unrank(&self, n: usize, count: usize, mut rank: u64, out: &mut [u8]) {
+        // The chosen indices decrease with k, so one downward scan finds them all.
+        let mut c = n;
         for k in (1..=count).rev() {
-            // Largest c with C(c, k) <= rank.
-            let mut c = k - 1;
-            while c + 1 < cells.len() && self.binom[c + 1][k] <= rank {
-                c += 1;
+            // Largest c with C(c, k) <= rank (c = k - 1 always qualifies: C(k-1, k) = 0).
+            c -= 1;
+            while self.binom[c][k] > rank {
+                c -= 1;
             }
             rank -= self.binom[c][k];
-            set |= 1u128 << cells[c];
+            out[k - 1] = c as u8;
         }
-        set
+    }
+
+    /// The attacker and defender sets of king class `kc` with ranks `att_rank`
+    /// (among the class's free cells) and `def_rank` (among those left).
+    fn sets_unrank(
+        &self,
+        kc: &KingClass,
+        a: usize,
+        d: usize,
+        att_rank: u64,
+        def_rank: u64,
+    ) -> (u128, u128) {
+        let mut att_local = [0u8; MAX_MEN];
+        let mut def_local = [0u8; MAX_MEN];
+        self.local_unrank(kc.nfree, a, att_rank, &mut att_local);
+        self.local_unrank(kc.nfree - a, d, def_rank, &mut def_local);
+        let mut att = 0u128;
+        for &l in &att_local[..a] {
+            att |= 1u128 << kc.cells[l as usize];
+        }
+        let mut def = 0u128;
+        for &j in &def_local[..d] {
+            // The j-th free cell without attackers: skip the attackers' local
+            // indices at or below it (they are in increasing order).
+            let mut i = j as usize;
+            for &l in &att_local[..a] {
+                if l as usize <= i {
+                    i += 1;
+                }
+            }
+            def |= 1u128 << kc.cells[i];
+        }
+        (att, def)
     }
 
     /// Index of a position with its king on board.
+    #[inline]
     fn rank(&self, pos: &TaflPos) -> u64 {
+        self.rank_stab(pos).0
+    }
+
+    /// Index of a position with its king on board, and the order of the
+    /// position's stabiliser (the symmetries mapping it onto itself).
+    ///
+    /// The symmetries in `via` (those mapping the king's cell to its canonical
+    /// cell) form a coset of the canonical cell's stabiliser; the ones among
+    /// them giving the smallest rank all map the position onto the same
+    /// canonical representative, so they form a coset of the position's
+    /// stabiliser and counting them gives its order.
+    #[inline]
+    fn rank_stab(&self, pos: &TaflPos) -> (u64, u32) {
         let (class, via) = &self.canon[pos.king as usize];
         let kc = &self.classes[*class];
         let a = pos.attackers.count_ones() as usize;
         let d = pos.defenders.count_ones() as usize;
         let per_def = self.binom[kc.nfree - a.min(kc.nfree)][d];
         let mut best = u64::MAX;
+        let mut stab = 0;
         for &s in via {
             let att = self.map(s as usize, pos.attackers);
             let def = self.map(s as usize, pos.defenders);
             let r = self.set_rank(kc.free, att) * per_def + self.set_rank(kc.free & !att, def);
-            best = best.min(r);
+            if r < best {
+                best = r;
+                stab = 1;
+            } else if r == best {
+                stab += 1;
+            }
         }
-        (self.offset(*class, a, d) + best) * 2 + (!pos.attackers_to_move) as u64
+        (
+            (self.offset(*class, a, d) + best) * 2 + (!pos.attackers_to_move) as u64,
+            stab,
+        )
     }
 }
 
@@ -317,10 +395,7 @@ impl TierGame for TaflGame {
         }
         let (a, d) = (t.attackers as usize, t.defenders as usize);
         with_index(self, |idx| {
-            (0..idx.classes.len())
-                .map(|c| idx.block(c, a, d))
-                .sum::<u64>()
-                * 2
+            idx.offset(idx.classes.len(), a, d).saturating_mul(2)
         })
     }
 
@@ -331,6 +406,16 @@ impl TierGame for TaflGame {
         with_index(self, |idx| idx.rank(pos))
     }
 
+    fn rank_orbit(&self, t: TaflTier, pos: &TaflPos) -> (u64, Option<u32>) {
+        if t.king_captured || pos.king == NONE {
+            // The two `kx` slots stand for every king-captured position; they
+            // are terminal, so no orbit count is ever needed for them.
+            return ((!pos.attackers_to_move) as u64, None);
+        }
+        let (r, stab) = with_index(self, |idx| idx.rank_stab(pos));
+        (r, Some(stab))
+    }
+
     fn unrank(&self, t: TaflTier, index: u64) -> Option<TaflPos> {
         let side_attackers = index & 1 == 0;
         if t.king_captured {
@@ -338,23 +423,17 @@ impl TierGame for TaflGame {
         }
         let (a, d) = (t.attackers as usize, t.defenders as usize);
         with_index(self, |idx| {
-            let mut rest = index >> 1;
-            let mut class = 0;
-            loop {
-                let b = idx.block(class, a, d);
-                if rest < b {
-                    break;
-                }
-                rest -= b;
-                class += 1;
-                if class >= idx.classes.len() {
-                    return None;
-                }
+            let slot = index >> 1;
+            let k = idx.classes.len();
+            if slot >= idx.offset(k, a, d) {
+                return None;
             }
+            // The last class whose block starts at or before `slot` (empty blocks share starts).
+            let class = (0..k).rev().find(|&c| idx.offset(c, a, d) <= slot)?;
+            let rest = slot - idx.offset(class, a, d);
             let kc = &idx.classes[class];
             let per_def = idx.binom[kc.nfree - a][d];
-            let att = idx.set_unrank(kc.free, a, rest / per_def);
-            let def = idx.set_unrank(kc.free & !att, d, rest % per_def);
+            let (att, def) = idx.sets_unrank(kc, a, d, rest / per_def, rest % per_def);
             let pos = self.make_pos(att, def, kc.cell, side_attackers);
             if !kc.stab.is_empty() && idx.rank(&pos) != index {
                 return None;
@@ -363,12 +442,19 @@ impl TierGame for TaflGame {
         })
     }
 
+    /// Every (predecessor, move) pair once: the pieces of the side that just
+    /// moved are slid back along each ray through empty cells, and each
+    /// candidate is kept when [`TaflGame::quiet_slide_legal`] accepts the
+    /// forward slide (not decided there, throne passage and stopping rules,
+    /// captures nothing). That is exactly the filter "legal in the predecessor
+    /// and leads to `pos`" without generating the predecessor's moves.
     fn unmoves(&self, pos: &TaflPos, out: &mut Vec<TaflPos>) {
         out.clear();
         if pos.king == NONE {
             return;
         }
         let geo = self.geometry();
+        let rules = self.rules();
         let men_ok = men_cells(self);
         let king_bit = 1u128 << pos.king;
         let occ = pos.attackers | pos.defenders | king_bit;
@@ -378,45 +464,51 @@ impl TierGame for TaflGame {
         } else {
             pos.defenders | king_bit
         };
-        let mut moves: Vec<TaflMove> = Vec::new();
         let mut m = pieces;
         while m != 0 {
             let t = m.trailing_zeros() as u8;
             m &= m - 1;
             let is_king = t == pos.king;
+            let (pass, keys) = if is_king {
+                (rules.throne_pass_king, &geo.z_king)
+            } else if attackers_moved {
+                (rules.throne_pass_men, &geo.z_att)
+            } else {
+                (rules.throne_pass_men, &geo.z_def)
+            };
             for dir in 0..4 {
                 let mut s = geo.nb[t as usize][dir];
                 while s != NONE && occ & (1u128 << s) == 0 {
                     let sb = 1u128 << s;
                     let cur = s;
                     s = geo.nb[s as usize][dir];
-                    if !is_king && men_ok & sb == 0 {
+                    // Beyond an impassable throne the piece cannot have come from.
+                    let last = cur == geo.throne && !pass;
+                    if is_king || men_ok & sb != 0 {
                         // A man never stands on the throne (or a closed corner); it may have crossed it.
-                        continue;
+                        let moved = |b: u128| b & !(1u128 << t) | sb;
+                        let mut pred = if is_king {
+                            TaflPos { king: cur, ..*pos }
+                        } else if attackers_moved {
+                            TaflPos {
+                                attackers: moved(pos.attackers),
+                                ..*pos
+                            }
+                        } else {
+                            TaflPos {
+                                defenders: moved(pos.defenders),
+                                ..*pos
+                            }
+                        };
+                        pred.attackers_to_move = attackers_moved;
+                        pred.hash ^= geo.z_att_to_move ^ keys[t as usize] ^ keys[cur as usize];
+                        debug_assert_eq!(pred.hash, self.compute_hash(&pred));
+                        if self.quiet_slide_legal(&pred, TaflMove { from: cur, to: t }) {
+                            out.push(pred);
+                        }
                     }
-                    let moved = |b: u128| b & !(1u128 << t) | sb;
-                    let pred = if is_king {
-                        self.make_pos(pos.attackers, pos.defenders, cur, false)
-                    } else if attackers_moved {
-                        self.make_pos(moved(pos.attackers), pos.defenders, pos.king, true)
-                    } else {
-                        self.make_pos(pos.attackers, moved(pos.defenders), pos.king, false)
-                    };
-                    if self.outcome(&pred).is_some() {
-                        continue;
-                    }
-                    // The slide must be legal there (throne passage, ...) and capture nothing.
-                    let mv = TaflMove { from: cur, to: t };
-                    self.legal_moves(&pred, &mut moves);
-                    if !moves.contains(&mv) {
-                        continue;
-                    }
-                    let after = self.play(&pred, mv);
-                    if after.attackers == pos.attackers
-                        && after.defenders == pos.defenders
-                        && after.king == pos.king
-                    {
-                        out.push(pred);
+                    if last {
+                        break;
                     }
                 }
             }

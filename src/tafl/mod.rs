@@ -595,6 +595,58 @@ impl TaflGame {
         (p, captured)
     }
 
+    /// Whether `mv` is a legal move of `pred` that captures nothing, decided
+    /// without generating `pred`'s moves (retrograde un-move generation calls
+    /// this once per candidate predecessor).
+    ///
+    /// Exactly `outcome(pred).is_none() && legal_moves(pred).contains(&mv) &&
+    /// !is_capture(pred, mv)`: the game is not decided in `pred`, the piece on
+    /// `mv.from` belongs to the side to move, `mv.to` lies on one of its rays
+    /// with every cell up to it empty, the throne (if crossed) may be crossed
+    /// by that piece, the piece may stop on `mv.to`, and the capture test at
+    /// `mv.to` finds nothing. A legal move also means the side to move has a
+    /// move, so the no-move part of [`Game::outcome`] cannot apply.
+    pub fn quiet_slide_legal(&self, pred: &TaflPos, mv: TaflMove) -> bool {
+        let g = &*self.geo;
+        if pred.king == NONE || mv.from as usize >= g.cells || mv.to as usize >= g.cells {
+            return false;
+        }
+        let is_king = mv.from == pred.king;
+        let own = if pred.attackers_to_move {
+            pred.attackers
+        } else {
+            pred.defenders | bit(pred.king)
+        };
+        if own & bit(mv.from) == 0 || self.decided(pred).is_some() {
+            return false;
+        }
+        let (pass, forbid) = if is_king {
+            (self.rules.throne_pass_king, self.forbid_king)
+        } else {
+            (self.rules.throne_pass_men, self.forbid_men)
+        };
+        let to = bit(mv.to);
+        if forbid & to != 0 {
+            return false;
+        }
+        let rays = &g.ray[mv.from as usize];
+        let Some(d) = (0..4).find(|&d| rays[d] & to != 0) else {
+            return false;
+        };
+        // The cells crossed and the destination must be empty.
+        let path = rays[d] & !g.ray[mv.to as usize][d];
+        let occ = pred.attackers | pred.defenders | bit(pred.king);
+        if path & occ != 0 {
+            return false;
+        }
+        // Crossing the (then necessarily empty) throne needs the pass option;
+        // stopping on it is governed by `forbid` above.
+        if !pass && path & !to & g.throne_bit != 0 {
+            return false;
+        }
+        self.play_full(pred, mv).1 == 0
+    }
+
     /// Plays a move after checking that it is legal.
     pub fn play_checked(&self, pos: &TaflPos, mv: TaflMove) -> Result<TaflPos> {
         let mut moves = Vec::new();
