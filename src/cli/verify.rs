@@ -5,7 +5,11 @@
 
 use super::out;
 use huntsolve::retro::TierGame;
-use huntsolve::table::{crosscheck_dir, rules_of_dir, verify_dir, CrossReport, VerifyReport};
+use huntsolve::retro::driver::{default_memory_limit, parse_size};
+use huntsolve::table::{
+    crosscheck_dir, list_tiers, rules_of_dir, table_path, verify_dir_with_cache, CrossReport, Table,
+    VerifyReport,
+};
 use huntsolve::{AnyGame, Error, Result};
 use std::path::PathBuf;
 
@@ -32,6 +36,10 @@ pub struct Args {
     /// are searched to this depth and must not be proven won or lost).
     #[arg(long, default_value_t = 7, value_name = "PLIES")]
     max_distance: u32,
+    /// Decoded-block cache, e.g. 4G (default: the decoded size of all tables in the
+    /// directory, at most half of the available memory).
+    #[arg(long)]
+    cache: Option<String>,
     /// With --search: seed of the random draws.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -56,7 +64,8 @@ struct Verify<'a>(&'a Args);
 impl TierJob for Verify<'_> {
     type Out = VerifyReport;
     fn run<G: TierGame>(self, game: &G) -> Result<VerifyReport> {
-        verify_dir(game, &self.0.tables, &out::Bars::new())
+        let cache = cache_bytes(self.0)?;
+        verify_dir_with_cache(game, &self.0.tables, cache, &out::Bars::new())
     }
 }
 
@@ -75,6 +84,22 @@ impl TierJob for Cross<'_> {
             &out::Bars::new(),
         )
     }
+}
+
+/// The block cache size: `--cache`, else every table's decoded records (2 bytes a
+/// slot) capped at half of the available memory, at least the library default.
+fn cache_bytes(args: &Args) -> Result<usize> {
+    if let Some(text) = &args.cache {
+        return Ok(parse_size(text)? as usize);
+    }
+    let mut total = 0u64;
+    for name in list_tiers(&args.tables)? {
+        total += 2 * Table::open(&table_path(&args.tables, &name))?.records();
+    }
+    let cap = default_memory_limit().map_or(u64::MAX, |m| m / 8 * 5); // 80 % · 5/8 = 50 %
+    Ok(total
+        .min(cap)
+        .max(huntsolve::table::DEFAULT_CACHE_BYTES as u64) as usize)
 }
 
 /// Runs `verify`.

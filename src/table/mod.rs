@@ -29,4 +29,4 @@ pub use format::{
 };
 pub use probe::{list_tiers, rules_of_dir, TableOracle, TableSet};
 pub use query::{query_tables, query_with, MoveResult, QueryResult};
-pub use verify::{verify_dir, verify_tier, VerifyReport};
+pub use verify::{verify_dir, verify_dir_with_cache, verify_tier, VerifyReport};

@@ -309,13 +309,26 @@ pub fn dir_tiers<G: TierGame>(game: &G, dir: &Path) -> Result<Vec<G::Tier>> {
     Ok(tiers)
 }
 
-/// Verifies every table in `dir` (checking each file's checksums and rules too).
+/// Verifies every table in `dir` (checking each file's checksums and rules too)
+/// with the default block cache ([`super::DEFAULT_CACHE_BYTES`]).
 pub fn verify_dir<G: TierGame>(
     game: &G,
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<VerifyReport> {
-    let oracle = TableOracle::new(game, dir)?;
+    verify_dir_with_cache(game, dir, super::DEFAULT_CACHE_BYTES, progress)
+}
+
+/// [`verify_dir`] with a block cache of `cache_bytes` decoded bytes. Drops and
+/// captures land all over a child tier's index, so a cache smaller than the child
+/// tables decodes a block per probe; one that holds them decodes each block once.
+pub fn verify_dir_with_cache<G: TierGame>(
+    game: &G,
+    dir: &Path,
+    cache_bytes: usize,
+    progress: &dyn Progress,
+) -> Result<VerifyReport> {
+    let oracle = TableOracle::with_set(game, super::TableSet::new(dir, cache_bytes)?);
     let mut report = VerifyReport {
         rules: game.rules_string(),
         tiers: Vec::new(),
