@@ -107,21 +107,6 @@ impl SideStats {
         self.max_win = self.max_win.max(o.max_win);
         self.max_loss = self.max_loss.max(o.max_loss);
     }
-
-    fn count(&mut self, v: Value, d: u32) {
-        self.positions += 1;
-        match v {
-            Value::Win => {
-                self.wins += 1;
-                self.max_win = self.max_win.max(d);
-            }
-            Value::Loss => {
-                self.losses += 1;
-                self.max_loss = self.max_loss.max(d);
-            }
-            Value::Draw => self.draws += 1,
-        }
-    }
 }
 
 /// What [`analyze_dir_with`] computes besides the record-only statistics.
@@ -190,6 +175,47 @@ fn bump(hist: &mut Vec<u64>, d: u32) {
 /// Slots per parallel work unit of the side split.
 const CHUNK: u64 = 4096;
 
+/// Counts of one side to move, summed across parallel chunks (no allocation, so
+/// tiers of billions of slots cost no memory per chunk).
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    positions: u64,
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    max_win: u32,
+    max_loss: u32,
+}
+
+impl Tally {
+    fn count(&mut self, v: Value, d: u32) {
+        self.positions += 1;
+        match v {
+            Value::Win => {
+                self.wins += 1;
+                self.max_win = self.max_win.max(d);
+            }
+            Value::Loss => {
+                self.losses += 1;
+                self.max_loss = self.max_loss.max(d);
+            }
+            Value::Draw => self.draws += 1,
+        }
+    }
+
+    fn merge(a: [Tally; 2], b: [Tally; 2]) -> [Tally; 2] {
+        let m = |x: Tally, y: Tally| Tally {
+            positions: x.positions + y.positions,
+            wins: x.wins + y.wins,
+            losses: x.losses + y.losses,
+            draws: x.draws + y.draws,
+            max_win: x.max_win.max(y.max_win),
+            max_loss: x.max_loss.max(y.max_loss),
+        };
+        [m(a[0], b[0]), m(a[1], b[1])]
+    }
+}
+
 /// Counts the decided slots of `records` (tier `tier`) by side to move.
 fn count_by_side<G: TierGame>(
     game: &G,
@@ -198,19 +224,13 @@ fn count_by_side<G: TierGame>(
     progress: &dyn Progress,
 ) -> Result<Vec<SideStats>> {
     let n = records.len() as u64;
-    let fresh = || {
-        vec![
-            SideStats::new(0, game.side_name(0)),
-            SideStats::new(1, game.side_name(1)),
-        ]
-    };
-    let chunks: Vec<Vec<SideStats>> = (0..n.div_ceil(CHUNK))
+    let tally = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             if stop_requested() {
                 return Err(Error::Interrupted);
             }
-            let mut acc = fresh();
+            let mut acc = [Tally::default(); 2];
             let end = ((c + 1) * CHUNK).min(n);
             for index in c * CHUNK..end {
                 let Some((v, d)) = decode(records[index as usize]) else {
@@ -234,14 +254,22 @@ fn count_by_side<G: TierGame>(
             progress.advance(end - c * CHUNK);
             Ok(acc)
         })
-        .collect::<Result<_>>()?;
-    let mut total = fresh();
-    for part in &chunks {
-        for (t, p) in total.iter_mut().zip(part) {
-            t.add(p);
-        }
-    }
-    Ok(total)
+        .try_reduce(|| [Tally::default(); 2], |a, b| Ok(Tally::merge(a, b)))?;
+    Ok((0..2)
+        .map(|side| {
+            let t = tally[side];
+            SideStats {
+                side,
+                name: game.side_name(side).into(),
+                positions: t.positions,
+                wins: t.wins,
+                losses: t.losses,
+                draws: t.draws,
+                max_win: t.max_win,
+                max_loss: t.max_loss,
+            }
+        })
+        .collect())
 }
 
 /// Analyses every table in `dir`; `top` longest wins are reported with positions.
