@@ -1,9 +1,12 @@
-//! `huntsolve analyze --tables DIR [--rules R] [--top N] [--json]`: outcome counts
-//! and distance histograms per tier, and the longest wins with example positions.
+//! `huntsolve analyze --tables DIR [--rules R] [--top N] [--json] [--by-side]
+//! [--threads T]`: outcome counts and distance histograms per tier, and the
+//! longest wins with example positions; with `--by-side` also the counts split
+//! by the side to move (slower: every position is unranked).
 
 use super::out;
 use huntsolve::retro::TierGame;
-use huntsolve::table::{analyze_dir, rules_of_dir, AnalyzeReport};
+use huntsolve::table::analyze::{analyze_dir_with, AnalyzeOptions};
+use huntsolve::table::{rules_of_dir, AnalyzeReport};
 use huntsolve::{AnyGame, Error, Result};
 use std::path::PathBuf;
 
@@ -22,6 +25,13 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+    /// Also split the counts by side to move, per tier and in total (unranks every
+    /// position, so much slower than the default statistics).
+    #[arg(long)]
+    by_side: bool,
+    /// Worker threads for --by-side (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 /// Sets the size of rayon's global pool (verify, analyze).
@@ -40,6 +50,7 @@ pub(crate) fn set_threads(threads: Option<usize>) -> Result<()> {
 
 /// Runs `analyze`.
 pub fn run(args: Args) -> Result<()> {
+    set_threads(args.threads)?;
     let rules = match &args.rules {
         Some(r) => r.clone(),
         None => rules_of_dir(&args.tables)?,
@@ -60,6 +71,10 @@ struct Analyze<'a>(&'a Args);
 impl super::verify::TierJob for Analyze<'_> {
     type Out = AnalyzeReport;
     fn run<G: TierGame>(self, game: &G) -> Result<AnalyzeReport> {
-        analyze_dir(game, &self.0.tables, self.0.top, &out::Bars::new())
+        let opts = AnalyzeOptions {
+            top: self.0.top,
+            by_side: self.0.by_side,
+        };
+        analyze_dir_with(game, &self.0.tables, &opts, &out::Bars::new())
     }
 }

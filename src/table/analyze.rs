@@ -1,5 +1,10 @@
 //! Statistics of solved tables: outcome counts and distance histograms per tier,
 //! and the longest wins with example positions.
+//!
+//! Optionally ([`AnalyzeOptions::by_side`]) the counts are split by the side to
+//! move. Records do not say whose turn it is, so every decided slot is unranked
+//! and asked [`Game::side_to_move`](crate::game::Game::side_to_move): much
+//! slower than the record-only counts, hence opt-in, and run in parallel chunks.
 
 use super::probe::TableOracle;
 use super::verify::dir_tiers;
@@ -7,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
 use crate::retro::tier::{decode, TierGame};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -56,6 +62,60 @@ pub struct TierStats {
     pub longest_win: Option<Example>,
     /// File size in bytes.
     pub file_bytes: u64,
+    /// With [`AnalyzeOptions::by_side`]: the counts split by the side to move
+    /// (entry `s` for side `s`); empty otherwise (and then absent from JSON).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_side: Vec<SideStats>,
+}
+
+/// Outcome counts of the positions (symmetry classes) with one side to move,
+/// values from that side's view.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SideStats {
+    /// Side index (0 or 1).
+    pub side: usize,
+    /// Side name ([`Game::side_name`](crate::game::Game::side_name)).
+    pub name: String,
+    /// Positions with this side to move.
+    pub positions: u64,
+    /// Of those, won by this side.
+    pub wins: u64,
+    /// Of those, lost by this side.
+    pub losses: u64,
+    /// Of those, drawn.
+    pub draws: u64,
+    /// Longest win distance of this side to move (0 when there is no win).
+    pub max_win: u32,
+    /// Longest loss distance of this side to move (0 when there is no loss).
+    pub max_loss: u32,
+}
+
+impl SideStats {
+    fn new(side: usize, name: &str) -> Self {
+        SideStats {
+            side,
+            name: name.into(),
+            ..SideStats::default()
+        }
+    }
+
+    fn add(&mut self, o: &SideStats) {
+        self.positions += o.positions;
+        self.wins += o.wins;
+        self.losses += o.losses;
+        self.draws += o.draws;
+        self.max_win = self.max_win.max(o.max_win);
+        self.max_loss = self.max_loss.max(o.max_loss);
+    }
+}
+
+/// What [`analyze_dir_with`] computes besides the record-only statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnalyzeOptions {
+    /// How many of the longest wins to report with positions.
+    pub top: usize,
+    /// Split the counts by side to move (unranks every decided slot).
+    pub by_side: bool,
 }
 
 /// Statistics of a directory of tables.
@@ -77,6 +137,10 @@ pub struct AnalyzeReport {
     pub draws: u64,
     /// The longest wins over all tiers, longest first.
     pub longest_wins: Vec<Example>,
+    /// With [`AnalyzeOptions::by_side`]: totals over all tiers split by the side
+    /// to move; empty otherwise (and then absent from JSON).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_side: Vec<SideStats>,
 }
 
 fn example<G: TierGame>(game: &G, tier: G::Tier, index: u64, record: u16) -> Result<Example> {
@@ -108,13 +172,129 @@ fn bump(hist: &mut Vec<u64>, d: u32) {
     hist[d] += 1;
 }
 
+/// Slots per parallel work unit of the side split.
+const CHUNK: u64 = 4096;
+
+/// Counts of one side to move, summed across parallel chunks (no allocation, so
+/// tiers of billions of slots cost no memory per chunk).
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    positions: u64,
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    max_win: u32,
+    max_loss: u32,
+}
+
+impl Tally {
+    fn count(&mut self, v: Value, d: u32) {
+        self.positions += 1;
+        match v {
+            Value::Win => {
+                self.wins += 1;
+                self.max_win = self.max_win.max(d);
+            }
+            Value::Loss => {
+                self.losses += 1;
+                self.max_loss = self.max_loss.max(d);
+            }
+            Value::Draw => self.draws += 1,
+        }
+    }
+
+    fn merge(a: [Tally; 2], b: [Tally; 2]) -> [Tally; 2] {
+        let m = |x: Tally, y: Tally| Tally {
+            positions: x.positions + y.positions,
+            wins: x.wins + y.wins,
+            losses: x.losses + y.losses,
+            draws: x.draws + y.draws,
+            max_win: x.max_win.max(y.max_win),
+            max_loss: x.max_loss.max(y.max_loss),
+        };
+        [m(a[0], b[0]), m(a[1], b[1])]
+    }
+}
+
+/// Counts the decided slots of `records` (tier `tier`) by side to move.
+fn count_by_side<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    records: &[u16],
+    progress: &dyn Progress,
+) -> Result<Vec<SideStats>> {
+    let n = records.len() as u64;
+    let tally = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            if stop_requested() {
+                return Err(Error::Interrupted);
+            }
+            let mut acc = [Tally::default(); 2];
+            let end = ((c + 1) * CHUNK).min(n);
+            for index in c * CHUNK..end {
+                let Some((v, d)) = decode(records[index as usize]) else {
+                    continue;
+                };
+                let pos = game.unrank(tier, index).ok_or_else(|| {
+                    Error::Other(format!(
+                        "tier {} slot {index} has a record but unrank gives no position",
+                        game.tier_name(tier)
+                    ))
+                })?;
+                let side = game.side_to_move(&pos);
+                let Some(slot) = acc.get_mut(side) else {
+                    return Err(Error::Other(format!(
+                        "tier {} slot {index}: side to move {side} is not 0 or 1",
+                        game.tier_name(tier)
+                    )));
+                };
+                slot.count(v, d);
+            }
+            progress.advance(end - c * CHUNK);
+            Ok(acc)
+        })
+        .try_reduce(|| [Tally::default(); 2], |a, b| Ok(Tally::merge(a, b)))?;
+    Ok((0..2)
+        .map(|side| {
+            let t = tally[side];
+            SideStats {
+                side,
+                name: game.side_name(side).into(),
+                positions: t.positions,
+                wins: t.wins,
+                losses: t.losses,
+                draws: t.draws,
+                max_win: t.max_win,
+                max_loss: t.max_loss,
+            }
+        })
+        .collect())
+}
+
 /// Analyses every table in `dir`; `top` longest wins are reported with positions.
+/// The same as [`analyze_dir_with`] without the split by side to move.
 pub fn analyze_dir<G: TierGame>(
     game: &G,
     dir: &Path,
     top: usize,
     progress: &dyn Progress,
 ) -> Result<AnalyzeReport> {
+    let opts = AnalyzeOptions {
+        top,
+        by_side: false,
+    };
+    analyze_dir_with(game, dir, &opts, progress)
+}
+
+/// Analyses every table in `dir` as `opts` asks.
+pub fn analyze_dir_with<G: TierGame>(
+    game: &G,
+    dir: &Path,
+    opts: &AnalyzeOptions,
+    progress: &dyn Progress,
+) -> Result<AnalyzeReport> {
+    let top = opts.top;
     let oracle = TableOracle::new(game, dir)?;
     let tiers = dir_tiers(game, dir)?;
     let mut report = AnalyzeReport {
@@ -126,10 +306,20 @@ pub fn analyze_dir<G: TierGame>(
         losses: 0,
         draws: 0,
         longest_wins: Vec::new(),
+        by_side: Vec::new(),
     };
+    if opts.by_side {
+        report.by_side = vec![
+            SideStats::new(0, game.side_name(0)),
+            SideStats::new(1, game.side_name(1)),
+        ];
+    }
     // Min-heap of the `top` longest wins: (distance, earliest index first on ties).
     let mut heap: BinaryHeap<Candidate<G::Tier>> = BinaryHeap::new();
-    progress.stage("analyze", tiers.len() as u64);
+    // The side split has a per-slot bar per tier (as verify); otherwise one bar over tiers.
+    if !opts.by_side {
+        progress.stage("analyze", tiers.len() as u64);
+    }
     for tier in tiers {
         if stop_requested() {
             return Err(Error::Interrupted);
@@ -177,14 +367,26 @@ pub fn analyze_dir<G: TierGame>(
         if let Some((_, i)) = longest {
             s.longest_win = Some(example(game, tier, i, records[i as usize])?);
         }
+        if opts.by_side {
+            progress.stage(&format!("sides {}", s.tier), s.records);
+            s.by_side = count_by_side(game, tier, &records, progress)?;
+            progress.finish_stage();
+            for (t, p) in report.by_side.iter_mut().zip(&s.by_side) {
+                t.add(p);
+            }
+        }
         report.positions += s.positions;
         report.wins += s.wins;
         report.losses += s.losses;
         report.draws += s.draws;
         report.tiers.push(s);
-        progress.advance(1);
+        if !opts.by_side {
+            progress.advance(1);
+        }
     }
-    progress.finish_stage();
+    if !opts.by_side {
+        progress.finish_stage();
+    }
     let mut best: Vec<_> = heap.into_iter().map(|Reverse(x)| x).collect();
     best.sort_by(|a, b| b.cmp(a));
     for (_, Reverse((tier, i)), r) in best {
@@ -209,6 +411,9 @@ impl AnalyzeReport {
                 "{:<14} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>10}\n",
                 t.tier, t.positions, t.wins, t.losses, t.draws, t.max_win, t.max_loss, t.file_bytes
             ));
+        }
+        if !self.by_side.is_empty() {
+            s.push_str(&self.by_side_text());
         }
         s.push_str("\ndistance histograms (plies: count)\n");
         for t in &self.tiers {
@@ -236,6 +441,43 @@ impl AnalyzeReport {
                     e.distance, e.tier, e.index, e.position, e.diagram
                 ));
             }
+        }
+        s
+    }
+
+    /// The table of counts by side to move (empty rows list without `by_side`).
+    fn by_side_text(&self) -> String {
+        let mut s = String::from("\nby side to move (wins, losses, draws of the side to move)\n");
+        s.push_str(&format!(
+            "{:<14} {:<10} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8} {:>8}\n",
+            "tier",
+            "to move",
+            "positions",
+            "wins",
+            "losses",
+            "draws",
+            "won %",
+            "max win",
+            "max loss"
+        ));
+        let row = |s: &mut String, tier: &str, x: &SideStats| {
+            let share = if x.positions == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.2}", 100.0 * x.wins as f64 / x.positions as f64)
+            };
+            s.push_str(&format!(
+                "{:<14} {:<10} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8} {:>8}\n",
+                tier, x.name, x.positions, x.wins, x.losses, x.draws, share, x.max_win, x.max_loss
+            ));
+        };
+        for t in &self.tiers {
+            for x in &t.by_side {
+                row(&mut s, &t.tier, x);
+            }
+        }
+        for x in &self.by_side {
+            row(&mut s, "total", x);
         }
         s
     }
