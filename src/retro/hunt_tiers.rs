@@ -658,7 +658,12 @@ mod tests {
 
     #[test]
     fn chunked_prey_rank_equals_the_definition() {
-        for spec in ["bagh-chal", "diviyan-keliya", "cows-leopards-mogol", "kaooa"] {
+        for spec in [
+            "bagh-chal",
+            "diviyan-keliya",
+            "cows-leopards-mogol",
+            "kaooa",
+        ] {
             let g = crate::hunt::from_spec(spec).unwrap();
             let idx = shared(&g);
             let n = g.board().len();

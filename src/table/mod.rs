@@ -20,7 +20,9 @@ pub mod probe;
 pub mod query;
 pub mod verify;
 
-pub use analyze::{analyze_dir, AnalyzeReport, TierStats};
+pub use analyze::{
+    analyze_dir, analyze_dir_with, AnalyzeOptions, AnalyzeReport, SideStats, TierStats,
+};
 pub use cache::{BlockCache, DEFAULT_CACHE_BYTES};
 pub use crosscheck::{crosscheck_dir, CrossReport, CrossSample};
 pub use file::Table;
