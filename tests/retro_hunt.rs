@@ -79,3 +79,50 @@ fn small_alquerque_game_matches_exhaustive_search() {
         "bagh-chal,hunters=2,hunter_start=hand,prey=3,hunter_win=captures>=2,chain=continue",
     );
 }
+
+/// A memory limit below the parallel estimate but above the one-tier-at-a-time
+/// estimate solves waves in batches, with the same records; below that it refuses.
+#[test]
+fn memory_limit_batches_waves_with_the_same_records() {
+    let g = from_spec("kaooa-6").unwrap();
+    let plan = huntsolve::retro::driver::plan(&g, &Scope::Whole).unwrap();
+    assert!(
+        plan.memory_serial < plan.memory,
+        "{} {}",
+        plan.memory_serial,
+        plan.memory
+    );
+    let mut records = Vec::new();
+    for limit in [None, Some(plan.memory_serial)] {
+        let dir = std::env::temp_dir().join(format!(
+            "huntsolve-batch-{}-{}",
+            limit.is_some(),
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let opts = SolveOptions {
+            threads: 2,
+            memory_limit: limit,
+        };
+        let report = solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
+        assert_eq!(report.solved, plan.tiers());
+        let all: Vec<_> = plan
+            .waves
+            .iter()
+            .flatten()
+            .map(|&t| load_records(&g, &dir, t).unwrap())
+            .collect();
+        records.push((all, report.summary.start.clone()));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert_eq!(records[0], records[1]);
+    let opts = SolveOptions {
+        threads: 1,
+        memory_limit: Some(plan.memory_serial - 1),
+    };
+    let dir = std::env::temp_dir().join(format!("huntsolve-batch-no-{}", std::process::id()));
+    let err = solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap_err();
+    assert!(matches!(err, huntsolve::Error::Memory(_)), "{err}");
+    assert!(err.to_string().contains("one tier at a time"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -187,12 +187,20 @@ fn solve_job(
     let info = plan_any(game, scope)?;
     let rules = huntsolve::with_game!(game, g => huntsolve::Game::rules_string(g));
     let line = format!(
-        "{rules} [{}]: {} tiers, {} positions, {} index slots; memory needed ≈ {}{}",
+        "{rules} [{}]: {} tiers, {} positions, {} index slots; memory needed ≈ {}{}{}",
         scope.name(),
         info.tiers,
         info.placements,
         info.slots,
         format_bytes(info.memory),
+        if info.memory_serial < info.memory {
+            format!(
+                " with independent tiers in parallel, ≈ {} one tier at a time",
+                format_bytes(info.memory_serial)
+            )
+        } else {
+            String::new()
+        },
         limit.map_or(String::new(), |l| format!(" (limit {})", format_bytes(l)))
     );
     if quiet {

@@ -104,6 +104,10 @@ pub struct Plan<T> {
     pub placements: u64,
     /// Peak bytes estimated: the largest wave's working memory plus its children's records.
     pub memory: u64,
+    /// Peak bytes with one tier at a time: the largest tier's working memory plus its
+    /// children's records. [`solve`] falls back to smaller batches of a wave (down to
+    /// one tier) when `memory` exceeds the limit but this does not.
+    pub memory_serial: u64,
 }
 
 impl<T> Plan<T> {
@@ -170,12 +174,12 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
     let placements = tiers.iter().map(|&t| game.tier_placements(t)).sum();
     let memory = waves
         .iter()
-        .map(|w| {
-            let work: u64 = w.iter().map(|&t| game.tier_size(t)).sum::<u64>() * WORK_BYTES_PER_SLOT;
-            let kids: std::collections::BTreeSet<G::Tier> =
-                w.iter().flat_map(|&t| game.stored_children(t)).collect();
-            work + 2 * kids.iter().map(|&c| game.tier_size(c)).sum::<u64>()
-        })
+        .map(|w| batch_memory(game, w))
+        .max()
+        .unwrap_or(0);
+    let memory_serial = tiers
+        .iter()
+        .map(|&t| batch_memory(game, &[t]))
         .max()
         .unwrap_or(0);
     Ok(Plan {
@@ -183,7 +187,41 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
         slots,
         placements,
         memory,
+        memory_serial,
     })
+}
+
+/// Estimated bytes to solve `batch` at once: working memory of its tiers plus the
+/// records of their (distinct) stored children.
+fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> u64 {
+    let work: u64 = batch.iter().map(|&t| game.tier_size(t)).sum::<u64>() * WORK_BYTES_PER_SLOT;
+    let kids: std::collections::BTreeSet<G::Tier> = batch
+        .iter()
+        .flat_map(|&t| game.stored_children(t))
+        .collect();
+    work + 2 * kids.iter().map(|&c| game.tier_size(c)).sum::<u64>()
+}
+
+/// Splits a wave into consecutive batches whose [`batch_memory`] fits `limit`
+/// (a tier alone always forms a batch; the caller checked it fits).
+fn batches<G: TierGame>(game: &G, wave: &[G::Tier], limit: Option<u64>) -> Vec<Vec<G::Tier>> {
+    let Some(limit) = limit else {
+        return vec![wave.to_vec()];
+    };
+    let mut out: Vec<Vec<G::Tier>> = Vec::new();
+    let mut cur: Vec<G::Tier> = Vec::new();
+    for &t in wave {
+        cur.push(t);
+        if cur.len() > 1 && batch_memory(game, &cur) > limit {
+            cur.pop();
+            out.push(std::mem::take(&mut cur));
+            cur.push(t);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
 /// 80 % of `MemAvailable` from /proc/meminfo, if readable.
@@ -301,12 +339,12 @@ pub fn solve<G: Solvable>(
 ) -> Result<SolveReport> {
     let plan = plan(game, scope)?;
     if let Some(limit) = options.memory_limit {
-        if plan.memory > limit {
+        if plan.memory_serial > limit {
             return Err(Error::Memory(format!(
-                "{} ({} scope) needs about {} but the limit is {}; raise --memory or choose a smaller scope",
+                "{} ({} scope) needs about {} even one tier at a time, but the limit is {}; raise --memory or choose a smaller scope",
                 game.rules_string(),
                 scope.name(),
-                format_bytes(plan.memory),
+                format_bytes(plan.memory_serial),
                 format_bytes(limit)
             )));
         }
@@ -317,7 +355,7 @@ pub fn solve<G: Solvable>(
         .num_threads(options.threads)
         .build()
         .map_err(|e| Error::Other(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| run_plan(game, scope, &plan, out_dir, progress))
+    pool.install(|| run_plan(game, scope, &plan, out_dir, options.memory_limit, progress))
 }
 
 /// A finished tier of a wave: summary, records when freshly solved, whether fresh.
@@ -328,6 +366,7 @@ fn run_plan<G: Solvable>(
     scope: &Scope,
     plan: &Plan<G::Tier>,
     out_dir: &Path,
+    limit: Option<u64>,
     progress: &dyn Progress,
 ) -> Result<SolveReport> {
     let started = Instant::now();
@@ -347,7 +386,13 @@ fn run_plan<G: Solvable>(
     let start_tier = game.tier_of(&start_pos);
     let mut start_record = None;
 
-    for wave in &plan.waves {
+    // A wave too big for the memory limit is solved in consecutive batches.
+    let batched: Vec<Vec<G::Tier>> = plan
+        .waves
+        .iter()
+        .flat_map(|w| batches(game, w, limit))
+        .collect();
+    for wave in &batched {
         if stop_requested() {
             return Err(Error::Interrupted);
         }

@@ -129,6 +129,8 @@ pub struct PlanInfo {
     pub placements: u64,
     /// Estimated peak bytes.
     pub memory: u64,
+    /// Estimated peak bytes one tier at a time (the least a solve can run with).
+    pub memory_serial: u64,
 }
 
 fn info<T>(p: &Plan<T>) -> PlanInfo {
@@ -137,6 +139,7 @@ fn info<T>(p: &Plan<T>) -> PlanInfo {
         slots: p.slots,
         placements: p.placements,
         memory: p.memory,
+        memory_serial: p.memory_serial,
     }
 }
 
