@@ -120,14 +120,23 @@ impl<T> Plan<T> {
 /// Orders the tiers of `scope` and estimates the memory needed.
 pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
     let mut tiers = game.scope_tiers(scope)?;
+    let any = !tiers.is_empty();
     // Terminal tiers are never stored (see `TierGame::tier_is_terminal`).
     tiers.retain(|&t| !game.tier_is_terminal(t));
     if tiers.is_empty() {
-        return Err(Error::Input(format!(
-            "scope '{}' holds no tier of {}",
-            scope.name(),
-            game.rules_string()
-        )));
+        return Err(Error::Input(if any {
+            format!(
+                "scope '{}' of {} holds only positions that are already over (nothing to solve)",
+                scope.name(),
+                game.rules_string()
+            )
+        } else {
+            format!(
+                "scope '{}' holds no tier of {}",
+                scope.name(),
+                game.rules_string()
+            )
+        }));
     }
     let inside: std::collections::BTreeSet<G::Tier> = tiers.iter().copied().collect();
     // Wave of a tier: 0 without children, else 1 + the highest wave of its children.

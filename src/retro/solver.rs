@@ -5,7 +5,9 @@
 //!
 //! 1. **Scan.** Every slot is unranked. Empty slots stay [`REC_NONE`]. Terminal
 //!    positions get their [`Game::outcome`] at distance 0. Moves that leave the
-//!    tier are resolved from the solved child tiers; moves that stay inside are
+//!    tier are resolved from the solved child tiers (or, for a child tier whose every
+//!    position is over, [`TierGame::tier_is_terminal`], from the child's outcome: such
+//!    tiers are not stored); moves that stay inside are
 //!    counted. A position without in-tier moves is final after the scan. A
 //!    position with a losing exit child is a *pending* win at that distance (an
 //!    in-tier child may still give a faster win).
