@@ -401,6 +401,9 @@ fn run_plan<G: Solvable>(
         .iter()
         .flat_map(|w| batches(game, w, limit))
         .collect();
+    // When batching, no records are kept from one batch to the next (children are
+    // read again from disk), so a batch's memory is exactly what its estimate counts.
+    let batching = batched.len() > plan.waves.len();
     for wave in &batched {
         if stop_requested() {
             return Err(Error::Interrupted);
@@ -489,7 +492,10 @@ fn run_plan<G: Solvable>(
             }
             done.insert(t, summary);
         }
-        // Drop child records no tier still needs.
+        // Drop child records no tier still needs (all of them when batching).
+        if batching {
+            loaded.clear();
+        }
         for &t in wave {
             for c in game.stored_children(t) {
                 if let Some(n) = parents_left.get_mut(&c) {
