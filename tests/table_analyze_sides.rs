@@ -12,8 +12,7 @@ use huntsolve::retro::{Scope, SolveOptions, TierGame};
 use huntsolve::table::analyze::{analyze_dir_with, AnalyzeOptions, SideStats};
 use huntsolve::table::{analyze_dir, table_path, AnalyzeReport, Table};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use table_common::{solved_dir, write_tier, TierTtt};
+use table_common::{run, solved_dir, write_tier, TierTtt};
 
 fn tmpdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-sides-{name}-{}", std::process::id()));
@@ -200,18 +199,6 @@ fn brandubh_endgame_split_matches_a_direct_count() {
     }
     assert!(r.by_side.iter().all(|s| s.positions > 0));
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_huntsolve"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// The binary on solved tables (the CLI knows only real games, not the test's

@@ -1,22 +1,12 @@
 //! `verify --search`: tables against exact search without them on random
 //! positions. Correct tables agree; tables with altered distances are caught.
 
+mod table_common;
+
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::tier::{decode, encode};
 use huntsolve::table::{crosscheck_dir, table_path, write_table, Table};
-use std::process::Command;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_huntsolve"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use table_common::run;
 
 fn solved(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-cc-{name}-{}", std::process::id()));
