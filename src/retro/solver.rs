@@ -219,8 +219,9 @@ impl<G: TierGame> Work<'_, G> {
                 inner += 1;
                 continue;
             }
-            // A terminal tier is not stored: its positions' values are their outcomes.
-            let value = if game.tier_is_terminal(ct) {
+            // A terminal tier is not stored: its positions' values are their outcomes
+            // (asked only when the child tier is not loaded, off the common path).
+            let value = if children.get(ct).is_none() && game.tier_is_terminal(ct) {
                 let v = game.outcome(&child).ok_or_else(|| {
                     Error::Other(format!(
                         "position {} lies in terminal tier {} but is not terminal",
