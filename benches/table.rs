@@ -12,7 +12,7 @@ use huntsolve::table::{
 };
 use huntsolve::zobrist::Rng;
 
-#[path = "../tests/table_common/mod.rs"]
+#[path = "../tests/it/common/table.rs"]
 mod table_common;
 
 const RECORDS: usize = 4 << 20;

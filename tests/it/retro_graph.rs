@@ -2,13 +2,11 @@
 //! duplicate moves and a symmetry, against exhaustive level iteration; the
 //! same records with 1 and 2 threads.
 
-mod retro_common;
-
+use crate::common::graph::GraphGame;
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve};
 use huntsolve::retro::tier::decode;
 use huntsolve::retro::{Scope, SolveOptions, TierGame};
-use retro_common::graph::GraphGame;
 
 fn tmpdir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-{name}-{}", std::process::id()));
@@ -17,7 +15,7 @@ fn tmpdir(name: &str) -> std::path::PathBuf {
 }
 
 fn check(g: &GraphGame, name: &str) {
-    let reference = retro_common::exhaustive(g, &g.nodes());
+    let reference = crate::common::retro::exhaustive(g, &g.nodes());
     let mut per_threads = Vec::new();
     for threads in [1, 2] {
         let dir = tmpdir(&format!("{name}-{threads}"));

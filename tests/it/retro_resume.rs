@@ -1,13 +1,11 @@
 //! Interrupting a solve keeps finished tiers; a rerun solves only the rest and
 //! gives the same tables. Its own test binary: it uses the global stop flag.
 
-mod retro_common;
-
+use crate::common::graph::GraphGame;
 use huntsolve::error::Error;
 use huntsolve::progress::{clear_stop, request_stop, NoProgress, Progress};
 use huntsolve::retro::driver::{load_records, solve};
 use huntsolve::retro::{Scope, SolveOptions};
-use retro_common::graph::GraphGame;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Requests a stop once `after` solver stages have finished.

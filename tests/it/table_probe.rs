@@ -1,14 +1,12 @@
 //! Probing: random probes equal full reads, the oracle equals exhaustive search,
 //! rules and size checks, and query ordering.
 
-mod table_common;
-
+use crate::common::table::{minimax, solved_dir, TierTtt};
 use huntsolve::game::{Game, Oracle, Value};
 use huntsolve::retro::tier::{decode, TierGame};
 use huntsolve::table::{query_tables, table_path, Table, TableOracle, TableSet};
 use huntsolve::zobrist::Rng;
 use std::collections::HashMap;
-use table_common::{minimax, solved_dir, TierTtt};
 
 #[test]
 fn probes_equal_full_reads_across_threads() {
@@ -85,7 +83,7 @@ fn oracle_refuses_other_rules_and_sizes() {
         .unwrap()
         .read_all()
         .unwrap();
-    let mut meta = table_common::meta(&g, 0);
+    let mut meta = crate::common::table::meta(&g, 0);
     meta.fingerprint ^= 1;
     huntsolve::table::write_table(&table_path(&dir, "p0"), &meta, &recs).unwrap();
     let oracle = TableOracle::new(&g, &dir).unwrap();
@@ -96,7 +94,7 @@ fn oracle_refuses_other_rules_and_sizes() {
     // A table with the wrong number of records.
     huntsolve::table::write_table(
         &table_path(&dir, "p1"),
-        &table_common::meta(&g, 1),
+        &crate::common::table::meta(&g, 1),
         &recs[..100],
     )
     .unwrap();

@@ -4,8 +4,6 @@
 //! same records with 1 and 2 threads. Also the index: rank/unrank round trip
 //! and symmetry classes that cover every placement exactly once.
 
-mod retro_common;
-
 use huntsolve::game::Game;
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve};
@@ -73,7 +71,7 @@ fn check_material(spec: &str, a: u32, d: u32) {
             roots.extend(placements(&g, t.attackers as usize, t.defenders as usize));
         }
     }
-    let reference = retro_common::exhaustive(&g, &roots);
+    let reference = crate::common::retro::exhaustive(&g, &roots);
     let mut per_threads = Vec::new();
     for threads in [1, 2] {
         let dir = std::env::temp_dir().join(format!(

@@ -1,8 +1,6 @@
 //! The table commands on bad input: clear errors and exit status 2, never a panic.
 
-mod table_common;
-
-use table_common::run;
+use crate::common::table::run;
 
 fn tmpdir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-cli-{name}-{}", std::process::id()));

@@ -7,7 +7,7 @@ use huntsolve::retro::{Scope, TierGame};
 use rayon::prelude::*;
 
 fn published() -> Vec<(String, String, String, u64)> {
-    let text = include_str!("data/hunt/published.txt");
+    let text = include_str!("../data/hunt/published.txt");
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))

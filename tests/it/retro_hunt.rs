@@ -2,8 +2,6 @@
 //! every position reachable from the start (a different algorithm, sharing no
 //! code with the solver), and the same records with 1 and 2 threads.
 
-mod retro_common;
-
 use huntsolve::game::Game;
 use huntsolve::hunt::from_spec;
 use huntsolve::progress::NoProgress;
@@ -13,7 +11,7 @@ use huntsolve::retro::{Scope, Solvable, SolveOptions, TierGame};
 
 fn check_whole(spec: &str) {
     let g = from_spec(spec).unwrap();
-    let reference = retro_common::exhaustive(&g, &[g.start()]);
+    let reference = crate::common::retro::exhaustive(&g, &[g.start()]);
     let mut per_threads = Vec::new();
     for threads in [1, 2] {
         let dir = std::env::temp_dir().join(format!(

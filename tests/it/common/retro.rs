@@ -83,5 +83,3 @@ pub fn exhaustive<G: Game>(game: &G, roots: &[G::Pos]) -> HashMap<G::Pos, (Value
         .map(|(p, v)| (p, v.unwrap_or((Value::Draw, 0))))
         .collect()
 }
-
-pub mod graph;

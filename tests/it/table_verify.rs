@@ -1,13 +1,11 @@
 //! Verification and analysis of tables: correct tables pass, altered records are
 //! caught, statistics match a direct count.
 
-mod table_common;
-
+use crate::common::table::{solved_dir, write_tier, TierTtt};
 use huntsolve::game::Value;
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::tier::{decode, encode, REC_NONE};
 use huntsolve::table::{analyze_dir, table_path, verify_dir, Table};
-use table_common::{solved_dir, write_tier, TierTtt};
 
 #[test]
 fn correct_tables_verify() {

@@ -2,8 +2,7 @@
 //! totals and match a direct count over unranked positions (tic-tac-toe tables,
 //! kaooa-6 and a brandubh endgame solved here); bad input is a clean error.
 
-mod table_common;
-
+use crate::common::table::{run, solved_dir, write_tier, TierTtt};
 use huntsolve::game::{Game, Value};
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve};
@@ -12,7 +11,6 @@ use huntsolve::retro::{Scope, SolveOptions, TierGame};
 use huntsolve::table::analyze::{analyze_dir_with, AnalyzeOptions, SideStats};
 use huntsolve::table::{analyze_dir, table_path, AnalyzeReport, Table};
 use std::path::{Path, PathBuf};
-use table_common::{run, solved_dir, write_tier, TierTtt};
 
 fn tmpdir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-sides-{name}-{}", std::process::id()));

@@ -1,6 +1,6 @@
 //! A random game graph with cycles, tiers, multi-edges and an optional
 //! fixed-point-free symmetry, to test the solver's in-tier propagation and its
-//! edge counting under symmetry against [`super::exhaustive`].
+//! edge counting under symmetry against [`super::retro::exhaustive`].
 
 use huntsolve::error::{Error, Result};
 use huntsolve::game::{Game, Value};

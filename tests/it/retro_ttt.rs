@@ -1,7 +1,5 @@
 //! Tic-tac-toe solved tier by tier and checked against exhaustive search.
 
-mod retro_common;
-
 use huntsolve::game::{Game, Value};
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve, summary_path, Summary};
@@ -52,7 +50,7 @@ fn tictactoe_matches_exhaustive_search() {
     assert_eq!(placements, 6046);
 
     let all = all_positions();
-    let reference = retro_common::exhaustive(&g, &all);
+    let reference = crate::common::retro::exhaustive(&g, &all);
     let mut records = std::collections::HashMap::new();
     let mut checked = 0;
     for p in &all {

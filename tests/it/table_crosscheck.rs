@@ -1,12 +1,10 @@
 //! `verify --search`: tables against exact search without them on random
 //! positions. Correct tables agree; tables with altered distances are caught.
 
-mod table_common;
-
+use crate::common::table::run;
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::tier::{decode, encode};
 use huntsolve::table::{crosscheck_dir, table_path, write_table, Table};
-use table_common::run;
 
 fn solved(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-cc-{name}-{}", std::process::id()));
