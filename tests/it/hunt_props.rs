@@ -5,7 +5,7 @@
 
 use huntsolve::game::{perft, Game};
 use huntsolve::hunt::{from_spec, HuntGame, HuntPos, HuntRules, PRESETS};
-use huntsolve::zobrist::Rng;
+use huntsolve::random::Rng;
 
 /// Positions along a seeded random game (start included), stopping at the end.
 fn random_line(g: &HuntGame, seed: u64, plies: usize) -> Vec<HuntPos> {

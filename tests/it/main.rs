@@ -10,6 +10,7 @@ mod hunt_cli;
 mod hunt_perft;
 mod hunt_props;
 mod hunt_rules;
+mod layers;
 mod retro_graph;
 mod retro_hunt;
 mod retro_published;

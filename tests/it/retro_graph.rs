@@ -5,8 +5,8 @@
 use crate::common::graph::GraphGame;
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve};
-use huntsolve::retro::tier::decode;
 use huntsolve::retro::{Scope, SolveOptions, TierGame};
+use huntsolve::tier::decode;
 
 fn tmpdir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-{name}-{}", std::process::id()));

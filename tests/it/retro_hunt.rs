@@ -6,8 +6,8 @@ use huntsolve::game::Game;
 use huntsolve::hunt::from_spec;
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve};
-use huntsolve::retro::tier::decode;
 use huntsolve::retro::{Scope, Solvable, SolveOptions, TierGame};
+use huntsolve::tier::decode;
 
 fn check_whole(spec: &str) {
     let g = from_spec(spec).unwrap();

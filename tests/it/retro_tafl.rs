@@ -8,9 +8,9 @@ use huntsolve::game::Game;
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve};
 use huntsolve::retro::tafl_tiers::TaflTier;
-use huntsolve::retro::tier::decode;
 use huntsolve::retro::{Scope, Solvable, SolveOptions, TierGame};
 use huntsolve::tafl::{from_spec, TaflGame, TaflPos};
+use huntsolve::tier::decode;
 use std::collections::{BTreeMap, HashSet};
 
 /// Every placement of `a` attackers and `d` defenders plus the king on cells

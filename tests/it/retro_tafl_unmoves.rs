@@ -6,10 +6,10 @@
 //! by transforming the position.
 
 use huntsolve::game::Game;
+use huntsolve::random::Rng;
 use huntsolve::retro::TierGame;
 use huntsolve::tafl::geometry::NONE;
 use huntsolve::tafl::{from_spec, CornerAccess, TaflGame, TaflMove, TaflPos, PRESETS};
-use huntsolve::zobrist::Rng;
 use std::collections::HashSet;
 
 /// The un-moves as the forward rules define them: slide a piece of the side

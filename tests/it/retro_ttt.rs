@@ -3,8 +3,8 @@
 use huntsolve::game::{Game, Value};
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve, summary_path, Summary};
-use huntsolve::retro::tier::decode;
 use huntsolve::retro::{Scope, SolveOptions, TierGame};
+use huntsolve::tier::decode;
 use huntsolve::toy::{TicTacToe, TttPos};
 
 fn tmpdir(name: &str) -> std::path::PathBuf {

@@ -3,8 +3,8 @@
 //! its exact distance and must never call a cyclic draw proven.
 
 use huntsolve::game::{Game, NoOracle, Value};
+use huntsolve::random::{mix64, Rng};
 use huntsolve::search::{self, Limit, SearchConfig};
-use huntsolve::zobrist::{mix64, Rng};
 use huntsolve::{Error, Result};
 
 /// A position is a node of a directed graph and the side to move; moving

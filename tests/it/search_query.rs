@@ -3,7 +3,7 @@
 //! search alone, bad input and batch mode.
 
 use huntsolve::game::Game;
-use huntsolve::zobrist::Rng;
+use huntsolve::random::Rng;
 use serde_json::Value as Json;
 use std::io::Write;
 use std::path::PathBuf;

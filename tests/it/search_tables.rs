@@ -6,11 +6,11 @@
 use huntsolve::game::{Game, NoOracle, Oracle, Value};
 use huntsolve::hunt::from_spec;
 use huntsolve::progress::NoProgress;
+use huntsolve::random::Rng;
 use huntsolve::retro::driver::solve;
 use huntsolve::retro::{Scope, SolveOptions};
 use huntsolve::search::{self, Limit, SearchConfig, TransTable};
 use huntsolve::table::TableOracle;
-use huntsolve::zobrist::Rng;
 
 fn check(spec: &str, samples: usize, reach: u32) {
     let g = from_spec(spec).unwrap();

@@ -328,7 +328,7 @@ fn openings_up_to_symmetry() {
 
 #[test]
 fn search_answer_has_the_query_keys() {
-    use huntsolve::search::answer::answer;
+    use huntsolve::answer::answer;
     let g = TicTacToe::default();
     let pos = g.parse_position("XX.OO....").unwrap();
     let cfg = SearchConfig {

@@ -133,7 +133,7 @@ fn games_are_deterministic_and_resumable() {
 fn greedy_takes_wins_and_blocks() {
     let game = TicTacToe::default();
     let agent = GreedyAgent;
-    let mut rng = huntsolve::zobrist::Rng::new(1);
+    let mut rng = huntsolve::random::Rng::new(1);
     // X to move with two in a row on the bottom line: must complete it.
     let pos = huntsolve::Game::parse_position(&game, "XX.OO....").unwrap();
     let mv = Agent::<TicTacToe>::choose(&agent, &game, &pos, &[], &mut rng).unwrap();

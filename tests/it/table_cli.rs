@@ -63,8 +63,8 @@ fn query_rejects_unknown_rules() {
 /// solver's summary), analyze; then alter one record and verify must fail.
 #[test]
 fn kaooa_solve_verify_query_analyze() {
-    use huntsolve::retro::tier::{decode, encode};
     use huntsolve::table::{table_path, write_table, Table};
+    use huntsolve::tier::{decode, encode};
     let d = tmpdir("kaooa");
     let dir = d.to_str().unwrap();
     let (code, _, err) = run(&["solve", "kaooa", "--out", dir]);

@@ -2,9 +2,10 @@
 //! positions. Correct tables agree; tables with altered distances are caught.
 
 use crate::common::table::run;
+use huntsolve::answer::crosscheck_dir;
 use huntsolve::progress::NoProgress;
-use huntsolve::retro::tier::{decode, encode};
-use huntsolve::table::{crosscheck_dir, table_path, write_table, Table};
+use huntsolve::table::{table_path, write_table, Table};
+use huntsolve::tier::{decode, encode};
 
 fn solved(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-cc-{name}-{}", std::process::id()));
@@ -39,7 +40,7 @@ fn correct_tables_agree_with_search() {
         a.decided,
         a.draws
     );
-    let pos = |r: &huntsolve::table::CrossReport| -> Vec<String> {
+    let pos = |r: &huntsolve::answer::CrossReport| -> Vec<String> {
         r.samples.iter().map(|s| s.position.clone()).collect()
     };
     assert_eq!(pos(&a), pos(&b));

@@ -5,11 +5,11 @@
 
 use huntsolve::game::{Game, Oracle, Value};
 use huntsolve::progress::NoProgress;
-use huntsolve::retro::tier::{decode, encode, TierGame, RECORD_ENCODING};
+use huntsolve::random::Rng;
 use huntsolve::table::{
     table_path, verify_dir, write_table_with, TableMeta, TableOracle, WriteOptions,
 };
-use huntsolve::zobrist::Rng;
+use huntsolve::tier::{decode, encode, TierGame, RECORD_ENCODING};
 use huntsolve::{Error, Result};
 
 const TIERS: u32 = 4;

@@ -1,11 +1,11 @@
 //! Table file format: round trips, one distinct error per corruption kind, and
 //! truncation / bit-flip sweeps that must give errors, never panics.
 
-use huntsolve::retro::tier::RECORD_ENCODING;
+use huntsolve::random::Rng;
 use huntsolve::table::{
     decode_table, table_path, write_table, write_table_with, Table, TableMeta, WriteOptions,
 };
-use huntsolve::zobrist::Rng;
+use huntsolve::tier::RECORD_ENCODING;
 use huntsolve::Error;
 use std::path::{Path, PathBuf};
 

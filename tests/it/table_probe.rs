@@ -3,9 +3,9 @@
 
 use crate::common::table::{minimax, solved_dir, TierTtt};
 use huntsolve::game::{Game, Oracle, Value};
-use huntsolve::retro::tier::{decode, TierGame};
+use huntsolve::random::Rng;
 use huntsolve::table::{query_tables, table_path, Table, TableOracle, TableSet};
-use huntsolve::zobrist::Rng;
+use huntsolve::tier::{decode, TierGame};
 use std::collections::HashMap;
 
 #[test]

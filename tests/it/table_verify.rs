@@ -4,8 +4,8 @@
 use crate::common::table::{solved_dir, write_tier, TierTtt};
 use huntsolve::game::Value;
 use huntsolve::progress::NoProgress;
-use huntsolve::retro::tier::{decode, encode, REC_NONE};
 use huntsolve::table::{analyze_dir, table_path, verify_dir, Table};
+use huntsolve::tier::{decode, encode, REC_NONE};
 
 #[test]
 fn correct_tables_verify() {

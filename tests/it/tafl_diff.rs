@@ -21,8 +21,8 @@ use hnefatafl::preset::{boards, rules};
 use hnefatafl::rules::Ruleset;
 use hnefatafl::tiles::Tile;
 use huntsolve::game::{Game, Value};
+use huntsolve::random::Rng;
 use huntsolve::tafl::{from_spec, TaflGame, TaflMove, TaflPos};
-use huntsolve::zobrist::Rng;
 
 /// Our position built from the crate's board (x = column, y = row).
 fn convert<B: BoardState>(g: &TaflGame, s: &GameState<B>) -> TaflPos {

@@ -3,9 +3,9 @@
 //! recomputed ones.
 
 use huntsolve::game::{Game, Value};
+use huntsolve::random::Rng;
 use huntsolve::tafl::{from_spec, TaflRules, PRESETS};
 use huntsolve::variant::AnyGame;
-use huntsolve::zobrist::Rng;
 
 #[test]
 fn presets_round_trip_and_have_distinct_fingerprints() {

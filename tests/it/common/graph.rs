@@ -4,9 +4,9 @@
 
 use huntsolve::error::{Error, Result};
 use huntsolve::game::{Game, Value};
+use huntsolve::random::Rng;
 use huntsolve::retro::scope::{tier_closure, Scope, Solvable};
 use huntsolve::retro::TierGame;
-use huntsolve::zobrist::Rng;
 use std::sync::Arc;
 
 /// Node `(a, s)` is `2a + s`; base node `a` lies in tier `a / per_tier`.
@@ -110,7 +110,7 @@ impl Game for GraphGame {
         )
     }
     fn fingerprint(&self) -> u64 {
-        huntsolve::zobrist::mix64(self.0.edges.iter().map(|e| e.len() as u64).sum::<u64>())
+        huntsolve::random::mix64(self.0.edges.iter().map(|e| e.len() as u64).sum::<u64>())
     }
     fn start(&self) -> u32 {
         self.nodes()[0]
@@ -134,7 +134,7 @@ impl Game for GraphGame {
         })
     }
     fn hash(&self, pos: &u32) -> u64 {
-        huntsolve::zobrist::mix64(*pos as u64)
+        huntsolve::random::mix64(*pos as u64)
     }
     fn side_to_move(&self, _: &u32) -> usize {
         0

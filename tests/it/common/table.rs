@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use huntsolve::game::{Game, Value};
-use huntsolve::retro::tier::{encode, TierGame, RECORD_ENCODING, REC_NONE};
 use huntsolve::table::{table_path, write_table_with, TableMeta, WriteOptions};
+use huntsolve::tier::{encode, TierGame, RECORD_ENCODING, REC_NONE};
 use huntsolve::toy::{TicTacToe, TttPos};
 use huntsolve::{Error, Result};
 use std::collections::HashMap;

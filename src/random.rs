@@ -1,4 +1,5 @@
-//! Deterministic pseudo-random numbers for Zobrist keys and seeded playouts.
+//! Random numbers and hashing (base layer): the SplitMix64 mixer used as a hash function,
+//! a small seedable generator for reproducible playouts and samples, and Zobrist key lists.
 
 /// SplitMix64 finaliser: a good 64-bit mixing function.
 pub fn mix64(mut z: u64) -> u64 {

@@ -1,4 +1,6 @@
-//! The interface between a game family and the retrograde solver / table layer.
+//! The tier vocabulary shared by the retrograde solver ([`crate::retro`]) and the table layer
+//! ([`crate::table`]): the [`TierGame`] interface and the record encoding. It sits with the
+//! game traits, below both, so that neither imports the other to speak of tiers.
 //!
 //! A game is split into *tiers*: sets of positions closed under the moves that
 //! do not change the tier (steps), while moves that change it (drops, captures)

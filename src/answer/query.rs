@@ -3,9 +3,9 @@
 //! `depth`, `nodes`, so that the command can fall back to search where no table
 //! knows the position and print both the same way.
 
-use super::{search, SearchConfig, TransTable, MATE};
 use crate::error::Result;
 use crate::game::{Game, Oracle, Value};
+use crate::search::{search, SearchConfig, TransTable, MATE};
 use crate::table::query::{Exact, QueryResult};
 use serde::Serialize;
 

@@ -10,14 +10,14 @@
 //! when the search proves the same value at the same distance; a draw agrees
 //! when the search proves no win or loss.
 
-use super::probe::TableOracle;
-use super::verify::{dir_tiers, record_text};
 use crate::error::{Error, Result};
 use crate::game::{NoOracle, Value};
 use crate::progress::{stop_requested, Progress};
-use crate::retro::tier::{decode, TierGame};
+use crate::random::Rng;
 use crate::search::{search_fresh, Limit, SearchConfig};
-use crate::zobrist::Rng;
+use crate::table::probe::TableOracle;
+use crate::table::verify::{dir_tiers, record_text};
+use crate::tier::{decode, TierGame};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;
@@ -171,7 +171,7 @@ pub fn crosscheck_dir<G: TierGame>(
                 tier: game.tier_name(*tier),
                 index: *index,
                 position: game.format_position(pos),
-                table: record_text(crate::retro::tier::encode(*value, *distance)),
+                table: record_text(crate::tier::encode(*value, *distance)),
                 search,
                 agree,
                 nodes: r.nodes,
