@@ -13,6 +13,7 @@ pub mod hunt;
 pub mod progress;
 pub mod retro;
 pub mod search;
+pub mod serve;
 pub mod stats;
 pub mod table;
 pub mod tafl;
