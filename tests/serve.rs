@@ -342,6 +342,9 @@ fn bad_requests_get_400_with_an_error() {
         let msg = body["error"].as_str().unwrap_or_else(|| panic!("{body}"));
         assert!(msg.contains(text), "{target}: '{msg}' lacks '{text}'");
     }
+    // A huge time is capped (10 s), not an overflow; this position is in the tables.
+    let (status, body) = get_json(srv.addr, "/api/position?rules=kaooa&time=1e308");
+    assert_eq!(status, 200, "{body}");
     let (status, _, body) = request(srv.addr, "POST", "/api/presets");
     assert_eq!(status, 405, "{body}");
     // The server still answers after all that.

@@ -60,9 +60,15 @@ function parseMove(text) {
 function colour(value, distance) {
   if (value === 'draw') return 'hsl(50, 90%, 52%)';
   if (value !== 'win' && value !== 'loss') return 'hsl(0, 0%, 62%)';
-  const d = Math.min(distance ?? 40, 40);
-  const light = 30 + (35 * d) / 40;
+  const d = Math.min(distance ?? 30, 30);
+  const light = 24 + (44 * d) / 30;
   return value === 'win' ? `hsl(130, 65%, ${light}%)` : `hsl(4, 75%, ${light}%)`;
+}
+
+// Text colour readable on colour(value, distance).
+function ink(value, distance) {
+  if (value !== 'win' && value !== 'loss') return '#222';
+  return Math.min(distance ?? 30, 30) < 18 ? '#fff' : '#222';
 }
 
 function valueText(value, distance) {
@@ -196,10 +202,20 @@ function drawBoard(svg, geo, a, interactive) {
   }
 }
 
-function handText(a) {
-  if (!a || !a.hand) return '';
-  const [h, p] = a.hand;
-  return `in hand: ${a.sides[0]} ${h}, ${a.sides[1]} ${p} · captured ${a.sides[1]}: ${a.captured}`;
+// Pieces in hand and captured, drawn as small discs with counts.
+function drawHand(div, a) {
+  div.innerHTML = '';
+  if (!a || !a.hand) return;
+  const part = (label, letter, count, cls) => {
+    const s = document.createElement('span');
+    s.className = `handPart ${cls}`;
+    s.dataset.count = count;
+    s.innerHTML = `${label} <span class="mini ${letter}">${letter}</span>&times;${count}`;
+    div.appendChild(s);
+  };
+  part(`${a.sides[0]} in hand`, 'H', a.hand[0], 'hunterHand');
+  part(`${a.sides[1]} in hand`, 'P', a.hand[1], 'preyHand');
+  part('captured', 'P', a.captured, 'captured');
 }
 
 function statusHtml(a) {
@@ -233,7 +249,7 @@ async function show() {
     S.positions[S.ply] = a.position;
     drawBoard($('boardA'), geo, a, true);
     $('paneA').querySelector('.paneRules').textContent = a.rules;
-    $('handA').textContent = handText(a);
+    drawHand($('handA'), a);
     $('statusA').innerHTML = statusHtml(a);
     $('posText').value = a.position;
     $('posError').textContent = '';
@@ -265,7 +281,7 @@ function drawMoves(a) {
     li.dataset.value = m.value || 'unknown';
     li.dataset.source = m.source;
     li.style.background = colour(m.value, m.distance);
-    li.style.color = m.value === 'draw' || !m.value ? '#222' : '#fff';
+    li.style.color = ink(m.value, m.distance);
     if (m.source === 'search') li.classList.add('searched');
     if (m.move === a.best) li.classList.add('best');
     const vt = m.value ? valueText(m.value, m.distance) : `${m.score > 0 ? '+' : ''}${m.score}`;
@@ -339,6 +355,7 @@ function redraw() {
 // ---------- second variant ----------
 async function showCompare(a, seq) {
   const pane = $('paneB');
+  $('boards').classList.toggle('two', !!S.rules2);
   if (!S.rules2) { pane.hidden = true; return; }
   pane.hidden = false;
   pane.querySelector('.paneRules').textContent = S.rules2;
@@ -348,7 +365,7 @@ async function showCompare(a, seq) {
     const b = await answer(S.rules2, a.position, '');
     if (seq !== S.seq) return;
     drawBoard($('boardB'), geo, b, false);
-    $('handB').textContent = handText(b);
+    drawHand($('handB'), b);
     const differs = b.value !== a.value || b.distance !== a.distance;
     $('statusB').innerHTML = statusHtml(b) + (differs ? ' <span class="differs" data-differs="1">differs</span>' : '');
     ol.innerHTML = '';
@@ -357,7 +374,7 @@ async function showCompare(a, seq) {
       li.dataset.move = m.move;
       li.dataset.value = m.value || 'unknown';
       li.style.background = colour(m.value, m.distance);
-      li.style.color = m.value === 'draw' || !m.value ? '#222' : '#fff';
+      li.style.color = ink(m.value, m.distance);
       if (m.source === 'search') li.classList.add('searched');
       li.innerHTML = '<span></span><span></span>';
       li.firstChild.textContent = m.move;
@@ -416,8 +433,9 @@ async function drawChart(seq) {
   if (path) el('path', { d: path, fill: 'none', stroke: '#888', 'stroke-width': 1.5 }, svg);
   pts.forEach((a, i) => {
     if (!a.value) return;
-    // Colour from the side to move's view, as on the board.
-    const dot = el('circle', { cx: x(i), cy: y(a), r: 4, fill: colour(a.value, a.distance), class: 'dot',
+    // Colour from the first side's view, so one outcome keeps one colour along the game.
+    const first = a.side === a.sides[0] ? a.value : ({ win: 'loss', loss: 'win' })[a.value] || a.value;
+    const dot = el('circle', { cx: x(i), cy: y(a), r: 4, fill: colour(first, a.distance), class: 'dot',
       'data-ply': i, 'data-value': a.value }, svg);
     if (!a.exact) dot.setAttribute('stroke-dasharray', '2 2');
     dot.addEventListener('click', () => go(i));

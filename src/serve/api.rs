@@ -320,7 +320,8 @@ impl State {
                         "time '{t}': expected a positive number of seconds"
                     )));
                 }
-                Duration::from_secs_f64(secs).min(MAX_SEARCH_TIME)
+                // Clamped before converting: a huge number must not overflow a Duration.
+                Duration::from_secs_f64(secs.min(MAX_SEARCH_TIME.as_secs_f64()))
             }
         };
         let rules = with_game!(game.as_ref(), g => g.rules_string());

@@ -103,7 +103,9 @@ impl Explorer {
         }
         let state = State::new(&cfg.tables, cfg.search_time)?;
         let wanted = format!("{}:{}", cfg.bind, cfg.port);
-        let server = tiny_http::Server::http(wanted.as_str())
+        let listener =
+            listen(&wanted).map_err(|e| Error::Input(format!("cannot listen on {wanted}: {e}")))?;
+        let server = tiny_http::Server::from_listener(listener, None)
             .map_err(|e| Error::Input(format!("cannot listen on {wanted}: {e}")))?;
         let addr = server
             .server_addr()
@@ -165,6 +167,24 @@ impl Explorer {
         }
         Ok(())
     }
+}
+
+/// A listening socket with `TCP_NODELAY`, which accepted connections inherit
+/// (Linux): tiny_http writes a response's head and body separately, and with
+/// Nagle's algorithm the body would wait for the client's delayed ACK (40 ms).
+fn listen(wanted: &str) -> std::io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Protocol, Socket, Type};
+    use std::net::ToSocketAddrs;
+    let addr = wanted
+        .to_socket_addrs()?
+        .next()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address"))?;
+    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, Some(Protocol::TCP))?;
+    socket.set_reuse_address(true)?;
+    socket.set_tcp_nodelay(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(128)?;
+    Ok(socket.into())
 }
 
 fn worker(server: &tiny_http::Server, state: &State, stop: &AtomicBool) {
