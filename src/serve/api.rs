@@ -23,17 +23,17 @@
 //!   (point name → piece letter), `hand` (pieces in hand per side, hunt games)
 //!   and `captured` (prey taken, hunt games) to draw the position.
 
+use crate::answer::{answer, exact_pv, from_table, SearchAnswer};
 use crate::error::{Error, Result};
 use crate::game::{play_line, Game, NoOracle};
 use crate::hunt::HuntGame;
 use crate::progress::NoProgress;
-use crate::retro::TierGame;
-use crate::search::answer::{answer, exact_pv, from_table, SearchAnswer};
 use crate::search::{Limit, SearchConfig, TransTable};
 use crate::table::analyze::{analyze_dir_with, AnalyzeOptions};
 use crate::table::query::Exact;
 use crate::table::{list_tiers, query_with, rules_of_dir, TableOracle};
 use crate::tafl::TaflGame;
+use crate::tier::TierGame;
 use crate::variant::{all_presets, AnyGame};
 use crate::with_game;
 use serde::Serialize;

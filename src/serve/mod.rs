@@ -4,7 +4,7 @@
 //!
 //! This is a *face* of the crate, like the command line: it sits above every
 //! other layer and only calls their public functions (values come from
-//! [`crate::table::query_with`], [`crate::search::answer`], exactly as
+//! [`crate::table::query_with`], [`crate::answer::answer`], exactly as
 //! `huntsolve query` computes them). It serves; it does not print: the caller
 //! ([`Explorer::url`]) says where it listens.
 //!

@@ -4,9 +4,9 @@
 //! the page and its assets are served from the binary.
 
 use huntsolve::game::Game;
+use huntsolve::random::Rng;
 use huntsolve::serve::{Config, Explorer, StopHandle};
 use huntsolve::table::{query_tables, TableOracle};
-use huntsolve::zobrist::Rng;
 use serde_json::Value as Json;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
