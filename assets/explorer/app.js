@@ -249,6 +249,9 @@ async function show() {
     S.positions[S.ply] = a.position;
     drawBoard($('boardA'), geo, a, true);
     $('paneA').querySelector('.paneRules').textContent = a.rules;
+    // The statistics selector follows the table set answering, if any.
+    const set = S.sets.find((t) => t.name === a.tables) || S.sets.find((t) => t.rules === a.rules);
+    if (set) $('tableSets').value = set.name;
     drawHand($('handA'), a);
     $('statusA').innerHTML = statusHtml(a);
     $('posText').value = a.position;
