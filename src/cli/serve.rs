@@ -52,6 +52,12 @@ pub fn run(args: Args) -> Result<()> {
         "huntsolve explorer at {} (Ctrl-C stops)\n",
         explorer.url()
     ));
+    if !explorer.addr().ip().is_loopback() {
+        eprintln!(
+            "warning: listening on {}: other machines can reach this explorer",
+            explorer.addr()
+        );
+    }
     out::print(&text)?;
     explorer.run()
 }

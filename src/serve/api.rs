@@ -23,13 +23,14 @@
 //!   (point name → piece letter), `hand` (pieces in hand per side, hunt games)
 //!   and `captured` (prey taken, hunt games) to draw the position.
 
-use crate::answer::{answer, exact_pv, from_table, SearchAnswer};
+use crate::answer::{answer, from_table, SearchAnswer};
 use crate::error::{Error, Result};
 use crate::game::{play_line, Game, NoOracle};
 use crate::hunt::HuntGame;
 use crate::progress::NoProgress;
 use crate::search::{Limit, SearchConfig, TransTable};
 use crate::table::analyze::{analyze_dir_with, AnalyzeOptions};
+use crate::table::query::compare_results;
 use crate::table::query::Exact;
 use crate::table::{list_tiers, query_with, rules_of_dir, TableOracle};
 use crate::tafl::TaflGame;
@@ -478,7 +479,7 @@ fn answer_position<G: TierGame>(
             (Some(crate::Value::Draw), _) | (_, None) => TABLE_DRAW_PV,
             (_, Some(d)) => d as usize,
         };
-        let pv = exact_pv(game, &pos, &exact, plies)?;
+        let pv = table_pv(game, &pos, &exact, plies)?;
         let known = q
             .moves
             .iter()
@@ -565,6 +566,48 @@ fn answer_position<G: TierGame>(
         seconds: a.seconds,
     };
     serde_json::to_value(&out).map_err(|e| ApiError::Internal(format!("JSON: {e}")))
+}
+
+/// The exact principal variation of [`exact_pv`](crate::answer::exact_pv) (at
+/// each ply the first best move in [`query_with`]'s order), computed without
+/// formatting and sorting every move of every ply: each ply probes the children
+/// and formats only the move played. The PV is the largest part of a table
+/// answer (up to a probe per move per ply of a 33-ply win), and the tests check
+/// this walk against `exact_pv` itself.
+fn table_pv<G: Game>(
+    game: &G,
+    pos: &G::Pos,
+    exact: &dyn Fn(&G::Pos) -> Result<Exact>,
+    max_plies: usize,
+) -> Result<Vec<String>> {
+    let mut line = Vec::new();
+    let mut p = pos.clone();
+    let mut moves = Vec::new();
+    while line.len() < max_plies && game.outcome(&p).is_none() {
+        game.legal_moves(&p, &mut moves);
+        let mut best: Option<(G::Move, (Option<crate::Value>, Option<u32>))> = None;
+        for &m in &moves {
+            let child = game.play(&p, m);
+            let known = match game.outcome(&child) {
+                Some(v) => Some((v, 0)),
+                None => exact(&child)?,
+            };
+            let Some((v, d)) = known else { continue };
+            let result = (Some(v.flip()), Some(d + 1));
+            // Strictly better only: among equals the generator's first stays, as
+            // in query_with's stable sort.
+            if best
+                .as_ref()
+                .is_none_or(|b| compare_results(result, b.1) == std::cmp::Ordering::Less)
+            {
+                best = Some((m, result));
+            }
+        }
+        let Some((m, _)) = best else { break };
+        line.push(game.format_move(&p, m));
+        p = game.play(&p, m);
+    }
+    Ok(line)
 }
 
 /// A search answer, unless the oracle met a damaged table meanwhile.

@@ -194,6 +194,14 @@ fn table_answers_equal_query_json_and_the_query_library() {
             let mv = game.parse_move(&pos, &e.mv).unwrap();
             assert_eq!(m["position"], game.format_position(&game.play(&pos, mv)));
         }
+        // The principal variation equals the library's exact_pv.
+        let exact = |p: &<huntsolve::hunt::HuntGame as Game>::Pos| oracle.try_probe(p);
+        let plies = match (q.value, q.distance) {
+            (Some(huntsolve::Value::Draw), _) | (_, None) => 12,
+            (_, Some(d)) => d as usize,
+        };
+        let pv = huntsolve::answer::exact_pv(&game, &pos, &exact, plies).unwrap();
+        assert_eq!(a["pv"], serde_json::json!(pv), "{text}");
         // A few against the command line itself.
         if i < 4 {
             let (code, out, err) = run(&[
