@@ -568,6 +568,9 @@ fn answer_position<G: TierGame>(
     serde_json::to_value(&out).map_err(|e| ApiError::Internal(format!("JSON: {e}")))
 }
 
+/// A move's result as [`compare_results`] orders it: (value, distance).
+type Ranked = (Option<crate::Value>, Option<u32>);
+
 /// The exact principal variation of [`exact_pv`](crate::answer::exact_pv) (at
 /// each ply the first best move in [`query_with`]'s order), computed without
 /// formatting and sorting every move of every ply: each ply probes the children
@@ -585,7 +588,7 @@ fn table_pv<G: Game>(
     let mut moves = Vec::new();
     while line.len() < max_plies && game.outcome(&p).is_none() {
         game.legal_moves(&p, &mut moves);
-        let mut best: Option<(G::Move, (Option<crate::Value>, Option<u32>))> = None;
+        let mut best: Option<(G::Move, Ranked)> = None;
         for &m in &moves {
             let child = game.play(&p, m);
             let known = match game.outcome(&child) {
