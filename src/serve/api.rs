@@ -25,7 +25,7 @@
 
 use crate::answer::{answer, from_table, SearchAnswer};
 use crate::error::{Error, Result};
-use crate::game::{play_line, Game, NoOracle};
+use crate::game::{play_line, Evaluate, Game, NoOracle, Notation};
 use crate::hunt::HuntGame;
 use crate::progress::NoProgress;
 use crate::search::{Limit, SearchConfig, TransTable};
@@ -433,13 +433,13 @@ struct ApiAnswer {
 /// HOOK(issue 10, prover): when the df-pn prover over tables lands on main,
 /// try it here, before search, and answer with `source: "proof"` (exact). Until
 /// then no position is proved here and the search fallback answers.
-fn prove<G: Game>(_game: &G, _pos: &G::Pos) -> Option<SearchAnswer> {
+fn prove<G: Notation>(_game: &G, _pos: &G::Pos) -> Option<SearchAnswer> {
     None
 }
 
 /// Answers a position: from the first table set that knows its value, else by
 /// the prover hook, else by a time-limited search with the tables as oracle.
-fn answer_position<G: TierGame>(
+fn answer_position<G: TierGame + Evaluate>(
     game: &G,
     oracles: &[(&str, &TableOracle<G>)],
     req: &Request,
@@ -577,7 +577,7 @@ type Ranked = (Option<crate::Value>, Option<u32>);
 /// and formats only the move played. The PV is the largest part of a table
 /// answer (up to a probe per move per ply of a 33-ply win), and the tests check
 /// this walk against `exact_pv` itself.
-fn table_pv<G: Game>(
+fn table_pv<G: Notation>(
     game: &G,
     pos: &G::Pos,
     exact: &dyn Fn(&G::Pos) -> Result<Exact>,

@@ -3,7 +3,7 @@
 //! tables miss are searched and say so; bad requests get a 400 with an error;
 //! the page and its assets are served from the binary.
 
-use huntsolve::game::Game;
+use huntsolve::game::{Game, Notation};
 use huntsolve::random::Rng;
 use huntsolve::serve::{Config, Explorer, StopHandle};
 use huntsolve::table::{query_tables, TableOracle};
