@@ -11,7 +11,7 @@
 //! `pv`, `depth`, `nodes`, `nps`, `seconds`), computed by the same library
 //! functions, and:
 //! - `source`: `table` (exact, from the tables), `proof` (exact, from the
-//!   prover: not wired yet, see [`prove`]), `search` (a time-limited search:
+//!   prover: not wired yet, see the `HOOK(issue 10)` in this file), `search` (a time-limited search:
 //!   **not proven**; `value` is set only where the search itself proved it) or
 //!   `rules` (the game is over);
 //! - `exact`: whether `value` is a proven game value;
