@@ -512,7 +512,7 @@ async function showStats(name) {
     const set = S.sets.find((s) => s.name === name);
     const pct = (k) => (r.positions ? ((100 * k) / r.positions).toFixed(1) : '0');
     let html = `<p><code>${r.rules}</code> · fingerprint ${r.fingerprint} · ${r.tiers.length} tiers</p>`;
-    html += `<table id="statsTotals"><tr><th class="l"></th><th>positions</th><th>wins</th><th>draws</th><th>losses</th></tr>`;
+    html += `<table id="statsTotals"><tr><th class="l"></th><th>positions (symmetry classes)</th><th>wins</th><th>draws</th><th>losses</th></tr>`;
     html += `<tr><td class="l">total</td><td>${r.positions}</td><td>${r.wins} (${pct(r.wins)} %)</td><td>${r.draws} (${pct(r.draws)} %)</td><td>${r.losses} (${pct(r.losses)} %)</td></tr></table>`;
     // Distance histogram over all tiers (wins up, losses down).
     const win = [], loss = [];
@@ -525,12 +525,13 @@ async function showStats(name) {
     const W = 640, H = 180, bw = Math.max(1, (W - 40) / len);
     let bars = '';
     for (let d = 0; d < len; d++) {
-      const hw = (((win[d] || 0) / top) * (H / 2 - 12));
-      const hl = (((loss[d] || 0) / top) * (H / 2 - 12));
+      // Logarithmic heights: the long tail of rare long wins stays visible.
+      const h = (c) => (Math.log1p(c || 0) / Math.log1p(top)) * (H / 2 - 12);
+      const hw = h(win[d]), hl = h(loss[d]);
       bars += `<rect x="${30 + d * bw}" y="${H / 2 - hw}" width="${bw * 0.85}" height="${hw}" fill="${colour('win', d)}"><title>win in ${d}: ${win[d] || 0}</title></rect>`;
       bars += `<rect x="${30 + d * bw}" y="${H / 2}" width="${bw * 0.85}" height="${hl}" fill="${colour('loss', d)}"><title>loss in ${d}: ${loss[d] || 0}</title></rect>`;
     }
-    html += `<h3>distance histogram (plies; wins up, losses down, side to move's view)</h3><svg id="statsHist" width="${W}" height="${H}" style="background:#fff">`
+    html += `<h3>distance histogram (plies; wins up, losses down, side to move's view; log scale)</h3><svg id="statsHist" width="${W}" height="${H}" style="background:#fff">`
       + `<line x1="30" y1="${H / 2}" x2="${W}" y2="${H / 2}" stroke="#aaa"/>${bars}`
       + `<text x="2" y="12" font-size="10">wins</text><text x="2" y="${H - 4}" font-size="10">losses</text><text x="${W - 60}" y="${H - 4}" font-size="10">0 … ${len - 1}</text></svg>`;
     html += `<h3>longest wins</h3><table id="statsLongest"><tr><th>plies</th><th class="l">tier</th><th class="l">position</th></tr>`;
