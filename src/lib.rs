@@ -41,6 +41,6 @@ pub mod tier;
 pub mod toy;
 pub mod variant;
 
-pub use error::{Error, Result};
+pub use error::{Error, Result, TableFault};
 pub use game::{Evaluate, FullGame, Game, Notation, Oracle, Value};
 pub use variant::AnyGame;

@@ -1,6 +1,7 @@
 //! The `huntsolve` command: a thin layer over the library. `main` parses the
 //! arguments, calls one library function per subcommand, prints, and maps
-//! errors to exit status 2.
+//! errors to an exit status ([`huntsolve::Error::exit_code`]: 1 a check
+//! disagreed, 2 bad usage or input, 130 interrupted).
 #![forbid(unsafe_code)]
 
 mod cli;
@@ -25,11 +26,7 @@ fn main() -> ExitCode {
                 }
             }
             eprintln!("error: {e}");
-            if matches!(e, huntsolve::Error::Interrupted) {
-                ExitCode::from(130)
-            } else {
-                ExitCode::from(2)
-            }
+            ExitCode::from(e.exit_code())
         }
     }
 }

@@ -224,7 +224,7 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, exact: bool) -> Result<Strin
 
 fn show<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
     if args.json {
-        let s = serde_json::to_string(a).map_err(|e| Error::Other(format!("JSON: {e}")))?;
+        let s = serde_json::to_string(a).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         return out::println(&s);
     }
     out::print(&text_of(game, a, args.exact)?)

@@ -133,7 +133,7 @@ fn run_single(rules: &str, args: &Args) -> Result<()> {
     let s = &report.summary;
     if args.json {
         let text = serde_json::to_string_pretty(s)
-            .map_err(|e| Error::Other(format!("encoding summary: {e}")))?;
+            .map_err(|e| Error::Internal(format!("encoding summary: {e}")))?;
         return println(&text);
     }
     let mut text = format!(
@@ -252,7 +252,7 @@ fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
     }
     if args.json {
         let text = serde_json::to_string_pretty(&results)
-            .map_err(|e| Error::Other(format!("encoding results: {e}")))?;
+            .map_err(|e| Error::Internal(format!("encoding results: {e}")))?;
         println(&text)?;
     } else {
         println(&results_markdown(&results))?;
@@ -265,7 +265,7 @@ fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
         }
     }
     if results.iter().any(|r| r.status != "ok") {
-        return Err(Error::Other(
+        return Err(Error::Internal(
             "some jobs failed (see the status column)".into(),
         ));
     }

@@ -116,7 +116,7 @@ pub fn run(args: Args) -> Result<()> {
     let report = dispatch(&any, Verify(&args))?;
     if args.json {
         let s = serde_json::to_string_pretty(&report)
-            .map_err(|e| Error::Other(format!("JSON: {e}")))?;
+            .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::println(&s)?;
     } else {
         out::print(&text(&report))?;
@@ -124,7 +124,7 @@ pub fn run(args: Args) -> Result<()> {
     if report.all_agree() {
         Ok(())
     } else {
-        Err(Error::Other(format!(
+        Err(Error::Disagreement(format!(
             "verify: {} of {} positions disagree with their children",
             report.mismatches, report.positions
         )))
@@ -174,7 +174,8 @@ fn run_cross(any: &AnyGame, args: &Args, n: usize) -> Result<()> {
     }
     let r = dispatch(any, Cross(args, n))?;
     if args.json {
-        let s = serde_json::to_string_pretty(&r).map_err(|e| Error::Other(format!("JSON: {e}")))?;
+        let s =
+            serde_json::to_string_pretty(&r).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::println(&s)?;
     } else {
         let mut s = format!(
@@ -208,7 +209,7 @@ fn run_cross(any: &AnyGame, args: &Args, n: usize) -> Result<()> {
         out::print(&s)?;
     }
     if r.samples.is_empty() {
-        return Err(Error::Other(format!(
+        return Err(Error::Input(format!(
             "verify --search: no position with a stored distance <= {} found",
             r.max_distance
         )));
@@ -216,7 +217,7 @@ fn run_cross(any: &AnyGame, args: &Args, n: usize) -> Result<()> {
     if r.all_agree() {
         Ok(())
     } else {
-        Err(Error::Other(format!(
+        Err(Error::Disagreement(format!(
             "verify --search: {} of {} positions disagree with the search",
             r.disagreements,
             r.samples.len()

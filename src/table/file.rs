@@ -10,7 +10,7 @@
 
 use super::cache::{BlockCache, BlockKey};
 use super::format::{decode_block, decode_table, parse_head, HeadParse, Layout, TableMeta};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -63,7 +63,7 @@ impl Table {
     pub fn open_with_cache(path: &Path, cache: Arc<BlockCache>) -> Result<Table> {
         let file = File::open(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
-                Error::table(path, "no such file")
+                Error::table(path, TableFault::Missing, "no such file")
             } else {
                 Error::io(format!("opening table {}", path.display()), e)
             }
@@ -78,13 +78,16 @@ impl Table {
             let mut buf = vec![0u8; want];
             read_at(&file, &mut buf, 0)
                 .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-            match parse_head(&buf, file_len).map_err(|r| Error::table(path, r))? {
+            match parse_head(&buf, file_len)
+                .map_err(|r| Error::table(path, TableFault::of_reason(&r), r))?
+            {
                 HeadParse::Done(l) => break l,
                 // parse_head has checked that `n` fits in the file before asking.
                 HeadParse::Need(n) if n > want && n as u64 <= file_len => want = n,
                 HeadParse::Need(n) => {
                     return Err(Error::table(
                         path,
+                        TableFault::Truncated,
                         format!("truncated: {n} bytes needed, {file_len} present"),
                     ))
                 }
@@ -134,7 +137,7 @@ impl Table {
         let m = self.meta();
         if m.fingerprint != fingerprint || m.rules != rules {
             return Err(Error::table(
-                &self.path,
+                &self.path, TableFault::WrongRules,
                 format!(
                     "wrong rules: the table is for '{}' (fingerprint {:016x}), expected '{rules}' ({fingerprint:016x})",
                     m.rules, m.fingerprint
@@ -149,6 +152,7 @@ impl Table {
         let entry = self.layout.blocks.get(b).ok_or_else(|| {
             Error::table(
                 &self.path,
+                TableFault::BadRecord,
                 format!("block {b} out of range ({} blocks)", self.blocks()),
             )
         })?;
@@ -157,6 +161,7 @@ impl Table {
             if e.kind() == std::io::ErrorKind::UnexpectedEof {
                 Error::table(
                     &self.path,
+                    TableFault::Truncated,
                     format!("truncated: block {b} lies beyond the end of the file"),
                 )
             } else {
@@ -164,7 +169,7 @@ impl Table {
             }
         })?;
         decode_block(&buf, entry, self.layout.records_in(b), b)
-            .map_err(|r| Error::table(&self.path, r))
+            .map_err(|r| Error::table(&self.path, TableFault::of_reason(&r), r))
     }
 
     /// The decoded block `b`, through the cache.
@@ -178,6 +183,7 @@ impl Table {
         if index >= self.layout.records {
             return Err(Error::table(
                 &self.path,
+                TableFault::BadRecord,
                 format!(
                     "index {index} out of range (the table has {} records)",
                     self.layout.records
@@ -194,10 +200,12 @@ impl Table {
     pub fn read_all(&self) -> Result<Vec<u16>> {
         let bytes = std::fs::read(&self.path)
             .map_err(|e| Error::io(format!("reading {}", self.path.display()), e))?;
-        let (layout, records) = decode_table(&bytes).map_err(|r| Error::table(&self.path, r))?;
+        let (layout, records) = decode_table(&bytes)
+            .map_err(|r| Error::table(&self.path, TableFault::of_reason(&r), r))?;
         if layout.meta != self.layout.meta || layout.blocks != self.layout.blocks {
             return Err(Error::table(
                 &self.path,
+                TableFault::Changed,
                 "the file changed since it was opened",
             ));
         }
