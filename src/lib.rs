@@ -11,6 +11,7 @@ pub mod error;
 pub mod game;
 pub mod hunt;
 pub mod progress;
+pub mod prove;
 pub mod retro;
 pub mod search;
 pub mod stats;
