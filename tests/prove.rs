@@ -1,13 +1,19 @@
 //! The df-pn prover against solved tables and hand-built cyclic graphs, and
 //! its certificates against the independent checker.
 
+use huntsolve::error::Result;
 use huntsolve::game::{Game, NoOracle, Oracle, Value};
 use huntsolve::hunt::from_spec;
 use huntsolve::progress::NoProgress;
-use huntsolve::prove::{ProofTable, ProveConfig, Prover};
+use huntsolve::prove::certificate::{extract, Certificate, Node};
+use huntsolve::prove::check::check;
+use huntsolve::prove::{ProofTable, ProveConfig, Prover, RunOutcome};
 use huntsolve::retro::driver::solve;
 use huntsolve::retro::{Scope, SolveOptions};
 use huntsolve::table::TableOracle;
+use huntsolve::toy::TicTacToe;
+use huntsolve::zobrist::{mix64, Rng};
+use std::sync::Arc;
 
 fn solved(spec: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) {
     let g = from_spec(spec).unwrap();
@@ -21,40 +27,321 @@ fn solved(spec: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) {
     (g, dir)
 }
 
-#[test]
-fn kaooa_starts_equal_the_tables() {
-    for spec in ["kaooa", "kaooa-6"] {
-        let (g, dir) = solved(spec);
-        let oracle = TableOracle::new(&g, &dir).unwrap();
-        let start = g.start();
-        let want = oracle.probe(&g, &start).unwrap();
-        let tt = ProofTable::new(16);
-        let p = Prover::new(
-            &g,
-            &NoOracle,
-            &tt,
-            ProveConfig {
-                nodes: Some(2_000_000),
-                ..Default::default()
-            },
-        );
-        let (v, runs) = p.value(&start, &NoProgress);
-        eprintln!("{spec}: table {want:?}, prover {v:?} {runs:?}");
-        assert_eq!(v, Some(want.0), "{spec}");
-        let _ = std::fs::remove_dir_all(&dir);
+fn budget(nodes: u64) -> ProveConfig {
+    ProveConfig {
+        nodes: Some(nodes),
+        ..Default::default()
     }
 }
 
 #[test]
-fn debug_kaooa6() {
-    let g = from_spec("kaooa-6").unwrap();
+fn kaooa_start_is_proven_with_a_checked_certificate() {
+    let (g, dir) = solved("kaooa");
+    let oracle = TableOracle::new(&g, &dir).unwrap();
     let start = g.start();
+    let want = oracle.probe(&g, &start).unwrap();
+    assert_eq!(want, (Value::Win, 15));
     let tt = ProofTable::new(16);
-    for n in [10_000u64, 100_000, 1_000_000] {
-        tt.clear();
-        let p = Prover::new(&g, &NoOracle, &tt, ProveConfig { nodes: Some(n), ..Default::default() });
-        let r = p.prove_side(&start, 1, &NoProgress);
-        eprintln!("{n}: {:?}", r);
-        eprintln!("{:?}", p.debug_children(&start, 1));
+    let p = Prover::new(&g, &NoOracle, &tt, budget(5_000_000));
+    let (v, runs) = p.value(&start, &NoProgress);
+    assert_eq!(v, Some(Value::Win));
+    assert_eq!(runs.len(), 1);
+    let side = g.side_to_move(&start);
+    let cert = extract(
+        &p,
+        &start,
+        side,
+        RunOutcome::Proven,
+        &|_: &_| Ok(None),
+        1 << 22,
+    )
+    .unwrap();
+    let back = Certificate::decode(&cert.encode()).unwrap();
+    assert_eq!(back, cert);
+    let none = |_: &_| Ok(None);
+    let r = check(&g, &back, &none).unwrap();
+    assert!(r.ok(), "{:?}", r.examples);
+    // The proof's longest line bounds the true distance from above.
+    assert!(r.depth.unwrap() >= 15);
+
+    // Altered certificates are rejected.
+    let mut bad = cert.clone();
+    let i = bad
+        .nodes
+        .iter()
+        .position(|n| matches!(n, Node::One { .. }))
+        .unwrap();
+    if let Node::One { mv, .. } = &mut bad.nodes[i] {
+        *mv += 1;
     }
+    assert!(!check(&g, &bad, &none).unwrap().ok());
+    let mut bad = cert.clone();
+    let i = bad
+        .nodes
+        .iter()
+        .position(|n| matches!(n, Node::All(c) if c.len() > 1))
+        .unwrap();
+    if let Node::All(c) = &mut bad.nodes[i] {
+        c.pop();
+    }
+    assert!(!check(&g, &bad, &none).unwrap().ok());
+    let mut bad = cert.clone();
+    bad.header.kind = huntsolve::prove::certificate::Kind::NoWin;
+    assert!(!check(&g, &bad, &none).unwrap().ok());
+    // A flipped byte is a corrupt file.
+    let mut bytes = cert.encode();
+    let k = bytes.len() / 2;
+    bytes[k] ^= 1;
+    assert!(Certificate::decode(&bytes).is_err());
+    // Other rules are a mismatch, not a disagreement.
+    let other = from_spec("kaooa-6").unwrap();
+    assert!(check(&other, &cert, &none).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tictactoe_is_a_draw_by_two_disproofs_with_certificates() {
+    let g = TicTacToe::default();
+    let start = g.start();
+    let tt = ProofTable::new(4);
+    let p = Prover::new(&g, &NoOracle, &tt, budget(2_000_000));
+    let (v, runs) = p.value(&start, &NoProgress);
+    assert_eq!(v, Some(Value::Draw));
+    assert_eq!(runs.len(), 2);
+    for side in 0..2 {
+        let cert = extract(
+            &p,
+            &start,
+            side,
+            RunOutcome::Disproven,
+            &|_: &_| Ok(None),
+            1 << 20,
+        )
+        .unwrap();
+        let r = check(&g, &cert, &|_: &_| Ok(None)).unwrap();
+        assert!(r.ok(), "{:?}", r.examples);
+    }
+    // After 1. a1 b2 2. c3? X threatens nothing; check a won position too.
+    let won = huntsolve::game::play_line(&g, &start, "a1 b1 b2 c1").unwrap();
+    let (v, _) = p.value(&won, &NoProgress);
+    assert_eq!(v, Some(Value::Win));
+    let cert = extract(&p, &won, 0, RunOutcome::Proven, &|_: &_| Ok(None), 1 << 20).unwrap();
+    assert!(check(&g, &cert, &|_: &_| Ok(None)).unwrap().ok());
+}
+
+/// An explicit game graph: node `i` has a side to move, moves (to node ids)
+/// and an optional terminal value (side to move's view).
+#[derive(Clone, Debug)]
+struct Graph {
+    side: Vec<usize>,
+    edges: Vec<Vec<u32>>,
+    terminal: Vec<Option<Value>>,
+}
+
+#[derive(Clone, Debug)]
+struct GraphGame(Arc<Graph>);
+
+impl Game for GraphGame {
+    type Pos = u32;
+    type Move = u32;
+    fn family(&self) -> &'static str {
+        "graph"
+    }
+    fn rules_string(&self) -> String {
+        format!("graph-{}", self.0.side.len())
+    }
+    fn fingerprint(&self) -> u64 {
+        self.0.side.len() as u64
+    }
+    fn start(&self) -> u32 {
+        0
+    }
+    fn legal_moves(&self, pos: &u32, out: &mut Vec<u32>) {
+        out.clear();
+        if self.0.terminal[*pos as usize].is_none() {
+            out.extend_from_slice(&self.0.edges[*pos as usize]);
+        }
+    }
+    fn play(&self, _: &u32, mv: u32) -> u32 {
+        mv
+    }
+    fn outcome(&self, pos: &u32) -> Option<Value> {
+        let i = *pos as usize;
+        self.0.terminal[i].or(if self.0.edges[i].is_empty() {
+            Some(Value::Loss)
+        } else {
+            None
+        })
+    }
+    fn hash(&self, pos: &u32) -> u64 {
+        mix64(*pos as u64 + 1)
+    }
+    fn side_to_move(&self, pos: &u32) -> usize {
+        self.0.side[*pos as usize]
+    }
+    fn side_name(&self, side: usize) -> &'static str {
+        ["s", "o"][side]
+    }
+    fn is_capture(&self, _: &u32, _: u32) -> bool {
+        false
+    }
+    fn captures_of(&self, _: &u32, _: u32) -> u32 {
+        0
+    }
+    fn format_position(&self, pos: &u32) -> String {
+        pos.to_string()
+    }
+    fn parse_position(&self, text: &str) -> Result<u32> {
+        text.trim()
+            .parse()
+            .map_err(|_| huntsolve::Error::Position(text.into()))
+    }
+    fn format_move(&self, _: &u32, mv: u32) -> String {
+        mv.to_string()
+    }
+    fn diagram(&self, pos: &u32) -> String {
+        pos.to_string()
+    }
+    fn evaluate(&self, _: &u32) -> i32 {
+        0
+    }
+    fn set_eval_param(&mut self, _: &str, _: i32) -> Result<()> {
+        Ok(())
+    }
+    fn eval_params(&self) -> Vec<(&'static str, i32)> {
+        Vec::new()
+    }
+    fn move_limit(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// Which nodes `side` wins under cycle semantics (endless play is a draw):
+/// the least fixpoint of "a terminal win; or `side` to move with a move into
+/// the set; or the opponent to move with every move into the set".
+fn winning_set(g: &GraphGame, side: usize) -> Vec<bool> {
+    let n = g.0.side.len();
+    let mut win = vec![false; n];
+    loop {
+        let mut changed = false;
+        for i in 0..n {
+            if win[i] {
+                continue;
+            }
+            let p = i as u32;
+            let w = match g.outcome(&p) {
+                Some(v) => huntsolve::prove::wins_for(v, g.side_to_move(&p), side),
+                None if g.side_to_move(&p) == side => g.0.edges[i].iter().any(|&c| win[c as usize]),
+                None => g.0.edges[i].iter().all(|&c| win[c as usize]),
+            };
+            if w {
+                win[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return win;
+        }
+    }
+}
+
+/// The graph-history case: R (opponent) → A, X. A (S) → B, C. B (opp) → X.
+/// X (opp) → A. C (opp) → W (S has won). Searching A first reaches X through
+/// B, where X's only move repeats A: a draw on that path. Stored as a final
+/// disproof, it would make R look lost for S, but R → X → A → C → W wins.
+#[test]
+fn ghi_disproof_through_a_repetition_is_not_reused() {
+    // ids: R0 A1 B2 X3 C4 W5; side 0 = S, 1 = opponent.
+    let g = GraphGame(Arc::new(Graph {
+        side: vec![1, 0, 1, 1, 1, 0],
+        edges: vec![vec![1, 3], vec![2, 4], vec![3], vec![1], vec![5], vec![]],
+        terminal: vec![None, None, None, None, None, Some(Value::Win)],
+    }));
+    let win = winning_set(&g, 0);
+    assert!(win[0] && win[3]);
+    let tt = ProofTable::new(1);
+    let p = Prover::new(&g, &NoOracle, &tt, budget(10_000));
+    let r = p.prove_side(&0, 0, &NoProgress);
+    assert_eq!(r.outcome, RunOutcome::Proven);
+    let cert = extract(&p, &0, 0, RunOutcome::Proven, &|_: &_| Ok(None), 100).unwrap();
+    assert!(check(&g, &cert, &|_: &_| Ok(None)).unwrap().ok());
+    // And the opponent cannot win anywhere here.
+    assert_eq!(
+        p.prove_side(&0, 1, &NoProgress).outcome,
+        RunOutcome::Disproven
+    );
+}
+
+fn random_graph(seed: u64, n: usize) -> GraphGame {
+    let mut rng = Rng::new(seed);
+    let mut side = Vec::new();
+    let mut edges = Vec::new();
+    let mut terminal = Vec::new();
+    for _ in 0..n {
+        side.push(rng.below(2));
+        let r = rng.unit();
+        terminal.push(if r < 0.08 {
+            Some(Value::Win)
+        } else if r < 0.12 {
+            Some(Value::Draw)
+        } else if r < 0.16 {
+            Some(Value::Loss)
+        } else {
+            None
+        });
+        let k = 1 + rng.below(3);
+        edges.push((0..k).map(|_| rng.below(n) as u32).collect::<Vec<u32>>());
+    }
+    // No duplicate moves: a move list is a set of distinct positions here.
+    for e in edges.iter_mut() {
+        e.sort();
+        e.dedup();
+    }
+    GraphGame(Arc::new(Graph {
+        side,
+        edges,
+        terminal,
+    }))
+}
+
+/// Random cyclic graphs: the prover's proofs and disproofs from every node
+/// equal the fixpoint, with one shared table per graph (so results found from
+/// one root are reused from others), and the certificates check.
+#[test]
+fn random_cyclic_graphs_agree_with_the_fixpoint() {
+    let mut decided = 0;
+    for seed in 0..60 {
+        let g = random_graph(seed, 40);
+        for side in 0..2 {
+            let truth = winning_set(&g, side);
+            let tt = ProofTable::new(1);
+            let p = Prover::new(&g, &NoOracle, &tt, budget(200_000));
+            for root in 0..40u32 {
+                let r = p.prove_side(&root, side, &NoProgress);
+                match r.outcome {
+                    RunOutcome::Proven => assert!(
+                        truth[root as usize],
+                        "seed {seed} side {side} root {root}: false proof"
+                    ),
+                    RunOutcome::Disproven => assert!(
+                        !truth[root as usize],
+                        "seed {seed} side {side} root {root}: false disproof"
+                    ),
+                    RunOutcome::Unknown => panic!("seed {seed} side {side} root {root}: unknown"),
+                }
+                decided += 1;
+                if g.outcome(&root).is_none() {
+                    let cert =
+                        extract(&p, &root, side, r.outcome, &|_: &_| Ok(None), 10_000).unwrap();
+                    let c = check(&g, &cert, &|_: &_| Ok(None)).unwrap();
+                    assert!(
+                        c.ok(),
+                        "seed {seed} side {side} root {root}: {:?}",
+                        c.examples
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(decided, 60 * 2 * 40);
 }

@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 pub const NO_REP: u32 = u32::MAX;
 /// Proof number stored for a path-dependent disproof (with disproof number 1):
 /// a hint that steers the search, never a result.
-const PATH_DISPROOF_PN: u32 = 1 << 20;
+const PATH_DISPROOF_PN: u32 = 1;
+const PATH_DISPROOF_DN: u32 = 1;
 /// Stack of each prover thread: the recursion is as deep as the longest
 /// repetition-free line searched.
 pub const STACK_BYTES: usize = 512 << 20;
@@ -269,7 +270,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         }
         let key = key_of(hash, self.side);
         match self.tt.probe(key) {
-            Some(e) if e.pn == PATH_DISPROOF_PN && e.dn == 1 => {
+            Some(e) if e.hint => {
                 // A path-dependent disproof: it holds if every ancestor it
                 // repeats is on the current path.
                 if let Some(r) = self.tt.reps(key) {
@@ -530,7 +531,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             if !r.reps.overflow {
                 self.tt.store_reps(key_of(hash, self.side), r.reps);
             }
-            (PATH_DISPROOF_PN, 1)
+            (PATH_DISPROOF_PN, PATH_DISPROOF_DN)
         } else {
             (r.pn, r.dn)
         };
@@ -541,6 +542,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
                 dn,
                 work: self.nodes - start_nodes,
                 dist: if r.pn == 0 { r.dist } else { 0 },
+                hint: r.dn == 0 && r.rep != NO_REP,
             },
         );
         if ply == 0 {
@@ -765,23 +767,5 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             RunOutcome::Unknown => None,
         };
         (v, vec![first, second])
-    }
-}
-
-impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
-    /// Debug: the numbers of the children of `pos` for `side` as a root sees them.
-    pub fn debug_children(&'a self, pos: &G::Pos, side: usize) -> Vec<(u32, u32, bool, u32)> {
-        let mut w = self.worker(side, 0);
-        w.path.insert(self.game.hash(pos), 0);
-        let mut moves = Vec::new();
-        self.game.legal_moves(pos, &mut moves);
-        moves
-            .iter()
-            .map(|&m| {
-                let c = self.game.play(pos, m);
-                let l = w.look(&c, self.game.hash(&c));
-                (l.pn, l.dn, l.fixed, l.rep)
-            })
-            .collect()
     }
 }

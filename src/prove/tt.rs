@@ -95,8 +95,9 @@ pub const SLOT_BYTES: usize = 24;
 
 const WORK_MASK: u64 = (1 << 40) - 1;
 const DIST_SHIFT: u32 = 40;
-const DIST_MASK: u64 = (1 << 22) - 1;
+const DIST_MASK: u64 = (1 << 21) - 1;
 const FINAL_BIT: u64 = 1 << 63;
+const HINT_BIT: u64 = 1 << 62;
 
 /// A decoded entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +111,8 @@ pub struct Entry {
     /// For a proven entry, an upper bound on the plies the proof needs
     /// (used to extract an acyclic certificate); 0 otherwise.
     pub dist: u32,
+    /// A path-dependent disproof: its repetition set may be in the table.
+    pub hint: bool,
 }
 
 impl Entry {
@@ -200,6 +203,7 @@ impl ProofTable {
             dn: (n >> 32) as u32,
             work: a & WORK_MASK,
             dist: ((a >> DIST_SHIFT) & DIST_MASK) as u32,
+            hint: a & HINT_BIT != 0,
         }
     }
 
@@ -249,7 +253,8 @@ impl ProofTable {
         debug_assert!(n != 0);
         let a = e.work.min(WORK_MASK)
             | (e.dist as u64).min(DIST_MASK) << DIST_SHIFT
-            | if e.is_final() { FINAL_BIT } else { 0 };
+            | if e.is_final() { FINAL_BIT } else { 0 }
+            | if e.hint { HINT_BIT } else { 0 };
         let s = &self.slots[victim];
         s[0].store(key ^ n ^ a, Ordering::Relaxed);
         s[1].store(n, Ordering::Relaxed);
@@ -298,6 +303,7 @@ mod tests {
             dn,
             work,
             dist: 0,
+            hint: false,
         };
         for k in 1..=WAYS as u64 {
             t.store(k, e(1, 2, k * 10));
