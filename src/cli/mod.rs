@@ -13,6 +13,7 @@ pub mod perft;
 pub mod play;
 pub mod playout;
 pub mod presets;
+pub mod prove;
 pub mod query;
 pub mod show;
 pub mod solve;
@@ -55,6 +56,10 @@ enum Command {
     Compare(compare::Args),
     /// Solve a family of variants differing in one option and tabulate them.
     Sweep(sweep::Args),
+    /// Prove a position's value by df-pn search (leaves: terminal positions and tables).
+    Prove(prove::Args),
+    /// Re-check a proof certificate written by `prove --save`.
+    CheckProof(prove::CheckArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -74,5 +79,7 @@ pub fn main() -> Result<()> {
         Command::Bench(a) => bench::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Prove(a) => prove::run(a),
+        Command::CheckProof(a) => prove::run_check(a),
     }
 }

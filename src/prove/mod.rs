@@ -68,6 +68,7 @@
 pub mod certificate;
 pub mod check;
 pub mod dfpn;
+pub mod tables;
 pub mod tt;
 
 pub use dfpn::{wins_for, ProveConfig, Prover, RunOutcome, RunReport};
