@@ -100,6 +100,44 @@ fn kaooa_start_is_proven_with_a_checked_certificate() {
 }
 
 #[test]
+fn kaooa_6_start_is_a_draw_with_checked_certificates() {
+    let g = from_spec("kaooa-6").unwrap();
+    let start = g.start();
+    let tt = ProofTable::new(16);
+    let p = Prover::new(&g, &NoOracle, &tt, budget(20_000_000));
+    let (v, runs) = p.value(&start, &NoProgress);
+    assert_eq!(v, Some(Value::Draw));
+    assert_eq!(runs.len(), 2);
+    for side in 0..2 {
+        let cert = extract(
+            &p,
+            &start,
+            side,
+            RunOutcome::Disproven,
+            &|_: &_| Ok(None),
+            1 << 22,
+        )
+        .unwrap();
+        let r = check(&g, &cert, &|_: &_| Ok(None)).unwrap();
+        assert!(r.ok(), "{:?}", r.examples);
+        // A no-win certificate with its opponent's choice changed to another
+        // legal move is (almost always) rejected: find one that breaks it.
+        let mut rejected = false;
+        for i in 0..cert.nodes.len() {
+            if let Node::One { mv, child } = cert.nodes[i] {
+                let mut bad = cert.clone();
+                bad.nodes[i] = Node::One { mv: mv + 1, child };
+                if !check(&g, &bad, &|_: &_| Ok(None)).unwrap().ok() {
+                    rejected = true;
+                    break;
+                }
+            }
+        }
+        assert!(rejected);
+    }
+}
+
+#[test]
 fn tictactoe_is_a_draw_by_two_disproofs_with_certificates() {
     let g = TicTacToe::default();
     let start = g.start();
@@ -315,7 +353,15 @@ fn random_cyclic_graphs_agree_with_the_fixpoint() {
         for side in 0..2 {
             let truth = winning_set(&g, side);
             let tt = ProofTable::new(1);
-            let p = Prover::new(&g, &NoOracle, &tt, budget(200_000));
+            // Three schedules: df-pn alone, the closure search almost alone
+            // (df-pn phases of one node), and the default alternation.
+            let cfg = ProveConfig {
+                nodes: Some(200_000),
+                closure: seed % 3 != 0,
+                phase_nodes: if seed % 3 == 1 { 1 } else { 1 << 18 },
+                ..Default::default()
+            };
+            let p = Prover::new(&g, &NoOracle, &tt, cfg);
             for root in 0..40u32 {
                 let r = p.prove_side(&root, side, &NoProgress);
                 match r.outcome {

@@ -35,6 +35,10 @@ pub struct ProveConfig {
     pub epsilon: f64,
     /// External stop flag.
     pub stop: Arc<AtomicBool>,
+    /// Nodes of the first df-pn phase (later phases double).
+    pub phase_nodes: u64,
+    /// Alternate df-pn with the closure search (see [`crate::prove`]).
+    pub closure: bool,
 }
 
 impl Default for ProveConfig {
@@ -45,6 +49,8 @@ impl Default for ProveConfig {
             nodes: None,
             epsilon: 0.25,
             stop: Arc::new(AtomicBool::new(false)),
+            phase_nodes: 1 << 18,
+            closure: true,
         }
     }
 }
@@ -110,6 +116,8 @@ struct Shared {
     node_limit: Option<u64>,
     /// Threads currently inside a node, by hash bits (virtual proof numbers).
     busy: Vec<AtomicU32>,
+    /// Total node count at which the current phase ends.
+    phase_end: AtomicU64,
 }
 
 impl Shared {
@@ -136,6 +144,22 @@ struct Child<P> {
     rep: u32,
     /// For a path-dependent disproof: the ancestors it repeats.
     reps: Reps,
+}
+
+/// State of the closure search: the positions assumed not won by the goal
+/// side (in insertion order, so a failed attempt removes what it added).
+struct Closure {
+    in_set: HashMap<u64, ()>,
+    journal: Vec<u64>,
+}
+
+/// Result of the closure search at a position.
+enum Close {
+    /// The goal side wins (a proof, with the plies it needs at most).
+    Win(u32),
+    /// Not a win, given the positions assumed so far.
+    NoWin,
+    Stopped,
 }
 
 /// Result of a node search.
@@ -196,7 +220,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
-            if self.shared.should_stop() {
+            if self.shared.should_stop() || total >= self.shared.phase_end.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
             if self.id == 0 && self.nodes & 0xffff == 0 {
@@ -552,6 +576,146 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         r
     }
 
+    /// The closure search from `pos` as a root; the final (pn, dn, dist) if
+    /// it finished. Its results go to the table: every proof it found, and on
+    /// success every position of the closed set as a final disproof.
+    pub(crate) fn closure_root(&mut self, pos: &G::Pos) -> Option<(u32, u32, u32)> {
+        let hash = self.game.hash(pos);
+        let l = self.look(pos, hash);
+        if l.fixed && l.rep == NO_REP && (l.pn == 0 || l.dn == 0) {
+            return Some((l.pn, l.dn, l.dist));
+        }
+        let mut cl = Closure {
+            in_set: HashMap::new(),
+            journal: Vec::new(),
+        };
+        match self.close(pos, hash, &mut cl) {
+            Close::Stopped => None,
+            Close::Win(d) => Some((0, INF, d)),
+            Close::NoWin => {
+                for h in cl.journal {
+                    self.tt.store(
+                        key_of(h, self.side),
+                        Entry {
+                            pn: INF,
+                            dn: 0,
+                            work: 1 << 30,
+                            dist: 0,
+                            hint: false,
+                        },
+                    );
+                }
+                Some((INF, 0, 0))
+            }
+        }
+    }
+
+    fn close(&mut self, pos: &G::Pos, hash: u64, cl: &mut Closure) -> Close {
+        if self.tick() {
+            return Close::Stopped;
+        }
+        if cl.in_set.contains_key(&hash) {
+            return Close::NoWin;
+        }
+        if let Some(v) = self.game.outcome(pos) {
+            return if wins_for(v, self.game.side_to_move(pos), self.side) {
+                Close::Win(0)
+            } else {
+                Close::NoWin
+            };
+        }
+        if let Some((v, d)) = self.oracle.probe(self.game, pos) {
+            self.hits += 1;
+            return if wins_for(v, self.game.side_to_move(pos), self.side) {
+                Close::Win(d)
+            } else {
+                Close::NoWin
+            };
+        }
+        let key = key_of(hash, self.side);
+        if let Some(e) = self.tt.probe(key) {
+            if e.pn == 0 {
+                return Close::Win(e.dist);
+            }
+            if e.dn == 0 && !e.hint {
+                return Close::NoWin;
+            }
+        }
+        let mark = cl.journal.len();
+        cl.in_set.insert(hash, ());
+        cl.journal.push(hash);
+        let mut moves = Vec::new();
+        self.game.legal_moves(pos, &mut moves);
+        let mut kids: Vec<(u64, u64, G::Pos)> = moves
+            .iter()
+            .map(|&m| {
+                let c = self.game.play(pos, m);
+                let h = self.game.hash(&c);
+                // Order: most likely to fail first for the goal side's moves
+                // (a quick refutation), most likely to hold for the opponent's.
+                let order = match self.tt.probe(key_of(h, self.side)) {
+                    Some(e) if e.pn == 0 => 0,
+                    Some(e) if e.dn == 0 => u64::MAX,
+                    Some(e) => ((e.pn as u64) << 20) / (e.dn.max(1) as u64),
+                    None => 1 << 20,
+                };
+                (order, h, c)
+            })
+            .collect();
+        let or = self.game.side_to_move(pos) == self.side;
+        if or {
+            kids.sort_by_key(|k| k.0);
+            for (_, h, c) in &kids {
+                match self.close(c, *h, cl) {
+                    Close::NoWin => {}
+                    Close::Win(d) => {
+                        self.rollback(cl, mark);
+                        self.store_win(key, d + 1);
+                        return Close::Win(d + 1);
+                    }
+                    Close::Stopped => return Close::Stopped,
+                }
+            }
+            Close::NoWin
+        } else {
+            kids.sort_by_key(|k| std::cmp::Reverse(k.0));
+            let mut worst = 0;
+            for (_, h, c) in &kids {
+                match self.close(c, *h, cl) {
+                    Close::NoWin => return Close::NoWin,
+                    Close::Win(d) => {
+                        worst = worst.max(d);
+                        // What this attempt assumed goes with it.
+                        self.rollback(cl, mark + 1);
+                    }
+                    Close::Stopped => return Close::Stopped,
+                }
+            }
+            self.rollback(cl, mark);
+            self.store_win(key, worst + 1);
+            Close::Win(worst + 1)
+        }
+    }
+
+    fn rollback(&self, cl: &mut Closure, mark: usize) {
+        for h in cl.journal.drain(mark..) {
+            cl.in_set.remove(&h);
+        }
+    }
+
+    fn store_win(&self, key: u64, dist: u32) {
+        self.tt.store(
+            key,
+            Entry {
+                pn: 0,
+                dn: INF,
+                work: 1 << 20,
+                dist,
+                hint: false,
+            },
+        );
+    }
+
     /// Proves or disproves `pos` as a root (empty path above it), until final
     /// or stopped. Returns (pn, dn, dist).
     pub(crate) fn run_root(&mut self, pos: &G::Pos) -> (u32, u32, u32) {
@@ -620,6 +784,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             busy: (0..if threads > 1 { BUSY_SLOTS } else { 1 })
                 .map(|_| AtomicU32::new(0))
                 .collect(),
+            phase_end: AtomicU64::new(u64::MAX),
         };
         Prover {
             game,
@@ -663,13 +828,112 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
         self.shared.start.elapsed().as_secs_f64()
     }
 
-    /// Runs the workers on `pos` for goal "`side` forces a win".
+    /// Proves or disproves "`side` forces a win" at `pos`: phases of df-pn
+    /// (all threads) alternate with the closure search (one thread), each
+    /// phase twice as long as the previous pair, until one is final or the
+    /// budget is spent. Both keep what they found in the shared table.
     pub fn prove_side(&self, pos: &G::Pos, side: usize, progress: &dyn Progress) -> RunReport {
         let t0 = Instant::now();
         let nodes0 = self.shared.nodes.load(Ordering::Relaxed);
         let hits0 = self.shared.table_hits.load(Ordering::Relaxed);
         self.shared.root_pn.store(1, Ordering::Relaxed);
         self.shared.root_dn.store(1, Ordering::Relaxed);
+        let mut phase = self.cfg.phase_nodes.max(1);
+        let mut fin = None;
+        loop {
+            let now = self.shared.nodes.load(Ordering::Relaxed);
+            self.shared
+                .phase_end
+                .store(now.saturating_add(phase), Ordering::Relaxed);
+            if let Some(r) = self.dfpn_phase(pos, side, progress) {
+                fin = Some(r);
+                break;
+            }
+            if self.over_budget() || self.shared.should_stop() || !self.cfg.closure {
+                if !self.cfg.closure && !self.over_budget() && !self.shared.should_stop() {
+                    phase = phase.saturating_mul(2);
+                    continue;
+                }
+                break;
+            }
+            let now = self.shared.nodes.load(Ordering::Relaxed);
+            self.shared
+                .phase_end
+                .store(now.saturating_add(phase), Ordering::Relaxed);
+            // The closure search recurses as deep as its longest line.
+            let r = std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .name("closure".into())
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, || {
+                        let mut w = self.worker(side, 0);
+                        w.progress = Some(progress);
+                        let r = w.closure_root(pos);
+                        w.flush();
+                        r
+                    })
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .unwrap_or(None)
+            });
+            if let Some(r) = r {
+                fin = Some(r);
+                break;
+            }
+            if self.over_budget() || self.shared.should_stop() {
+                break;
+            }
+            phase = phase.saturating_mul(2);
+        }
+        self.shared.phase_end.store(u64::MAX, Ordering::Relaxed);
+        let (pn, dn, dist) = fin.unwrap_or_else(|| {
+            // Unknown: the root's last numbers (from the table when stored).
+            let key = key_of(self.game.hash(pos), side);
+            self.tt.probe(key).map_or(
+                (
+                    self.shared.root_pn.load(Ordering::Relaxed),
+                    self.shared.root_dn.load(Ordering::Relaxed),
+                    0,
+                ),
+                |e| (e.pn, e.dn, e.dist),
+            )
+        });
+        let outcome = if pn == 0 {
+            RunOutcome::Proven
+        } else if dn == 0 {
+            RunOutcome::Disproven
+        } else {
+            RunOutcome::Unknown
+        };
+        RunReport {
+            side,
+            side_name: self.game.side_name(side),
+            outcome,
+            pn,
+            dn,
+            nodes: self.shared.nodes.load(Ordering::Relaxed) - nodes0,
+            table_hits: self.shared.table_hits.load(Ordering::Relaxed) - hits0,
+            seconds: t0.elapsed().as_secs_f64(),
+            proof_plies: (pn == 0).then_some(dist),
+        }
+    }
+
+    fn over_budget(&self) -> bool {
+        self.shared
+            .node_limit
+            .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n)
+            || self
+                .shared
+                .deadline
+                .is_some_and(|d| self.shared.start.elapsed() >= d)
+    }
+
+    /// One df-pn phase on every thread; the final (pn, dn, dist) if reached.
+    fn dfpn_phase(
+        &self,
+        pos: &G::Pos,
+        side: usize,
+        progress: &dyn Progress,
+    ) -> Option<(u32, u32, u32)> {
         let threads = self.cfg.threads.max(1);
         let done = AtomicBool::new(false);
         let results: Vec<(u32, u32, u32)> = std::thread::scope(|scope| {
@@ -716,37 +980,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
                 self.shared.stop.store(false, Ordering::Relaxed);
             }
         }
-        let fin = results.iter().find(|r| r.0 == 0 || r.1 == 0).copied();
-        let (pn, dn, dist) = fin.unwrap_or_else(|| {
-            // Unknown: the root's last numbers (from the table when stored).
-            let key = key_of(self.game.hash(pos), side);
-            self.tt.probe(key).map_or(
-                (
-                    self.shared.root_pn.load(Ordering::Relaxed),
-                    self.shared.root_dn.load(Ordering::Relaxed),
-                    0,
-                ),
-                |e| (e.pn, e.dn, e.dist),
-            )
-        });
-        let outcome = if pn == 0 {
-            RunOutcome::Proven
-        } else if dn == 0 {
-            RunOutcome::Disproven
-        } else {
-            RunOutcome::Unknown
-        };
-        RunReport {
-            side,
-            side_name: self.game.side_name(side),
-            outcome,
-            pn,
-            dn,
-            nodes: self.shared.nodes.load(Ordering::Relaxed) - nodes0,
-            table_hits: self.shared.table_hits.load(Ordering::Relaxed) - hits0,
-            seconds: t0.elapsed().as_secs_f64(),
-            proof_plies: (pn == 0).then_some(dist),
-        }
+        results.iter().find(|r| r.0 == 0 || r.1 == 0).copied()
     }
 
     /// The value of `pos` for the side to move from up to two runs: the mover

@@ -51,6 +51,32 @@
 //!    to the win strictly decreases), and when not winning, the opponent keeps
 //!    it from winning for ever.
 //!
+//! Path-dependent disproofs are also kept as *hints*: the entry is marked, and
+//! its repetition set (up to [`tt::MAX_REPS`] ancestor hashes) is stored
+//! beside the table. A hint counts as a disproof again when every ancestor of
+//! its set is on the current path: the opponent's strategy below it then ends
+//! in the same repetitions (each repeated position is an ancestor), so this is
+//! exactly as sound as the disproof that stored it.
+//!
+//! # The closure search (disproofs of draws in cycles)
+//! df-pn is poor at disproofs whose strategy is a cycle: the disproof of a
+//! drawn movement phase depends on ever-changing ancestors and is re-derived
+//! again and again (on kaooa-6, 20 M nodes without a disproof). So each run
+//! alternates df-pn phases (all threads) with a *closure search* (one thread),
+//! each pair twice as long as the previous, from 2^18 nodes. The closure
+//! search is a depth-first search for a set D of positions, containing the
+//! root, that is closed: at every position of D where S moves, every move
+//! leads into D or to a known non-win, and where the opponent moves, some move
+//! does. Such a set proves that S wins nowhere in D (the opponent keeps the
+//! play inside D or reaches a non-win; endless play is a draw). Positions are
+//! added to D as they are entered (so a cycle back into D holds, co-inductively)
+//! and an attempt that fails is removed with everything it added, in
+//! insertion order. A failure is never an assumption: it comes only from
+//! wins of S at leaves and "every opponent move fails" or "some S move
+//! fails", i.e. it is an ordinary (inductive) proof that S wins, stored as
+//! such. On success every position of D is stored as a final disproof.
+//! Children are tried in the order df-pn's numbers suggest.
+//!
 //! Non-final numbers are heuristics and may come from any path; they decide
 //! only where to search, never a value. The root's final result is therefore a
 //! sound proof or disproof. A 64-bit hash collision in the table could in

@@ -28,9 +28,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// Most ancestors a stored repetition set names.
-pub const MAX_REPS: usize = 4;
+pub const MAX_REPS: usize = 16;
 /// Budget per repetition-set entry (key, set, map overhead).
-pub const REP_ENTRY_BYTES: usize = 96;
+pub const REP_ENTRY_BYTES: usize = 192;
 
 /// The ancestors a path-dependent disproof repeats (hashes), or "too many".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
