@@ -391,3 +391,103 @@ fn random_cyclic_graphs_agree_with_the_fixpoint() {
     }
     assert_eq!(decided, 60 * 2 * 40);
 }
+
+/// Draws `samples` seeded random positions from the solved tables of `game`
+/// (scope `scope`) and proves each without any table; every value must equal
+/// the table's. Returns (positions, nodes, seconds, draws).
+fn agree_with_tables<G: huntsolve::retro::scope::Solvable>(
+    game: &G,
+    scope: &Scope,
+    samples: usize,
+    seed: u64,
+) -> (usize, u64, f64, usize) {
+    let name = game.rules_string().replace([',', '=', '>'], "_");
+    let dir = std::env::temp_dir().join(format!(
+        "huntsolve-prove-agree-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = SolveOptions {
+        threads: 1,
+        memory_limit: None,
+    };
+    solve(game, scope, &dir, &opts, &NoProgress).unwrap();
+    let oracle = TableOracle::new(game, &dir).unwrap();
+    let tiers: Vec<G::Tier> = huntsolve::table::list_tiers(&dir)
+        .unwrap()
+        .iter()
+        .map(|t| game.parse_tier(t).unwrap())
+        .collect();
+    assert!(!tiers.is_empty());
+    let mut rng = Rng::new(seed);
+    let tt = ProofTable::new(32);
+    let (mut n, mut nodes, mut secs, mut draws) = (0, 0, 0.0, 0);
+    let mut tries = 0;
+    while n < samples {
+        tries += 1;
+        assert!(tries < samples * 1000, "{name}: too few positions");
+        let t = tiers[rng.below(tiers.len())];
+        let Some(pos) = game.unrank(t, rng.below(game.tier_size(t) as usize) as u64) else {
+            continue;
+        };
+        if game.outcome(&pos).is_some() {
+            continue;
+        }
+        let want = oracle.try_probe(&pos).unwrap().unwrap().0;
+        let p = Prover::new(game, &NoOracle, &tt, budget(50_000_000));
+        let (v, runs) = p.value(&pos, &NoProgress);
+        let text = game.format_position(&pos);
+        assert_eq!(v, Some(want), "{name} {text}: {runs:?}");
+        n += 1;
+        draws += (want == Value::Draw) as usize;
+        nodes += runs.iter().map(|r| r.nodes).sum::<u64>();
+        secs += runs.iter().map(|r| r.seconds).sum::<f64>();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    (n, nodes, secs, draws)
+}
+
+fn agreement_suite(samples: usize) -> Vec<(String, (usize, u64, f64, usize))> {
+    let mut out = Vec::new();
+    for spec in [
+        "kaooa",
+        "kaooa-6",
+        "diviyan-keliya,board=alquerque25,hunters=1,prey=2,hunter_win=1",
+        "diviyan-keliya,board=alquerque25,hunters=2,prey=2,hunter_win=2",
+    ] {
+        let g = from_spec(spec).unwrap();
+        out.push((
+            spec.to_string(),
+            agree_with_tables(&g, &Scope::Whole, samples, 11),
+        ));
+    }
+    let g = huntsolve::tafl::from_spec("brandubh").unwrap();
+    let scope = Scope::Material {
+        attackers: 2,
+        defenders: 1,
+    };
+    out.push((
+        "brandubh material 2,1".into(),
+        agree_with_tables(&g, &scope, samples, 11),
+    ));
+    out
+}
+
+#[test]
+fn prover_agrees_with_tables_on_random_positions() {
+    for (spec, (n, nodes, secs, draws)) in agreement_suite(25) {
+        eprintln!("{spec}: {n} positions ({draws} draws) agree, {nodes} nodes, {secs:.2} s");
+    }
+}
+
+/// The larger run behind results/proofs.md: 5 × 250 positions.
+#[test]
+#[ignore = "minutes in the test profile; figures in results/proofs.md"]
+fn prover_agrees_with_tables_on_many_random_positions() {
+    let mut total = 0;
+    for (spec, (n, nodes, secs, draws)) in agreement_suite(250) {
+        eprintln!("{spec}: {n} positions ({draws} draws) agree, {nodes} nodes, {secs:.2} s");
+        total += n;
+    }
+    assert!(total >= 1000);
+}
