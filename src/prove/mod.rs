@@ -94,6 +94,7 @@
 pub mod certificate;
 pub mod check;
 pub mod dfpn;
+pub mod exact;
 pub mod tables;
 pub mod tt;
 
