@@ -225,7 +225,11 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
             cert.write(&path)?;
             certs.push(SavedCert {
                 file: path.display().to_string(),
-                kind: format!("{:?}", cert.header.kind).to_lowercase(),
+                kind: match cert.header.kind {
+                    huntsolve::prove::certificate::Kind::Win => "win",
+                    huntsolve::prove::certificate::Kind::NoWin => "no-win",
+                }
+                .to_string(),
                 side: r.side_name.to_string(),
                 nodes: cert.nodes.len(),
                 bytes: bytes.len(),
@@ -366,4 +370,147 @@ impl TierJob for Check<'_> {
         let probe = |p: &G::Pos| dirs.leaf(game, p);
         check(game, cert, &probe)
     }
+}
+
+/// The proof suite of `bench --prove`: (rules, playout plies from the start,
+/// positions). Every position is proven to its value without tables.
+pub const PROVE_SUITE: &[(&str, usize, usize)] = &[
+    ("kaooa", 0, 1),
+    ("kaooa-6", 0, 1),
+    ("kaooa", 10, 4),
+    ("kaooa-6", 12, 4),
+    (
+        "diviyan-keliya,board=alquerque25,hunters=2,prey=2,hunter_win=2",
+        6,
+        4,
+    ),
+];
+
+struct BenchLine {
+    nodes: u64,
+    seconds: f64,
+    values: Vec<String>,
+}
+
+fn bench_prove_game<G: huntsolve::Game>(
+    g: &G,
+    plies: usize,
+    count: usize,
+    seed: u64,
+    threads: usize,
+    hash: usize,
+) -> BenchLine {
+    let positions = if plies == 0 {
+        vec![g.start()]
+    } else {
+        huntsolve::search::suite::random_positions(g, count, plies, seed)
+    };
+    let mut line = BenchLine {
+        nodes: 0,
+        seconds: 0.0,
+        values: Vec::new(),
+    };
+    let tt = ProofTable::new(hash);
+    for pos in positions {
+        tt.clear();
+        let p = Prover::new(
+            g,
+            &huntsolve::game::NoOracle,
+            &tt,
+            ProveConfig {
+                threads,
+                ..Default::default()
+            },
+        );
+        let (v, runs) = p.value(&pos, &huntsolve::progress::NoProgress);
+        line.nodes += runs.iter().map(|r| r.nodes).sum::<u64>();
+        line.seconds += runs.iter().map(|r| r.seconds).sum::<f64>();
+        line.values
+            .push(v.map_or("unknown", |v| v.name()).to_string());
+    }
+    line
+}
+
+fn bench_search_game<G: huntsolve::Game>(
+    g: &G,
+    plies: usize,
+    count: usize,
+    seed: u64,
+) -> (u64, f64) {
+    let positions = if plies == 0 {
+        vec![g.start()]
+    } else {
+        huntsolve::search::suite::random_positions(g, count, plies, seed)
+    };
+    let tt = huntsolve::search::TransTable::new(64);
+    let (mut n, mut s) = (0, 0.0);
+    for pos in positions {
+        tt.clear();
+        let r = huntsolve::search::search(
+            g,
+            &pos,
+            &huntsolve::game::NoOracle,
+            &huntsolve::search::SearchConfig {
+                exact: true,
+                limits: vec![huntsolve::search::Limit::Depth(9)],
+                ..Default::default()
+            },
+            &tt,
+        );
+        n += r.nodes;
+        s += r.time.as_secs_f64();
+    }
+    (n, s)
+}
+
+/// Runs `bench --prove`.
+pub fn bench_prove(threads: usize, hash: usize, seed: u64) -> Result<()> {
+    let mut runs = vec![1];
+    if threads > 1 {
+        runs.push(threads);
+    }
+    out::println(&format!(
+        "{:<62} {:>3} {:>12} {:>8} {:>11} {:>13}  values",
+        "rules (positions)", "thr", "nodes", "s", "nodes/s", "a-b nodes/s"
+    ))?;
+    let mut totals = Vec::new();
+    for &t in &runs {
+        let (mut nodes, mut secs) = (0u64, 0.0f64);
+        for &(rules, plies, count) in PROVE_SUITE {
+            let any = AnyGame::parse(rules)?;
+            let l = huntsolve::with_game!(&any, g => bench_prove_game(g, plies, count, seed, t, hash.max(1)));
+            let ab = if t == 1 {
+                let (n, s) =
+                    huntsolve::with_game!(&any, g => bench_search_game(g, plies, count, seed));
+                format!("{:.0}", n as f64 / s.max(1e-9))
+            } else {
+                "-".into()
+            };
+            out::println(&format!(
+                "{:<62} {:>3} {:>12} {:>8.2} {:>11.0} {:>13}  {}",
+                format!("{rules} ({})", l.values.len()),
+                t,
+                l.nodes,
+                l.seconds,
+                l.nodes as f64 / l.seconds.max(1e-9),
+                ab,
+                l.values.join(" ")
+            ))?;
+            nodes += l.nodes;
+            secs += l.seconds;
+        }
+        out::println(&format!(
+            "total, {t} thread(s): {nodes} nodes, {secs:.2} s, {:.0} nodes/s",
+            nodes as f64 / secs.max(1e-9)
+        ))?;
+        totals.push(secs);
+    }
+    if totals.len() == 2 {
+        out::println(&format!(
+            "speed-up {} threads vs 1 (time ratio, same run): {:.2}",
+            threads,
+            totals[0] / totals[1].max(1e-9)
+        ))?;
+    }
+    Ok(())
 }
