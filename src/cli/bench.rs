@@ -8,7 +8,8 @@
 //! runs with one thread) and nodes/s the speed.
 
 use super::out::println;
-use huntsolve::game::{Game, NoOracle};
+use huntsolve::game::FullGame;
+use huntsolve::game::NoOracle;
 use huntsolve::search::{self, suite, Limit, SearchConfig, TransTable};
 use huntsolve::variant::AnyGame;
 use huntsolve::{Error, Result};
@@ -56,7 +57,7 @@ pub struct Args {
 }
 
 /// Parses repeated `--eval key=value` options into `game`.
-pub fn apply_evals<G: Game>(game: &mut G, evals: &[String]) -> Result<()> {
+pub fn apply_evals<G: FullGame>(game: &mut G, evals: &[String]) -> Result<()> {
     for e in evals {
         let (k, v) = e.split_once('=').ok_or_else(|| {
             Error::Input(format!("--eval '{e}': expected key=value (integer value)"))
@@ -75,7 +76,7 @@ struct Line {
     time: Duration,
 }
 
-fn bench_game<G: Game>(g: &G, args: &Args, plies: usize, tt: &TransTable) -> Line {
+fn bench_game<G: FullGame>(g: &G, args: &Args, plies: usize, tt: &TransTable) -> Line {
     let positions = suite::random_positions(g, args.positions, plies, args.seed);
     let mut line = Line {
         nodes: 0,

@@ -392,7 +392,7 @@ struct BenchLine {
     values: Vec<String>,
 }
 
-fn bench_prove_game<G: huntsolve::Game>(
+fn bench_prove_game<G: huntsolve::FullGame>(
     g: &G,
     plies: usize,
     count: usize,
@@ -431,7 +431,7 @@ fn bench_prove_game<G: huntsolve::Game>(
     line
 }
 
-fn bench_search_game<G: huntsolve::Game>(
+fn bench_search_game<G: huntsolve::FullGame>(
     g: &G,
     plies: usize,
     count: usize,

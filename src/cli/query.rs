@@ -10,15 +10,17 @@
 //! proves the value with the df-pn prover (no depth cap; `--time S` bounds it,
 //! then the answer is "unknown" with the root's proof and disproof numbers) and
 //! then finds the exact distance by an exact alpha-beta bounded by the proof's
-//! length (see `huntsolve::prove::exact`); `--depth` does not apply to it.
+//! length (see `huntsolve::answer::exact`). `--exact --depth N` is the
+//! depth-capped exact alpha-beta instead ("unknown beyond depth N").
 //! With position `-`, reads positions from stdin, one per line, and answers each.
 
 use super::bench::apply_evals;
 use super::out;
+use huntsolve::answer::{answer, exact_pv, from_table, SearchAnswer};
+use huntsolve::game::FullGame;
 use huntsolve::game::{Game, NoOracle, Oracle};
 use huntsolve::progress::stop_requested;
 use huntsolve::retro::TierGame;
-use huntsolve::search::answer::{answer, exact_pv, from_table, SearchAnswer};
 use huntsolve::search::{score_text, Limit, SearchConfig, TransTable};
 use huntsolve::table::query::Exact;
 use huntsolve::table::{query_with, TableOracle};
@@ -29,9 +31,6 @@ use std::time::Duration;
 
 /// Default search depth without `--depth`/`--time` (plies).
 const DEFAULT_DEPTH: u32 = 6;
-/// Default depth of `--exact` without `--depth`/`--time`: proofs stop at the
-/// first proving depth, so only unproven positions search this deep.
-const DEFAULT_EXACT_DEPTH: u32 = 14;
 /// Exact values of positions from the tables (`Ok(None)`: no table covers it).
 type ExactFn<'a, G> = dyn Fn(&<G as Game>::Pos) -> Result<Exact> + 'a;
 
@@ -50,7 +49,7 @@ pub struct Args {
     /// Directory holding solved tables (exact answers where they cover the position).
     #[arg(long)]
     tables: Option<PathBuf>,
-    /// Search depth in plies (default 6, or 14 with --exact).
+    /// Search depth in plies (default 6; with --exact: the exact alpha-beta to this depth instead of the prover).
     #[arg(long, conflicts_with = "time")]
     depth: Option<u32>,
     /// Search time in seconds per position.
@@ -103,7 +102,7 @@ struct Query<'a>(&'a Args);
 
 impl super::verify::TierJob for Query<'_> {
     type Out = ();
-    fn run<G: TierGame>(self, game: &G) -> Result<()> {
+    fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<()> {
         let dir = self
             .0
             .tables
@@ -119,7 +118,15 @@ fn config(args: &Args) -> SearchConfig {
     let limit = match (args.depth, args.time) {
         (Some(d), _) => Limit::Depth(d),
         (None, Some(t)) => Limit::Time(Duration::from_secs_f64(t)),
-        (None, None) if args.exact => Limit::Depth(DEFAULT_EXACT_DEPTH),
+        // `--exact` without `--depth`: the prover, no depth cap.
+        (None, None) if args.exact => {
+            return SearchConfig {
+                limits: Vec::new(),
+                threads: args.threads,
+                exact: true,
+                ..Default::default()
+            }
+        }
         (None, None) => Limit::Depth(DEFAULT_DEPTH),
     };
     SearchConfig {
@@ -132,7 +139,7 @@ fn config(args: &Args) -> SearchConfig {
 
 /// Answers one position: from the tables when they know its value, otherwise by search.
 #[allow(clippy::too_many_arguments)]
-fn answer_one<G: Game, O: Oracle<G>>(
+fn answer_one<G: FullGame, O: Oracle<G>>(
     game: &G,
     oracle: &O,
     tables: Option<&ExactFn<G>>,
@@ -172,13 +179,13 @@ fn answer_one<G: Game, O: Oracle<G>>(
             return Ok(from_table(&q, pv, searched.as_ref()));
         }
     }
-    if cfg.exact {
+    if cfg.exact && !cfg.limits.iter().any(|l| matches!(l, Limit::Depth(_))) {
         // The prover: no depth cap; `--time` bounds it, then "unknown".
         let time = cfg.limits.iter().find_map(|l| match l {
             Limit::Time(t) => Some(*t),
             _ => None,
         });
-        return checked(huntsolve::prove::exact::exact_answer(
+        return checked(huntsolve::answer::exact::exact_answer(
             game,
             &pos,
             oracle,
@@ -200,7 +207,7 @@ fn show_value(value: Option<&str>, distance: Option<u32>) -> String {
     }
 }
 
-fn text_of<G: Game>(game: &G, a: &SearchAnswer, exact: bool) -> Result<String> {
+fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, exact: bool) -> Result<String> {
     let pos = game.parse_position(&a.position)?;
     // The diagram names the side to move.
     let mut s = game.diagram(&pos);
@@ -268,7 +275,7 @@ fn text_of<G: Game>(game: &G, a: &SearchAnswer, exact: bool) -> Result<String> {
     Ok(s)
 }
 
-fn show<G: Game>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
+fn show<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
     if args.json {
         let s = serde_json::to_string(a).map_err(|e| Error::Other(format!("JSON: {e}")))?;
         return out::println(&s);
@@ -276,7 +283,7 @@ fn show<G: Game>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
     out::print(&text_of(game, a, args.exact)?)
 }
 
-fn run_game<G: Game, O: Oracle<G>>(
+fn run_game<G: FullGame, O: Oracle<G>>(
     game: &G,
     oracle: &O,
     tables: Option<&ExactFn<G>>,

@@ -37,7 +37,7 @@
 
 use super::dfpn::{wins_for, Prover, RunOutcome};
 use crate::error::{Error, Result};
-use crate::game::{Game, Oracle, Value};
+use crate::game::{Game, Notation, Oracle, Value};
 use hashbrown::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -406,7 +406,7 @@ struct Builder<'a, 'b, G: Game, O: Oracle<G>> {
     max_nodes: usize,
 }
 
-impl<'a, G: Game, O: Oracle<G>> Builder<'a, '_, G, O> {
+impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
     fn table_leaf(&mut self, pos: &G::Pos, value: Value, distance: u32) -> Result<Node> {
         let t = (self.leaf_table)(pos)?.ok_or_else(|| {
             Error::Other(format!(
@@ -679,7 +679,7 @@ fn renumber(nodes: &[Node], root: u32) -> Vec<Node> {
 /// for goal `side` at `pos`), re-proving positions whose entries were
 /// overwritten. `leaf_table` names the table of a table leaf; `max_nodes`
 /// bounds the certificate.
-pub fn extract<G: Game, O: Oracle<G>>(
+pub fn extract<G: Notation, O: Oracle<G>>(
     prover: &Prover<'_, G, O>,
     pos: &G::Pos,
     side: usize,

@@ -14,7 +14,7 @@
 use super::certificate::{Certificate, Kind, Node, TableRef};
 use super::dfpn::wins_for;
 use crate::error::{Error, Result};
-use crate::game::{Game, Value};
+use crate::game::{Game, Notation, Value};
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -61,7 +61,11 @@ impl CheckReport {
 /// Checks `cert` against `game`. A certificate of other rules, or one whose
 /// root cannot be read, is an error; a claim that does not hold is a report
 /// with problems.
-pub fn check<G: Game>(game: &G, cert: &Certificate, tables: &TableProbe<G>) -> Result<CheckReport> {
+pub fn check<G: Notation>(
+    game: &G,
+    cert: &Certificate,
+    tables: &TableProbe<G>,
+) -> Result<CheckReport> {
     let h = &cert.header;
     if h.rules != game.rules_string() || h.fingerprint != game.fingerprint() {
         return Err(Error::Input(format!(

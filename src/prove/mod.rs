@@ -94,7 +94,6 @@
 pub mod certificate;
 pub mod check;
 pub mod dfpn;
-pub mod exact;
 pub mod tables;
 pub mod tt;
 

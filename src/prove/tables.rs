@@ -5,8 +5,8 @@
 use super::certificate::{table_file_crc, TableRef};
 use crate::error::Result;
 use crate::game::{Oracle, Value};
-use crate::retro::tier::TierGame;
 use crate::table::{table_path, TableOracle};
+use crate::tier::TierGame;
 use std::path::{Path, PathBuf};
 
 /// Table oracles over several directories, asked in order.

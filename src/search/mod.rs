@@ -24,12 +24,11 @@
 //! exact mode, so the graph-history problems of repetition cannot leak into
 //! proofs.
 
-pub mod answer;
 pub mod openings;
 pub mod suite;
 pub mod tt;
 
-use crate::game::{Game, Oracle, Value};
+use crate::game::{Evaluate, Game, Oracle, Value};
 use crate::progress::stop_requested;
 use hashbrown::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -235,7 +234,7 @@ fn move_slot<M: std::hash::Hash>(mv: &M) -> usize {
     struct H(u64);
     impl std::hash::Hasher for H {
         fn finish(&self) -> u64 {
-            crate::zobrist::mix64(self.0)
+            crate::random::mix64(self.0)
         }
         fn write(&mut self, bytes: &[u8]) {
             for &b in bytes {
@@ -306,7 +305,7 @@ struct Worker<'a, G: Game, O: Oracle<G>> {
     pv: Vec<Vec<G::Move>>,
 }
 
-impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
+impl<'a, G: Evaluate, O: Oracle<G>> Worker<'a, G, O> {
     fn new(
         game: &'a G,
         oracle: &'a O,
@@ -411,7 +410,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
                 let mut h = self.hist[side * HIST_SIZE + move_slot(&mv)];
                 if self.id > 0 {
                     // Lazy SMP: helpers break ties differently so threads diverge.
-                    h += (crate::zobrist::mix64(hash ^ (i as u64) ^ ((self.id as u64) << 40)) & 63)
+                    h += (crate::random::mix64(hash ^ (i as u64) ^ ((self.id as u64) << 40)) & 63)
                         as i32;
                 }
                 h
@@ -716,7 +715,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
 
 /// Searches `pos` with a fresh table of `hash_mib` MiB (deterministic with one
 /// thread and a depth or node limit).
-pub fn search_fresh<G: Game, O: Oracle<G>>(
+pub fn search_fresh<G: Evaluate, O: Oracle<G>>(
     game: &G,
     pos: &G::Pos,
     oracle: &O,
@@ -728,7 +727,7 @@ pub fn search_fresh<G: Game, O: Oracle<G>>(
 }
 
 /// Searches `pos` using (and filling) `tt`, which may be reused across calls.
-pub fn search<G: Game, O: Oracle<G>>(
+pub fn search<G: Evaluate, O: Oracle<G>>(
     game: &G,
     pos: &G::Pos,
     oracle: &O,
@@ -829,7 +828,7 @@ pub fn search<G: Game, O: Oracle<G>>(
 
 /// The main thread's iterative deepening.
 #[allow(clippy::too_many_arguments)]
-fn iterate<G: Game, O: Oracle<G>>(
+fn iterate<G: Evaluate, O: Oracle<G>>(
     game: &G,
     oracle: &O,
     tt: &TransTable,

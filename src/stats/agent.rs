@@ -6,11 +6,11 @@
 //! per-game state, so one agent serves every game of a tournament in parallel.
 
 use crate::error::{Error, Result};
-use crate::game::{Game, Value};
-use crate::zobrist::Rng;
+use crate::game::{FullGame, Value};
+use crate::random::Rng;
 
 /// A player in self-play.
-pub trait Agent<G: Game>: Sync + Send {
+pub trait Agent<G: FullGame>: Sync + Send {
     /// Short description of the engine and its settings (`greedy`, `depth=4`).
     fn describe(&self) -> String;
 
@@ -34,7 +34,7 @@ pub trait Agent<G: Game>: Sync + Send {
 }
 
 /// A uniformly random legal move of `pos` (an error if there is none).
-pub fn uniform_move<G: Game>(game: &G, pos: &G::Pos, rng: &mut Rng) -> Result<G::Move> {
+pub fn uniform_move<G: FullGame>(game: &G, pos: &G::Pos, rng: &mut Rng) -> Result<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves);
     if moves.is_empty() {
@@ -104,7 +104,10 @@ impl EngineSpec {
 /// Builds the agent for `spec`. `softmax` (a temperature in evaluation units)
 /// makes a searching agent sample its opening plies from a softmax over root
 /// scores; other agents ignore it (their opening plies are uniform).
-pub fn make_agent<G: Game>(spec: &EngineSpec, softmax: Option<f64>) -> Result<Box<dyn Agent<G>>> {
+pub fn make_agent<G: FullGame>(
+    spec: &EngineSpec,
+    softmax: Option<f64>,
+) -> Result<Box<dyn Agent<G>>> {
     use crate::stats::search_agent::SearchAgent;
     match spec {
         EngineSpec::Random => Ok(Box::new(RandomAgent)),
@@ -124,7 +127,7 @@ pub fn make_agent<G: Game>(spec: &EngineSpec, softmax: Option<f64>) -> Result<Bo
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomAgent;
 
-impl<G: Game> Agent<G> for RandomAgent {
+impl<G: FullGame> Agent<G> for RandomAgent {
     fn describe(&self) -> String {
         "random".into()
     }
@@ -143,7 +146,7 @@ pub struct GreedyAgent;
 /// Score of a won position for the greedy player, far above any evaluation.
 const WIN_SCORE: i64 = 1_000_000;
 
-impl<G: Game> Agent<G> for GreedyAgent {
+impl<G: FullGame> Agent<G> for GreedyAgent {
     fn describe(&self) -> String {
         "greedy".into()
     }
@@ -186,7 +189,7 @@ impl<G: Game> Agent<G> for GreedyAgent {
     }
 }
 
-fn no_moves<G: Game>(game: &G, pos: &G::Pos) -> Error {
+fn no_moves<G: FullGame>(game: &G, pos: &G::Pos) -> Error {
     Error::Other(format!(
         "{}: position has no legal move but is not terminal: {}",
         game.rules_string(),

@@ -20,10 +20,10 @@
 //! rules, engine or opening settings is refused rather than mixed.
 
 use crate::error::{Error, Result};
-use crate::game::{Game, Value};
+use crate::game::{FullGame, Value};
 use crate::progress::{stop_requested, Progress};
+use crate::random::Rng;
 use crate::stats::agent::{Agent, EngineSpec};
-use crate::zobrist::Rng;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
@@ -64,7 +64,7 @@ impl TournamentConfig {
     }
 
     /// The move limit that applies to `game`.
-    pub fn max_plies_for<G: Game>(&self, game: &G) -> u32 {
+    pub fn max_plies_for<G: FullGame>(&self, game: &G) -> u32 {
         self.max_plies
             .or_else(|| game.move_limit())
             .unwrap_or(DEFAULT_MAX_PLIES)
@@ -123,7 +123,7 @@ pub struct GameRecord {
 /// under `repetition=defenders_lose` (Copenhagen), where the side named
 /// `defenders` loses. `repetition=forbid` is not enforced move by move in
 /// self-play; a threefold repetition then also counts as a draw.
-pub fn repetition_winner<G: Game>(game: &G) -> Option<u8> {
+pub fn repetition_winner<G: FullGame>(game: &G) -> Option<u8> {
     let rules = game.rules_string();
     let defenders_lose = rules
         .split(',')
@@ -137,7 +137,7 @@ pub fn repetition_winner<G: Game>(game: &G) -> Option<u8> {
 }
 
 /// Plays game `index` of a tournament.
-pub fn play_game<G: Game>(
+pub fn play_game<G: FullGame>(
     game: &G,
     agent: &dyn Agent<G>,
     cfg: &TournamentConfig,
@@ -207,7 +207,7 @@ pub fn play_game<G: Game>(
 /// Reads the records of a games file that match `game` and `cfg`, dropping a
 /// partial last line (and rewriting the file without it). A missing file is
 /// an empty list.
-pub fn load_games<G: Game>(
+pub fn load_games<G: FullGame>(
     game: &G,
     cfg: &TournamentConfig,
     path: &Path,
@@ -283,7 +283,7 @@ fn to_line(r: &GameRecord) -> Result<String> {
 ///
 /// Ctrl-C (the global stop flag) ends the run with [`Error::Interrupted`];
 /// games finished so far stay in the file and are skipped on the next run.
-pub fn run_tournament<G: Game>(
+pub fn run_tournament<G: FullGame>(
     game: &G,
     agent: &dyn Agent<G>,
     cfg: &TournamentConfig,
