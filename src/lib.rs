@@ -19,7 +19,9 @@
 //!    as leaves through [`table`]);
 //! 8. combinations of tables and search: [`answer`] (query with fallback,
 //!    `verify --search`);
-//! 9. statistics: [`stats`] (tournaments, intervals, reports, sweeps).
+//! 9. statistics: [`stats`] (tournaments, intervals, reports, sweeps);
+//! 10. faces: [`serve`] (the browser explorer's server and JSON API; it serves,
+//!     and like the command line it may use every layer above).
 //!
 //! The library never prints; the binary (`src/main.rs`, `src/cli/`) does.
 #![forbid(unsafe_code)]
@@ -34,6 +36,7 @@ pub mod prove;
 pub mod random;
 pub mod retro;
 pub mod search;
+pub mod serve;
 pub mod stats;
 pub mod table;
 pub mod tafl;

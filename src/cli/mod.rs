@@ -15,6 +15,7 @@ pub mod playout;
 pub mod presets;
 pub mod prove;
 pub mod query;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod sweep;
@@ -60,6 +61,8 @@ enum Command {
     Prove(prove::Args),
     /// Re-check a proof certificate written by `prove --save`.
     CheckProof(prove::CheckArgs),
+    /// The local browser explorer: every move's value on the board.
+    Serve(serve::Args),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -81,5 +84,6 @@ pub fn main() -> Result<()> {
         Command::Sweep(a) => sweep::run(a),
         Command::Prove(a) => prove::run(a),
         Command::CheckProof(a) => prove::run_check(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
