@@ -13,6 +13,7 @@ pub mod perft;
 pub mod play;
 pub mod playout;
 pub mod presets;
+pub mod prove;
 pub mod query;
 pub mod serve;
 pub mod show;
@@ -56,6 +57,10 @@ enum Command {
     Compare(compare::Args),
     /// Solve a family of variants differing in one option and tabulate them.
     Sweep(sweep::Args),
+    /// Prove a position's value by df-pn search (leaves: terminal positions and tables).
+    Prove(prove::Args),
+    /// Re-check a proof certificate written by `prove --save`.
+    CheckProof(prove::CheckArgs),
     /// The local browser explorer: every move's value on the board.
     Serve(serve::Args),
 }
@@ -77,6 +82,8 @@ pub fn main() -> Result<()> {
         Command::Bench(a) => bench::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Prove(a) => prove::run(a),
+        Command::CheckProof(a) => prove::run_check(a),
         Command::Serve(a) => serve::run(a),
     }
 }
