@@ -208,7 +208,7 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
                 .collect(),
         };
         if decisive.is_empty() {
-            return Err(Error::Other(
+            return Err(Error::Input(
                 "no certificate to save: the value is unknown".into(),
             ));
         }
@@ -254,7 +254,7 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         hash_bytes: tt.bytes(),
     };
     if args.json {
-        let s = serde_json::to_string(&o).map_err(|e| Error::Other(format!("JSON: {e}")))?;
+        let s = serde_json::to_string(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         return out::println(&s);
     }
     out::print(&text(&o))
@@ -317,7 +317,8 @@ pub fn run_check(args: CheckArgs) -> Result<()> {
     let any = AnyGame::parse(&cert.header.rules)?;
     let report = dispatch(&any, Check(&args, &cert))?;
     if args.json {
-        let s = serde_json::to_string(&report).map_err(|e| Error::Other(format!("JSON: {e}")))?;
+        let s =
+            serde_json::to_string(&report).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::println(&s)?;
     } else {
         let mut s = format!(
@@ -348,7 +349,9 @@ pub fn run_check(args: CheckArgs) -> Result<()> {
     }
     if !report.ok() {
         // Exit status 1: a check disagreed (2 is for bad input).
-        std::process::exit(1);
+        return Err(Error::Disagreement(
+            "check-proof: the certificate does not hold".into(),
+        ));
     }
     Ok(())
 }

@@ -409,7 +409,7 @@ struct Builder<'a, 'b, G: Game, O: Oracle<G>> {
 impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
     fn table_leaf(&mut self, pos: &G::Pos, value: Value, distance: u32) -> Result<Node> {
         let t = (self.leaf_table)(pos)?.ok_or_else(|| {
-            Error::Other(format!(
+            Error::Internal(format!(
                 "a leaf's table could not be named: {}",
                 self.prover.game.format_position(pos)
             ))
@@ -459,7 +459,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
     }
 
     fn unknown(&self, pos: &G::Pos) -> Error {
-        Error::Other(format!(
+        Error::Input(format!(
             "certificate: position {} could not be re-proven within the budget \
              (a larger --hash keeps proofs in the table)",
             self.prover.game.format_position(pos)
@@ -541,7 +541,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
                 match self.outcome_of(&c) {
                     RunOutcome::Proven => {}
                     RunOutcome::Disproven => {
-                        return Err(Error::Other(format!(
+                        return Err(Error::Internal(format!(
                             "certificate: a reply from {} is disproven; the run's proof is inconsistent",
                             g.format_position(pos)
                         )))
@@ -626,7 +626,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
             }
         };
         let i = pick.ok_or_else(|| {
-            Error::Other(format!(
+            Error::Internal(format!(
                 "certificate: every reply from {} is proven; the run's disproof is inconsistent",
                 g.format_position(pos)
             ))
@@ -691,7 +691,7 @@ pub fn extract<G: Notation, O: Oracle<G>>(
         RunOutcome::Proven => Kind::Win,
         RunOutcome::Disproven => Kind::NoWin,
         RunOutcome::Unknown => {
-            return Err(Error::Other(
+            return Err(Error::Input(
                 "no certificate: the run ended before a proof or disproof".into(),
             ))
         }
@@ -717,7 +717,7 @@ pub fn extract<G: Notation, O: Oracle<G>>(
                 };
                 let root = match b.kind {
                     Kind::Win => b.win(pos)?.ok_or_else(|| {
-                        Error::Other(
+                        Error::Internal(
                             "certificate: no acyclic proof found among the stored proofs".into(),
                         )
                     })?,
@@ -741,6 +741,6 @@ pub fn extract<G: Notation, O: Oracle<G>>(
             })
             .map_err(|e| Error::io("starting the certificate thread", e))?;
         job.join()
-            .unwrap_or_else(|_| Err(Error::Other("the certificate thread panicked".into())))
+            .unwrap_or_else(|_| Err(Error::Internal("the certificate thread panicked".into())))
     })
 }
