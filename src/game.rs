@@ -147,6 +147,19 @@ pub trait Game: Send + Sync + Clone + Debug + 'static {
 
     /// Move limit in plies for search and self-play (`None`: no limit).
     fn move_limit(&self) -> Option<u32>;
+
+    /// A uniformly random legal move of `pos`, `None` when there is none (for
+    /// playouts). The default draws from [`Game::legal_moves`]; the families
+    /// override it with a draw that builds no move list in the common case.
+    fn random_move(&self, pos: &Self::Pos, rng: &mut crate::zobrist::Rng) -> Option<Self::Move> {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        if moves.is_empty() {
+            None
+        } else {
+            Some(moves[rng.below(moves.len())])
+        }
+    }
 }
 
 /// Counts the leaves of the game tree to `depth` plies (a terminal position is one

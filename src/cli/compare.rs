@@ -59,6 +59,8 @@ pub fn run(args: Args) -> Result<()> {
         max_plies: args.max_plies,
         threads: args.threads,
         softmax: args.softmax,
+        engine_side1: None,
+        referee: None,
     };
     let out = args.out.clone().unwrap_or_else(|| {
         let names: Vec<String> = args

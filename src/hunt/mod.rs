@@ -25,6 +25,7 @@
 //! same start, end and captured prey are the same move (the notation shows the
 //! first path found).
 
+mod random;
 pub mod rules;
 
 pub use rules::{
@@ -1072,5 +1073,9 @@ impl Game for HuntGame {
 
     fn move_limit(&self) -> Option<u32> {
         self.rules.move_limit
+    }
+
+    fn random_move(&self, pos: &HuntPos, rng: &mut crate::zobrist::Rng) -> Option<HuntMove> {
+        self.random_move_fast(pos, rng)
     }
 }

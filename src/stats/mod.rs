@@ -6,8 +6,10 @@
 pub mod agent;
 pub mod exact;
 pub mod math;
+pub mod mcts;
 pub mod metrics;
 pub mod plot;
+pub mod referee;
 pub mod report;
 pub mod search_agent;
 pub mod sweep;

@@ -11,11 +11,11 @@
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use crate::stats::agent::make_agent;
+use crate::stats::agent::{make_agent_with, SharedOracle};
 use crate::stats::math::{format_p, Interval, TestResult};
 use crate::stats::metrics::{self, PairComparison, VariantMetrics};
 use crate::stats::plot;
-use crate::stats::tournament::{run_tournament, TournamentConfig};
+use crate::stats::tournament::{run_tournament_with, TournamentConfig};
 use crate::variant::AnyGame;
 use crate::Game;
 use std::fmt::Write as _;
@@ -99,10 +99,37 @@ pub fn run_variant<G: Game>(
     label: &str,
     progress: &dyn Progress,
 ) -> Result<VariantRun> {
+    run_variant_with(name, game, cfg, None, out_dir, label, progress)
+}
+
+/// [`run_variant`] with exact values (solved tables): they referee the games
+/// when `cfg.referee` is set, and MCTS engines use them as proven leaves.
+pub fn run_variant_with<G: Game>(
+    name: &str,
+    game: &G,
+    cfg: &TournamentConfig,
+    oracle: Option<SharedOracle<G>>,
+    out_dir: &Path,
+    label: &str,
+    progress: &dyn Progress,
+) -> Result<VariantRun> {
     let file = out_dir.join(format!("games-{}.jsonl", safe_name(name)));
     let before = count_lines(&file).min(cfg.games);
-    let agent = make_agent(&cfg.engine, cfg.softmax)?;
-    let recs = run_tournament(game, agent.as_ref(), cfg, &file, label, progress)?;
+    let a0 = make_agent_with(cfg.engine_of(0), cfg.softmax, oracle.clone())?;
+    let a1 = make_agent_with(cfg.engine_of(1), cfg.softmax, oracle.clone())?;
+    let referee: Option<&dyn crate::game::Oracle<G>> = match (&cfg.referee, &oracle) {
+        (Some(_), Some(o)) => Some(o.as_ref()),
+        _ => None,
+    };
+    let recs = run_tournament_with(
+        game,
+        [a0.as_ref(), a1.as_ref()],
+        referee,
+        cfg,
+        &file,
+        label,
+        progress,
+    )?;
     let metrics = metrics::variant_metrics(
         name,
         [game.side_name(0), game.side_name(1)],
@@ -145,8 +172,9 @@ pub fn assemble(
         title,
         command: command.to_string(),
         build: String::new(),
-        engine: cfg.engine.text(),
-        deterministic: cfg.engine.deterministic(),
+        engine: cfg.engine_text(),
+        deterministic: cfg.engine.deterministic()
+            && cfg.engine_side1.as_ref().is_none_or(|e| e.deterministic()),
         games: cfg.games,
         seed: cfg.seed,
         random_plies: cfg.random_plies,

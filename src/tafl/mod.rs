@@ -1110,6 +1110,10 @@ impl Game for TaflGame {
         ]
     }
 
+    fn random_move(&self, pos: &TaflPos, rng: &mut crate::zobrist::Rng) -> Option<TaflMove> {
+        TaflGame::random_move(self, pos, rng)
+    }
+
     fn move_limit(&self) -> Option<u32> {
         self.rules.move_limit
     }

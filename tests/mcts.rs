@@ -1,0 +1,332 @@
+//! MCTS (issue 14): the list-free random move of both families, MCTS-Solver
+//! soundness against solved tables, determinism, engine specs.
+
+use huntsolve::game::{Game, NoOracle, Value};
+use huntsolve::progress::NoProgress;
+use huntsolve::retro::{solve, Scope, SolveOptions};
+use huntsolve::stats::mcts::{search, MctsConfig, MctsSpec};
+use huntsolve::stats::EngineSpec;
+use huntsolve::table::TableOracle;
+use huntsolve::zobrist::Rng;
+use huntsolve::AnyGame;
+use std::collections::HashMap;
+
+/// Positions along seeded random games (every `step`-th ply, terminal ones included).
+fn sample_positions<G: Game>(g: &G, games: u64, plies: usize, step: usize) -> Vec<G::Pos> {
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    for s in 0..games {
+        let mut rng = Rng::new(1000 + s);
+        let mut p = g.start();
+        for ply in 0..plies {
+            if ply % step == 0 {
+                out.push(p.clone());
+            }
+            if g.outcome(&p).is_some() {
+                out.push(p.clone());
+                break;
+            }
+            g.legal_moves(&p, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            p = g.play(&p, moves[rng.below(moves.len())]);
+        }
+    }
+    out
+}
+
+/// Draws many random moves in each position: every draw is legal, every legal
+/// move is drawn, and each move's frequency is within half of the uniform
+/// expectation (200 draws per move expected: 7 standard deviations).
+fn check_random_moves<G: Game>(name: &str, g: &G, positions: &[G::Pos]) -> usize {
+    let mut legal = Vec::new();
+    let mut rng = Rng::new(7);
+    let mut checked = 0;
+    for p in positions {
+        g.legal_moves(p, &mut legal);
+        if legal.is_empty() {
+            assert!(
+                g.random_move(p, &mut rng).is_none(),
+                "{name}: a random move where there is no legal move: {}",
+                g.format_position(p)
+            );
+            continue;
+        }
+        let draws = 200 * legal.len();
+        let mut counts: HashMap<G::Move, usize> = HashMap::new();
+        for _ in 0..draws {
+            let m = g.random_move(p, &mut rng).expect("a legal move exists");
+            *counts.entry(m).or_default() += 1;
+        }
+        for m in counts.keys() {
+            assert!(
+                legal.contains(m),
+                "{name}: random_move gave the illegal {:?} in {}",
+                m,
+                g.format_position(p)
+            );
+        }
+        for m in &legal {
+            let c = counts.get(m).copied().unwrap_or(0);
+            assert!(
+                (100..=300).contains(&c),
+                "{name}: {} drawn {c} times of {draws} ({} legal moves) in {}",
+                g.format_move(p, *m),
+                legal.len(),
+                g.format_position(p)
+            );
+        }
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn hunt_random_move_is_uniform_over_exactly_the_legal_moves() {
+    for spec in [
+        "diviyan-keliya",
+        "diviyan-keliya-ludii",
+        "cows-leopards-peralikatuma",
+        "cows-leopards-mogol",
+        "bagh-chal",
+        "kaooa",
+        "diviyan-keliya,drop_before_move=none,chain=maximal",
+        "diviyan-keliya,first_drop=centre,drop_before_move=hunter",
+        "bagh-chal,drop_before_move=prey,capture_compulsory=true",
+        "kaooa,prey_no_moves=pass,chain=optional",
+        "diviyan-keliya,board=alquerque25,hunters=2,prey=3,hunter_win=2,removal=end_of_turn",
+    ] {
+        let AnyGame::Hunt(g) = AnyGame::parse(spec).unwrap() else {
+            panic!("{spec}: not a hunt game")
+        };
+        let positions = sample_positions(&g, 8, 240, 4);
+        let n = check_random_moves(spec, &g, &positions);
+        assert!(n >= 20, "{spec}: only {n} positions checked");
+    }
+}
+
+#[test]
+fn tafl_random_move_is_uniform_over_exactly_the_legal_moves() {
+    for spec in ["brandubh", "caikaboroda-hostile"] {
+        let AnyGame::Tafl(g) = AnyGame::parse(spec).unwrap() else {
+            panic!("{spec}: not a tafl game")
+        };
+        let positions = sample_positions(&g, 2, 60, 10);
+        let n = check_random_moves(spec, &g, &positions);
+        assert!(n >= 8, "{spec}: only {n} positions checked");
+    }
+}
+
+/// Exact values of every tic-tac-toe position by plain negamax.
+fn ttt_value(g: &huntsolve::toy::TicTacToe, p: &huntsolve::toy::TttPos) -> Value {
+    if let Some(v) = g.outcome(p) {
+        return v;
+    }
+    let mut moves = Vec::new();
+    g.legal_moves(p, &mut moves);
+    moves
+        .iter()
+        .map(|&m| ttt_value(g, &g.play(p, m)).flip())
+        .max()
+        .expect("a non-terminal position has moves")
+}
+
+#[test]
+fn mcts_solver_proves_only_true_values_in_tictactoe() {
+    let g = huntsolve::toy::TicTacToe::default();
+    let positions = sample_positions(&g, 60, 9, 1);
+    let (mut proven, mut children_proven) = (0, 0);
+    for (i, p) in positions.iter().enumerate() {
+        if g.outcome(p).is_some() {
+            continue;
+        }
+        let cfg = MctsConfig {
+            iterations: Some(300),
+            ..MctsConfig::default()
+        };
+        let r = search(&g, p, &[], &NoOracle, &cfg, &mut Rng::new(i as u64));
+        let truth = ttt_value(&g, p);
+        if let Some((v, _)) = r.proven {
+            assert_eq!(v, truth, "root of {}", g.format_position(p));
+            proven += 1;
+        }
+        for c in &r.children {
+            if let Some((v, _)) = c.proven {
+                let child = g.play(p, c.mv);
+                assert_eq!(
+                    v,
+                    ttt_value(&g, &child).flip(),
+                    "child of {}",
+                    g.format_position(p)
+                );
+                children_proven += 1;
+            }
+        }
+        // The move played never throws away a proven result.
+        let best = r.best.expect("a move");
+        assert!(ttt_value(&g, &g.play(p, best)).flip() >= truth || r.proven.is_none());
+    }
+    // 300 iterations prove the start (a draw) and most later positions.
+    assert!(proven > 100, "only {proven} roots proven");
+    assert!(
+        children_proven > 300,
+        "only {children_proven} children proven"
+    );
+    // Proving the draw at the start takes about 155,000 iterations (seed 1);
+    // the search stops as soon as the root is proven.
+    let cfg = MctsConfig {
+        iterations: Some(400_000),
+        ..MctsConfig::default()
+    };
+    let r = search(&g, &g.start(), &[], &NoOracle, &cfg, &mut Rng::new(1));
+    assert_eq!(r.proven.map(|p| p.0), Some(Value::Draw));
+    assert!(r.iterations < 400_000);
+}
+
+fn solved_tables(spec: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) {
+    let AnyGame::Hunt(g) = AnyGame::parse(spec).unwrap() else {
+        panic!("{spec}: not a hunt game")
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "huntsolve-mcts-{}-{}",
+        std::process::id(),
+        huntsolve::stats::report::safe_name(spec)
+    ));
+    let options = SolveOptions {
+        threads: 2,
+        memory_limit: None,
+    };
+    solve(&g, &Scope::Whole, &dir, &options, &NoProgress).unwrap();
+    (g, dir)
+}
+
+/// Proven values of MCTS-Solver (roots and root moves) against the solved
+/// tables, without and with the tables as leaves.
+#[test]
+fn mcts_solver_agrees_with_solved_tables() {
+    for spec in [
+        "kaooa",
+        "diviyan-keliya,board=alquerque25,hunters=2,prey=2,hunter_win=1",
+    ] {
+        let (g, dir) = solved_tables(spec);
+        let tables = TableOracle::new(&g, &dir).unwrap();
+        let exact = |p: &huntsolve::hunt::HuntPos| match g.outcome(p) {
+            Some(v) => v,
+            None => tables.try_probe(p).unwrap().expect("whole game solved").0,
+        };
+        let positions = sample_positions(&g, 12, 60, 3);
+        let (mut proven, mut with_tables) = (0, 0);
+        for (i, p) in positions.iter().enumerate() {
+            if g.outcome(p).is_some() {
+                continue;
+            }
+            let cfg = MctsConfig {
+                iterations: Some(400),
+                ..MctsConfig::default()
+            };
+            let r = search(&g, p, &[], &NoOracle, &cfg, &mut Rng::new(i as u64));
+            if let Some((v, _)) = r.proven {
+                assert_eq!(v, exact(p), "{spec}: root {}", g.format_position(p));
+                proven += 1;
+            }
+            for c in &r.children {
+                if let Some((v, _)) = c.proven {
+                    let child = g.play(p, c.mv);
+                    assert_eq!(
+                        v,
+                        exact(&child).flip(),
+                        "{spec}: child of {}",
+                        g.format_position(p)
+                    );
+                    proven += 1;
+                }
+            }
+            // With the tables as leaves every root move is exact at once
+            // (a single legal move is played without search).
+            let r = search(&g, p, &[], &tables, &cfg, &mut Rng::new(i as u64));
+            if r.children.len() == 1 {
+                continue;
+            }
+            let (v, _) = r.proven.expect("tables prove the root");
+            assert_eq!(
+                v,
+                exact(p),
+                "{spec}: root with tables {}",
+                g.format_position(p)
+            );
+            let best = g.play(p, r.best.expect("a move"));
+            assert_eq!(exact(&best).flip(), v, "{spec}: the move keeps the value");
+            with_tables += 1;
+        }
+        assert!(
+            proven > 20,
+            "{spec}: only {proven} values proven without tables"
+        );
+        assert!(with_tables > 20);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn mcts_is_deterministic_for_a_seed() {
+    let AnyGame::Hunt(g) = AnyGame::parse("cows-leopards-mogol").unwrap() else {
+        panic!()
+    };
+    let p = sample_positions(&g, 1, 30, 30)[0];
+    let cfg = MctsConfig {
+        iterations: Some(500),
+        cutoff: Some(20),
+        ..MctsConfig::default()
+    };
+    let a = search(&g, &p, &[], &NoOracle, &cfg, &mut Rng::new(5));
+    let b = search(&g, &p, &[], &NoOracle, &cfg, &mut Rng::new(5));
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.iterations, 500);
+    let va: Vec<u32> = a.children.iter().map(|c| c.visits).collect();
+    let vb: Vec<u32> = b.children.iter().map(|c| c.visits).collect();
+    assert_eq!(va, vb);
+    assert_eq!(a.playout_plies, b.playout_plies);
+    // A time budget stops too.
+    let t = MctsConfig {
+        iterations: None,
+        time: Some(std::time::Duration::from_millis(50)),
+        ..MctsConfig::default()
+    };
+    let r = search(&g, &p, &[], &NoOracle, &t, &mut Rng::new(5));
+    assert!(r.iterations > 0 && r.best.is_some());
+}
+
+#[test]
+fn mcts_engine_specs_parse_and_print() {
+    for text in [
+        "mcts=1000",
+        "mcts-time=0.5",
+        "mcts=50:cutoff=20",
+        "mcts=7:cutoff=3:c=0.7",
+    ] {
+        let e = EngineSpec::parse(text).unwrap();
+        assert_eq!(e.text(), text);
+    }
+    assert!(EngineSpec::parse("mcts=1000").unwrap().deterministic());
+    assert!(!EngineSpec::parse("mcts-time=1").unwrap().deterministic());
+    for bad in [
+        "mcts",
+        "mcts=0",
+        "mcts=x",
+        "mcts-time=-1",
+        "mcts=5:cutoff=0",
+        "mcts=5:k=1",
+    ] {
+        let e = EngineSpec::parse(bad).unwrap_err().to_string();
+        assert!(e.contains("mcts=N"), "{bad}: {e}");
+    }
+    assert_eq!(
+        MctsSpec::parse("mcts=10:c=2")
+            .unwrap()
+            .unwrap()
+            .config()
+            .exploration,
+        2.0
+    );
+}
