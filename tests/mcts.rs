@@ -330,3 +330,153 @@ fn mcts_engine_specs_parse_and_print() {
         2.0
     );
 }
+
+#[test]
+fn kendall_tau_b_known_values() {
+    use huntsolve::stats::ladder::kendall_tau_b;
+    assert_eq!(kendall_tau_b(&[1.0, 2.0, 3.0], &[0.1, 0.2, 0.3]), 1.0);
+    assert_eq!(kendall_tau_b(&[1.0, 2.0, 3.0], &[0.3, 0.2, 0.1]), -1.0);
+    // One discordant pair of three: (2 - 1) / 3.
+    assert!((kendall_tau_b(&[1.0, 2.0, 3.0], &[0.1, 0.3, 0.2]) - 1.0 / 3.0).abs() < 1e-12);
+    // Ties: x = (1, 1, 2), y = (1, 2, 3): 2 concordant, 1 tied in x only.
+    let t = kendall_tau_b(&[1.0, 1.0, 2.0], &[1.0, 2.0, 3.0]);
+    assert!((t - 2.0 / (2.0f64 * 3.0).sqrt()).abs() < 1e-12, "{t}");
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("huntsolve-mcts-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// The ladder on a tiny case: two Kaooa variants at three strengths, with
+/// asymmetric pairs; every cell is there, the files are written, and a rerun
+/// replays nothing.
+#[test]
+fn ladder_on_a_tiny_case() {
+    use huntsolve::stats::ladder::{run_ladder, write_ladder};
+    use huntsolve::stats::TournamentConfig;
+    let out = tmp("ladder");
+    let specs = vec!["kaooa".to_string(), "kaooa-6".to_string()];
+    let engines: Vec<EngineSpec> = ["random", "depth=2", "mcts=100"]
+        .iter()
+        .map(|e| EngineSpec::parse(e).unwrap())
+        .collect();
+    let base = TournamentConfig {
+        games: 12,
+        seed: 3,
+        threads: 2,
+        ..TournamentConfig::default()
+    };
+    let r = run_ladder(
+        &specs,
+        &engines,
+        &base,
+        &[],
+        true,
+        &out,
+        "test",
+        "",
+        &NoProgress,
+    )
+    .unwrap();
+    assert_eq!(r.cells.len(), 2);
+    assert!(r.cells.iter().all(|row| row.len() == 3));
+    assert!(r.cells.iter().flatten().all(|c| c.games == 12));
+    assert_eq!(r.agreement.len(), 3);
+    assert_eq!(r.verdicts.len(), 1);
+    assert_eq!(r.verdicts[0].differences.len(), 3);
+    // 2 adjacent pairs × 2 orientations × 2 variants.
+    assert_eq!(r.asymmetric.len(), 8);
+    assert!(r
+        .asymmetric
+        .iter()
+        .any(|a| a.engine0 == "mcts=100" && a.engine1 == "depth=2"));
+    let files = write_ladder(&out, &r).unwrap();
+    for f in &files {
+        assert!(std::fs::metadata(f).unwrap().len() > 100, "{}", f.display());
+    }
+    let md = std::fs::read_to_string(out.join("ladder.md")).unwrap();
+    assert!(md.contains("Kendall") && md.contains(&r.verdicts[0].sentence));
+    assert!(out.join("mcts=100").join("report.md").exists());
+    let again = run_ladder(
+        &specs,
+        &engines,
+        &base,
+        &[],
+        true,
+        &out,
+        "test",
+        "",
+        &NoProgress,
+    )
+    .unwrap();
+    for (a, b) in r.cells.iter().flatten().zip(again.cells.iter().flatten()) {
+        assert_eq!((a.wins, a.draws), (b.wins, b.draws));
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The exact referee: with the whole of kaooa-6 solved, every game ends right
+/// after the random opening plies with the exact value of that position.
+#[test]
+fn exact_referee_adjudicates_with_table_values() {
+    use huntsolve::stats::referee::table_dirs;
+    use huntsolve::stats::report::run_compare_with;
+    use huntsolve::stats::tournament::{load_games, EndReason};
+    use huntsolve::stats::TournamentConfig;
+    let (g, dir) = solved_tables("kaooa-6");
+    let tables = table_dirs(std::slice::from_ref(&dir)).unwrap();
+    let out = tmp("referee");
+    let cfg = TournamentConfig {
+        games: 16,
+        seed: 9,
+        engine: EngineSpec::parse("mcts=50").unwrap(),
+        random_plies: 3,
+        threads: 2,
+        ..TournamentConfig::default()
+    };
+    let r = run_compare_with(
+        &["kaooa-6".to_string()],
+        &cfg,
+        &tables,
+        &out,
+        "test",
+        &NoProgress,
+    )
+    .unwrap();
+    assert_eq!(r.variants[0].adjudicated, 16);
+    let oracle = TableOracle::new(&g, &dir).unwrap();
+    let mut vcfg = cfg.clone();
+    vcfg.referee = huntsolve::stats::referee::referee_text(&tables, &g.rules_string());
+    let games = load_games(&g, &vcfg, &out.join("games-kaooa-6.jsonl")).unwrap();
+    assert_eq!(games.len(), 16);
+    for rec in &games {
+        assert_eq!(rec.end, EndReason::Adjudicated);
+        assert_eq!(rec.plies, 3);
+        let line = rec.moves.join(" ");
+        let p = huntsolve::game::play_line(&g, &g.start(), &line).unwrap();
+        let (v, _) = oracle.try_probe(&p).unwrap().unwrap();
+        let side = g.side_to_move(&p) as u8;
+        let expected = match v {
+            Value::Win => Some(side),
+            Value::Loss => Some(1 - side),
+            Value::Draw => None,
+        };
+        assert_eq!(rec.winner, expected);
+    }
+    // Tables for other rules are refused.
+    let err = run_compare_with(
+        &["kaooa".to_string()],
+        &cfg,
+        &tables,
+        &out,
+        "test",
+        &NoProgress,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("none of the variants"), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -199,6 +199,20 @@ pub fn run_compare(
     command: &str,
     progress: &dyn Progress,
 ) -> Result<CompareReport> {
+    run_compare_with(specs, cfg, &[], out_dir, command, progress)
+}
+
+/// [`run_compare`] with solved tables: each variant's games are refereed by
+/// the directories solved for its rules (see [`crate::stats::referee`]), and
+/// MCTS engines use them as proven leaves. `cfg.referee` is set per variant.
+pub fn run_compare_with(
+    specs: &[String],
+    cfg: &TournamentConfig,
+    tables: &[crate::stats::referee::TableDir],
+    out_dir: &Path,
+    command: &str,
+    progress: &dyn Progress,
+) -> Result<CompareReport> {
     if specs.is_empty() {
         return Err(Error::Input("give at least one rules string".into()));
     }
@@ -212,13 +226,21 @@ pub fn run_compare(
             return Err(Error::Input(format!("variant '{s}' is given twice")));
         }
     }
+    let canonical: Vec<String> = games
+        .iter()
+        .map(|a| crate::with_game!(a, g => g.rules_string()))
+        .collect();
+    crate::stats::referee::check_all_used(tables, &canonical)?;
     let started = Instant::now();
     let mut runs = Vec::new();
     for (k, (spec, any)) in specs.iter().zip(&games).enumerate() {
         let label = format!("{}/{} {spec}", k + 1, specs.len());
-        runs.push(
-            crate::with_game!(any, g => run_variant(spec, g, cfg, out_dir, &label, progress))?,
-        );
+        let mut vcfg = cfg.clone();
+        vcfg.referee = crate::stats::referee::referee_text(tables, &canonical[k]);
+        runs.push(crate::with_game!(any, g => {
+            let oracle = crate::stats::referee::oracle_for(g, tables)?;
+            run_variant_with(spec, g, &vcfg, oracle, out_dir, &label, progress)
+        })?);
     }
     assemble(
         format!("Comparison: {}", specs.join(" vs ")),
@@ -311,13 +333,13 @@ pub fn markdown(r: &CompareReport) -> String {
     let _ = writeln!(s, "\n## Outcomes (95 % Wilson intervals)\n");
     let _ = writeln!(
         s,
-        "| variant | games | side 0 wins | side 1 wins | rule draws | repetition draws | move limit |"
+        "| variant | games | side 0 wins | side 1 wins | rule draws | repetition draws | move limit | adjudicated by tables (of which draws) |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
     for v in &r.variants {
         let _ = writeln!(
             s,
-            "| {} | {} | {}: {} ({}) | {}: {} ({}) | {} | {} | {} |",
+            "| {} | {} | {}: {} ({}) | {}: {} ({}) | {} | {} | {} | {} ({}) |",
             v.name,
             v.games,
             v.side_names[0],
@@ -328,8 +350,13 @@ pub fn markdown(r: &CompareReport) -> String {
             pct(&v.win_rate[1]),
             v.rule_draws,
             v.repetition_draws,
-            v.move_limit
+            v.move_limit,
+            v.adjudicated,
+            v.adjudicated_draws
         );
+    }
+    if r.variants.iter().any(|v| v.adjudicated > 0) {
+        let _ = writeln!(s, "\nAdjudicated games ended when they reached a position covered by solved tables (the exact referee), with that position's exact value under optimal play; their winners are counted in the win columns.");
     }
     let _ = writeln!(s, "\n## Ludii-style metrics (95 % intervals: Wilson for shares, bootstrap for balance, advantage and duration)\n");
     let _ = writeln!(
