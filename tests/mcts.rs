@@ -480,3 +480,75 @@ fn exact_referee_adjudicates_with_table_values() {
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `explore` on a tiny grid: exact rows agree with the independent in-memory
+/// solver; a size guard sends the bigger variants to the ladder; files are written.
+#[test]
+fn explore_mixes_exact_and_ladder_rows() {
+    use huntsolve::stats::exact::solve_reachable;
+    use huntsolve::stats::explore::{
+        run_explore, write_explore, ExploreConfig, GridOption, Method,
+    };
+    use huntsolve::stats::TournamentConfig;
+    let out = tmp("explore");
+    let grid = vec![
+        GridOption::parse("hunter_win=2..3").unwrap(),
+        GridOption::parse("prey=5,6").unwrap(),
+    ];
+    let plan = |spec: &str| {
+        huntsolve::retro::manifest::plan_any(&AnyGame::parse(spec).unwrap(), &Scope::Whole)
+            .unwrap()
+            .slots
+    };
+    // Between the sizes of the 5- and 6-crow games: 5 crows exact, 6 on the ladder.
+    let guard = plan("kaooa,hunter_win=2,prey=5").max(plan("kaooa,hunter_win=3,prey=5"));
+    assert!(guard < plan("kaooa,hunter_win=2,prey=6"));
+    let cfg = ExploreConfig {
+        engines: vec![EngineSpec::Random, EngineSpec::parse("mcts=30").unwrap()],
+        tournament: TournamentConfig {
+            games: 8,
+            threads: 2,
+            ..TournamentConfig::default()
+        },
+        solve: SolveOptions {
+            threads: 2,
+            memory_limit: None,
+        },
+        max_exact_slots: guard,
+        tables: out.join("tables"),
+    };
+    let r = run_explore("kaooa", &grid, &cfg, &out, "test", "", &NoProgress).unwrap();
+    assert_eq!(r.rows.len(), 4);
+    for row in &r.rows {
+        if row.values[1] == "5" {
+            assert_eq!(row.method, Method::Exact, "{}", row.rules);
+            let AnyGame::Hunt(g) = AnyGame::parse(&row.rules).unwrap() else {
+                panic!()
+            };
+            let exact = solve_reachable(&g, 5_000_000, &NoProgress).unwrap();
+            assert_eq!(row.exact_value.as_deref(), Some(exact.value_for(0).name()));
+            assert_eq!(row.length.estimate, exact.start_distance as f64);
+        } else {
+            assert_eq!(row.method, Method::Ladder, "{}", row.rules);
+            assert!(
+                row.balance.lo <= row.balance.estimate && row.balance.estimate <= row.balance.hi
+            );
+        }
+    }
+    // Ranked by balance.
+    assert!(r
+        .rows
+        .windows(2)
+        .all(|w| w[0].balance.estimate >= w[1].balance.estimate));
+    for f in write_explore(&out, &r).unwrap() {
+        assert!(
+            std::fs::metadata(&f).unwrap().len() > 100,
+            "{}",
+            f.display()
+        );
+    }
+    assert!(GridOption::parse("prey").is_err() && GridOption::parse("prey=5..2").is_err());
+    let one = run_explore("kaooa", &grid[..1], &cfg, &out, "test", "", &NoProgress);
+    assert!(one.unwrap_err().to_string().contains("two or three"));
+    let _ = std::fs::remove_dir_all(&out);
+}

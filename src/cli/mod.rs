@@ -7,6 +7,7 @@ use huntsolve::Result;
 pub mod analyze;
 pub mod bench;
 pub mod compare;
+pub mod explore;
 pub mod openings;
 pub mod out;
 pub mod perft;
@@ -55,6 +56,8 @@ enum Command {
     Compare(compare::Args),
     /// Solve a family of variants differing in one option and tabulate them.
     Sweep(sweep::Args),
+    /// Grid over two or three rule options: exact where it fits, ladder otherwise.
+    Explore(explore::Args),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -74,5 +77,6 @@ pub fn main() -> Result<()> {
         Command::Bench(a) => bench::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Explore(a) => explore::run(a),
     }
 }

@@ -378,7 +378,8 @@ pub fn pair_verdict(
         )
     } else {
         format!(
-            "No clear difference between {a} and {b} in the {side0}'s score at any strength tried."
+            "No clear difference between {a} and {b} in the {} score at any strength tried.",
+            possessive(side0)
         )
     };
     PairVerdict {
@@ -458,12 +459,22 @@ pub fn assemble_ladder(
     })
 }
 
+/// `hunter's`, `attackers'`.
+fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
 fn agreement_sentence(
     agreement: &[RankAgreement],
     mean: Option<&Interval>,
     side0: &str,
     variants: usize,
 ) -> String {
+    let side0 = possessive(side0);
     let Some(m) = mean else {
         return if variants < 2 {
             "One variant: there is no ordering to compare.".into()
@@ -478,20 +489,20 @@ fn agreement_sentence(
         .collect::<Vec<_>>();
     let uncertain = m.lo <= 0.0;
     let head = if all_one {
-        format!("The ordering of the variants by the {side0}'s score is the same at every strength tried")
+        format!(
+            "The ordering of the variants by the {side0} score is the same at every strength tried"
+        )
     } else if !any_negative.is_empty() {
         let pairs: Vec<String> = any_negative
             .iter()
             .map(|a| format!("{} and {}", a.a, a.b))
             .collect();
         format!(
-            "The ordering of the variants by the {side0}'s score reverses between {}",
+            "The ordering of the variants by the {side0} score reverses between {}",
             pairs.join("; ")
         )
     } else {
-        format!(
-            "The ordering of the variants by the {side0}'s score changes between some strengths"
-        )
+        format!("The ordering of the variants by the {side0} score changes between some strengths")
     };
     format!(
         "{head} (mean Kendall's τ-b over pairs of strengths {:.2}, 95 % bootstrap interval [{:.2}, {:.2}]{}).",
@@ -556,6 +567,7 @@ pub fn ladder_markdown(r: &LadderReport) -> String {
         let _ = writeln!(s, "- {}", v.sentence);
     }
     let (s0, s1) = (&r.side_names[0], &r.side_names[1]);
+    let s0p = possessive(s0);
     let _ = writeln!(s, "\n## Outcomes by strength (%, 95 % intervals)\n");
     let _ = writeln!(
         s,
@@ -595,7 +607,7 @@ pub fn ladder_markdown(r: &LadderReport) -> String {
     if !r.verdicts.is_empty() {
         let _ = writeln!(
             s,
-            "\n## Differences in the {s0}'s score (points, first variant minus second, 95 % normal interval)\n"
+            "\n## Differences in the {s0p} score (points, first variant minus second, 95 % normal interval)\n"
         );
         let mut head = String::from("| a | b |");
         let mut rule = String::from("|---|---|");
@@ -620,7 +632,7 @@ pub fn ladder_markdown(r: &LadderReport) -> String {
     if !r.agreement.is_empty() {
         let _ = writeln!(
             s,
-            "\n## Rank agreement (Kendall's τ-b of the orderings by the {s0}'s score; 95 % bootstrap interval, {TAU_RESAMPLES} resamples)\n"
+            "\n## Rank agreement (Kendall's τ-b of the orderings by the {s0p} score; 95 % bootstrap interval, {TAU_RESAMPLES} resamples)\n"
         );
         let _ = writeln!(s, "| strength a | strength b | τ-b |\n|---|---|---|");
         for a in &r.agreement {
@@ -799,7 +811,7 @@ pub fn write_ladder(dir: &Path, r: &LadderReport) -> Result<Vec<PathBuf>> {
     ladder_plot(
         &sp,
         &format!(
-            "{}'s score (win 1, draw 1/2) by strength, {} games per point",
+            "{} score (win 1, draw 1/2) by strength, {} games per point",
             r.side_names[0], r.games
         ),
         "score (95% interval)",

@@ -5,6 +5,7 @@
 
 pub mod agent;
 pub mod exact;
+pub mod explore;
 pub mod ladder;
 pub mod math;
 pub mod mcts;
