@@ -5,14 +5,14 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use huntsolve::game::{Game, Oracle};
-use huntsolve::retro::tier::RECORD_ENCODING;
+use huntsolve::random::Rng;
 use huntsolve::table::{
     encode_table, table_path, write_table, write_table_with, TableMeta, TableOracle, TableSet,
     WriteOptions,
 };
-use huntsolve::zobrist::Rng;
+use huntsolve::tier::RECORD_ENCODING;
 
-#[path = "../tests/table_common/mod.rs"]
+#[path = "../tests/it/common/table.rs"]
 mod table_common;
 
 const RECORDS: usize = 4 << 20;

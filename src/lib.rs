@@ -1,24 +1,42 @@
 //! huntsolve: rules engines, solvers and statistics for hunt games
 //! (leopards and cows, Bagh-Chal, Kaooa) and tafl (Caikabōraḍa, Tablut, Brandubh).
 //!
-//! Layering: geometry ([`board`]) → rules ([`hunt`], [`tafl`], behind [`game::Game`])
-//! → solvers ([`retro`], [`search`]) → storage ([`table`]) → statistics ([`stats`]).
+//! # Layers
+//! Each layer uses only the layers above it in this list (a test,
+//! `tests/it/layers.rs`, reads every `crate::` path and keeps it so):
+//! 1. base: [`error`], [`progress`], [`random`] (random numbers and hashing);
+//! 2. geometry: [`board`] (points, lines, jumps, symmetries);
+//! 3. the rules interface: [`game`] (the [`Game`] traits, [`Value`], [`Oracle`]),
+//!    then [`tier`] (the tier vocabulary: [`tier::TierGame`] and the record
+//!    encoding, spoken by both the solver and the table format);
+//! 4. rules: [`hunt`], [`tafl`], [`toy`] (a test game), then [`variant`]
+//!    ([`AnyGame`], one value for any rules string);
+//! 5. storage: [`table`] (file format, probing, verification, analysis);
+//! 6. generation: [`retro`] (the retrograde solver), which writes through
+//!    [`table`]'s public API;
+//! 7. search: [`search`] (alpha-beta), which sees tables only as an [`Oracle`];
+//! 8. combinations of tables and search: [`answer`] (query with fallback,
+//!    `verify --search`);
+//! 9. statistics: [`stats`] (tournaments, intervals, reports, sweeps).
+//!
 //! The library never prints; the binary (`src/main.rs`, `src/cli/`) does.
 #![forbid(unsafe_code)]
 
+pub mod answer;
 pub mod board;
 pub mod error;
 pub mod game;
 pub mod hunt;
 pub mod progress;
+pub mod random;
 pub mod retro;
 pub mod search;
 pub mod stats;
 pub mod table;
 pub mod tafl;
+pub mod tier;
 pub mod toy;
 pub mod variant;
-pub mod zobrist;
 
 pub use error::{Error, Result};
 pub use game::{Game, Oracle, Value};

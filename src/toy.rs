@@ -93,7 +93,7 @@ impl Game for TicTacToe {
     }
     fn hash(&self, pos: &TttPos) -> u64 {
         let v = (pos.x as u64) | ((pos.o as u64) << 16);
-        crate::zobrist::mix64(v ^ 0x9e37_79b9_7f4a_7c15)
+        crate::random::mix64(v ^ 0x9e37_79b9_7f4a_7c15)
     }
     fn side_to_move(&self, pos: &TttPos) -> usize {
         pos.side()

@@ -605,7 +605,7 @@ impl Board {
     /// A short digest of the geometry (points, names and lines), for fingerprints.
     pub fn digest(&self) -> u64 {
         let mut h = 0x6a09_e667_f3bc_c908u64;
-        let mut feed = |v: u64| h = crate::zobrist::mix64(h ^ v);
+        let mut feed = |v: u64| h = crate::random::mix64(h ^ v);
         for p in &self.points {
             feed(p.x as u64);
             feed(p.y as u64);

@@ -18,9 +18,9 @@
 use super::bench::apply_evals;
 use super::out::{print, println};
 use huntsolve::game::{Game, NoOracle, Value};
+use huntsolve::random::Rng;
 use huntsolve::search::{self, Limit, SearchConfig, TransTable};
 use huntsolve::variant::AnyGame;
-use huntsolve::zobrist::Rng;
 use huntsolve::{Error, Result};
 use std::collections::HashMap;
 use std::io::BufRead;

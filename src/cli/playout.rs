@@ -5,7 +5,7 @@
 
 use super::out;
 use huntsolve::game::{Game, Value};
-use huntsolve::zobrist::{mix64, Rng};
+use huntsolve::random::{mix64, Rng};
 use huntsolve::{with_game, AnyGame, Error, Result};
 use rayon::prelude::*;
 use std::time::Instant;

@@ -13,10 +13,10 @@
 
 use super::bench::apply_evals;
 use super::out;
+use huntsolve::answer::{answer, exact_pv, from_table, SearchAnswer};
 use huntsolve::game::{Game, NoOracle, Oracle};
 use huntsolve::progress::stop_requested;
 use huntsolve::retro::TierGame;
-use huntsolve::search::answer::{answer, exact_pv, from_table, SearchAnswer};
 use huntsolve::search::{score_text, Limit, SearchConfig, TransTable};
 use huntsolve::table::query::Exact;
 use huntsolve::table::{query_with, TableOracle};

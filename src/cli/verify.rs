@@ -4,11 +4,11 @@
 //! without them (exact alpha-beta) and compared with the stored values.
 
 use super::out;
+use huntsolve::answer::{crosscheck_dir, CrossReport};
 use huntsolve::retro::driver::{default_memory_limit, parse_size};
 use huntsolve::retro::TierGame;
 use huntsolve::table::{
-    crosscheck_dir, list_tiers, rules_of_dir, table_path, verify_dir_with_cache, CrossReport,
-    Table, VerifyReport,
+    list_tiers, rules_of_dir, table_path, verify_dir_with_cache, Table, VerifyReport,
 };
 use huntsolve::{AnyGame, Error, Result};
 use std::path::PathBuf;

@@ -207,7 +207,7 @@ struct Keys {
 
 impl Keys {
     fn new() -> Keys {
-        let k = crate::zobrist::keys(0x4855_4e54_5a4f_4252, 64 * 2 + 65 * 3 + 1);
+        let k = crate::random::keys(0x4855_4e54_5a4f_4252, 64 * 2 + 65 * 3 + 1);
         let arr64 = |o: usize| -> [u64; 64] { std::array::from_fn(|i| k[o + i]) };
         let arr65 = |o: usize| -> [u64; 65] { std::array::from_fn(|i| k[o + i]) };
         Keys {
@@ -308,7 +308,7 @@ impl HuntGame {
         let canonical = rules.canonical();
         let mut fp = 0x9e37_79b9_7f4a_7c15u64 ^ board.digest();
         for b in canonical.bytes() {
-            fp = crate::zobrist::mix64(fp ^ b as u64);
+            fp = crate::random::mix64(fp ^ b as u64);
         }
         Ok(HuntGame {
             rules,

@@ -9,9 +9,9 @@
 
 use super::scope::{Scope, Solvable};
 use super::solver::{solve_tier, ChildValues, TierStats};
-use super::tier::{decode, TierGame, RECORD_ENCODING};
 use crate::error::{Error, Result};
 use crate::progress::{stop_requested, Progress};
+use crate::tier::{decode, TierGame, RECORD_ENCODING};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

@@ -23,10 +23,10 @@
 
 use super::cache;
 use super::scope::{binomial, tier_closure, Scope, Solvable};
-use super::tier::TierGame;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::hunt::{HuntGame, HuntMove, HuntPos, HunterWin, MoveKind, PreyNoMoves};
+use crate::tier::TierGame;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -667,7 +667,7 @@ mod tests {
             let g = crate::hunt::from_spec(spec).unwrap();
             let idx = shared(&g);
             let n = g.board().len();
-            let mut rng = crate::zobrist::Rng::new(5);
+            let mut rng = crate::random::Rng::new(5);
             for _ in 0..20_000 {
                 let mut hunters = 0u64;
                 for _ in 0..rng.below(5) {

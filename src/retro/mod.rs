@@ -1,6 +1,6 @@
 //! Retrograde analysis: tiers, indexing, the solver, the solve driver.
 //!
-//! - [`tier`]: the [`TierGame`] interface and the record encoding.
+//! - [`crate::tier`] (below this module): the [`TierGame`] interface and the record encoding.
 //! - [`solver`]: [`solve_tier`], backward induction inside one tier.
 //! - [`tafl_tiers`]: tafl as a [`TierGame`] (tiers by material, king-cell index).
 //! - [`scope`]: which tiers a solve covers ([`Scope`], [`Solvable`]).
@@ -14,10 +14,10 @@ pub mod manifest;
 pub mod scope;
 pub mod solver;
 pub mod tafl_tiers;
-pub mod tier;
+
 mod ttt;
 
+pub use crate::tier::TierGame;
 pub use driver::{solve, SolveOptions, Summary, TierSummary};
 pub use scope::{Scope, Solvable};
 pub use solver::{solve_tier, ChildValues, TierResult, TierStats};
-pub use tier::TierGame;

@@ -1,7 +1,7 @@
 //! Which tiers a solve covers: the whole game, the movement phase, or a slice.
 
-use super::tier::TierGame;
 use crate::error::{Error, Result};
+use crate::tier::TierGame;
 use std::collections::BTreeSet;
 
 /// The part of a game a solve covers. Every scope is closed under

@@ -32,10 +32,10 @@
 //! decision depends only on the set of positions of the level, so the records
 //! are the same with any number of threads; frontiers are sorted before use.
 
-use super::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
+use crate::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU16, Ordering};
@@ -160,7 +160,7 @@ impl TierStats {
 /// A solved tier: one record per slot, and its statistics.
 #[derive(Clone, Debug)]
 pub struct TierResult {
-    /// Records ([`crate::retro::tier::encode`]) indexed by rank.
+    /// Records ([`crate::tier::encode`]) indexed by rank.
     pub records: Vec<u16>,
     /// Outcome counts.
     pub stats: TierStats,

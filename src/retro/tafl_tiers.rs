@@ -30,11 +30,11 @@
 
 use super::cache;
 use super::scope::{binomial, tier_closure, Scope, Solvable};
-use super::tier::TierGame;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::tafl::geometry::NONE;
 use crate::tafl::{CornerAccess, TaflGame, TaflMove, TaflPos, TaflRules};
+use crate::tier::TierGame;
 use std::cell::RefCell;
 use std::sync::OnceLock;
 

@@ -6,9 +6,9 @@
 //! the 8 symmetries of the square; other slots are empty.
 
 use super::scope::{binomial, tier_closure, Scope, Solvable};
-use super::tier::TierGame;
 use crate::error::{Error, Result};
 use crate::game::Game;
+use crate::tier::TierGame;
 use crate::toy::{TicTacToe, TttPos};
 
 /// The 8 symmetries of the 3×3 square as cell permutations (`P[s][i]` is the image of cell i).

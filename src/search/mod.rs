@@ -24,7 +24,6 @@
 //! exact mode, so the graph-history problems of repetition cannot leak into
 //! proofs.
 
-pub mod answer;
 pub mod openings;
 pub mod suite;
 pub mod tt;
@@ -235,7 +234,7 @@ fn move_slot<M: std::hash::Hash>(mv: &M) -> usize {
     struct H(u64);
     impl std::hash::Hasher for H {
         fn finish(&self) -> u64 {
-            crate::zobrist::mix64(self.0)
+            crate::random::mix64(self.0)
         }
         fn write(&mut self, bytes: &[u8]) {
             for &b in bytes {
@@ -411,7 +410,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
                 let mut h = self.hist[side * HIST_SIZE + move_slot(&mv)];
                 if self.id > 0 {
                     // Lazy SMP: helpers break ties differently so threads diverge.
-                    h += (crate::zobrist::mix64(hash ^ (i as u64) ^ ((self.id as u64) << 40)) & 63)
+                    h += (crate::random::mix64(hash ^ (i as u64) ^ ((self.id as u64) << 40)) & 63)
                         as i32;
                 }
                 h

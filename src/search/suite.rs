@@ -2,7 +2,7 @@
 //! position has to be typed by hand and any game family works.
 
 use crate::game::Game;
-use crate::zobrist::Rng;
+use crate::random::Rng;
 
 /// `count` non-terminal positions reached by uniform random playouts from the
 /// start: playout `i` stops after `plies + i % (plies + 1)` plies (or earlier

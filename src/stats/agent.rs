@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Result};
 use crate::game::{Game, Value};
-use crate::zobrist::Rng;
+use crate::random::Rng;
 
 /// A player in self-play.
 pub trait Agent<G: Game>: Sync + Send {

@@ -9,7 +9,7 @@
 //! the regularised incomplete gamma function.
 
 use crate::error::{Error, Result};
-use crate::zobrist::Rng;
+use crate::random::Rng;
 
 /// The two-sided 95 % normal quantile, z₀.₉₇₅.
 pub const Z95: f64 = 1.959_963_984_540_054;

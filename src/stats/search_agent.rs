@@ -2,9 +2,9 @@
 
 use crate::error::{Error, Result};
 use crate::game::{Game, NoOracle};
+use crate::random::Rng;
 use crate::search::{search_fresh, Limit, SearchConfig};
 use crate::stats::agent::Agent;
-use crate::zobrist::Rng;
 use std::time::Duration;
 
 /// Transposition table per move, in MiB. A fresh table per move keeps every

@@ -22,8 +22,8 @@
 use crate::error::{Error, Result};
 use crate::game::{Game, Oracle, Value};
 use crate::progress::{stop_requested, Progress};
+use crate::random::Rng;
 use crate::stats::agent::{Agent, EngineSpec};
-use crate::zobrist::Rng;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;

@@ -11,7 +11,7 @@ use super::verify::dir_tiers;
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
-use crate::retro::tier::{decode, TierGame};
+use crate::tier::{decode, TierGame};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::cmp::Reverse;

@@ -87,7 +87,7 @@ impl BlockCache {
     }
 
     fn shard(&self, key: BlockKey) -> &Mutex<Shard> {
-        let h = crate::zobrist::mix64(key.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ key.1 as u64);
+        let h = crate::random::mix64(key.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ key.1 as u64);
         &self.shards[(h % SHARDS as u64) as usize]
     }
 

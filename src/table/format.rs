@@ -36,7 +36,7 @@
 //! before anything is allocated).
 
 use crate::error::{Error, Result};
-use crate::retro::tier::RECORD_ENCODING;
+use crate::tier::RECORD_ENCODING;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;

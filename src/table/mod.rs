@@ -8,12 +8,10 @@
 //!   [`TableOracle`] (exact values by position, an [`Oracle`](crate::game::Oracle)).
 //! - [`verify`]: re-derivation of every record from its children.
 //! - [`analyze`]: outcome counts, distance histograms, longest wins.
-//! - [`crosscheck`]: tables against exact search on random positions.
 //! - [`query`]: a position's value and every move's value, best first.
 
 pub mod analyze;
 pub mod cache;
-pub mod crosscheck;
 pub mod file;
 pub mod format;
 pub mod probe;
@@ -24,7 +22,6 @@ pub use analyze::{
     analyze_dir, analyze_dir_with, AnalyzeOptions, AnalyzeReport, SideStats, TierStats,
 };
 pub use cache::{BlockCache, DEFAULT_CACHE_BYTES};
-pub use crosscheck::{crosscheck_dir, CrossReport, CrossSample};
 pub use file::Table;
 pub use format::{
     decode_table, encode_table, table_path, write_table, write_table_with, TableMeta, WriteOptions,

@@ -10,7 +10,7 @@ use super::file::Table;
 use super::format::table_path;
 use crate::error::{Error, Result};
 use crate::game::{Oracle, Value};
-use crate::retro::tier::{decode, TierGame, REC_NONE};
+use crate::tier::{decode, TierGame, REC_NONE};
 use hashbrown::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};

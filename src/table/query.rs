@@ -7,7 +7,7 @@
 use super::probe::TableOracle;
 use crate::error::Result;
 use crate::game::{Game, Value};
-use crate::retro::tier::TierGame;
+use crate::tier::TierGame;
 use serde::Serialize;
 use std::cmp::Ordering;
 

@@ -17,7 +17,7 @@ use super::probe::{list_tiers, TableOracle};
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
-use crate::retro::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_NONE};
+use crate::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_NONE};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //!
 //! Cell index `i = x + y * n` (x = file a.., y = rank 1..), bit `i` of a `u128`.
 
-use crate::zobrist::keys;
+use crate::random::keys;
 
 /// No cell (off the board, or a captured king).
 pub const NONE: u8 = 255;

@@ -677,7 +677,7 @@ impl TaflGame {
     /// playouts): counts the targets of every piece, draws one index, then
     /// finds its piece. `None` when the game is decided or the side to move
     /// has no legal move (see [`Game::outcome`] for the value).
-    pub fn random_move(&self, p: &TaflPos, rng: &mut crate::zobrist::Rng) -> Option<TaflMove> {
+    pub fn random_move(&self, p: &TaflPos, rng: &mut crate::random::Rng) -> Option<TaflMove> {
         if self.decided(p).is_some() {
             return None;
         }
@@ -1122,7 +1122,7 @@ impl Game for TaflGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::zobrist::Rng;
+    use crate::random::Rng;
 
     /// Moves of every piece by scanning its own rays (the reference).
     fn moves_by_rays(g: &TaflGame, p: &TaflPos) -> Vec<TaflMove> {

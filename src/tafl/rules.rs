@@ -34,7 +34,7 @@
 //! are fixed. Men never stop on the throne.
 
 use crate::error::{Error, Result};
-use crate::zobrist::mix64;
+use crate::random::mix64;
 use std::fmt;
 
 /// Which side moves first, or which side a piece belongs to.

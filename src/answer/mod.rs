@@ -1,0 +1,17 @@
+//! Answers that combine solved tables with search: the layer above both.
+//!
+//! - [`query`]: a position answered by search where no table knows it, with the
+//!   keys of the table answer, and the exact principal variation along tables.
+//! - [`crosscheck`]: solved tables against search on seeded random positions
+//!   (`verify --search`), a check that shares nothing with the retrograde solver
+//!   or the verifier but the rules engine.
+//!
+//! Neither [`crate::table`] nor [`crate::search`] imports this module: tables
+//! know nothing of search, and search sees tables only through the
+//! [`crate::game::Oracle`] trait.
+
+pub mod crosscheck;
+pub mod query;
+
+pub use crosscheck::{crosscheck_dir, CrossReport, CrossSample};
+pub use query::{answer, exact_pv, from_table, SearchAnswer};

@@ -1,0 +1,199 @@
+//! The search side of `query`: a position answered by search, with the keys of
+//! the table answer (`value`, `distance`, `best`, `moves`) plus `score`, `pv`,
+//! `depth`, `nodes`, so that the command can fall back to search where no table
+//! knows the position and print both the same way.
+
+use crate::error::Result;
+use crate::game::{Game, Oracle, Value};
+use crate::search::{search, SearchConfig, TransTable, MATE};
+use crate::table::query::{Exact, QueryResult};
+use serde::Serialize;
+
+/// One legal move answered by search, from the side to move's view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AnswerMove {
+    /// The move in the family's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Proven value after the move (`win`/`loss`/`draw`), `null` when unproven.
+    pub value: Option<&'static str>,
+    /// Plies to the end after playing it, counting the move itself, when proven.
+    pub distance: Option<u32>,
+    /// Search score of the move (centi-pieces; proven scores are `±(30000 - d)`).
+    pub score: i32,
+}
+
+/// A position answered by search (or by tables, see [`from_table`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SearchAnswer {
+    /// Canonical position text.
+    pub position: String,
+    /// Where the answer comes from: `"search"`, `"tables"` (every move known
+    /// from the tables) or `"tables+search"` (the position's value from the
+    /// tables, some moves lead outside them and were scored by search).
+    pub source: &'static str,
+    /// Proven value for the side to move, `null` when unproven.
+    pub value: Option<&'static str>,
+    /// Plies to the end under optimal play, when proven.
+    pub distance: Option<u32>,
+    /// Best move.
+    pub best: Option<String>,
+    /// Every legal move, best first by score.
+    pub moves: Vec<AnswerMove>,
+    /// Score of the position.
+    pub score: i32,
+    /// Principal variation.
+    pub pv: Vec<String>,
+    /// Completed depth.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Searches `pos` with every root move scored exactly ([`SearchConfig::all_moves`]
+/// is forced on) and answers it.
+pub fn answer<G: Game, O: Oracle<G>>(
+    game: &G,
+    pos: &G::Pos,
+    oracle: &O,
+    cfg: &SearchConfig,
+    tt: &TransTable,
+) -> SearchAnswer {
+    let cfg = SearchConfig {
+        all_moves: true,
+        ..cfg.clone()
+    };
+    let r = search(game, pos, oracle, &cfg, tt);
+    let mut pv = Vec::new();
+    let mut p = pos.clone();
+    for &m in &r.pv {
+        pv.push(game.format_move(&p, m));
+        p = game.play(&p, m);
+    }
+    let moves = r
+        .root_moves
+        .iter()
+        .map(|rm| AnswerMove {
+            mv: game.format_move(pos, rm.mv),
+            value: rm.proven.map(|p| p.0.name()),
+            distance: rm.proven.map(|p| p.1),
+            score: rm.score,
+        })
+        .collect();
+    SearchAnswer {
+        position: game.format_position(pos),
+        source: "search",
+        value: r.proven.map(|p| p.0.name()),
+        distance: r.proven.map(|p| p.1),
+        best: r.best.map(|m| game.format_move(pos, m)),
+        moves,
+        score: r.score,
+        pv,
+        depth: r.depth,
+        nodes: r.nodes,
+        nps: r.nps() as u64,
+        seconds: r.time.as_secs_f64(),
+    }
+}
+
+/// Search score of an exact value: a win in `d` plies is `MATE - d`, a loss
+/// `-(MATE - d)`, a draw 0 (the scale of the search's proven scores).
+pub fn exact_score(value: Value, distance: u32) -> i32 {
+    let d = distance.min(MATE as u32) as i32;
+    match value {
+        Value::Win => MATE - d,
+        Value::Loss => -(MATE - d),
+        Value::Draw => 0,
+    }
+}
+
+/// The line of best moves by exact values from `pos`: each step plays the
+/// first (best) move of [`query_with`](crate::table::query_with), stopping at
+/// a terminal position, an unknown value or after `max_plies` plies (draws go
+/// on for ever).
+pub fn exact_pv<G: Game>(
+    game: &G,
+    pos: &G::Pos,
+    exact: &dyn Fn(&G::Pos) -> Result<Exact>,
+    max_plies: usize,
+) -> Result<Vec<String>> {
+    let mut line = Vec::new();
+    let mut p = pos.clone();
+    let mut moves = Vec::new();
+    while line.len() < max_plies {
+        let q = crate::table::query_with(game, &p, exact)?;
+        let Some(best) = q.best else { break };
+        // query_with formats moves; find the move itself to play it.
+        game.legal_moves(&p, &mut moves);
+        let Some(&m) = moves.iter().find(|&&m| game.format_move(&p, m) == best) else {
+            break;
+        };
+        line.push(best);
+        p = game.play(&p, m);
+    }
+    Ok(line)
+}
+
+/// Turns a table answer into a [`SearchAnswer`]: scores derived from the exact
+/// values, `pv` as given (see [`exact_pv`]). Moves the tables do not know take
+/// their value and score from `searched` (a search of the same position), and
+/// the answer then reports that search's depth, nodes and time.
+pub fn from_table(
+    q: &QueryResult,
+    pv: Vec<String>,
+    searched: Option<&SearchAnswer>,
+) -> SearchAnswer {
+    let moves = q
+        .moves
+        .iter()
+        .map(|m| match (m.value, m.distance) {
+            (Some(v), d) => AnswerMove {
+                mv: m.mv.clone(),
+                value: Some(v.name()),
+                distance: d,
+                score: exact_score(v, d.unwrap_or(0)),
+            },
+            (None, _) => {
+                let s = searched.and_then(|a| a.moves.iter().find(|x| x.mv == m.mv));
+                AnswerMove {
+                    mv: m.mv.clone(),
+                    value: s.and_then(|s| s.value),
+                    distance: s.and_then(|s| s.distance),
+                    score: s.map_or(0, |s| s.score),
+                }
+            }
+        })
+        .collect();
+    let score = q
+        .value
+        .map_or(0, |v| exact_score(v, q.distance.unwrap_or(0)));
+    // The best known move is best only if it reaches the position's value; when
+    // the optimal move leads outside the tables, search's choice stands in.
+    let reaches = q.moves.first().is_some_and(|m| m.value == q.value);
+    let best = match searched {
+        Some(a) if !reaches => a.best.clone(),
+        _ => q.best.clone(),
+    };
+    SearchAnswer {
+        position: q.position.clone(),
+        source: if searched.is_some() {
+            "tables+search"
+        } else {
+            "tables"
+        },
+        value: q.value.map(|v| v.name()),
+        distance: q.distance,
+        best,
+        moves,
+        score,
+        pv,
+        depth: searched.map_or(0, |a| a.depth),
+        nodes: searched.map_or(0, |a| a.nodes),
+        nps: searched.map_or(0, |a| a.nps),
+        seconds: searched.map_or(0.0, |a| a.seconds),
+    }
+}

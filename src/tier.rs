@@ -1,0 +1,117 @@
+//! The tier vocabulary shared by the retrograde solver ([`crate::retro`]) and the table layer
+//! ([`crate::table`]): the [`TierGame`] interface and the record encoding. It sits with the
+//! game traits, below both, so that neither imports the other to speak of tiers.
+//!
+//! A game is split into *tiers*: sets of positions closed under the moves that
+//! do not change the tier (steps), while moves that change it (drops, captures)
+//! lead to tiers solved earlier (its children). Inside a tier every position
+//! has a dense index `0..tier_size`, reduced by the board's symmetries: `rank`
+//! maps any position to the index of its symmetry class, `unrank` gives a
+//! representative position for an index (or `None` for slots that are not a
+//! canonical, well-formed position).
+
+use crate::error::Result;
+use crate::game::{Game, Value};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A game that can be solved tier by tier.
+pub trait TierGame: Game {
+    /// A tier: e.g. (hunters in hand, prey in hand, prey captured) for hunt games.
+    type Tier: Copy + Eq + Ord + Hash + Debug + Send + Sync;
+
+    /// The tier of a position.
+    fn tier_of(&self, pos: &Self::Pos) -> Self::Tier;
+    /// Short, file-name-safe tier name (e.g. `h0p3c2`), parsed back by [`TierGame::parse_tier`].
+    fn tier_name(&self, tier: Self::Tier) -> String;
+    /// Parses a tier name.
+    fn parse_tier(&self, name: &str) -> Result<Self::Tier>;
+    /// Tiers reachable in one move that leaves `tier` (must be solved first).
+    fn tier_children(&self, tier: Self::Tier) -> Vec<Self::Tier>;
+    /// Whether every position of `tier` is terminal ([`Game::outcome`] is `Some`),
+    /// e.g. a hunt tier in which the hunters have already captured enough. Such a
+    /// tier is never solved nor stored: the value of each of its positions is its
+    /// outcome at distance 0, which the solver, the verifier and queries read from
+    /// [`Game::outcome`] directly. Default: `false`.
+    fn tier_is_terminal(&self, _tier: Self::Tier) -> bool {
+        false
+    }
+    /// The children of `tier` that are stored as tables (the non-terminal ones).
+    fn stored_children(&self, tier: Self::Tier) -> Vec<Self::Tier> {
+        let mut out = self.tier_children(tier);
+        out.retain(|&c| !self.tier_is_terminal(c));
+        out
+    }
+    /// Number of index slots of the tier.
+    fn tier_size(&self, tier: Self::Tier) -> u64;
+    /// Index of the symmetry class of `pos` (which must lie in `tier`).
+    fn rank(&self, tier: Self::Tier, pos: &Self::Pos) -> u64;
+    /// [`TierGame::rank`] together with the order of the position's stabiliser
+    /// (the number of board symmetries that map it onto itself), if known.
+    ///
+    /// With `Some`, the solver counts the in-tier moves from a predecessor class
+    /// `q` into a class `c` as `u · |Stab(q)| / |Stab(c)|`, where `u` is the
+    /// number of un-moves of `c`'s representative that land in class `q`,
+    /// instead of regenerating the moves of `q`'s representative. That holds
+    /// when [`TierGame::unmoves`] returns every (predecessor, move) pair exactly
+    /// once and distinct moves of a position lead to distinct positions; an
+    /// implementation returns `Some` only then. Default: `None` (the solver
+    /// regenerates moves, which is always exact).
+    fn rank_orbit(&self, tier: Self::Tier, pos: &Self::Pos) -> (u64, Option<u32>) {
+        (self.rank(tier, pos), None)
+    }
+    /// A representative position of slot `index`, or `None` if the slot holds no
+    /// canonical, well-formed position.
+    fn unrank(&self, tier: Self::Tier, index: u64) -> Option<Self::Pos>;
+    /// Every position of the same tier from which one legal move leads to `pos`
+    /// (duplicates allowed). Used by the solver instead of a reverse graph.
+    fn unmoves(&self, pos: &Self::Pos, out: &mut Vec<Self::Pos>);
+}
+
+/// Version of the record encoding below, written into table headers.
+pub const RECORD_ENCODING: u32 = 1;
+
+/// Record of a slot that holds no position (non-canonical or malformed).
+pub const REC_NONE: u16 = 0;
+/// Record of a drawn position.
+pub const REC_DRAW: u16 = 1;
+/// Largest distance a record can hold.
+pub const MAX_DISTANCE: u32 = (u16::MAX as u32 - 3) / 2;
+
+/// Encodes a value and its distance in plies (win in d: `2 + 2d`, loss in d: `3 + 2d`).
+pub fn encode(value: Value, distance: u32) -> u16 {
+    debug_assert!(distance <= MAX_DISTANCE);
+    match value {
+        Value::Draw => REC_DRAW,
+        Value::Win => (2 + 2 * distance) as u16,
+        Value::Loss => (3 + 2 * distance) as u16,
+    }
+}
+
+/// Decodes a record; `None` for [`REC_NONE`]. Draws have distance 0.
+pub fn decode(record: u16) -> Option<(Value, u32)> {
+    match record {
+        REC_NONE => None,
+        REC_DRAW => Some((Value::Draw, 0)),
+        r => {
+            let d = (r as u32 - 2) / 2;
+            Some((if r % 2 == 0 { Value::Win } else { Value::Loss }, d))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip() {
+        for v in [Value::Win, Value::Loss] {
+            for d in [0, 1, 2, 77, MAX_DISTANCE] {
+                assert_eq!(decode(encode(v, d)), Some((v, d)));
+            }
+        }
+        assert_eq!(decode(encode(Value::Draw, 0)), Some((Value::Draw, 0)));
+        assert_eq!(decode(REC_NONE), None);
+    }
+}

@@ -1,0 +1,40 @@
+//! The integration tests, gathered into one test crate (one binary to link instead of one per
+//! file): one module per area and file, shared helpers under `common/`.
+//!
+//! Run one area with a filter, e.g. `cargo test --test it hunt_perft::`.
+
+mod common;
+
+mod hunt_board;
+mod hunt_cli;
+mod hunt_perft;
+mod hunt_props;
+mod hunt_rules;
+mod layers;
+mod retro_graph;
+mod retro_hunt;
+mod retro_published;
+mod retro_resume;
+mod retro_tafl;
+mod retro_tafl_unmoves;
+mod retro_ttt;
+mod search_cycles;
+mod search_games;
+mod search_query;
+mod search_tables;
+mod search_toy;
+mod stats_cli;
+mod stats_compare;
+mod stats_exact_vs_retro;
+mod stats_math;
+mod table_analyze_sides;
+mod table_cli;
+mod table_crosscheck;
+mod table_cycles;
+mod table_format;
+mod table_probe;
+mod table_verify;
+mod tafl_diff;
+mod tafl_perft;
+mod tafl_positions;
+mod tafl_rules;
