@@ -151,7 +151,7 @@ pub trait Game: Send + Sync + Clone + Debug + 'static {
     /// A uniformly random legal move of `pos`, `None` when there is none (for
     /// playouts). The default draws from [`Game::legal_moves`]; the families
     /// override it with a draw that builds no move list in the common case.
-    fn random_move(&self, pos: &Self::Pos, rng: &mut crate::zobrist::Rng) -> Option<Self::Move> {
+    fn random_move(&self, pos: &Self::Pos, rng: &mut crate::random::Rng) -> Option<Self::Move> {
         let mut moves = Vec::new();
         self.legal_moves(pos, &mut moves);
         if moves.is_empty() {

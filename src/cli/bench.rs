@@ -122,7 +122,7 @@ fn bench_mcts<G: Game>(g: &G, args: &Args, plies: usize, iterations: u64) -> Mct
     };
     let mut line = MctsLine::default();
     for (i, pos) in positions.iter().enumerate() {
-        let mut rng = huntsolve::zobrist::Rng::new(args.seed.wrapping_add(i as u64));
+        let mut rng = huntsolve::random::Rng::new(args.seed.wrapping_add(i as u64));
         let r = search(g, pos, &[], &NoOracle, &cfg, &mut rng);
         line.iterations += r.iterations;
         line.playout_plies += r.playout_plies;

@@ -25,7 +25,7 @@
 //! same start, end and captured prey are the same move (the notation shows the
 //! first path found).
 
-mod random;
+mod playout;
 pub mod rules;
 
 pub use rules::{
@@ -1075,7 +1075,7 @@ impl Game for HuntGame {
         self.rules.move_limit
     }
 
-    fn random_move(&self, pos: &HuntPos, rng: &mut crate::zobrist::Rng) -> Option<HuntMove> {
+    fn random_move(&self, pos: &HuntPos, rng: &mut crate::random::Rng) -> Option<HuntMove> {
         self.random_move_fast(pos, rng)
     }
 }

@@ -24,10 +24,10 @@
 //! in a subdirectory named after the engine.
 
 use crate::error::{Error, Result};
+use crate::random::Rng;
 use crate::stats::math::{self, Interval, Z95};
 use crate::stats::metrics::VariantMetrics;
 use crate::stats::report::CompareReport;
-use crate::zobrist::Rng;
 use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

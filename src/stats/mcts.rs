@@ -29,7 +29,7 @@
 //! position, the history and the generator's seed.
 
 use crate::game::{Game, Oracle, Value};
-use crate::zobrist::Rng;
+use crate::random::Rng;
 use std::time::{Duration, Instant};
 
 /// Node index meaning "no child created yet".

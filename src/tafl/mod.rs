@@ -1110,7 +1110,7 @@ impl Game for TaflGame {
         ]
     }
 
-    fn random_move(&self, pos: &TaflPos, rng: &mut crate::zobrist::Rng) -> Option<TaflMove> {
+    fn random_move(&self, pos: &TaflPos, rng: &mut crate::random::Rng) -> Option<TaflMove> {
         TaflGame::random_move(self, pos, rng)
     }
 

@@ -9,7 +9,7 @@
 
 use super::{bits, FirstDrop, HuntGame, HuntMove, HuntPos, PreyNoMoves};
 use crate::game::Game;
-use crate::zobrist::Rng;
+use crate::random::Rng;
 
 /// The index of the `k`-th set bit of `m` (`k < m.count_ones()`).
 #[inline]

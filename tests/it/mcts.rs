@@ -1,13 +1,14 @@
+//! (Module of the integration-test crate tests/it.)
 //! MCTS (issue 14): the list-free random move of both families, MCTS-Solver
 //! soundness against solved tables, determinism, engine specs.
 
 use huntsolve::game::{Game, NoOracle, Value};
 use huntsolve::progress::NoProgress;
+use huntsolve::random::Rng;
 use huntsolve::retro::{solve, Scope, SolveOptions};
 use huntsolve::stats::mcts::{search, MctsConfig, MctsSpec};
 use huntsolve::stats::EngineSpec;
 use huntsolve::table::TableOracle;
-use huntsolve::zobrist::Rng;
 use huntsolve::AnyGame;
 use std::collections::HashMap;
 
