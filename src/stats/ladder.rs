@@ -487,7 +487,7 @@ fn agreement_sentence(
         .iter()
         .filter(|a| a.tau.hi < 0.0)
         .collect::<Vec<_>>();
-    let uncertain = m.lo <= 0.0;
+    let uncertain = m.lo <= 0.0 && m.hi >= 0.0;
     let head = if all_one {
         format!(
             "The ordering of the variants by the {side0} score is the same at every strength tried"
