@@ -553,3 +553,71 @@ fn explore_mixes_exact_and_ladder_rows() {
     assert!(one.unwrap_err().to_string().contains("two or three"));
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The verdict sentence of two variants across strengths: same direction,
+/// reversal, no difference.
+#[test]
+fn ladder_verdicts_say_what_the_intervals_say() {
+    use huntsolve::stats::ladder::{cell_of, pair_verdict};
+    use huntsolve::stats::metrics::variant_metrics;
+    use huntsolve::stats::tournament::{EndReason, GameRecord};
+    // A variant's games at one strength: `w0` side-0 wins, `w1` side-1 wins, `d` draws.
+    let cell = |name: &str, engine: &str, w0: usize, w1: usize, d: usize| {
+        let rec = |winner: Option<u8>| GameRecord {
+            rules: name.into(),
+            fingerprint: 1,
+            engine: engine.into(),
+            random_plies: 0,
+            opening: "uniform".into(),
+            referee: None,
+            max_plies: 100,
+            index: 0,
+            seed: 0,
+            first: 0,
+            winner,
+            end: EndReason::Terminal,
+            plies: 10,
+            captures: [0, 0],
+            millis: 1,
+            moves: Vec::new(),
+        };
+        let mut games = vec![rec(Some(0)); w0];
+        games.extend(vec![rec(Some(1)); w1]);
+        games.extend(vec![rec(None); d]);
+        cell_of(
+            &variant_metrics(name, ["hunter", "prey"], &games, 1),
+            engine,
+        )
+    };
+    let a = [
+        cell("a", "weak", 150, 50, 0),
+        cell("a", "strong", 50, 150, 0),
+    ];
+    let b = [
+        cell("b", "weak", 50, 150, 0),
+        cell("b", "strong", 150, 50, 0),
+    ];
+    let v = pair_verdict("a", "b", &a, &b, "hunter");
+    assert!(v.sentence.contains("reverses"), "{}", v.sentence);
+    assert!(v.differences[0].lo > 0.0 && v.differences[1].hi < 0.0);
+    let v = pair_verdict("a", "b", &a[..1], &b[..1], "hunter");
+    assert!(
+        v.sentence.contains("at every strength tried"),
+        "{}",
+        v.sentence
+    );
+    let same = [
+        cell("c", "weak", 100, 100, 0),
+        cell("c", "strong", 60, 60, 80),
+    ];
+    let same2 = [
+        cell("d", "weak", 98, 102, 0),
+        cell("d", "strong", 61, 59, 80),
+    ];
+    let v = pair_verdict("c", "d", &same, &same2, "hunter");
+    assert!(
+        v.sentence.starts_with("No clear difference"),
+        "{}",
+        v.sentence
+    );
+}
