@@ -3,7 +3,7 @@
 //! mode, so the bench runs whichever families are built.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use huntsolve::game::{Game, NoOracle};
+use huntsolve::game::{Evaluate, Game, NoOracle};
 use huntsolve::search::{self, suite, SearchConfig, TransTable};
 use huntsolve::variant::AnyGame;
 use std::hint::black_box;
@@ -16,7 +16,7 @@ const PRESETS: &[(&str, usize, u32)] = &[
     ("brandubh", 10, 4),
 ];
 
-fn run_suite<G: Game>(g: &G, positions: &[G::Pos], depth: u32, tt: &TransTable) -> u64 {
+fn run_suite<G: Evaluate>(g: &G, positions: &[G::Pos], depth: u32, tt: &TransTable) -> u64 {
     let mut nodes = 0;
     for pos in positions {
         tt.clear();

@@ -52,25 +52,33 @@ impl std::fmt::Display for Value {
     }
 }
 
-/// A two-player, perfect-information game with a fixed rule set.
+/// The rules of a two-player, perfect-information game with a fixed rule set:
+/// what search, retrograde analysis and proofs need, and nothing more.
 ///
 /// An implementing value *is* a variant: it holds the rules (and derived tables
 /// such as the board geometry and Zobrist keys), so two values of the same type
-/// may be different games.
+/// may be different games. Text (positions, moves, diagrams) is [`Notation`];
+/// heuristic scores are [`Evaluate`]. A test graph implements the methods
+/// without defaults and `impl Evaluate for X {}`.
 pub trait Game: Send + Sync + Clone + Debug + 'static {
     /// A position (board, hands, captures, side to move). Cheap to copy.
     type Pos: Clone + Eq + Hash + Debug + Send + Sync;
     /// A move; a capture chain is one move.
     type Move: Copy + Eq + Hash + Debug + Send + Sync;
 
-    /// The family name, `"hunt"` or `"tafl"` (or a test game's name).
-    fn family(&self) -> &'static str;
-
     /// Canonical rules string (`preset,key=value,...`), the same for equal rules.
     fn rules_string(&self) -> String;
 
     /// 64-bit fingerprint of the canonical rules (written into every table header).
-    fn fingerprint(&self) -> u64;
+    /// Default: a hash of [`Game::rules_string`].
+    fn fingerprint(&self) -> u64 {
+        crate::random::hash_str(&self.rules_string())
+    }
+
+    /// The family name, `"hunt"` or `"tafl"` (default `"test"`).
+    fn family(&self) -> &'static str {
+        "test"
+    }
 
     /// The start position.
     fn start(&self) -> Self::Pos;
@@ -92,16 +100,48 @@ pub trait Game: Send + Sync + Clone + Debug + 'static {
     /// Index of the side to move: 0 or 1 (see [`Game::side_name`]).
     fn side_to_move(&self, pos: &Self::Pos) -> usize;
 
-    /// Name of side 0 or 1 (`"hunter"`/`"prey"`, `"attackers"`/`"defenders"`).
-    fn side_name(&self, side: usize) -> &'static str;
+    /// Name of side 0 or 1 (`"hunter"`/`"prey"`, `"attackers"`/`"defenders"`;
+    /// default `"first"`/`"second"`).
+    fn side_name(&self, side: usize) -> &'static str {
+        if side == 0 {
+            "first"
+        } else {
+            "second"
+        }
+    }
+
+    /// Number of pieces the move captures (default 0: a game without captures).
+    fn captures_of(&self, _pos: &Self::Pos, _mv: Self::Move) -> u32 {
+        0
+    }
 
     /// Whether the move captures (used for move ordering and statistics).
-    fn is_capture(&self, pos: &Self::Pos, mv: Self::Move) -> bool;
+    fn is_capture(&self, pos: &Self::Pos, mv: Self::Move) -> bool {
+        self.captures_of(pos, mv) > 0
+    }
 
-    /// Number of pieces the move captures (0 for a quiet move).
-    fn captures_of(&self, pos: &Self::Pos, mv: Self::Move) -> u32;
+    /// Move limit in plies for search and self-play (default `None`: no limit).
+    fn move_limit(&self) -> Option<u32> {
+        None
+    }
 
-    /// Canonical position text; [`Game::parse_position`] reads it back.
+    /// A uniformly random legal move of `pos`, `None` when there is none (for
+    /// playouts). The default draws from [`Game::legal_moves`]; the families
+    /// override it with a draw that builds no move list in the common case.
+    fn random_move(&self, pos: &Self::Pos, rng: &mut crate::random::Rng) -> Option<Self::Move> {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        if moves.is_empty() {
+            None
+        } else {
+            Some(moves[rng.below(moves.len())])
+        }
+    }
+}
+
+/// The text forms of a game: canonical position and move notation, diagrams.
+pub trait Notation: Game {
+    /// Canonical position text; [`Notation::parse_position`] reads it back.
     fn format_position(&self, pos: &Self::Pos) -> String;
 
     /// Parses the canonical position text (the word `start` means the start position).
@@ -110,7 +150,8 @@ pub trait Game: Send + Sync + Clone + Debug + 'static {
     /// Move in the family's notation (`e5`, `f2-e3`, `c6xe6xe8`, `e3-h3`).
     fn format_move(&self, pos: &Self::Pos, mv: Self::Move) -> String;
 
-    /// Parses a move and checks that it is legal in `pos`.
+    /// Parses a move and checks that it is legal in `pos`. Default: the legal
+    /// move whose [`Notation::format_move`] text is `text`.
     fn parse_move(&self, pos: &Self::Pos, text: &str) -> Result<Self::Move> {
         let mut moves = Vec::new();
         self.legal_moves(pos, &mut moves);
@@ -132,35 +173,46 @@ pub trait Game: Send + Sync + Clone + Debug + 'static {
             })
     }
 
-    /// ASCII diagram of the position.
-    fn diagram(&self, pos: &Self::Pos) -> String;
-
-    /// Heuristic score from the side to move's view, in centi-pieces
-    /// (well inside ±20_000; larger magnitudes are reserved for proven results).
-    fn evaluate(&self, pos: &Self::Pos) -> i32;
-
-    /// Sets one evaluation weight by name (`--eval key=value` on the command line).
-    fn set_eval_param(&mut self, key: &str, value: i32) -> Result<()>;
-
-    /// The evaluation weights by name with their current values.
-    fn eval_params(&self) -> Vec<(&'static str, i32)>;
-
-    /// Move limit in plies for search and self-play (`None`: no limit).
-    fn move_limit(&self) -> Option<u32>;
-
-    /// A uniformly random legal move of `pos`, `None` when there is none (for
-    /// playouts). The default draws from [`Game::legal_moves`]; the families
-    /// override it with a draw that builds no move list in the common case.
-    fn random_move(&self, pos: &Self::Pos, rng: &mut crate::random::Rng) -> Option<Self::Move> {
-        let mut moves = Vec::new();
-        self.legal_moves(pos, &mut moves);
-        if moves.is_empty() {
-            None
-        } else {
-            Some(moves[rng.below(moves.len())])
-        }
+    /// ASCII diagram of the position (default: the position text).
+    fn diagram(&self, pos: &Self::Pos) -> String {
+        self.format_position(pos)
     }
 }
+
+/// A heuristic evaluation with named, tunable weights (for search and self-play).
+/// Every method has a default: no knowledge (score 0) and no weights.
+pub trait Evaluate: Game {
+    /// Heuristic score from the side to move's view, in centi-pieces
+    /// (well inside ±20_000; larger magnitudes are reserved for proven results).
+    fn evaluate(&self, _pos: &Self::Pos) -> i32 {
+        0
+    }
+
+    /// Sets one evaluation weight by name (`--eval key=value` on the command line).
+    fn set_eval_param(&mut self, key: &str, _value: i32) -> Result<()> {
+        let known: Vec<&str> = self.eval_params().iter().map(|(k, _)| *k).collect();
+        Err(crate::error::Error::Input(format!(
+            "unknown evaluation weight '{key}'; known: {}",
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        )))
+    }
+
+    /// The evaluation weights by name with their current values (default none).
+    fn eval_params(&self) -> Vec<(&'static str, i32)> {
+        Vec::new()
+    }
+}
+
+/// Everything the command line needs of a game: rules, notation, evaluation.
+/// Implemented for every type that has the three; library code asks for the
+/// parts it uses instead.
+pub trait FullGame: Game + Notation + Evaluate {}
+
+impl<T: Game + Notation + Evaluate> FullGame for T {}
 
 /// Counts the leaves of the game tree to `depth` plies (a terminal position is one
 /// leaf at any depth).
@@ -181,7 +233,7 @@ pub fn perft<G: Game>(game: &G, pos: &G::Pos, depth: u32) -> u64 {
 
 /// Plays a whitespace-separated list of moves from `pos`; an illegal move is an
 /// error naming its ply (1-based).
-pub fn play_line<G: Game>(game: &G, pos: &G::Pos, line: &str) -> Result<G::Pos> {
+pub fn play_line<G: Notation>(game: &G, pos: &G::Pos, line: &str) -> Result<G::Pos> {
     let mut cur = pos.clone();
     for (ply, text) in line.split_whitespace().enumerate() {
         if let Some(v) = game.outcome(&cur) {

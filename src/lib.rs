@@ -39,5 +39,5 @@ pub mod toy;
 pub mod variant;
 
 pub use error::{Error, Result};
-pub use game::{Game, Oracle, Value};
+pub use game::{Evaluate, FullGame, Game, Notation, Oracle, Value};
 pub use variant::AnyGame;

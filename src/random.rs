@@ -8,6 +8,17 @@ pub fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// 64-bit hash of a text: FNV-1a over its bytes, finished with [`mix64`].
+/// Stable across platforms and versions (fingerprints written into files use it).
+pub fn hash_str(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    mix64(h)
+}
+
 /// A small, fast, seedable generator (SplitMix64). Deterministic across
 /// platforms, so seeded games and keys are reproducible.
 #[derive(Clone, Debug)]

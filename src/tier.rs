@@ -11,12 +11,12 @@
 //! canonical, well-formed position).
 
 use crate::error::Result;
-use crate::game::{Game, Value};
+use crate::game::{Notation, Value};
 use std::fmt::Debug;
 use std::hash::Hash;
 
 /// A game that can be solved tier by tier.
-pub trait TierGame: Game {
+pub trait TierGame: Notation {
     /// A tier: e.g. (hunters in hand, prey in hand, prey captured) for hunt games.
     type Tier: Copy + Eq + Ord + Hash + Debug + Send + Sync;
 

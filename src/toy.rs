@@ -5,7 +5,7 @@
 //! is a draw.
 
 use crate::error::{Error, Result};
-use crate::game::{Game, Value};
+use crate::game::{Evaluate, Game, Notation, Value};
 
 const LINES: [u16; 8] = [
     0b000_000_111,
@@ -51,20 +51,25 @@ fn cell_name(i: u8) -> String {
 
 impl Game for TicTacToe {
     type Pos = TttPos;
+
     type Move = u8;
 
     fn family(&self) -> &'static str {
         "toy"
     }
+
     fn rules_string(&self) -> String {
         "tictactoe".into()
     }
+
     fn fingerprint(&self) -> u64 {
         0x7469_6374_6163_746f
     }
+
     fn start(&self) -> TttPos {
         TttPos::default()
     }
+
     fn legal_moves(&self, pos: &TttPos, out: &mut Vec<u8>) {
         out.clear();
         if self.outcome(pos).is_some() {
@@ -73,6 +78,7 @@ impl Game for TicTacToe {
         let occ = pos.x | pos.o;
         out.extend((0..9u8).filter(|&i| occ & (1 << i) == 0));
     }
+
     fn play(&self, pos: &TttPos, mv: u8) -> TttPos {
         let mut p = *pos;
         if pos.side() == 0 {
@@ -82,6 +88,7 @@ impl Game for TicTacToe {
         }
         p
     }
+
     fn outcome(&self, pos: &TttPos) -> Option<Value> {
         if has_line(pos.x) || has_line(pos.o) {
             Some(Value::Loss)
@@ -91,22 +98,22 @@ impl Game for TicTacToe {
             None
         }
     }
+
     fn hash(&self, pos: &TttPos) -> u64 {
         let v = (pos.x as u64) | ((pos.o as u64) << 16);
         crate::random::mix64(v ^ 0x9e37_79b9_7f4a_7c15)
     }
+
     fn side_to_move(&self, pos: &TttPos) -> usize {
         pos.side()
     }
+
     fn side_name(&self, side: usize) -> &'static str {
         ["x", "o"][side & 1]
     }
-    fn is_capture(&self, _: &TttPos, _: u8) -> bool {
-        false
-    }
-    fn captures_of(&self, _: &TttPos, _: u8) -> u32 {
-        0
-    }
+}
+
+impl Notation for TicTacToe {
     fn format_position(&self, pos: &TttPos) -> String {
         (0..9)
             .map(|i| {
@@ -120,6 +127,7 @@ impl Game for TicTacToe {
             })
             .collect()
     }
+
     fn parse_position(&self, text: &str) -> Result<TttPos> {
         let t = text.trim();
         if t == "start" {
@@ -145,9 +153,11 @@ impl Game for TicTacToe {
         }
         Ok(p)
     }
+
     fn format_move(&self, _: &TttPos, mv: u8) -> String {
         cell_name(mv)
     }
+
     fn diagram(&self, pos: &TttPos) -> String {
         let s: Vec<char> = self.format_position(pos).chars().collect();
         let mut out = String::new();
@@ -163,6 +173,9 @@ impl Game for TicTacToe {
         out.push_str("  a b c\n");
         out
     }
+}
+
+impl Evaluate for TicTacToe {
     fn evaluate(&self, pos: &TttPos) -> i32 {
         let open = |mine: u16, theirs: u16| {
             LINES
@@ -177,6 +190,7 @@ impl Game for TicTacToe {
             -s
         }
     }
+
     fn set_eval_param(&mut self, key: &str, value: i32) -> Result<()> {
         match key {
             "line" => {
@@ -188,11 +202,9 @@ impl Game for TicTacToe {
             ))),
         }
     }
+
     fn eval_params(&self) -> Vec<(&'static str, i32)> {
         vec![("line", self.line_weight)]
-    }
-    fn move_limit(&self) -> Option<u32> {
-        None
     }
 }
 

@@ -11,7 +11,7 @@
 //! when the search proves no win or loss.
 
 use crate::error::{Error, Result};
-use crate::game::{NoOracle, Value};
+use crate::game::{Evaluate, NoOracle, Value};
 use crate::progress::{stop_requested, Progress};
 use crate::random::Rng;
 use crate::search::{search_fresh, Limit, SearchConfig};
@@ -89,7 +89,7 @@ impl CrossReport {
 }
 
 /// Draws up to `wanted` samples from the tables of `dir` and searches each one.
-pub fn crosscheck_dir<G: TierGame>(
+pub fn crosscheck_dir<G: TierGame + Evaluate>(
     game: &G,
     dir: &Path,
     wanted: usize,

@@ -4,7 +4,7 @@
 //! knows the position and print both the same way.
 
 use crate::error::Result;
-use crate::game::{Game, Oracle, Value};
+use crate::game::{FullGame, Oracle, Value};
 use crate::search::{search, SearchConfig, TransTable, MATE};
 use crate::table::query::{Exact, QueryResult};
 use serde::Serialize;
@@ -56,7 +56,7 @@ pub struct SearchAnswer {
 
 /// Searches `pos` with every root move scored exactly ([`SearchConfig::all_moves`]
 /// is forced on) and answers it.
-pub fn answer<G: Game, O: Oracle<G>>(
+pub fn answer<G: FullGame, O: Oracle<G>>(
     game: &G,
     pos: &G::Pos,
     oracle: &O,
@@ -115,7 +115,7 @@ pub fn exact_score(value: Value, distance: u32) -> i32 {
 /// first (best) move of [`query_with`](crate::table::query_with), stopping at
 /// a terminal position, an unknown value or after `max_plies` plies (draws go
 /// on for ever).
-pub fn exact_pv<G: Game>(
+pub fn exact_pv<G: FullGame>(
     game: &G,
     pos: &G::Pos,
     exact: &dyn Fn(&G::Pos) -> Result<Exact>,

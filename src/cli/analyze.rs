@@ -70,7 +70,7 @@ struct Analyze<'a>(&'a Args);
 
 impl super::verify::TierJob for Analyze<'_> {
     type Out = AnalyzeReport;
-    fn run<G: TierGame>(self, game: &G) -> Result<AnalyzeReport> {
+    fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<AnalyzeReport> {
         let opts = AnalyzeOptions {
             top: self.0.top,
             by_side: self.0.by_side,

@@ -12,7 +12,8 @@
 //! playout length per preset.
 
 use super::out::println;
-use huntsolve::game::{Game, NoOracle};
+use huntsolve::game::FullGame;
+use huntsolve::game::NoOracle;
 use huntsolve::search::{self, suite, Limit, SearchConfig, TransTable};
 use huntsolve::variant::AnyGame;
 use huntsolve::{Error, Result};
@@ -63,7 +64,7 @@ pub struct Args {
 }
 
 /// Parses repeated `--eval key=value` options into `game`.
-pub fn apply_evals<G: Game>(game: &mut G, evals: &[String]) -> Result<()> {
+pub fn apply_evals<G: FullGame>(game: &mut G, evals: &[String]) -> Result<()> {
     for e in evals {
         let (k, v) = e.split_once('=').ok_or_else(|| {
             Error::Input(format!("--eval '{e}': expected key=value (integer value)"))
@@ -82,7 +83,7 @@ struct Line {
     time: Duration,
 }
 
-fn bench_game<G: Game>(g: &G, args: &Args, plies: usize, tt: &TransTable) -> Line {
+fn bench_game<G: FullGame>(g: &G, args: &Args, plies: usize, tt: &TransTable) -> Line {
     let positions = suite::random_positions(g, args.positions, plies, args.seed);
     let mut line = Line {
         nodes: 0,
@@ -112,7 +113,12 @@ struct MctsLine {
     time: Duration,
 }
 
-fn bench_mcts<G: Game>(g: &G, args: &Args, plies: usize, iterations: u64) -> MctsLine {
+fn bench_mcts<G: huntsolve::game::FullGame>(
+    g: &G,
+    args: &Args,
+    plies: usize,
+    iterations: u64,
+) -> MctsLine {
     use huntsolve::stats::mcts::{search, MctsConfig};
     let positions = suite::random_positions(g, args.positions, plies, args.seed);
     let cfg = MctsConfig {

@@ -2,7 +2,8 @@
 //! one leaf at any depth). The leaf count is always the last line of output.
 
 use super::out;
-use huntsolve::game::{perft, play_line, Game};
+use huntsolve::game::FullGame;
+use huntsolve::game::{perft, play_line};
 use huntsolve::{with_game, AnyGame, Error, Result};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -32,7 +33,7 @@ pub fn run(args: Args) -> Result<()> {
     with_game!(&game, g => run_game(g, &args))
 }
 
-fn run_game<G: Game>(g: &G, args: &Args) -> Result<()> {
+fn run_game<G: FullGame>(g: &G, args: &Args) -> Result<()> {
     if args.depth > 64 {
         return Err(Error::Input(format!(
             "depth {} is too large (at most 64)",

@@ -17,7 +17,8 @@
 
 use super::bench::apply_evals;
 use super::out::{print, println};
-use huntsolve::game::{Game, NoOracle, Value};
+use huntsolve::game::FullGame;
+use huntsolve::game::{NoOracle, Value};
 use huntsolve::random::Rng;
 use huntsolve::search::{self, Limit, SearchConfig, TransTable};
 use huntsolve::variant::AnyGame;
@@ -124,7 +125,7 @@ impl Engine {
     }
 }
 
-fn human_move<G: Game>(g: &G, pos: &G::Pos) -> Result<G::Move> {
+fn human_move<G: FullGame>(g: &G, pos: &G::Pos) -> Result<G::Move> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     loop {
@@ -144,7 +145,7 @@ fn human_move<G: Game>(g: &G, pos: &G::Pos) -> Result<G::Move> {
 }
 
 /// Result of one game from side 0's view (`None`: draw).
-fn play_game<G: Game>(
+fn play_game<G: FullGame>(
     g: &G,
     engines: &[Engine; 2],
     args: &Args,
@@ -254,7 +255,7 @@ fn play_game<G: Game>(
     Ok(winner)
 }
 
-fn run_games<G: Game>(g: &G, args: &Args) -> Result<()> {
+fn run_games<G: FullGame>(g: &G, args: &Args) -> Result<()> {
     let engines = [Engine::parse(&args.white)?, Engine::parse(&args.black)?];
     let mut rng = Rng::new(args.seed);
     let tt = TransTable::new(args.hash);

@@ -4,7 +4,8 @@
 //! game as a draw.
 
 use super::out;
-use huntsolve::game::{Game, Value};
+use huntsolve::game::FullGame;
+use huntsolve::game::Value;
 use huntsolve::random::{mix64, Rng};
 use huntsolve::{with_game, AnyGame, Error, Result};
 use rayon::prelude::*;
@@ -56,7 +57,7 @@ pub fn run(args: Args) -> Result<()> {
     with_game!(&game, g => run_game(g, &args))
 }
 
-fn one_game<G: Game>(g: &G, seed: u64, limit: u32, moves: &mut Vec<G::Move>) -> Tally {
+fn one_game<G: FullGame>(g: &G, seed: u64, limit: u32, moves: &mut Vec<G::Move>) -> Tally {
     let mut rng = Rng::new(mix64(seed));
     let mut pos = g.start();
     let mut t = Tally {
@@ -88,7 +89,7 @@ fn one_game<G: Game>(g: &G, seed: u64, limit: u32, moves: &mut Vec<G::Move>) -> 
     t
 }
 
-fn run_game<G: Game>(g: &G, args: &Args) -> Result<()> {
+fn run_game<G: FullGame>(g: &G, args: &Args) -> Result<()> {
     let limit = g.move_limit().unwrap_or(1000);
     let started = Instant::now();
     let chunk = 256u64;

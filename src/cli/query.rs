@@ -14,6 +14,7 @@
 use super::bench::apply_evals;
 use super::out;
 use huntsolve::answer::{answer, exact_pv, from_table, SearchAnswer};
+use huntsolve::game::FullGame;
 use huntsolve::game::{Game, NoOracle, Oracle};
 use huntsolve::progress::stop_requested;
 use huntsolve::retro::TierGame;
@@ -99,7 +100,7 @@ struct Query<'a>(&'a Args);
 
 impl super::verify::TierJob for Query<'_> {
     type Out = ();
-    fn run<G: TierGame>(self, game: &G) -> Result<()> {
+    fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<()> {
         let dir = self
             .0
             .tables
@@ -128,7 +129,7 @@ fn config(args: &Args) -> SearchConfig {
 
 /// Answers one position: from the tables when they know its value, otherwise by search.
 #[allow(clippy::too_many_arguments)]
-fn answer_one<G: Game, O: Oracle<G>>(
+fn answer_one<G: FullGame, O: Oracle<G>>(
     game: &G,
     oracle: &O,
     tables: Option<&ExactFn<G>>,
@@ -180,7 +181,7 @@ fn show_value(value: Option<&str>, distance: Option<u32>) -> String {
     }
 }
 
-fn text_of<G: Game>(game: &G, a: &SearchAnswer, exact: bool) -> Result<String> {
+fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, exact: bool) -> Result<String> {
     let pos = game.parse_position(&a.position)?;
     // The diagram names the side to move.
     let mut s = game.diagram(&pos);
@@ -221,7 +222,7 @@ fn text_of<G: Game>(game: &G, a: &SearchAnswer, exact: bool) -> Result<String> {
     Ok(s)
 }
 
-fn show<G: Game>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
+fn show<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
     if args.json {
         let s = serde_json::to_string(a).map_err(|e| Error::Other(format!("JSON: {e}")))?;
         return out::println(&s);
@@ -229,7 +230,7 @@ fn show<G: Game>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
     out::print(&text_of(game, a, args.exact)?)
 }
 
-fn run_game<G: Game, O: Oracle<G>>(
+fn run_game<G: FullGame, O: Oracle<G>>(
     game: &G,
     oracle: &O,
     tables: Option<&ExactFn<G>>,

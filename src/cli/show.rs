@@ -2,7 +2,8 @@
 //! whether the position is terminal (and who won).
 
 use super::out;
-use huntsolve::game::{play_line, Game, Value};
+use huntsolve::game::FullGame;
+use huntsolve::game::{play_line, Value};
 use huntsolve::{with_game, AnyGame, Result};
 
 /// Arguments of `show`.
@@ -24,7 +25,7 @@ pub fn run(args: Args) -> Result<()> {
     with_game!(&game, g => run_game(g, &args))
 }
 
-fn run_game<G: Game>(g: &G, args: &Args) -> Result<()> {
+fn run_game<G: FullGame>(g: &G, args: &Args) -> Result<()> {
     let mut pos = match &args.position {
         Some(t) => g.parse_position(t)?,
         None => g.start(),

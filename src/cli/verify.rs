@@ -51,7 +51,7 @@ pub(crate) trait TierJob {
     /// What the job returns.
     type Out;
     /// Runs the job on a concrete game.
-    fn run<G: TierGame>(self, game: &G) -> Result<Self::Out>;
+    fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<Self::Out>;
 }
 
 /// Runs `job` on the game inside `any` (every family implements [`TierGame`]).
@@ -63,7 +63,7 @@ struct Verify<'a>(&'a Args);
 
 impl TierJob for Verify<'_> {
     type Out = VerifyReport;
-    fn run<G: TierGame>(self, game: &G) -> Result<VerifyReport> {
+    fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<VerifyReport> {
         let cache = cache_bytes(self.0)?;
         verify_dir_with_cache(game, &self.0.tables, cache, &out::Bars::new())
     }
@@ -73,7 +73,7 @@ struct Cross<'a>(&'a Args, usize);
 
 impl TierJob for Cross<'_> {
     type Out = CrossReport;
-    fn run<G: TierGame>(self, game: &G) -> Result<CrossReport> {
+    fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<CrossReport> {
         let a = self.0;
         crosscheck_dir(
             game,

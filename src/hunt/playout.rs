@@ -7,7 +7,8 @@
 //! at least one jump the draw falls back to the full move list (every chain
 //! starts with a single jump, so "no single jump" means "no capture").
 
-use super::{bits, FirstDrop, HuntGame, HuntMove, HuntPos, PreyNoMoves};
+use super::movegen::bits;
+use super::{FirstDrop, HuntGame, HuntMove, HuntPos, PreyNoMoves};
 use crate::game::Game;
 use crate::random::Rng;
 

@@ -615,6 +615,7 @@ impl Solvable for HuntGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Notation;
 
     #[test]
     fn rank_unrank_round_trip_and_classes() {

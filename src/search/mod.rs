@@ -28,7 +28,7 @@ pub mod openings;
 pub mod suite;
 pub mod tt;
 
-use crate::game::{Game, Oracle, Value};
+use crate::game::{Evaluate, Game, Oracle, Value};
 use crate::progress::stop_requested;
 use hashbrown::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -305,7 +305,7 @@ struct Worker<'a, G: Game, O: Oracle<G>> {
     pv: Vec<Vec<G::Move>>,
 }
 
-impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
+impl<'a, G: Evaluate, O: Oracle<G>> Worker<'a, G, O> {
     fn new(
         game: &'a G,
         oracle: &'a O,
@@ -715,7 +715,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
 
 /// Searches `pos` with a fresh table of `hash_mib` MiB (deterministic with one
 /// thread and a depth or node limit).
-pub fn search_fresh<G: Game, O: Oracle<G>>(
+pub fn search_fresh<G: Evaluate, O: Oracle<G>>(
     game: &G,
     pos: &G::Pos,
     oracle: &O,
@@ -727,7 +727,7 @@ pub fn search_fresh<G: Game, O: Oracle<G>>(
 }
 
 /// Searches `pos` using (and filling) `tt`, which may be reused across calls.
-pub fn search<G: Game, O: Oracle<G>>(
+pub fn search<G: Evaluate, O: Oracle<G>>(
     game: &G,
     pos: &G::Pos,
     oracle: &O,
@@ -828,7 +828,7 @@ pub fn search<G: Game, O: Oracle<G>>(
 
 /// The main thread's iterative deepening.
 #[allow(clippy::too_many_arguments)]
-fn iterate<G: Game, O: Oracle<G>>(
+fn iterate<G: Evaluate, O: Oracle<G>>(
     game: &G,
     oracle: &O,
     tt: &TransTable,

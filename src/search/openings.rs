@@ -6,13 +6,13 @@
 
 use super::{proven_of, search, Limit, SearchConfig, TransTable};
 use crate::error::{Error, Result};
-use crate::game::{Game, Oracle, Value};
+use crate::game::{FullGame, Oracle, Value};
 use crate::progress::{stop_requested, Progress};
 use std::collections::BTreeMap;
 
 /// One ranked opening line.
 #[derive(Clone, Debug)]
-pub struct OpeningLine<G: Game> {
+pub struct OpeningLine<G: FullGame> {
     /// The moves of the line from the start (one or two).
     pub moves: Vec<G::Move>,
     /// The line in notation, space-separated.
@@ -44,7 +44,7 @@ pub struct OpeningsConfig {
 
 /// Moves of `pos` reduced up to symmetry: `(move, class size)` for the first
 /// move (in generator order) of each class of equal canonical keys.
-pub fn distinct_moves<G: Game, K: Ord>(
+pub fn distinct_moves<G: FullGame, K: Ord>(
     game: &G,
     pos: &G::Pos,
     canon: &impl Fn(&G::Pos) -> K,
@@ -67,7 +67,7 @@ pub fn distinct_moves<G: Game, K: Ord>(
 /// the first mover. Each line is searched to `depth - plies` from its end
 /// position (with a table shared by all lines); a stop request gives
 /// [`Error::Interrupted`].
-pub fn rank_openings<G: Game, O: Oracle<G>, K: Ord>(
+pub fn rank_openings<G: FullGame, O: Oracle<G>, K: Ord>(
     game: &G,
     oracle: &O,
     cfg: &OpeningsConfig,

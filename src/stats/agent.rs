@@ -6,11 +6,11 @@
 //! per-game state, so one agent serves every game of a tournament in parallel.
 
 use crate::error::{Error, Result};
-use crate::game::{Game, Value};
+use crate::game::{FullGame, Value};
 use crate::random::Rng;
 
 /// A player in self-play.
-pub trait Agent<G: Game>: Sync + Send {
+pub trait Agent<G: FullGame>: Sync + Send {
     /// Short description of the engine and its settings (`greedy`, `depth=4`).
     fn describe(&self) -> String;
 
@@ -34,7 +34,7 @@ pub trait Agent<G: Game>: Sync + Send {
 }
 
 /// A uniformly random legal move of `pos` (an error if there is none).
-pub fn uniform_move<G: Game>(game: &G, pos: &G::Pos, rng: &mut Rng) -> Result<G::Move> {
+pub fn uniform_move<G: FullGame>(game: &G, pos: &G::Pos, rng: &mut Rng) -> Result<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves);
     if moves.is_empty() {
@@ -115,7 +115,10 @@ impl EngineSpec {
 /// Builds the agent for `spec`. `softmax` (a temperature in evaluation units)
 /// makes a searching agent sample its opening plies from a softmax over root
 /// scores; other agents ignore it (their opening plies are uniform).
-pub fn make_agent<G: Game>(spec: &EngineSpec, softmax: Option<f64>) -> Result<Box<dyn Agent<G>>> {
+pub fn make_agent<G: FullGame>(
+    spec: &EngineSpec,
+    softmax: Option<f64>,
+) -> Result<Box<dyn Agent<G>>> {
     make_agent_with(spec, softmax, None)
 }
 
@@ -124,7 +127,7 @@ pub type SharedOracle<G> = std::sync::Arc<dyn crate::game::Oracle<G> + Send>;
 
 /// [`make_agent`] with an oracle of exact values (solved tables) that MCTS
 /// uses as proven leaves; the other engines ignore it.
-pub fn make_agent_with<G: Game>(
+pub fn make_agent_with<G: FullGame>(
     spec: &EngineSpec,
     softmax: Option<f64>,
     oracle: Option<SharedOracle<G>>,
@@ -152,7 +155,7 @@ pub fn make_agent_with<G: Game>(
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RandomAgent;
 
-impl<G: Game> Agent<G> for RandomAgent {
+impl<G: FullGame> Agent<G> for RandomAgent {
     fn describe(&self) -> String {
         "random".into()
     }
@@ -171,7 +174,7 @@ pub struct GreedyAgent;
 /// Score of a won position for the greedy player, far above any evaluation.
 const WIN_SCORE: i64 = 1_000_000;
 
-impl<G: Game> Agent<G> for GreedyAgent {
+impl<G: FullGame> Agent<G> for GreedyAgent {
     fn describe(&self) -> String {
         "greedy".into()
     }
@@ -214,7 +217,7 @@ impl<G: Game> Agent<G> for GreedyAgent {
     }
 }
 
-fn no_moves<G: Game>(game: &G, pos: &G::Pos) -> Error {
+fn no_moves<G: FullGame>(game: &G, pos: &G::Pos) -> Error {
     Error::Other(format!(
         "{}: position has no legal move but is not terminal: {}",
         game.rules_string(),

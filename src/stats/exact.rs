@@ -11,7 +11,7 @@
 //! loser delays.
 
 use crate::error::{Error, Result};
-use crate::game::{Game, Value};
+use crate::game::{FullGame, Value};
 use crate::progress::{stop_requested, Progress};
 use std::collections::{HashMap, VecDeque};
 
@@ -82,7 +82,7 @@ const DRAW: u8 = 3;
 
 /// Solves `game` from its start position. Refuses (with [`Error::Memory`])
 /// when more than `max_positions` positions are reachable.
-pub fn solve_reachable<G: Game>(
+pub fn solve_reachable<G: FullGame>(
     game: &G,
     max_positions: usize,
     progress: &dyn Progress,

@@ -28,7 +28,7 @@
 //! Determinism: with an iteration budget, the search is a function of the
 //! position, the history and the generator's seed.
 
-use crate::game::{Game, Oracle, Value};
+use crate::game::{Evaluate, FullGame, Game, Oracle, Value};
 use crate::random::Rng;
 use std::time::{Duration, Instant};
 
@@ -151,7 +151,7 @@ fn bound_of(v: Value) -> i8 {
 }
 
 /// The search tree and its arenas.
-struct Tree<'a, G: Game, O: Oracle<G> + ?Sized> {
+struct Tree<'a, G: Game + Evaluate, O: Oracle<G> + ?Sized> {
     game: &'a G,
     oracle: &'a O,
     cfg: &'a MctsConfig,
@@ -165,7 +165,7 @@ struct Tree<'a, G: Game, O: Oracle<G> + ?Sized> {
     playouts: u64,
 }
 
-impl<'a, G: Game, O: Oracle<G> + ?Sized> Tree<'a, G, O> {
+impl<'a, G: Game + Evaluate, O: Oracle<G> + ?Sized> Tree<'a, G, O> {
     /// Creates a node for `pos`; `on_path` tells whether it repeats a position
     /// of the tree path (checked by the caller).
     fn new_node(&mut self, pos: G::Pos, repeated: bool) -> u32 {
@@ -414,7 +414,7 @@ impl<'a, G: Game, O: Oracle<G> + ?Sized> Tree<'a, G, O> {
 /// Searches `pos` (not terminal) with `cfg`. `history` holds the hashes of the
 /// positions played before `pos` in the game (repetition). Exact values of
 /// `oracle` become proven leaves.
-pub fn search<G: Game, O: Oracle<G> + ?Sized>(
+pub fn search<G: Game + Evaluate, O: Oracle<G> + ?Sized>(
     game: &G,
     pos: &G::Pos,
     history: &[u64],
@@ -646,14 +646,14 @@ impl MctsSpec {
 /// MCTS as a self-play agent: a fresh tree per move, seeded from the game's
 /// generator (reproducible with an iteration budget), exact leaves from an
 /// optional oracle (solved tables).
-pub struct MctsAgent<G: Game> {
+pub struct MctsAgent<G: FullGame> {
     /// The engine settings.
     pub spec: MctsSpec,
     /// Exact values used as proven leaves.
     pub oracle: Option<std::sync::Arc<dyn Oracle<G> + Send>>,
 }
 
-impl<G: Game> crate::stats::agent::Agent<G> for MctsAgent<G> {
+impl<G: FullGame> crate::stats::agent::Agent<G> for MctsAgent<G> {
     fn describe(&self) -> String {
         self.spec.text()
     }

@@ -10,6 +10,7 @@
 //! - `games-<name>.jsonl`: the games themselves (see [`crate::stats::tournament`]).
 
 use crate::error::{Error, Result};
+use crate::game::{FullGame, Game};
 use crate::progress::Progress;
 use crate::stats::agent::{make_agent_with, SharedOracle};
 use crate::stats::math::{format_p, Interval, TestResult};
@@ -17,7 +18,7 @@ use crate::stats::metrics::{self, PairComparison, VariantMetrics};
 use crate::stats::plot;
 use crate::stats::tournament::{run_tournament_with, TournamentConfig};
 use crate::variant::AnyGame;
-use crate::Game;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -91,7 +92,7 @@ pub struct VariantRun {
 
 /// Plays (or resumes) the tournament of one variant named `name` into
 /// `out_dir/games-<name>.jsonl` and computes its metrics.
-pub fn run_variant<G: Game>(
+pub fn run_variant<G: FullGame>(
     name: &str,
     game: &G,
     cfg: &TournamentConfig,
@@ -104,7 +105,7 @@ pub fn run_variant<G: Game>(
 
 /// [`run_variant`] with exact values (solved tables): they referee the games
 /// when `cfg.referee` is set, and MCTS engines use them as proven leaves.
-pub fn run_variant_with<G: Game>(
+pub fn run_variant_with<G: FullGame>(
     name: &str,
     game: &G,
     cfg: &TournamentConfig,

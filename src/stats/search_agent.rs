@@ -1,7 +1,7 @@
 //! The alpha-beta engine of [`crate::search`] as a self-play agent.
 
 use crate::error::{Error, Result};
-use crate::game::{Game, NoOracle};
+use crate::game::{FullGame, NoOracle};
 use crate::random::Rng;
 use crate::search::{search_fresh, Limit, SearchConfig};
 use crate::stats::agent::Agent;
@@ -51,7 +51,7 @@ impl SearchAgent {
     }
 }
 
-impl<G: Game> Agent<G> for SearchAgent {
+impl<G: FullGame> Agent<G> for SearchAgent {
     fn describe(&self) -> String {
         match self.limit {
             Limit::Depth(d) => format!("depth={d}"),

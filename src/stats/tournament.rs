@@ -20,7 +20,7 @@
 //! rules, engine or opening settings is refused rather than mixed.
 
 use crate::error::{Error, Result};
-use crate::game::{Game, Oracle, Value};
+use crate::game::{FullGame, Oracle, Value};
 use crate::progress::{stop_requested, Progress};
 use crate::random::Rng;
 use crate::stats::agent::{Agent, EngineSpec};
@@ -103,7 +103,7 @@ impl TournamentConfig {
     }
 
     /// The move limit that applies to `game`.
-    pub fn max_plies_for<G: Game>(&self, game: &G) -> u32 {
+    pub fn max_plies_for<G: FullGame>(&self, game: &G) -> u32 {
         self.max_plies
             .or_else(|| game.move_limit())
             .unwrap_or(DEFAULT_MAX_PLIES)
@@ -168,7 +168,7 @@ pub struct GameRecord {
 /// under `repetition=defenders_lose` (Copenhagen), where the side named
 /// `defenders` loses. `repetition=forbid` is not enforced move by move in
 /// self-play; a threefold repetition then also counts as a draw.
-pub fn repetition_winner<G: Game>(game: &G) -> Option<u8> {
+pub fn repetition_winner<G: FullGame>(game: &G) -> Option<u8> {
     let rules = game.rules_string();
     let defenders_lose = rules
         .split(',')
@@ -182,7 +182,7 @@ pub fn repetition_winner<G: Game>(game: &G) -> Option<u8> {
 }
 
 /// Plays game `index` of a tournament.
-pub fn play_game<G: Game>(
+pub fn play_game<G: FullGame>(
     game: &G,
     agent: &dyn Agent<G>,
     cfg: &TournamentConfig,
@@ -195,7 +195,7 @@ pub fn play_game<G: Game>(
 /// optional exact referee: once the random opening plies are over, a
 /// position the referee knows ends the game with its exact value
 /// ([`EndReason::Adjudicated`]).
-pub fn play_game_with<G: Game>(
+pub fn play_game_with<G: FullGame>(
     game: &G,
     agents: [&dyn Agent<G>; 2],
     cfg: &TournamentConfig,
@@ -279,7 +279,7 @@ pub fn play_game_with<G: Game>(
 /// Reads the records of a games file that match `game` and `cfg`, dropping a
 /// partial last line (and rewriting the file without it). A missing file is
 /// an empty list.
-pub fn load_games<G: Game>(
+pub fn load_games<G: FullGame>(
     game: &G,
     cfg: &TournamentConfig,
     path: &Path,
@@ -357,7 +357,7 @@ fn to_line(r: &GameRecord) -> Result<String> {
 ///
 /// Ctrl-C (the global stop flag) ends the run with [`Error::Interrupted`];
 /// games finished so far stay in the file and are skipped on the next run.
-pub fn run_tournament<G: Game>(
+pub fn run_tournament<G: FullGame>(
     game: &G,
     agent: &dyn Agent<G>,
     cfg: &TournamentConfig,
@@ -370,7 +370,7 @@ pub fn run_tournament<G: Game>(
 
 /// [`run_tournament`] with one agent per side and an optional exact referee
 /// (see [`play_game_with`]).
-pub fn run_tournament_with<G: Game>(
+pub fn run_tournament_with<G: FullGame>(
     game: &G,
     agents: [&dyn Agent<G>; 2],
     referee: Option<&dyn Oracle<G>>,

@@ -6,7 +6,7 @@
 
 use super::probe::TableOracle;
 use crate::error::Result;
-use crate::game::{Game, Value};
+use crate::game::{Notation, Value};
 use crate::tier::TierGame;
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -79,7 +79,7 @@ pub fn compare_results(
 /// The position's own value comes from `exact`; when it is unknown but every move's
 /// result is known, it is derived from them (the same rule as the solver's).
 /// Terminal positions get their outcome with distance 0 and no moves.
-pub fn query_with<G: Game>(
+pub fn query_with<G: Notation>(
     game: &G,
     pos: &G::Pos,
     exact: &dyn Fn(&G::Pos) -> Result<Exact>,

@@ -34,7 +34,6 @@
 //! are fixed. Men never stop on the throne.
 
 use crate::error::{Error, Result};
-use crate::random::mix64;
 use std::fmt;
 
 /// Which side moves first, or which side a piece belongs to.
@@ -659,13 +658,7 @@ impl TaflRules {
     /// 64-bit fingerprint of the full key=value list (independent of the preset
     /// the rules were written from).
     pub fn fingerprint(&self) -> u64 {
-        // FNV-1a over the text, finished with a strong mixer.
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in format!("tafl:{}", self.full_string()).bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        mix64(h)
+        crate::random::hash_str(&format!("tafl:{}", self.full_string()))
     }
 }
 

@@ -1,5 +1,6 @@
 //! Runs the perft data files under tests/data/hunt/ (format in start.perft).
 
+use huntsolve::game::Notation;
 use huntsolve::game::{perft, play_line, Game};
 use huntsolve::hunt::from_spec;
 

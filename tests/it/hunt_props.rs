@@ -3,6 +3,8 @@
 //! perft is invariant under the board's symmetries; plus rules-string and
 //! position-text errors.
 
+use huntsolve::game::Evaluate;
+use huntsolve::game::Notation;
 use huntsolve::game::{perft, Game};
 use huntsolve::hunt::{from_spec, HuntGame, HuntPos, HuntRules, PRESETS};
 use huntsolve::random::Rng;

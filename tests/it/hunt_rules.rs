@@ -1,5 +1,6 @@
 //! Hand-made positions for every hunt rule option (rules-spec §2.1).
 
+use huntsolve::game::Notation;
 use huntsolve::game::{Game, Value};
 use huntsolve::hunt::{from_spec, HuntGame, HuntPos};
 

@@ -2,7 +2,7 @@
 //! MCTS (issue 14): the list-free random move of both families, MCTS-Solver
 //! soundness against solved tables, determinism, engine specs.
 
-use huntsolve::game::{Game, NoOracle, Value};
+use huntsolve::game::{FullGame, Game, NoOracle, Notation, Value};
 use huntsolve::progress::NoProgress;
 use huntsolve::random::Rng;
 use huntsolve::retro::{solve, Scope, SolveOptions};
@@ -40,7 +40,7 @@ fn sample_positions<G: Game>(g: &G, games: u64, plies: usize, step: usize) -> Ve
 /// Draws many random moves in each position: every draw is legal, every legal
 /// move is drawn, and each move's frequency is within half of the uniform
 /// expectation (200 draws per move expected: 7 standard deviations).
-fn check_random_moves<G: Game>(name: &str, g: &G, positions: &[G::Pos]) -> usize {
+fn check_random_moves<G: FullGame>(name: &str, g: &G, positions: &[G::Pos]) -> usize {
     let mut legal = Vec::new();
     let mut rng = Rng::new(7);
     let mut checked = 0;

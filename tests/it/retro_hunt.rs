@@ -3,6 +3,7 @@
 //! code with the solver), and the same records with 1 and 2 threads.
 
 use huntsolve::game::Game;
+use huntsolve::game::Notation;
 use huntsolve::hunt::from_spec;
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve};

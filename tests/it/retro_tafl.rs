@@ -5,6 +5,7 @@
 //! and symmetry classes that cover every placement exactly once.
 
 use huntsolve::game::Game;
+use huntsolve::game::Notation;
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve};
 use huntsolve::retro::tafl_tiers::TaflTier;

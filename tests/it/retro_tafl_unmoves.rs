@@ -6,6 +6,7 @@
 //! by transforming the position.
 
 use huntsolve::game::Game;
+use huntsolve::game::Notation;
 use huntsolve::random::Rng;
 use huntsolve::retro::TierGame;
 use huntsolve::tafl::geometry::NONE;

@@ -1,5 +1,6 @@
 //! Tic-tac-toe solved tier by tier and checked against exhaustive search.
 
+use huntsolve::game::Notation;
 use huntsolve::game::{Game, Value};
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve, summary_path, Summary};

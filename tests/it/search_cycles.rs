@@ -2,7 +2,7 @@
 //! layered retrograde analysis. Exact search must prove every win and loss at
 //! its exact distance and must never call a cyclic draw proven.
 
-use huntsolve::game::{Game, NoOracle, Value};
+use huntsolve::game::{Evaluate, Game, NoOracle, Notation, Value};
 use huntsolve::random::{mix64, Rng};
 use huntsolve::search::{self, Limit, SearchConfig};
 use huntsolve::{Error, Result};
@@ -17,71 +17,68 @@ struct GraphGame {
 
 impl Game for GraphGame {
     type Pos = (u8, u8);
+
     type Move = u8;
+
     fn family(&self) -> &'static str {
         "graph"
     }
+
     fn rules_string(&self) -> String {
         "graph".into()
     }
+
     fn fingerprint(&self) -> u64 {
         1
     }
+
     fn start(&self) -> (u8, u8) {
         (0, 0)
     }
+
     fn legal_moves(&self, p: &(u8, u8), out: &mut Vec<u8>) {
         out.clear();
         if !self.lost[p.0 as usize] {
             out.extend_from_slice(&self.edges[p.0 as usize]);
         }
     }
+
     fn play(&self, p: &(u8, u8), mv: u8) -> (u8, u8) {
         (mv, 1 - p.1)
     }
+
     fn outcome(&self, p: &(u8, u8)) -> Option<Value> {
         self.lost[p.0 as usize].then_some(Value::Loss)
     }
+
     fn hash(&self, p: &(u8, u8)) -> u64 {
         mix64(p.0 as u64 * 2 + p.1 as u64 + 77)
     }
+
     fn side_to_move(&self, p: &(u8, u8)) -> usize {
         p.1 as usize
     }
+
     fn side_name(&self, side: usize) -> &'static str {
         ["a", "b"][side & 1]
     }
-    fn is_capture(&self, _: &(u8, u8), _: u8) -> bool {
-        false
-    }
-    fn captures_of(&self, _: &(u8, u8), _: u8) -> u32 {
-        0
-    }
+}
+
+impl Notation for GraphGame {
     fn format_position(&self, p: &(u8, u8)) -> String {
         format!("{}/{}", p.0, p.1)
     }
+
     fn parse_position(&self, text: &str) -> Result<(u8, u8)> {
         Err(Error::Position(text.into()))
     }
+
     fn format_move(&self, _: &(u8, u8), mv: u8) -> String {
         mv.to_string()
     }
-    fn diagram(&self, p: &(u8, u8)) -> String {
-        self.format_position(p)
-    }
-    fn evaluate(&self, _: &(u8, u8)) -> i32 {
-        0
-    }
-    fn set_eval_param(&mut self, key: &str, _: i32) -> Result<()> {
-        Err(Error::Input(key.into()))
-    }
-    fn eval_params(&self) -> Vec<(&'static str, i32)> {
-        Vec::new()
-    }
-    fn move_limit(&self) -> Option<u32> {
-        None
-    }
 }
+
+impl Evaluate for GraphGame {}
 
 /// Layered retrograde analysis: layer k resolves wins in k (a child lost in
 /// k-1) and losses in k (every child won, the longest in k-1); the rest draws.

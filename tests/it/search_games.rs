@@ -1,11 +1,11 @@
 //! Search on the real families: determinism with one thread, legal moves and
 //! consistent proofs with two threads, on seeded playout positions of presets.
 
-use huntsolve::game::{Game, NoOracle};
+use huntsolve::game::NoOracle;
 use huntsolve::search::{self, suite, Limit, SearchConfig};
 use huntsolve::variant::AnyGame;
 
-fn check<G: Game>(g: &G, depth: u32) {
+fn check<G: huntsolve::FullGame>(g: &G, depth: u32) {
     for pos in suite::random_positions(g, 3, 8, 11) {
         let run = |threads: usize| {
             let cfg = SearchConfig {

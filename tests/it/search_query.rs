@@ -3,6 +3,7 @@
 //! search alone, bad input and batch mode.
 
 use huntsolve::game::Game;
+use huntsolve::game::Notation;
 use huntsolve::random::Rng;
 use serde_json::Value as Json;
 use std::io::Write;

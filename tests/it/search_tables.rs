@@ -3,6 +3,7 @@
 //! must equal the table's value and distance, table wins/losses within reach
 //! must be proven, and table draws must never be proven won or lost.
 
+use huntsolve::game::Notation;
 use huntsolve::game::{Game, NoOracle, Oracle, Value};
 use huntsolve::hunt::from_spec;
 use huntsolve::progress::NoProgress;

@@ -1,6 +1,7 @@
 //! Search tests on tic-tac-toe: exact mode against an independent brute-force
 //! solver, oracle use, determinism, threads, limits.
 
+use huntsolve::game::Notation;
 use huntsolve::game::{Game, NoOracle, Oracle, Value};
 use huntsolve::search::{self, Limit, SearchConfig, TransTable};
 use huntsolve::toy::{TicTacToe, TttPos};

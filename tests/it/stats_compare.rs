@@ -137,9 +137,9 @@ fn greedy_takes_wins_and_blocks() {
     let agent = GreedyAgent;
     let mut rng = huntsolve::random::Rng::new(1);
     // X to move with two in a row on the bottom line: must complete it.
-    let pos = huntsolve::Game::parse_position(&game, "XX.OO....").unwrap();
+    let pos = huntsolve::Notation::parse_position(&game, "XX.OO....").unwrap();
     let mv = Agent::<TicTacToe>::choose(&agent, &game, &pos, &[], &mut rng).unwrap();
-    assert_eq!(huntsolve::Game::format_move(&game, &pos, mv), "c1");
+    assert_eq!(huntsolve::Notation::format_move(&game, &pos, mv), "c1");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! here by plain level-by-level relaxation over the whole graph. Exercises the
 //! same-tier child lookups of `verify` that tic-tac-toe (no in-tier moves) cannot.
 
-use huntsolve::game::{Game, Oracle, Value};
+use huntsolve::game::{Evaluate, Game, Notation, Oracle, Value};
 use huntsolve::progress::NoProgress;
 use huntsolve::random::Rng;
 use huntsolve::table::{
@@ -75,71 +75,72 @@ impl Graph {
 
 impl Game for Graph {
     type Pos = u32;
+
     type Move = u32;
+
     fn family(&self) -> &'static str {
         "graph"
     }
+
     fn rules_string(&self) -> String {
         "graph".into()
     }
+
     fn fingerprint(&self) -> u64 {
         99
     }
+
     fn start(&self) -> u32 {
         self.succ.len() as u32 - 1
     }
+
     fn legal_moves(&self, pos: &u32, out: &mut Vec<u32>) {
         out.clear();
         out.extend(&self.succ[*pos as usize]);
     }
+
     fn play(&self, _pos: &u32, mv: u32) -> u32 {
         mv
     }
+
     fn outcome(&self, pos: &u32) -> Option<Value> {
         self.succ[*pos as usize].is_empty().then_some(Value::Loss)
     }
+
     fn hash(&self, pos: &u32) -> u64 {
         *pos as u64
     }
+
     fn side_to_move(&self, _: &u32) -> usize {
         0
     }
+
     fn side_name(&self, _: usize) -> &'static str {
         "mover"
     }
-    fn is_capture(&self, _: &u32, _: u32) -> bool {
-        false
-    }
-    fn captures_of(&self, _: &u32, _: u32) -> u32 {
-        0
-    }
+}
+
+impl Notation for Graph {
     fn format_position(&self, pos: &u32) -> String {
         format!("n{pos}")
     }
+
     fn parse_position(&self, text: &str) -> Result<u32> {
         text.strip_prefix('n')
             .and_then(|t| t.parse().ok())
             .ok_or_else(|| Error::Position(text.into()))
     }
+
     fn format_move(&self, _: &u32, mv: u32) -> String {
         format!("n{mv}")
     }
+
     fn diagram(&self, pos: &u32) -> String {
         format!("node {pos}\n")
     }
-    fn evaluate(&self, _: &u32) -> i32 {
-        0
-    }
-    fn set_eval_param(&mut self, key: &str, _: i32) -> Result<()> {
-        Err(Error::Input(key.into()))
-    }
-    fn eval_params(&self) -> Vec<(&'static str, i32)> {
-        vec![]
-    }
-    fn move_limit(&self) -> Option<u32> {
-        None
-    }
 }
+
+impl Evaluate for Graph {}
 
 impl TierGame for Graph {
     type Tier = u32;

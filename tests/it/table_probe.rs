@@ -2,6 +2,7 @@
 //! rules and size checks, and query ordering.
 
 use crate::common::table::{minimax, solved_dir, TierTtt};
+use huntsolve::game::Notation;
 use huntsolve::game::{Game, Oracle, Value};
 use huntsolve::random::Rng;
 use huntsolve::table::{query_tables, table_path, Table, TableOracle, TableSet};

@@ -20,6 +20,7 @@ use hnefatafl::play::{Play, ValidPlay};
 use hnefatafl::preset::{boards, rules};
 use hnefatafl::rules::Ruleset;
 use hnefatafl::tiles::Tile;
+use huntsolve::game::Notation;
 use huntsolve::game::{Game, Value};
 use huntsolve::random::Rng;
 use huntsolve::tafl::{from_spec, TaflGame, TaflMove, TaflPos};

@@ -2,6 +2,7 @@
 //! Also checks that the generic `game::perft` agrees with the engine's bulk
 //! counter, and that perft is invariant under the 8 symmetries.
 
+use huntsolve::game::Notation;
 use huntsolve::game::{perft, Game};
 use huntsolve::tafl::{from_spec, TaflGame};
 

@@ -1,6 +1,7 @@
 //! Hand-made positions for Caikabōraḍa's own rules (rules-spec §2.2, seed B)
 //! and for the rule options that tell the presets apart.
 
+use huntsolve::game::Notation;
 use huntsolve::game::{play_line, Game, Value};
 use huntsolve::tafl::{from_spec, TaflGame, TaflPos};
 

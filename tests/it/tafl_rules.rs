@@ -2,6 +2,8 @@
 //! random games to the end, and Zobrist hashes kept incrementally equal to the
 //! recomputed ones.
 
+use huntsolve::game::Evaluate;
+use huntsolve::game::Notation;
 use huntsolve::game::{Game, Value};
 use huntsolve::random::Rng;
 use huntsolve::tafl::{from_spec, TaflRules, PRESETS};

@@ -3,7 +3,7 @@
 //! edge counting under symmetry against [`super::retro::exhaustive`].
 
 use huntsolve::error::{Error, Result};
-use huntsolve::game::{Game, Value};
+use huntsolve::game::{Evaluate, Game, Notation, Value};
 use huntsolve::random::Rng;
 use huntsolve::retro::scope::{tier_closure, Scope, Solvable};
 use huntsolve::retro::TierGame;
@@ -97,10 +97,13 @@ impl GraphGame {
 
 impl Game for GraphGame {
     type Pos = u32;
+
     type Move = u16;
+
     fn family(&self) -> &'static str {
         "graph"
     }
+
     fn rules_string(&self) -> String {
         format!(
             "graph{}x{}{}",
@@ -109,22 +112,27 @@ impl Game for GraphGame {
             if self.0.sym { "s" } else { "" }
         )
     }
+
     fn fingerprint(&self) -> u64 {
         huntsolve::random::mix64(self.0.edges.iter().map(|e| e.len() as u64).sum::<u64>())
     }
+
     fn start(&self) -> u32 {
         self.nodes()[0]
     }
+
     fn legal_moves(&self, pos: &u32, out: &mut Vec<u16>) {
         out.clear();
         if self.outcome(pos).is_none() {
             out.extend(0..self.0.edges[(*pos / 2) as usize].len() as u16);
         }
     }
+
     fn play(&self, pos: &u32, mv: u16) -> u32 {
         let (b, f) = self.0.edges[(*pos / 2) as usize][mv as usize];
         2 * b + ((*pos & 1) ^ f as u32)
     }
+
     fn outcome(&self, pos: &u32) -> Option<Value> {
         let a = (*pos / 2) as usize;
         self.0.terminal[a].or(if self.0.edges[a].is_empty() {
@@ -133,46 +141,35 @@ impl Game for GraphGame {
             None
         })
     }
+
     fn hash(&self, pos: &u32) -> u64 {
         huntsolve::random::mix64(*pos as u64)
     }
+
     fn side_to_move(&self, _: &u32) -> usize {
         0
     }
+
     fn side_name(&self, _: usize) -> &'static str {
         "mover"
     }
-    fn is_capture(&self, _: &u32, _: u16) -> bool {
-        false
-    }
-    fn captures_of(&self, _: &u32, _: u16) -> u32 {
-        0
-    }
+}
+
+impl Notation for GraphGame {
     fn format_position(&self, pos: &u32) -> String {
         format!("{}.{}", pos / 2, pos & 1)
     }
+
     fn parse_position(&self, text: &str) -> Result<u32> {
         Err(Error::Position(text.into()))
     }
+
     fn format_move(&self, _: &u32, mv: u16) -> String {
         mv.to_string()
     }
-    fn diagram(&self, pos: &u32) -> String {
-        self.format_position(pos)
-    }
-    fn evaluate(&self, _: &u32) -> i32 {
-        0
-    }
-    fn set_eval_param(&mut self, key: &str, _: i32) -> Result<()> {
-        Err(Error::Input(key.into()))
-    }
-    fn eval_params(&self) -> Vec<(&'static str, i32)> {
-        Vec::new()
-    }
-    fn move_limit(&self) -> Option<u32> {
-        None
-    }
 }
+
+impl Evaluate for GraphGame {}
 
 impl TierGame for GraphGame {
     type Tier = u32;

@@ -3,7 +3,7 @@
 //! writes its tables: independent of the retro module, which is built elsewhere.
 #![allow(dead_code)]
 
-use huntsolve::game::{Game, Value};
+use huntsolve::game::{Evaluate, Game, Notation, Value};
 use huntsolve::table::{table_path, write_table_with, TableMeta, WriteOptions};
 use huntsolve::tier::{encode, TierGame, RECORD_ENCODING, REC_NONE};
 use huntsolve::toy::{TicTacToe, TttPos};
@@ -19,66 +19,87 @@ const SLOTS: u64 = 19683; // 3^9
 
 impl Game for TierTtt {
     type Pos = TttPos;
+
     type Move = u8;
+
     fn family(&self) -> &'static str {
         "toy"
     }
+
     fn rules_string(&self) -> String {
         self.0.rules_string()
     }
+
     fn fingerprint(&self) -> u64 {
         self.0.fingerprint()
     }
+
     fn start(&self) -> TttPos {
         self.0.start()
     }
+
     fn legal_moves(&self, pos: &TttPos, out: &mut Vec<u8>) {
         self.0.legal_moves(pos, out)
     }
+
     fn play(&self, pos: &TttPos, mv: u8) -> TttPos {
         self.0.play(pos, mv)
     }
+
     fn outcome(&self, pos: &TttPos) -> Option<Value> {
         self.0.outcome(pos)
     }
+
     fn hash(&self, pos: &TttPos) -> u64 {
         self.0.hash(pos)
     }
+
     fn side_to_move(&self, pos: &TttPos) -> usize {
         self.0.side_to_move(pos)
     }
+
     fn side_name(&self, side: usize) -> &'static str {
         self.0.side_name(side)
     }
+
     fn is_capture(&self, pos: &TttPos, mv: u8) -> bool {
         self.0.is_capture(pos, mv)
     }
+
     fn captures_of(&self, pos: &TttPos, mv: u8) -> u32 {
         self.0.captures_of(pos, mv)
     }
+}
+
+impl Notation for TierTtt {
     fn format_position(&self, pos: &TttPos) -> String {
         self.0.format_position(pos)
     }
+
     fn parse_position(&self, text: &str) -> Result<TttPos> {
         self.0.parse_position(text)
     }
+
     fn format_move(&self, pos: &TttPos, mv: u8) -> String {
         self.0.format_move(pos, mv)
     }
+
     fn diagram(&self, pos: &TttPos) -> String {
         self.0.diagram(pos)
     }
+}
+
+impl Evaluate for TierTtt {
     fn evaluate(&self, pos: &TttPos) -> i32 {
         self.0.evaluate(pos)
     }
+
     fn set_eval_param(&mut self, key: &str, value: i32) -> Result<()> {
         self.0.set_eval_param(key, value)
     }
+
     fn eval_params(&self) -> Vec<(&'static str, i32)> {
         self.0.eval_params()
-    }
-    fn move_limit(&self) -> Option<u32> {
-        None
     }
 }
 

@@ -1,0 +1,199 @@
+//! Hunt notation: the position text, move names (drops, steps, capture chains),
+//! and the board diagram. The formats are described in the module docs of
+//! [`crate::hunt`].
+
+use super::{HuntGame, HuntMove, HuntPos, MoveKind};
+use crate::error::{Error, Result};
+use crate::game::{Game, Notation};
+
+impl HuntGame {
+    pub(super) fn point(&self, name: &str) -> Result<u8> {
+        self.board
+            .point_by_name(name)
+            .ok_or_else(|| Error::Move(format!("no point '{name}' on board {}", self.board.name)))
+    }
+
+    pub(super) fn legal_list(&self, pos: &HuntPos) -> String {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        if moves.is_empty() {
+            return "none".into();
+        }
+        let mut v: Vec<String> = moves.iter().map(|&m| self.format_move(pos, m)).collect();
+        v.sort();
+        v.join(" ")
+    }
+}
+
+impl Notation for HuntGame {
+    fn format_position(&self, pos: &HuntPos) -> String {
+        let mut s: String = (0..self.board.len())
+            .map(|i| {
+                if pos.hunters >> i & 1 == 1 {
+                    'H'
+                } else if pos.prey >> i & 1 == 1 {
+                    'P'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        s.push_str(&format!(
+            "/h{}p{}c{}/{}",
+            pos.hunters_in_hand,
+            pos.prey_in_hand,
+            pos.captured,
+            if pos.hunter_to_move { 'h' } else { 'p' }
+        ));
+        s
+    }
+
+    fn parse_position(&self, text: &str) -> Result<HuntPos> {
+        let text = text.trim();
+        if text == "start" {
+            return Ok(self.start());
+        }
+        let bad = |m: String| Error::Position(format!("'{text}': {m}"));
+        let parts: Vec<&str> = text.split(['/', '|']).collect();
+        if parts.len() != 3 {
+            return Err(bad(
+                "expected POINTS/h<n>p<n>c<n>/<h|p>, e.g. 'H..P/h1p23c0/h', or 'start'".into(),
+            ));
+        }
+        let cells = parts[0];
+        if cells.chars().count() != self.board.len() {
+            return Err(bad(format!(
+                "{} point characters for the {} points of {}",
+                cells.chars().count(),
+                self.board.len(),
+                self.board.name
+            )));
+        }
+        let (mut hunters, mut prey) = (0u64, 0u64);
+        for (i, c) in cells.chars().enumerate() {
+            match c {
+                'H' => hunters |= 1 << i,
+                'P' => prey |= 1 << i,
+                '.' => {}
+                _ => return Err(bad(format!("character '{c}' at point {i}; use H, P or ."))),
+            }
+        }
+        let counts = parts[1];
+        let num = |tag: char, rest: &str| -> Result<(u8, usize)> {
+            let r = rest
+                .strip_prefix(tag)
+                .ok_or_else(|| bad(format!("expected '{tag}<n>' in '{counts}'")))?;
+            let len = r.chars().take_while(|c| c.is_ascii_digit()).count();
+            let n = r[..len]
+                .parse::<u8>()
+                .map_err(|_| bad(format!("bad number after '{tag}' in '{counts}'")))?;
+            Ok((n, 1 + len))
+        };
+        let (hih, a) = num('h', counts)?;
+        let (pih, b) = num('p', &counts[a..])?;
+        let (cap, c) = num('c', &counts[a + b..])?;
+        if a + b + c != counts.len() {
+            return Err(bad(format!("trailing text in '{counts}'")));
+        }
+        let hunter_to_move = match parts[2] {
+            "h" => true,
+            "p" => false,
+            s => return Err(bad(format!("side '{s}'; use h or p"))),
+        };
+        let r = &self.rules;
+        if hunters.count_ones() + hih as u32 != r.hunters as u32 {
+            return Err(bad(format!(
+                "{} hunters on the board and {hih} in hand; the rules have {}",
+                hunters.count_ones(),
+                r.hunters
+            )));
+        }
+        if prey.count_ones() + pih as u32 + cap as u32 != r.prey as u32 {
+            return Err(bad(format!(
+                "{} prey on the board, {pih} in hand and {cap} captured; the rules have {}",
+                prey.count_ones(),
+                r.prey
+            )));
+        }
+        Ok(self.make_pos(hunters, prey, hih, pih, cap, hunter_to_move))
+    }
+
+    fn format_move(&self, pos: &HuntPos, mv: HuntMove) -> String {
+        let n = |i: u8| self.board.name_of(i).to_string();
+        match mv.kind {
+            MoveKind::Drop => n(mv.to),
+            MoveKind::Step => format!("{}-{}", n(mv.from), n(mv.to)),
+            MoveKind::Pass => "pass".into(),
+            MoveKind::Capture => {
+                let mut s = n(mv.from);
+                match self.capture_path(pos, &mv) {
+                    Some(path) => {
+                        for t in path {
+                            s.push('x');
+                            s.push_str(&n(t));
+                        }
+                    }
+                    // Not a capture of this position; show its ends.
+                    None => {
+                        s.push('x');
+                        s.push_str(&n(mv.to));
+                    }
+                }
+                s
+            }
+        }
+    }
+
+    fn parse_move(&self, pos: &HuntPos, text: &str) -> Result<HuntMove> {
+        let t = text.trim();
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        let wanted = if t == "pass" {
+            Some(HuntMove::pass())
+        } else if t.contains('x') {
+            let names: Vec<&str> = t.split('x').collect();
+            let ids = names
+                .iter()
+                .map(|n| self.point(n))
+                .collect::<Result<Vec<u8>>>()?;
+            if ids.len() < 2 {
+                return Err(Error::Move(format!(
+                    "'{t}': a capture needs a landing point"
+                )));
+            }
+            self.walk_path(pos, ids[0], &ids[1..])
+                .map(|mask| HuntMove::capture(ids[0], *ids.last().unwrap_or(&ids[0]), mask))
+        } else if let Some((a, b)) = t.split_once('-') {
+            Some(HuntMove::step(self.point(a)?, self.point(b)?))
+        } else {
+            Some(HuntMove::drop(self.point(t)?))
+        };
+        match wanted {
+            Some(m) if moves.contains(&m) => Ok(m),
+            _ => Err(Error::Move(format!(
+                "'{t}' is not legal here; legal moves: {}",
+                self.legal_list(pos)
+            ))),
+        }
+    }
+
+    fn diagram(&self, pos: &HuntPos) -> String {
+        let mut s = self.board.draw(|i| {
+            if pos.hunters >> i & 1 == 1 {
+                'H'
+            } else if pos.prey >> i & 1 == 1 {
+                'P'
+            } else {
+                '.'
+            }
+        });
+        s.push_str(&format!(
+            "hunters in hand {}, prey in hand {}, captured {}, {} to move\n",
+            pos.hunters_in_hand,
+            pos.prey_in_hand,
+            pos.captured,
+            if pos.hunter_to_move { "hunter" } else { "prey" }
+        ));
+        s
+    }
+}
