@@ -15,6 +15,7 @@ pub mod play;
 pub mod playout;
 pub mod presets;
 pub mod query;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod sweep;
@@ -58,6 +59,8 @@ enum Command {
     Sweep(sweep::Args),
     /// Grid over two or three rule options: exact where it fits, ladder otherwise.
     Explore(explore::Args),
+    /// The local browser explorer: every move's value on the board.
+    Serve(serve::Args),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -78,5 +81,6 @@ pub fn main() -> Result<()> {
         Command::Compare(a) => compare::run(a),
         Command::Sweep(a) => sweep::run(a),
         Command::Explore(a) => explore::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }

@@ -254,7 +254,7 @@ pub fn run_explore(
                     Value::Loss => 0.0,
                 }),
                 exact_value: Some(v0.name().to_string()),
-                size: r.summary.tiers.iter().map(|t| t.classes).sum(),
+                size: r.summary.tiers.iter().map(|t| t.outcomes.classes).sum(),
                 plan_memory: plan.memory,
                 detail: dir.display().to_string(),
                 note: String::new(),
