@@ -7,6 +7,7 @@ use huntsolve::Result;
 pub mod analyze;
 pub mod bench;
 pub mod compare;
+pub mod explore;
 pub mod openings;
 pub mod out;
 pub mod perft;
@@ -61,6 +62,8 @@ enum Command {
     Prove(prove::Args),
     /// Re-check a proof certificate written by `prove --save`.
     CheckProof(prove::CheckArgs),
+    /// Grid over two or three rule options: exact where it fits, ladder otherwise.
+    Explore(explore::Args),
     /// The local browser explorer: every move's value on the board.
     Serve(serve::Args),
 }
@@ -84,6 +87,7 @@ pub fn main() -> Result<()> {
         Command::Sweep(a) => sweep::run(a),
         Command::Prove(a) => prove::run(a),
         Command::CheckProof(a) => prove::run_check(a),
+        Command::Explore(a) => explore::run(a),
         Command::Serve(a) => serve::run(a),
     }
 }
