@@ -4,7 +4,8 @@
 //! # Layers
 //! Each layer uses only the layers above it in this list (a test,
 //! `tests/it/layers.rs`, reads every `crate::` path and keeps it so):
-//! 1. base: [`error`], [`progress`], [`random`] (random numbers and hashing);
+//! 1. base: [`error`], [`progress`], [`random`] (random numbers and hashing), [`choice`]
+//!    (option words described once);
 //! 2. geometry: [`board`] (points, lines, jumps, symmetries);
 //! 3. the rules interface: [`game`] (the [`Game`] traits, [`Value`], [`Oracle`]),
 //!    then [`tier`] (the tier vocabulary: [`tier::TierGame`] and the record
@@ -29,6 +30,7 @@
 
 pub mod answer;
 pub mod board;
+pub mod choice;
 pub mod error;
 pub mod game;
 pub mod hunt;

@@ -9,6 +9,7 @@
 //! `cows-leopards-mogol`. The 64-bit fingerprint hashes this form together with
 //! the board geometry (so a board file that changes changes the fingerprint).
 
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 
 /// The two sides of a hunt game.
@@ -87,6 +88,81 @@ pub enum Repetition {
     Draw,
     /// Repeating a position is forbidden (stored for search only).
     Forbid,
+}
+
+impl Choice for Side {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("hunter", Side::Hunter),
+        ("prey", Side::Prey),
+        ("hunters", Side::Hunter),
+    ];
+}
+
+impl Choice for FirstDrop {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("any", FirstDrop::Any),
+        ("centre", FirstDrop::Centre),
+        ("center", FirstDrop::Centre),
+    ];
+}
+
+impl Choice for Chain {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("none", Chain::None),
+        ("optional", Chain::Optional),
+        ("continue", Chain::Continue),
+        ("maximal", Chain::Maximal),
+    ];
+}
+
+impl Choice for Removal {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("immediate", Removal::Immediate),
+        ("end_of_turn", Removal::EndOfTurn),
+    ];
+}
+
+impl Choice for PreyNoMoves {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("loss", PreyNoMoves::Loss),
+        ("pass", PreyNoMoves::Pass),
+        ("draw", PreyNoMoves::Draw),
+    ];
+}
+
+impl Choice for Repetition {
+    const WORDS: &'static [(&'static str, Self)] =
+        &[("draw", Repetition::Draw), ("forbid", Repetition::Forbid)];
+}
+
+/// H6 `drop_before_move` as (hunters, prey) must drop all before moving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DropBeforeMove((bool, bool));
+
+impl Choice for DropBeforeMove {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("both", DropBeforeMove((true, true))),
+        ("hunter", DropBeforeMove((true, false))),
+        ("prey", DropBeforeMove((false, true))),
+        ("none", DropBeforeMove((false, false))),
+        ("hunter+prey", DropBeforeMove((true, true))),
+        ("prey+hunter", DropBeforeMove((true, true))),
+    ];
+}
+
+/// A yes/no option of the hunt family (printed `true`/`false`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Flag(bool);
+
+impl Choice for Flag {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("true", Flag(true)),
+        ("false", Flag(false)),
+        ("yes", Flag(true)),
+        ("no", Flag(false)),
+        ("on", Flag(true)),
+        ("off", Flag(false)),
+    ];
 }
 
 /// A complete hunt-game rule set.
@@ -307,11 +383,6 @@ impl HuntRules {
                 "bad value '{value}' for '{key}'; accepted: {accepted}"
             ))
         };
-        let flag = |v: &str| match v {
-            "true" | "yes" | "on" => Some(true),
-            "false" | "no" | "off" => Some(false),
-            _ => None,
-        };
         match key {
             "board" => {
                 if value.is_empty() {
@@ -347,48 +418,14 @@ impl HuntRules {
                     HunterStart::Points(pts)
                 }
             }
-            "first" => {
-                self.first = match value {
-                    "hunter" | "hunters" => Side::Hunter,
-                    "prey" => Side::Prey,
-                    _ => return Err(bad("hunter, prey")),
-                }
-            }
-            "first_drop" => {
-                self.first_drop = match value {
-                    "any" => FirstDrop::Any,
-                    "centre" | "center" => FirstDrop::Centre,
-                    _ => return Err(bad("any, centre")),
-                }
-            }
+            "first" => self.first = Side::parse_option(key, value)?,
+            "first_drop" => self.first_drop = FirstDrop::parse_option(key, value)?,
             "drop_before_move" => {
-                self.drop_before_move = match value {
-                    "both" | "hunter+prey" | "prey+hunter" => (true, true),
-                    "hunter" => (true, false),
-                    "prey" => (false, true),
-                    "none" => (false, false),
-                    _ => return Err(bad("both, hunter, prey, none")),
-                }
+                self.drop_before_move = DropBeforeMove::parse_option(key, value)?.0
             }
-            "capture_compulsory" => {
-                self.capture_compulsory = flag(value).ok_or_else(|| bad("true, false"))?
-            }
-            "chain" => {
-                self.chain = match value {
-                    "none" => Chain::None,
-                    "optional" => Chain::Optional,
-                    "continue" => Chain::Continue,
-                    "maximal" => Chain::Maximal,
-                    _ => return Err(bad("none, optional, continue, maximal")),
-                }
-            }
-            "removal" => {
-                self.removal = match value {
-                    "immediate" => Removal::Immediate,
-                    "end_of_turn" => Removal::EndOfTurn,
-                    _ => return Err(bad("immediate, end_of_turn")),
-                }
-            }
+            "capture_compulsory" => self.capture_compulsory = Flag::parse_option(key, value)?.0,
+            "chain" => self.chain = Chain::parse_option(key, value)?,
+            "removal" => self.removal = Removal::parse_option(key, value)?,
             "hunter_win" => {
                 self.hunter_win = if value == "static" {
                     HunterWin::Static
@@ -402,21 +439,8 @@ impl HuntRules {
                     )
                 }
             }
-            "prey_no_moves" => {
-                self.prey_no_moves = match value {
-                    "loss" => PreyNoMoves::Loss,
-                    "pass" => PreyNoMoves::Pass,
-                    "draw" => PreyNoMoves::Draw,
-                    _ => return Err(bad("loss, pass, draw")),
-                }
-            }
-            "repetition" => {
-                self.repetition = match value {
-                    "draw" => Repetition::Draw,
-                    "forbid" => Repetition::Forbid,
-                    _ => return Err(bad("draw, forbid")),
-                }
-            }
+            "prey_no_moves" => self.prey_no_moves = PreyNoMoves::parse_option(key, value)?,
+            "repetition" => self.repetition = Repetition::parse_option(key, value)?,
             "move_limit" => {
                 self.move_limit = if value == "none" {
                     None
@@ -464,7 +488,6 @@ impl HuntRules {
 
     /// The text value of one option (as in the canonical form).
     pub fn value_of(&self, key: &str) -> String {
-        let yn = |b: bool| if b { "true" } else { "false" }.to_string();
         match key {
             "board" => self.board.clone(),
             "hunters" => self.hunters.to_string(),
@@ -473,51 +496,18 @@ impl HuntRules {
                 HunterStart::Hand => "hand".into(),
                 HunterStart::Points(p) => p.join("+"),
             },
-            "first" => match self.first {
-                Side::Hunter => "hunter",
-                Side::Prey => "prey",
-            }
-            .into(),
-            "first_drop" => match self.first_drop {
-                FirstDrop::Any => "any",
-                FirstDrop::Centre => "centre",
-            }
-            .into(),
-            "drop_before_move" => match self.drop_before_move {
-                (true, true) => "both",
-                (true, false) => "hunter",
-                (false, true) => "prey",
-                (false, false) => "none",
-            }
-            .into(),
-            "capture_compulsory" => yn(self.capture_compulsory),
-            "chain" => match self.chain {
-                Chain::None => "none",
-                Chain::Optional => "optional",
-                Chain::Continue => "continue",
-                Chain::Maximal => "maximal",
-            }
-            .into(),
-            "removal" => match self.removal {
-                Removal::Immediate => "immediate",
-                Removal::EndOfTurn => "end_of_turn",
-            }
-            .into(),
+            "first" => self.first.word().into(),
+            "first_drop" => self.first_drop.word().into(),
+            "drop_before_move" => DropBeforeMove(self.drop_before_move).word().into(),
+            "capture_compulsory" => Flag(self.capture_compulsory).word().into(),
+            "chain" => self.chain.word().into(),
+            "removal" => self.removal.word().into(),
             "hunter_win" => match self.hunter_win {
                 HunterWin::Static => "static".into(),
                 HunterWin::Captures(n) => n.to_string(),
             },
-            "prey_no_moves" => match self.prey_no_moves {
-                PreyNoMoves::Loss => "loss",
-                PreyNoMoves::Pass => "pass",
-                PreyNoMoves::Draw => "draw",
-            }
-            .into(),
-            "repetition" => match self.repetition {
-                Repetition::Draw => "draw",
-                Repetition::Forbid => "forbid",
-            }
-            .into(),
+            "prey_no_moves" => self.prey_no_moves.word().into(),
+            "repetition" => self.repetition.word().into(),
             "move_limit" => self
                 .move_limit
                 .map_or("none".to_string(), |n| n.to_string()),

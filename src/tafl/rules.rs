@@ -33,6 +33,7 @@
 //! T10 (4 attackers around the king on the throne) and T14 (active capture only)
 //! are fixed. Men never stop on the throne.
 
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 use std::fmt;
 
@@ -353,11 +354,71 @@ fn yes_no(b: bool) -> &'static str {
     }
 }
 
+impl Choice for Side {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("attackers", Side::Attackers),
+        ("defenders", Side::Defenders),
+    ];
+}
+
+impl Choice for Goal {
+    const WORDS: &'static [(&'static str, Self)] =
+        &[("corners", Goal::Corners), ("edge", Goal::Edge)];
+}
+
+impl Choice for CornerAccess {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("king_only", CornerAccess::KingOnly),
+        ("all", CornerAccess::All),
+    ];
+}
+
+impl Choice for ThroneHostile {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("none", ThroneHostile::None),
+        ("att_always_def_empty", ThroneHostile::AttAlwaysDefEmpty),
+        ("both_always", ThroneHostile::BothAlways),
+        ("both_empty", ThroneHostile::BothEmpty),
+    ];
+}
+
+impl Choice for KingCapture {
+    const WORDS: &'static [(&'static str, Self)] =
+        &[("strong", KingCapture::Strong), ("weak", KingCapture::Weak)];
+}
+
+impl Choice for KingFlank {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("attackers", KingFlank::Attackers),
+        ("hostile", KingFlank::Hostile),
+    ];
+}
+
+impl Choice for NoMoves {
+    const WORDS: &'static [(&'static str, Self)] =
+        &[("loss", NoMoves::Loss), ("draw", NoMoves::Draw)];
+}
+
+impl Choice for AllCaptured {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("win", AllCaptured::Win),
+        ("no_moves", AllCaptured::NoMoves),
+    ];
+}
+
+impl Choice for Repetition {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("draw", Repetition::Draw),
+        ("defenders_lose", Repetition::DefendersLose),
+        ("repeater_loses", Repetition::RepeaterLoses),
+    ];
+}
+
 fn parse_yes_no(key: &str, v: &str) -> Result<bool> {
     match v {
         "yes" | "true" | "on" => Ok(true),
         "no" | "false" | "off" => Ok(false),
-        _ => Err(bad_value(key, v, "yes, no")),
+        _ => Err(bad_value(key, v, "yes, no (also true, false, on, off)")),
     }
 }
 
@@ -376,65 +437,26 @@ impl TaflRules {
         match key {
             "board" => format!("{0}x{0}", self.size),
             "layout" => if self.size == 9 { "tablut" } else { "brandubh" }.into(),
-            "first" => match self.first {
-                Side::Attackers => "attackers",
-                Side::Defenders => "defenders",
-            }
-            .into(),
-            "goal" => match self.goal {
-                Goal::Corners => "corners",
-                Goal::Edge => "edge",
-            }
-            .into(),
+            "first" => self.first.word().into(),
+            "goal" => self.goal.word().into(),
             "throne_pass_men" => yes_no(self.throne_pass_men).into(),
             "throne_pass_king" => yes_no(self.throne_pass_king).into(),
             "throne_reenter_king" => yes_no(self.throne_reenter_king).into(),
-            "corner_access" => match self.corner_access {
-                CornerAccess::KingOnly => "king_only",
-                CornerAccess::All => "all",
-            }
-            .into(),
-            "throne_hostile" => match self.throne_hostile {
-                ThroneHostile::None => "none",
-                ThroneHostile::AttAlwaysDefEmpty => "att_always_def_empty",
-                ThroneHostile::BothAlways => "both_always",
-                ThroneHostile::BothEmpty => "both_empty",
-            }
-            .into(),
+            "corner_access" => self.corner_access.word().into(),
+            "throne_hostile" => self.throne_hostile.word().into(),
             "corners_hostile" => if self.corners_hostile { "all" } else { "none" }.into(),
             "king_armed" => yes_no(self.king_armed).into(),
-            "king_capture" => match self.king_capture {
-                KingCapture::Strong => "strong",
-                KingCapture::Weak => "weak",
-            }
-            .into(),
-            "king_flank" => match self.king_flank {
-                KingFlank::Attackers => "attackers",
-                KingFlank::Hostile => "hostile",
-            }
-            .into(),
+            "king_capture" => self.king_capture.word().into(),
+            "king_flank" => self.king_flank.word().into(),
             "throne_side" => yes_no(self.throne_side).into(),
             "edge_side" => yes_no(self.edge_side).into(),
             "corner_side" => yes_no(self.corner_side).into(),
             "linnaean" => yes_no(self.linnaean).into(),
             "shieldwall" | "exit_fort" => "off".into(),
             "encirclement" => if self.encirclement { "on" } else { "off" }.into(),
-            "no_moves" => match self.no_moves {
-                NoMoves::Loss => "loss",
-                NoMoves::Draw => "draw",
-            }
-            .into(),
-            "all_captured" => match self.all_captured {
-                AllCaptured::Win => "win",
-                AllCaptured::NoMoves => "no_moves",
-            }
-            .into(),
-            "repetition" => match self.repetition {
-                Repetition::Draw => "draw",
-                Repetition::DefendersLose => "defenders_lose",
-                Repetition::RepeaterLoses => "repeater_loses",
-            }
-            .into(),
+            "no_moves" => self.no_moves.word().into(),
+            "all_captured" => self.all_captured.word().into(),
+            "repetition" => self.repetition.word().into(),
             "move_limit" => match self.move_limit {
                 None => "none".into(),
                 Some(n) => n.to_string(),
@@ -466,45 +488,13 @@ impl TaflRules {
                     )));
                 }
             }
-            "first" => {
-                self.first = match v {
-                    "attackers" => Side::Attackers,
-                    "defenders" => Side::Defenders,
-                    _ => return Err(bad_value(key, v, "attackers, defenders")),
-                }
-            }
-            "goal" => {
-                self.goal = match v {
-                    "corners" => Goal::Corners,
-                    "edge" => Goal::Edge,
-                    _ => return Err(bad_value(key, v, "corners, edge")),
-                }
-            }
+            "first" => self.first = Side::parse_option(key, v)?,
+            "goal" => self.goal = Goal::parse_option(key, v)?,
             "throne_pass_men" => self.throne_pass_men = parse_yes_no(key, v)?,
             "throne_pass_king" => self.throne_pass_king = parse_yes_no(key, v)?,
             "throne_reenter_king" => self.throne_reenter_king = parse_yes_no(key, v)?,
-            "corner_access" => {
-                self.corner_access = match v {
-                    "king_only" => CornerAccess::KingOnly,
-                    "all" => CornerAccess::All,
-                    _ => return Err(bad_value(key, v, "king_only, all")),
-                }
-            }
-            "throne_hostile" => {
-                self.throne_hostile = match v {
-                    "none" => ThroneHostile::None,
-                    "att_always_def_empty" => ThroneHostile::AttAlwaysDefEmpty,
-                    "both_always" => ThroneHostile::BothAlways,
-                    "both_empty" => ThroneHostile::BothEmpty,
-                    _ => {
-                        return Err(bad_value(
-                            key,
-                            v,
-                            "none, att_always_def_empty, both_always, both_empty",
-                        ))
-                    }
-                }
-            }
+            "corner_access" => self.corner_access = CornerAccess::parse_option(key, v)?,
+            "throne_hostile" => self.throne_hostile = ThroneHostile::parse_option(key, v)?,
             "corners_hostile" => {
                 self.corners_hostile = match v {
                     "none" => false,
@@ -513,20 +503,8 @@ impl TaflRules {
                 }
             }
             "king_armed" => self.king_armed = parse_yes_no(key, v)?,
-            "king_capture" => {
-                self.king_capture = match v {
-                    "strong" => KingCapture::Strong,
-                    "weak" => KingCapture::Weak,
-                    _ => return Err(bad_value(key, v, "strong, weak")),
-                }
-            }
-            "king_flank" => {
-                self.king_flank = match v {
-                    "attackers" => KingFlank::Attackers,
-                    "hostile" => KingFlank::Hostile,
-                    _ => return Err(bad_value(key, v, "attackers, hostile")),
-                }
-            }
+            "king_capture" => self.king_capture = KingCapture::parse_option(key, v)?,
+            "king_flank" => self.king_flank = KingFlank::parse_option(key, v)?,
             "throne_side" => self.throne_side = parse_yes_no(key, v)?,
             "edge_side" => self.edge_side = parse_yes_no(key, v)?,
             "corner_side" => self.corner_side = parse_yes_no(key, v)?,
@@ -547,28 +525,9 @@ impl TaflRules {
                 }
                 _ => return Err(bad_value(key, v, "off")),
             },
-            "no_moves" => {
-                self.no_moves = match v {
-                    "loss" => NoMoves::Loss,
-                    "draw" => NoMoves::Draw,
-                    _ => return Err(bad_value(key, v, "loss, draw")),
-                }
-            }
-            "all_captured" => {
-                self.all_captured = match v {
-                    "win" => AllCaptured::Win,
-                    "no_moves" => AllCaptured::NoMoves,
-                    _ => return Err(bad_value(key, v, "win, no_moves")),
-                }
-            }
-            "repetition" => {
-                self.repetition = match v {
-                    "draw" => Repetition::Draw,
-                    "defenders_lose" => Repetition::DefendersLose,
-                    "repeater_loses" => Repetition::RepeaterLoses,
-                    _ => return Err(bad_value(key, v, "draw, defenders_lose, repeater_loses")),
-                }
-            }
+            "no_moves" => self.no_moves = NoMoves::parse_option(key, v)?,
+            "all_captured" => self.all_captured = AllCaptured::parse_option(key, v)?,
+            "repetition" => self.repetition = Repetition::parse_option(key, v)?,
             "move_limit" => {
                 self.move_limit = match v {
                     "none" => None,

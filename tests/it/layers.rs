@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 /// modules of its own layer only where listed in `SAME_LAYER`.
 const LAYERS: &[(&str, &[&str])] = &[
     ("base", &["error", "progress", "random"]),
+    ("option words", &["choice"]),
     ("geometry", &["board"]),
     ("rules interface", &["game"]),
     ("tier vocabulary", &["tier"]),
