@@ -24,6 +24,8 @@ pub enum Error {
     Input(String),
     /// A job would need more memory than allowed.
     Memory(String),
+    /// A check (verify, verify --search) ran to the end and found disagreements.
+    Disagreement(String),
     /// The work was interrupted (Ctrl-C or a stop flag); finished work is on disk.
     Interrupted,
     /// An I/O error with the path or action that caused it.
@@ -60,6 +62,7 @@ impl fmt::Display for Error {
             Error::Table { path, reason } => write!(f, "table {}: {reason}", path.display()),
             Error::Input(m) => write!(f, "invalid input: {m}"),
             Error::Memory(m) => write!(f, "not enough memory: {m}"),
+            Error::Disagreement(m) => write!(f, "{m}"),
             Error::Interrupted => write!(f, "interrupted; finished work is kept on disk"),
             Error::Io { context, source } => write!(f, "{context}: {source}"),
             Error::Other(m) => write!(f, "{m}"),

@@ -1,35 +1,56 @@
 //! The `huntsolve` command: a thin layer over the library. `main` parses the
 //! arguments, calls one library function per subcommand, prints, and maps
-//! errors to exit status 2.
+//! errors to an exit status with [`exit_code`].
 #![forbid(unsafe_code)]
 
 mod cli;
 
+use huntsolve::Error;
+use std::io::Write;
 use std::process::ExitCode;
+
+/// Exit status: the command's answer was found and printed.
+const SUCCESS: u8 = 0;
+/// Exit status: a check (verify, verify --search) ran and disagreed.
+const DISAGREED: u8 = 1;
+/// Exit status: bad usage or input, or a failure (clap uses 2 for usage errors too).
+const FAILED: u8 = 2;
+/// Exit status: interrupted by Ctrl-C (128 + SIGINT, as shells report it).
+const INTERRUPTED: u8 = 130;
+
+/// The one place errors become exit codes (documented in the README):
+/// 0 success, 1 a check disagreed, 2 usage, input or other errors, 130 interrupted.
+fn exit_code(e: &Error) -> u8 {
+    match e {
+        Error::Disagreement(_) => DISAGREED,
+        Error::Interrupted => INTERRUPTED,
+        // A closed pipe (e.g. `| head`) is not a failure.
+        Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe => SUCCESS,
+        _ => FAILED,
+    }
+}
 
 fn main() -> ExitCode {
     // Ctrl-C asks the library to stop at its next check; finished work stays on disk.
     let _ = ctrlc::set_handler(|| {
         if huntsolve::progress::stop_requested() {
-            std::process::exit(130);
+            std::process::exit(INTERRUPTED.into());
         }
         huntsolve::progress::request_stop();
     });
-    match cli::main() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            // A closed pipe (e.g. `| head`) is not a failure.
-            if let huntsolve::Error::Io { source, .. } = &e {
-                if source.kind() == std::io::ErrorKind::BrokenPipe {
-                    return ExitCode::SUCCESS;
-                }
-            }
-            eprintln!("error: {e}");
-            if matches!(e, huntsolve::Error::Interrupted) {
-                ExitCode::from(130)
-            } else {
-                ExitCode::from(2)
-            }
+    let (result, json) = cli::main();
+    let Err(e) = result else {
+        return ExitCode::SUCCESS;
+    };
+    let code = exit_code(&e);
+    if code != SUCCESS {
+        if json {
+            // Machine readers get the error in the form they asked for, on stdout.
+            let obj = serde_json::json!({"error": e.to_string(), "exit_code": code});
+            // Best effort: stdout may be the very thing that failed.
+            let _ = writeln!(std::io::stdout(), "{obj}");
         }
+        eprintln!("error: {e}");
     }
+    ExitCode::from(code)
 }

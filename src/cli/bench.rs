@@ -7,6 +7,7 @@
 //! the total node count is a signature of search behaviour (identical across
 //! runs with one thread) and nodes/s the speed.
 
+use super::args::{Hash, Threads};
 use super::out::println;
 use huntsolve::game::FullGame;
 use huntsolve::game::NoOracle;
@@ -32,18 +33,16 @@ pub struct Args {
     /// Nominal search depth of every position.
     #[arg(long, default_value_t = 5)]
     pub depth: u32,
-    /// Search threads (Lazy SMP).
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub threads: Threads,
     /// Positions per preset.
     #[arg(long, default_value_t = 4)]
     pub positions: usize,
     /// Seed of the playouts that build the suite.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
+    #[command(flatten)]
+    pub hash: Hash,
     /// Quiescence plies (default: per family, see the search docs).
     #[arg(long)]
     pub qdepth: Option<u32>,
@@ -82,7 +81,7 @@ fn bench_game<G: FullGame>(g: &G, args: &Args, plies: usize, tt: &TransTable) ->
         tt.clear();
         let cfg = SearchConfig {
             limits: vec![Limit::Depth(args.depth)],
-            threads: args.threads,
+            threads: args.threads.or(1),
             qdepth: args.qdepth,
             ..Default::default()
         };
@@ -110,7 +109,7 @@ pub fn run(args: Args) -> Result<()> {
         .iter()
         .map(|p| p.1)
         .collect();
-    let tt = TransTable::new(args.hash);
+    let tt = TransTable::new(args.hash.or(64));
     let mut total = Line {
         nodes: 0,
         time: Duration::ZERO,
@@ -162,6 +161,6 @@ pub fn run(args: Args) -> Result<()> {
         total.nodes,
         total.time.as_secs_f64(),
         total.nodes as f64 / total.time.as_secs_f64().max(1e-9),
-        args.threads
+        args.threads.or(1)
     ))
 }

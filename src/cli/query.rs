@@ -11,6 +11,7 @@
 //! answers "unknown beyond depth N". With position `-`, reads positions from
 //! stdin, one per line, and answers each.
 
+use super::args::{Hash, Json, MaybeTables, Threads};
 use super::bench::apply_evals;
 use super::out;
 use huntsolve::answer::{answer, exact_pv, from_table, SearchAnswer};
@@ -20,10 +21,10 @@ use huntsolve::progress::stop_requested;
 use huntsolve::retro::TierGame;
 use huntsolve::search::{score_text, Limit, SearchConfig, TransTable};
 use huntsolve::table::query::Exact;
-use huntsolve::table::{query_with, TableOracle};
+use huntsolve::table::{list_tiers, query_with, table_path, Table, TableOracle};
 use huntsolve::{with_game, AnyGame, Error, Result};
 use std::io::BufRead;
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::Duration;
 
 /// Default search depth without `--depth`/`--time` (plies).
@@ -44,42 +45,35 @@ pub struct Args {
     rules: String,
     /// Position text, `start`, or `-` to read positions from stdin (one per line).
     position: String,
-    /// Directory holding solved tables (exact answers where they cover the position).
-    #[arg(long)]
-    tables: Option<PathBuf>,
+    #[command(flatten)]
+    tables: MaybeTables,
     /// Search depth in plies (default 6, or 14 with --exact).
     #[arg(long, conflicts_with = "time")]
     depth: Option<u32>,
     /// Search time in seconds per position.
     #[arg(long)]
     time: Option<f64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    #[command(flatten)]
+    threads: Threads,
     /// Prove values without evaluation: win/loss with distance, or "unknown beyond depth N".
     #[arg(long)]
     exact: bool,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
-    hash: usize,
+    #[command(flatten)]
+    hash: Hash,
     /// Evaluation weight `key=value` (repeatable).
     #[arg(long)]
     eval: Vec<String>,
     /// Moves to play from the position first, space-separated (e.g. "e5 f2-e3").
     #[arg(long)]
     moves: Vec<String>,
-    /// JSON output: one object per position.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub(crate) json: Json,
 }
 
 /// Runs `query`.
 pub fn run(args: Args) -> Result<()> {
     let mut any = AnyGame::parse(&args.rules)?;
     with_game!(&mut any, g => apply_evals(g, &args.eval))?;
-    if args.threads == 0 {
-        return Err(Error::Input("--threads must be at least 1".into()));
-    }
     if let Some(t) = args.time {
         if !(t.is_finite() && t > 0.0) {
             return Err(Error::Input(format!(
@@ -90,7 +84,7 @@ pub fn run(args: Args) -> Result<()> {
     if args.depth == Some(0) {
         return Err(Error::Input("--depth must be at least 1".into()));
     }
-    match &args.tables {
+    match &args.tables.tables {
         Some(_) => super::verify::dispatch(&any, Query(&args)),
         None => with_game!(&any, g => run_game(g, &NoOracle, None, &|| None, &args)),
     }
@@ -104,12 +98,27 @@ impl super::verify::TierJob for Query<'_> {
         let dir = self
             .0
             .tables
+            .tables
             .as_ref()
             .expect("dispatched only with --tables");
+        check_tables(game, dir)?;
         let oracle = TableOracle::new(game, dir)?;
         let exact = |p: &G::Pos| oracle.try_probe(p);
         run_game(game, &oracle, Some(&exact), &|| oracle.take_error(), self.0)
     }
+}
+
+/// Refuses a `--tables DIR` that cannot serve these rules (no tables, or another
+/// rules' tables), instead of falling back to search as if no tables were named.
+fn check_tables<G: TierGame>(game: &G, dir: &Path) -> Result<()> {
+    let names = list_tiers(dir)?;
+    let first = names.first().ok_or_else(|| {
+        Error::table(
+            dir,
+            "no table files (*.hst) in this directory; solve the rules into it or drop --tables",
+        )
+    })?;
+    Table::open(&table_path(dir, first))?.check_rules(&game.rules_string(), game.fingerprint())
 }
 
 fn config(args: &Args) -> SearchConfig {
@@ -121,7 +130,7 @@ fn config(args: &Args) -> SearchConfig {
     };
     SearchConfig {
         limits: vec![limit],
-        threads: args.threads,
+        threads: args.threads.or(1),
         exact: args.exact,
         ..Default::default()
     }
@@ -168,6 +177,13 @@ fn answer_one<G: FullGame, O: Oracle<G>>(
             let pv = exact_pv(game, &pos, exact, plies)?;
             return Ok(from_table(&q, pv, searched.as_ref()));
         }
+    }
+    if tables.is_some() {
+        // Not an error (tables may hold only some tiers), but never silent.
+        eprintln!(
+            "note: the tables do not hold {}; answered by search",
+            game.format_position(&pos)
+        );
     }
     checked(answer(game, &pos, oracle, cfg, tt))
 }
@@ -223,7 +239,7 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, exact: bool) -> Result<Strin
 }
 
 fn show<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
-    if args.json {
+    if args.json.json {
         let s = serde_json::to_string(a).map_err(|e| Error::Other(format!("JSON: {e}")))?;
         return out::println(&s);
     }
@@ -238,7 +254,7 @@ fn run_game<G: FullGame, O: Oracle<G>>(
     args: &Args,
 ) -> Result<()> {
     let cfg = config(args);
-    let tt = TransTable::new(args.hash.max(1));
+    let tt = TransTable::new(args.hash.or(64));
     let moves = args.moves.join(" ");
     let one = |text: &str| answer_one(game, oracle, tables, oracle_error, text, &moves, &cfg, &tt);
     if args.position != "-" {
@@ -257,7 +273,7 @@ fn run_game<G: FullGame, O: Oracle<G>>(
             Ok(a) => {
                 answered += 1;
                 show(game, &a, args)?;
-                if !args.json {
+                if !args.json.json {
                     out::println("")?;
                 }
             }
@@ -267,7 +283,7 @@ fn run_game<G: FullGame, O: Oracle<G>>(
             }
             Err(e) => {
                 failed += 1;
-                if args.json {
+                if args.json.json {
                     let obj = serde_json::json!({"position": text, "error": e.to_string()});
                     out::println(&obj.to_string())?;
                 } else {

@@ -1,0 +1,146 @@
+//! Issue 15 on the real binary: inputs that used to crash, hang or answer silently
+//! must give `error: ...` and the documented exit status (0 success, 1 a check
+//! disagreed, 2 usage or input, 130 interrupted), fast.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs the binary; `None` as the code when it had to be killed after `secs`
+/// seconds (a hang: the cases here finish in well under a second when fixed).
+pub fn run_within(args: &[&str], secs: u64) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_huntsolve"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut out = String::new();
+    let mut err = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status.and_then(|s| s.code()), out, err)
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("huntsolve-harden-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn threads_beyond_the_bound_are_refused() {
+    for args in [
+        vec![
+            "query",
+            "kaooa",
+            "start",
+            "--threads",
+            "100000",
+            "--depth",
+            "2",
+        ],
+        vec![
+            "solve",
+            "kaooa",
+            "--threads",
+            "100000",
+            "--out",
+            "/nonexistent/x",
+        ],
+        vec![
+            "verify",
+            "--tables",
+            "/nonexistent/x",
+            "--threads",
+            "100000",
+        ],
+        vec!["compare", "kaooa", "kaooa", "--threads", "100000"],
+        vec![
+            "analyze",
+            "--tables",
+            "/nonexistent/x",
+            "--by-side",
+            "--threads",
+            "100000",
+        ],
+        vec!["query", "kaooa", "start", "--threads", "0"],
+    ] {
+        let (code, _, err) = run_within(&args, 60);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("--threads"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_hash_larger_than_memory_is_refused_before_allocating() {
+    for args in [
+        vec!["play", "kaooa", "--hash", "99999999999"],
+        vec!["query", "kaooa", "start", "--hash", "400000000"],
+        vec!["openings", "kaooa", "--hash", "18446744073709551615"],
+        vec!["bench", "--hash", "0"],
+    ] {
+        let (code, _, err) = run_within(&args, 60);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("--hash"), "{args:?}: {err}");
+        assert!(!err.contains("memory allocation"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn clap_groups_refuse_conflicting_or_orphan_options() {
+    let (code, _, err) = run_within(
+        &["solve", "kaooa", "--max-prey", "3", "--phase", "movement"],
+        60,
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.contains("cannot be used with"), "{err}");
+    // Scope options need rules (the default batch sets its own scopes).
+    let (code, _, err) = run_within(&["solve", "--max-prey", "3"], 60);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("<TARGET>"), "{err}");
+    // --max-distance only means something with --search: no longer silently ignored.
+    let (code, _, err) = run_within(&["verify", "--tables", ".", "--max-distance", "4"], 60);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--search"), "{err}");
+}
+
+#[test]
+fn json_errors_are_json() {
+    let (code, out, err) = run_within(&["query", "kaooa", "nonsense", "--json"], 60);
+    assert_eq!(code, Some(2), "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert!(v["error"].as_str().unwrap().contains("position"), "{v}");
+    assert_eq!(v["exit_code"], 2);
+    assert!(err.starts_with("error: "), "{err}");
+    // Without --json, stdout stays empty.
+    let (code, out, _) = run_within(&["query", "kaooa", "nonsense"], 60);
+    assert_eq!(code, Some(2));
+    assert!(out.is_empty(), "{out}");
+    let _ = tmpdir;
+}
