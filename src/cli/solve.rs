@@ -3,7 +3,9 @@
 
 use super::args::{Json, Threads};
 use super::out::{println, Bars};
-use huntsolve::retro::driver::{default_memory_limit, format_bytes, parse_size, SolveOptions};
+use huntsolve::retro::driver::{
+    check_index, default_memory_limit, format_bytes, parse_size, SolveOptions,
+};
 use huntsolve::retro::manifest::{
     plan_any, results_markdown, solve_any, write_results, JobResult, Manifest, DEFAULT_MANIFEST,
 };
@@ -173,6 +175,8 @@ fn solve_job(
     limit: Option<u64>,
     quiet: bool,
 ) -> Result<huntsolve::retro::driver::SolveReport> {
+    // Before the plan: planning builds the ranking tables, which may alone be too big.
+    huntsolve::with_game!(game, g => check_index(g, limit))?;
     let info = plan_any(game, scope)?;
     let rules = huntsolve::with_game!(game, g => huntsolve::Game::rules_string(g));
     let line = format!(

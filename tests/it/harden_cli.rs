@@ -142,5 +142,65 @@ fn json_errors_are_json() {
     let (code, out, _) = run_within(&["query", "kaooa", "nonsense"], 60);
     assert_eq!(code, Some(2));
     assert!(out.is_empty(), "{out}");
-    let _ = tmpdir;
+}
+
+#[test]
+fn ranking_tables_are_counted_before_they_are_built() {
+    let d = tmpdir("index");
+    let out = d.join("t");
+    let out = out.to_str().unwrap();
+    // C(49, h) hunter sets for h <= 12: terabytes; refused before any is built.
+    for args in [
+        vec![
+            "solve",
+            "diviyan-keliya,hunters=12",
+            "--memory",
+            "1K",
+            "--out",
+            out,
+        ],
+        vec!["solve", "diviyan-keliya,hunters=12", "--out", out],
+        vec!["solve", "diviyan-keliya", "--memory", "1K", "--out", out],
+    ] {
+        let (code, _, err) = run_within(&args, 60);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("ranking tables alone need"), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// An 8x8 grid board (64 points, the most a board may have), rows and columns.
+fn grid64(dir: &std::path::Path) -> std::path::PathBuf {
+    let files = "abcdefgh".as_bytes();
+    let name = |x: usize, y: usize| format!("{}{}", files[x] as char, y + 1);
+    let mut text = String::from("name grid64\n");
+    for y in 0..8 {
+        for x in 0..8 {
+            text.push_str(&format!("point {x} {y}\n"));
+        }
+    }
+    for y in 0..8 {
+        let row: Vec<String> = (0..8).map(|x| name(x, y)).collect();
+        text.push_str(&format!("line {}\n", row.join(" ")));
+    }
+    for x in 0..8 {
+        let col: Vec<String> = (0..8).map(|y| name(x, y)).collect();
+        text.push_str(&format!("line {}\n", col.join(" ")));
+    }
+    let path = dir.join("grid64.txt");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn sizes_beyond_64_bits_are_an_error_not_an_overflow() {
+    let d = tmpdir("grid64");
+    let board = grid64(&d);
+    let rules = format!("diviyan-keliya,board={},prey=30", board.display());
+    let out = d.join("t");
+    let (code, _, err) = run_within(&["solve", &rules, "--out", out.to_str().unwrap()], 60);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("too large"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    std::fs::remove_dir_all(&d).unwrap();
 }
