@@ -216,3 +216,56 @@ fn a_fifo_named_like_a_table_is_refused_not_opened() {
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A deleted tier table: verify and analyze refuse instead of passing with fewer
+/// positions; verify --search refuses the long distances the search cannot reach.
+#[test]
+fn a_missing_tier_is_an_error() {
+    use crate::harden_cli::run_within;
+    let d = std::env::temp_dir().join(format!("huntsolve-missing-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    let dir = d.to_str().unwrap();
+    let (code, _, err) = run_within(&["solve", "kaooa-6", "--out", dir], 120);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = run_within(
+        &[
+            "verify",
+            "--tables",
+            dir,
+            "--search",
+            "3",
+            "--max-distance",
+            "4294967295",
+        ],
+        60,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot be checked"), "{err}");
+    let mut names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().into_string().ok())
+        .filter(|n| n.ends_with(".hst"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 3, "{names:?}");
+    // A tier whose parents are present (a child), and the last one (listed only in
+    // summary.json when no present tier needs it).
+    for victim in [&names[0], names.last().unwrap()] {
+        let path = d.join(victim);
+        let saved = std::fs::read(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        for cmd in ["verify", "analyze"] {
+            let (code, out, err) = run_within(&[cmd, "--tables", dir], 60);
+            assert_eq!(code, Some(2), "{cmd} without {victim}: {out}{err}");
+            let tier = victim.trim_end_matches(".hst");
+            assert!(
+                err.contains("incomplete") && err.contains(tier),
+                "{cmd}: {err}"
+            );
+        }
+        std::fs::write(&path, saved).unwrap();
+    }
+    let (code, _, err) = run_within(&["verify", "--tables", dir], 60);
+    assert_eq!(code, Some(0), "{err}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
