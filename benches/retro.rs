@@ -18,7 +18,7 @@ fn solve_in_memory(game: &huntsolve::hunt::HuntGame, scope: &Scope) -> u64 {
     for wave in &plan.waves {
         for &t in wave {
             let r = solve_tier(game, t, &children, &NoProgress).expect("solve");
-            classes += r.stats.classes;
+            classes += r.stats.outcomes.classes;
             children.insert(t, Arc::new(r.records));
         }
     }

@@ -17,7 +17,9 @@
 //! 7. search: [`search`] (alpha-beta), which sees tables only as an [`Oracle`];
 //! 8. combinations of tables and search: [`answer`] (query with fallback,
 //!    `verify --search`);
-//! 9. statistics: [`stats`] (tournaments, intervals, reports, sweeps).
+//! 9. statistics: [`stats`] (tournaments, intervals, reports, sweeps);
+//! 10. faces: [`serve`] (the browser explorer's server and JSON API; it serves,
+//!     and like the command line it may use every layer above).
 //!
 //! The library never prints; the binary (`src/main.rs`, `src/cli/`) does.
 #![forbid(unsafe_code)]
@@ -31,6 +33,7 @@ pub mod progress;
 pub mod random;
 pub mod retro;
 pub mod search;
+pub mod serve;
 pub mod stats;
 pub mod table;
 pub mod tafl;

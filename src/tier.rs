@@ -100,6 +100,69 @@ pub fn decode(record: u16) -> Option<(Value, u32)> {
     }
 }
 
+/// Outcome counts over symmetry classes, values from the side to move's view:
+/// the one shape of "how many won, lost, drawn" shared by the solver's tier
+/// statistics, `summary.json`, sweeps and exact solutions (flattened into their
+/// JSON, so the files keep their keys).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Outcomes {
+    /// Classes holding a position (solved slots).
+    pub classes: u64,
+    /// Classes won by the side to move.
+    pub wins: u64,
+    /// Classes lost by the side to move.
+    pub losses: u64,
+    /// Drawn classes.
+    pub draws: u64,
+    /// Largest win or loss distance in plies (0 if none).
+    pub max_distance: u32,
+}
+
+impl Outcomes {
+    /// Counts one class of `value` at `distance` plies.
+    pub fn add(&mut self, value: Value, distance: u32) {
+        self.classes += 1;
+        match value {
+            Value::Win => self.wins += 1,
+            Value::Loss => self.losses += 1,
+            Value::Draw => self.draws += 1,
+        }
+        if value != Value::Draw {
+            self.max_distance = self.max_distance.max(distance);
+        }
+    }
+
+    /// Adds the counts of `other` (sums, and the larger distance).
+    pub fn merge(&mut self, other: &Outcomes) {
+        self.classes += other.classes;
+        self.wins += other.wins;
+        self.losses += other.losses;
+        self.draws += other.draws;
+        self.max_distance = self.max_distance.max(other.max_distance);
+    }
+
+    /// The counts of the records of a solved tier ([`REC_NONE`] slots skipped).
+    pub fn of_records(records: &[u16]) -> Outcomes {
+        let mut o = Outcomes::default();
+        for &r in records {
+            if let Some((v, d)) = decode(r) {
+                o.add(v, d);
+            }
+        }
+        o
+    }
+}
+
+impl<'a> std::iter::Sum<&'a Outcomes> for Outcomes {
+    fn sum<I: Iterator<Item = &'a Outcomes>>(iter: I) -> Outcomes {
+        let mut o = Outcomes::default();
+        for x in iter {
+            o.merge(x);
+        }
+        o
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,6 +15,7 @@ pub mod play;
 pub mod playout;
 pub mod presets;
 pub mod query;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod sweep;
@@ -56,6 +57,8 @@ enum Command {
     Compare(compare::Args),
     /// Solve a family of variants differing in one option and tabulate them.
     Sweep(sweep::Args),
+    /// The local browser explorer: every move's value on the board.
+    Serve(serve::Args),
 }
 
 impl Command {
@@ -91,6 +94,7 @@ pub fn main() -> (Result<()>, bool) {
         Command::Bench(a) => bench::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Serve(a) => serve::run(a),
     };
     (result, json)
 }

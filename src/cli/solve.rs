@@ -134,13 +134,19 @@ fn run_single(rules: &str, args: &Args) -> Result<()> {
     for t in &s.tiers {
         text.push_str(&format!(
             "{:<14} {:>14} {:>12} {:>12} {:>12} {:>10} {:>6} {:>9.3}\n",
-            t.tier, t.positions, t.classes, t.wins, t.losses, t.draws, t.max_distance, t.seconds
+            t.tier,
+            t.positions,
+            t.outcomes.classes,
+            t.outcomes.wins,
+            t.outcomes.losses,
+            t.outcomes.draws,
+            t.outcomes.max_distance,
+            t.seconds
         ));
     }
-    let (pos, cls): (u64, u64) = s
-        .tiers
-        .iter()
-        .fold((0, 0), |(p, c), t| (p + t.positions, c + t.classes));
+    let (pos, cls): (u64, u64) = s.tiers.iter().fold((0, 0), |(p, c), t| {
+        (p + t.positions, c + t.outcomes.classes)
+    });
     text.push_str(&format!(
         "total: {} tiers, {pos} positions, {cls} classes; {} solved, {} kept from disk; {:.2} s",
         s.tiers.len(),

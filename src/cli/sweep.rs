@@ -80,10 +80,10 @@ pub fn run(args: Args) -> Result<()> {
             x.side_names[0],
             x.value_side0.name(),
             x.start_distance,
-            x.classes,
-            x.wins,
-            x.losses,
-            x.draws,
+            x.outcomes.classes,
+            x.outcomes.wins,
+            x.outcomes.losses,
+            x.outcomes.draws,
             x.seconds
         ))?;
     }

@@ -11,7 +11,7 @@ use super::scope::{Scope, Solvable};
 use super::solver::{solve_tier, ChildValues, TierStats};
 use crate::error::{Error, Result};
 use crate::progress::{stop_requested, Progress};
-use crate::tier::{decode, TierGame, RECORD_ENCODING};
+use crate::tier::{decode, Outcomes, TierGame, RECORD_ENCODING};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -43,16 +43,9 @@ pub struct TierSummary {
     pub tier: String,
     /// Placements with side to move, before symmetry reduction.
     pub positions: u64,
-    /// Symmetry classes among them (solved slots).
-    pub classes: u64,
-    /// Classes won by the side to move.
-    pub wins: u64,
-    /// Classes lost by the side to move.
-    pub losses: u64,
-    /// Drawn classes.
-    pub draws: u64,
-    /// Largest distance in plies.
-    pub max_distance: u32,
+    /// Symmetry classes among them (solved slots), won, lost, drawn, longest distance.
+    #[serde(flatten)]
+    pub outcomes: Outcomes,
     /// Seconds spent solving (as recorded when the tier was solved).
     pub seconds: f64,
 }
@@ -579,11 +572,7 @@ fn tier_summary(name: &str, placements: u64, s: &TierStats, seconds: f64) -> Tie
     TierSummary {
         tier: name.to_string(),
         positions: placements,
-        classes: s.classes,
-        wins: s.wins,
-        losses: s.losses,
-        draws: s.draws,
-        max_distance: s.max_distance,
+        outcomes: s.outcomes,
         seconds,
     }
 }

@@ -224,7 +224,7 @@ impl JobResult {
             status: "ok".into(),
             tiers: s.tiers.len(),
             positions: s.tiers.iter().map(|t| t.positions).sum(),
-            classes: s.tiers.iter().map(|t| t.classes).sum(),
+            classes: s.tiers.iter().map(|t| t.outcomes.classes).sum(),
             start: s.start.as_ref().map(|v| v.value.clone()),
             start_distance: s.start.as_ref().map(|v| v.distance),
             seconds: r.seconds,

@@ -35,7 +35,7 @@
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
-use crate::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
+use crate::tier::{decode, encode, Outcomes, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU16, Ordering};
@@ -121,16 +121,9 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> Default for ChildValues<T
 /// Outcome counts of one solved tier (over symmetry classes).
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TierStats {
-    /// Slots holding a position (symmetry classes).
-    pub classes: u64,
-    /// Classes won by the side to move.
-    pub wins: u64,
-    /// Classes lost by the side to move.
-    pub losses: u64,
-    /// Drawn classes.
-    pub draws: u64,
-    /// Largest win or loss distance in plies (0 if none).
-    pub max_distance: u32,
+    /// Won, lost and drawn classes, longest distance.
+    #[serde(flatten)]
+    pub outcomes: Outcomes,
     /// Number of propagation levels processed.
     pub levels: u32,
 }
@@ -138,22 +131,10 @@ pub struct TierStats {
 impl TierStats {
     /// Counts the records of a solved tier.
     pub fn of_records(records: &[u16]) -> TierStats {
-        let mut s = TierStats::default();
-        for &r in records {
-            match decode(r) {
-                None => {}
-                Some((v, d)) => {
-                    s.classes += 1;
-                    match v {
-                        Value::Win => s.wins += 1,
-                        Value::Loss => s.losses += 1,
-                        Value::Draw => s.draws += 1,
-                    }
-                    s.max_distance = s.max_distance.max(d);
-                }
-            }
+        TierStats {
+            outcomes: Outcomes::of_records(records),
+            levels: 0,
         }
-        s
     }
 }
 

@@ -30,6 +30,7 @@ use crate::retro::manifest::{plan_any, solve_any};
 use crate::retro::Scope;
 use crate::stats::plot;
 use crate::stats::report::safe_name;
+use crate::tier::Outcomes;
 use crate::variant::AnyGame;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -123,16 +124,10 @@ pub struct SweepRow {
     pub tiers: usize,
     /// Placements with side to move in those tiers (before symmetry reduction).
     pub positions: u64,
-    /// Symmetry classes (the solved slots).
-    pub classes: u64,
-    /// Classes won by the side to move.
-    pub wins: u64,
-    /// Classes lost by the side to move.
-    pub losses: u64,
-    /// Drawn classes.
-    pub draws: u64,
-    /// Longest distance of any decided class.
-    pub max_distance: u32,
+    /// Symmetry classes (the solved slots), won, lost and drawn for the side to
+    /// move, and the longest distance of any decided class.
+    #[serde(flatten)]
+    pub outcomes: Outcomes,
     /// Estimated peak memory of the solve, bytes.
     pub memory: u64,
     /// Seconds of this run for this variant (near 0 when every tier was kept).
@@ -213,11 +208,7 @@ fn row_of(
         start_distance: start.distance,
         tiers: s.tiers.len(),
         positions: sum(|t| t.positions),
-        classes: sum(|t| t.classes),
-        wins: sum(|t| t.wins),
-        losses: sum(|t| t.losses),
-        draws: sum(|t| t.draws),
-        max_distance: s.tiers.iter().map(|t| t.max_distance).max().unwrap_or(0),
+        outcomes: s.tiers.iter().map(|t| &t.outcomes).sum(),
         memory,
         seconds: r.seconds,
         solved_now: r.solved,
@@ -364,12 +355,12 @@ pub fn sweep_markdown(r: &SweepReport) -> String {
             x.start_distance,
             x.tiers,
             x.positions,
-            x.classes,
-            x.wins,
-            x.losses,
-            x.draws,
-            pct(x.draws, x.classes),
-            x.max_distance,
+            x.outcomes.classes,
+            x.outcomes.wins,
+            x.outcomes.losses,
+            x.outcomes.draws,
+            pct(x.outcomes.draws, x.outcomes.classes),
+            x.outcomes.max_distance,
             format_bytes(x.memory),
             x.seconds
         );
@@ -428,11 +419,11 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
             x.start_distance,
             x.tiers,
             x.positions,
-            x.classes,
-            x.wins,
-            x.losses,
-            x.draws,
-            x.max_distance,
+            x.outcomes.classes,
+            x.outcomes.wins,
+            x.outcomes.losses,
+            x.outcomes.draws,
+            x.outcomes.max_distance,
             x.memory,
             x.seconds,
             x.solved_now,
@@ -471,7 +462,7 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
         &[
             (
                 "log10 symmetry classes".into(),
-                series(&|x| (x.classes.max(1) as f64).log10()),
+                series(&|x| (x.outcomes.classes.max(1) as f64).log10()),
             ),
             (
                 "log10 (1 + start distance)".into(),
@@ -487,9 +478,18 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
         &r.param.key,
         "% of symmetry classes",
         &[
-            ("won".into(), series(&|x| pct(x.wins, x.classes))),
-            ("lost".into(), series(&|x| pct(x.losses, x.classes))),
-            ("drawn".into(), series(&|x| pct(x.draws, x.classes))),
+            (
+                "won".into(),
+                series(&|x| pct(x.outcomes.wins, x.outcomes.classes)),
+            ),
+            (
+                "lost".into(),
+                series(&|x| pct(x.outcomes.losses, x.outcomes.classes)),
+            ),
+            (
+                "drawn".into(),
+                series(&|x| pct(x.outcomes.draws, x.outcomes.classes)),
+            ),
         ],
     )?;
     files.push(cp);

@@ -20,6 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("search", &["search"]),
     ("combinations", &["answer"]),
     ("statistics", &["stats"]),
+    ("faces", &["serve"]),
 ];
 
 /// Modules that the layer order places side by side but that may use each other

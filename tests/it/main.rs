@@ -25,6 +25,7 @@ mod search_games;
 mod search_query;
 mod search_tables;
 mod search_toy;
+mod serve;
 mod stats_cli;
 mod stats_compare;
 mod stats_exact_vs_retro;

@@ -63,7 +63,10 @@ fn sweep_agrees_with_the_exact_solver_and_resumes() {
         assert_eq!(row.start_value, exact.start_value, "{}", row.rules);
         assert_eq!(row.value_side0, exact.value_for(0), "{}", row.rules);
         assert_eq!(row.start_distance, exact.start_distance, "{}", row.rules);
-        assert_eq!(row.wins + row.losses + row.draws, row.classes);
+        assert_eq!(
+            row.outcomes.wins + row.outcomes.losses + row.outcomes.draws,
+            row.outcomes.classes
+        );
         assert!(row.solved_now > 0 && row.resumed == 0);
     }
     // The leopards need more plies to make two captures than one.
@@ -73,8 +76,20 @@ fn sweep_agrees_with_the_exact_solver_and_resumes() {
         assert_eq!(b.solved_now, 0, "{}", b.rules);
         assert_eq!(b.resumed, a.tiers);
         assert_eq!(
-            (b.start_value, b.start_distance, b.wins, b.losses, b.draws),
-            (a.start_value, a.start_distance, a.wins, a.losses, a.draws)
+            (
+                b.start_value,
+                b.start_distance,
+                b.outcomes.wins,
+                b.outcomes.losses,
+                b.outcomes.draws
+            ),
+            (
+                a.start_value,
+                a.start_distance,
+                a.outcomes.wins,
+                a.outcomes.losses,
+                a.outcomes.draws
+            )
         );
     }
     let files = write_sweep(&root.join("report"), &again).unwrap();

@@ -1,0 +1,719 @@
+//! The explorer's JSON API: table sets, games, and the four answers.
+//!
+//! # `GET /api/position?rules=R&position=P[&moves=M][&tables=NAME][&time=S]`
+//! `position` is a position text or `start` (default); `moves` a
+//! space-separated line played from it first; `tables` picks a table set by
+//! name (default: every set whose rules equal `R`); `time` the search time in
+//! seconds for a position no table covers (default 1, at most 10).
+//!
+//! The answer has the keys of `huntsolve query --json` (`position`, `value`,
+//! `distance`, `best`, `moves` with `move`/`value`/`distance`/`score`, `score`,
+//! `pv`, `depth`, `nodes`, `nps`, `seconds`), computed by the same library
+//! functions, and:
+//! - `source`: `table` (exact, from the tables), `proof` (exact, from the
+//!   prover: not wired yet, see the `HOOK(issue 10)` in this file), `search` (a time-limited search:
+//!   **not proven**; `value` is set only where the search itself proved it) or
+//!   `rules` (the game is over);
+//! - `exact`: whether `value` is a proven game value;
+//! - `tables`: the name of the table set used, if any;
+//! - per move: `position` (the resulting position text) and `source`
+//!   (`table`, or `search` for a move leading outside the tables);
+//! - `rules` (canonical), `family`, `side` (name of the side to move),
+//!   `sides`, `over` (the outcome when the game is over), and `pieces`
+//!   (point name → piece letter), `hand` (pieces in hand per side, hunt games)
+//!   and `captured` (prey taken, hunt games) to draw the position.
+
+use crate::answer::{answer, from_table, SearchAnswer};
+use crate::error::{Error, Result};
+use crate::game::{play_line, Evaluate, Game, NoOracle, Notation};
+use crate::hunt::HuntGame;
+use crate::progress::NoProgress;
+use crate::search::{Limit, SearchConfig, TransTable};
+use crate::table::analyze::{analyze_dir_with, AnalyzeOptions};
+use crate::table::query::compare_results;
+use crate::table::query::Exact;
+use crate::table::{list_tiers, query_with, rules_of_dir, TableOracle};
+use crate::tafl::TaflGame;
+use crate::tier::TierGame;
+use crate::variant::{all_presets, AnyGame};
+use crate::with_game;
+use serde::Serialize;
+use serde_json::{json, Value as Json};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Search time for a position no table covers, unless the request says `time`.
+pub const DEFAULT_SEARCH_TIME: Duration = Duration::from_secs(1);
+/// Longest search a request may ask for.
+pub const MAX_SEARCH_TIME: Duration = Duration::from_secs(10);
+/// Transposition table of one search (MiB).
+const SEARCH_HASH_MIB: usize = 16;
+/// Plies of a drawn principal variation from the tables (as `query`).
+const TABLE_DRAW_PV: usize = 12;
+/// Longest moves line a request may play.
+const MAX_LINE: usize = 1000;
+/// Longest wins listed by `/api/stats`.
+const STATS_TOP: usize = 10;
+/// Rules strings kept built (a request naming many different variants evicts).
+const GAME_CACHE: usize = 64;
+
+/// Decoded query parameters.
+pub type Params = BTreeMap<String, String>;
+
+/// Why a request failed: the HTTP status and a message for `{"error": ...}`.
+#[derive(Debug)]
+pub enum ApiError {
+    /// 400: the request is malformed (unknown rules, bad position, illegal move ...).
+    BadRequest(String),
+    /// 404: no such page or table set.
+    NotFound(String),
+    /// 500: the server's side failed (a damaged table file, an I/O error).
+    Internal(String),
+}
+
+impl ApiError {
+    /// HTTP status code.
+    pub fn status(&self) -> u16 {
+        match self {
+            ApiError::BadRequest(_) => 400,
+            ApiError::NotFound(_) => 404,
+            ApiError::Internal(_) => 500,
+        }
+    }
+
+    /// The message.
+    pub fn message(&self) -> String {
+        match self {
+            ApiError::BadRequest(m) | ApiError::NotFound(m) | ApiError::Internal(m) => m.clone(),
+        }
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Rules(_) | Error::Position(_) | Error::Move(_) | Error::Input(_) => {
+                ApiError::BadRequest(e.to_string())
+            }
+            _ => ApiError::Internal(e.to_string()),
+        }
+    }
+}
+
+type ApiResult<T> = std::result::Result<T, ApiError>;
+
+/// The oracle of one table set, by family.
+enum SetOracle {
+    Hunt(TableOracle<HuntGame>),
+    Tafl(TableOracle<TaflGame>),
+}
+
+/// One directory of tables served under a name.
+struct TableSetEntry {
+    name: String,
+    dir: PathBuf,
+    rules: String,
+    tiers: usize,
+    game: AnyGame,
+    oracle: SetOracle,
+}
+
+/// Everything the handlers share: table sets, built games, cached statistics.
+pub struct State {
+    sets: Vec<TableSetEntry>,
+    games: Mutex<HashMap<String, Arc<AnyGame>>>,
+    stats: Mutex<HashMap<String, Arc<String>>>,
+    search_time: Duration,
+}
+
+/// The table sets under `dirs`: a directory holding tables is one set; one
+/// that holds none contributes each sub-directory that does.
+fn find_sets(dirs: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    // A set is named after its directory; a repeated name gets `-2`, `-3`, ...
+    fn add(found: &mut Vec<(String, PathBuf)>, dir: &Path) {
+        let base = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("tables")
+            .to_string();
+        let mut name = base.clone();
+        let mut k = 2;
+        while found.iter().any(|(n, _)| *n == name) {
+            name = format!("{base}-{k}");
+            k += 1;
+        }
+        found.push((name, dir.to_path_buf()));
+    }
+    for dir in dirs {
+        if !list_tiers(dir)?.is_empty() {
+            add(&mut found, dir);
+            continue;
+        }
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| Error::io(format!("reading table directory {}", dir.display()), e))?;
+        let mut subs: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir())
+            .collect();
+        subs.sort();
+        let before = found.len();
+        for sub in subs {
+            if list_tiers(&sub).is_ok_and(|t| !t.is_empty()) {
+                add(&mut found, &sub);
+            }
+        }
+        if found.len() == before {
+            return Err(Error::Input(format!(
+                "{}: no table files (*.hst) in it or in its sub-directories",
+                dir.display()
+            )));
+        }
+    }
+    Ok(found)
+}
+
+impl State {
+    /// Opens the table sets found under `dirs` (see [`Config::tables`](super::Config)).
+    pub fn new(dirs: &[PathBuf], search_time: Duration) -> Result<State> {
+        let mut sets = Vec::new();
+        for (name, dir) in find_sets(dirs)? {
+            let rules = rules_of_dir(&dir)?;
+            let game = AnyGame::parse(&rules)?;
+            let oracle = match &game {
+                AnyGame::Hunt(g) => SetOracle::Hunt(TableOracle::new(g, &dir)?),
+                AnyGame::Tafl(g) => SetOracle::Tafl(TableOracle::new(g, &dir)?),
+            };
+            let tiers = list_tiers(&dir)?.len();
+            let rules = with_game!(&game, g => g.rules_string());
+            sets.push(TableSetEntry {
+                name,
+                dir,
+                rules,
+                tiers,
+                game,
+                oracle,
+            });
+        }
+        Ok(State {
+            sets,
+            games: Mutex::new(HashMap::new()),
+            stats: Mutex::new(HashMap::new()),
+            search_time,
+        })
+    }
+
+    /// (name, rules) of every table set.
+    pub fn set_names(&self) -> Vec<(String, String)> {
+        self.sets
+            .iter()
+            .map(|s| (s.name.clone(), s.rules.clone()))
+            .collect()
+    }
+
+    /// The game of a rules string, built once.
+    fn game(&self, rules: &str) -> ApiResult<Arc<AnyGame>> {
+        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(g) = games.get(rules) {
+            return Ok(g.clone());
+        }
+        let g = Arc::new(AnyGame::parse(rules)?);
+        if games.len() >= GAME_CACHE {
+            games.clear();
+        }
+        games.insert(rules.to_string(), g.clone());
+        Ok(g)
+    }
+
+    /// `GET /api/presets`.
+    pub fn presets(&self) -> ApiResult<String> {
+        let presets: Vec<Json> = all_presets()
+            .iter()
+            .map(|(f, n, d)| json!({"family": f, "name": n, "description": d}))
+            .collect();
+        let tables: Vec<Json> = self
+            .sets
+            .iter()
+            .map(|s| {
+                json!({
+                    "name": s.name,
+                    "rules": s.rules,
+                    "family": with_game!(&s.game, g => g.family()),
+                    "tiers": s.tiers,
+                    "dir": s.dir.display().to_string(),
+                })
+            })
+            .collect();
+        Ok(json!({"presets": presets, "tables": tables}).to_string())
+    }
+
+    /// `GET /api/board?rules=R`.
+    pub fn board(&self, params: &Params) -> ApiResult<String> {
+        let game = self.game(required(params, "rules")?)?;
+        Ok(board_json(&game).to_string())
+    }
+
+    /// `GET /api/stats?tables=NAME`: computed on first request, then cached.
+    pub fn stats(&self, params: &Params) -> ApiResult<String> {
+        let name = required(params, "tables")?;
+        let set = self.sets.iter().find(|s| s.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.sets.iter().map(|s| s.name.as_str()).collect();
+            ApiError::NotFound(format!(
+                "no table set '{name}'; served: {}",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        })?;
+        if let Some(s) = self
+            .stats
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(name)
+        {
+            return Ok(s.as_ref().clone());
+        }
+        let opts = AnalyzeOptions {
+            top: STATS_TOP,
+            by_side: false,
+        };
+        let report = with_game!(&set.game, g => analyze_dir_with(g, &set.dir, &opts, &NoProgress))?;
+        let mut v =
+            serde_json::to_value(&report).map_err(|e| ApiError::Internal(format!("JSON: {e}")))?;
+        v["name"] = json!(set.name);
+        let text = Arc::new(v.to_string());
+        self.stats
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(name.to_string(), text.clone());
+        Ok(text.as_ref().clone())
+    }
+
+    /// `GET /api/position?...` (see the module docs).
+    pub fn position(&self, params: &Params) -> ApiResult<String> {
+        for key in params.keys() {
+            if !["rules", "position", "moves", "tables", "time"].contains(&key.as_str()) {
+                return Err(ApiError::BadRequest(format!(
+                    "unknown parameter '{key}'; accepted: rules, position, moves, tables, time"
+                )));
+            }
+        }
+        let game = self.game(required(params, "rules")?)?;
+        let position = params.get("position").map_or("start", |s| s.as_str());
+        let moves = params.get("moves").map_or("", |s| s.as_str());
+        if moves.split_whitespace().count() > MAX_LINE {
+            return Err(ApiError::BadRequest(format!(
+                "moves: at most {MAX_LINE} moves"
+            )));
+        }
+        let time = match params.get("time") {
+            None => self.search_time,
+            Some(t) => {
+                let secs: f64 = t.trim().parse().map_err(|_| {
+                    ApiError::BadRequest(format!("time '{t}': expected seconds, e.g. 0.5"))
+                })?;
+                if !(secs.is_finite() && secs > 0.0) {
+                    return Err(ApiError::BadRequest(format!(
+                        "time '{t}': expected a positive number of seconds"
+                    )));
+                }
+                // Clamped before converting: a huge number must not overflow a Duration.
+                Duration::from_secs_f64(secs.min(MAX_SEARCH_TIME.as_secs_f64()))
+            }
+        };
+        let rules = with_game!(game.as_ref(), g => g.rules_string());
+        let chosen: Vec<&TableSetEntry> = match params.get("tables") {
+            Some(name) => {
+                let set = self
+                    .sets
+                    .iter()
+                    .find(|s| s.name == *name)
+                    .ok_or_else(|| ApiError::NotFound(format!("no table set '{name}'")))?;
+                if set.rules != rules {
+                    return Err(ApiError::BadRequest(format!(
+                        "table set '{name}' holds {}, not {rules}",
+                        set.rules
+                    )));
+                }
+                vec![set]
+            }
+            None => self.sets.iter().filter(|s| s.rules == rules).collect(),
+        };
+        let req = Request {
+            position,
+            moves,
+            time,
+        };
+        let mut v = match game.as_ref() {
+            AnyGame::Hunt(g) => {
+                let oracles: Vec<(&str, &TableOracle<HuntGame>)> = chosen
+                    .iter()
+                    .filter_map(|s| match &s.oracle {
+                        SetOracle::Hunt(o) => Some((s.name.as_str(), o)),
+                        SetOracle::Tafl(_) => None,
+                    })
+                    .collect();
+                answer_position(g, &oracles, &req)?
+            }
+            AnyGame::Tafl(g) => {
+                let oracles: Vec<(&str, &TableOracle<TaflGame>)> = chosen
+                    .iter()
+                    .filter_map(|s| match &s.oracle {
+                        SetOracle::Tafl(o) => Some((s.name.as_str(), o)),
+                        SetOracle::Hunt(_) => None,
+                    })
+                    .collect();
+                answer_position(g, &oracles, &req)?
+            }
+        };
+        let text = v["position"].as_str().unwrap_or_default().to_string();
+        let drawing = pieces_json(&game, &text)?;
+        if let (Some(obj), Json::Object(extra)) = (v.as_object_mut(), drawing) {
+            obj.extend(extra);
+        }
+        Ok(v.to_string())
+    }
+}
+
+fn required<'a>(params: &'a Params, key: &str) -> ApiResult<&'a str> {
+    params
+        .get(key)
+        .map(|s| s.as_str())
+        .filter(|s| !s.trim().is_empty())
+        .ok_or_else(|| ApiError::BadRequest(format!("missing parameter '{key}'")))
+}
+
+/// What `/api/position` asks, once validated.
+struct Request<'a> {
+    position: &'a str,
+    moves: &'a str,
+    time: Duration,
+}
+
+/// A move of the answer with its resulting position.
+#[derive(Serialize)]
+struct ApiMove {
+    #[serde(rename = "move")]
+    mv: String,
+    value: Option<&'static str>,
+    distance: Option<u32>,
+    score: i32,
+    source: &'static str,
+    position: String,
+}
+
+/// The answer of `/api/position` (before the pieces are added).
+#[derive(Serialize)]
+struct ApiAnswer {
+    rules: String,
+    family: &'static str,
+    position: String,
+    side: &'static str,
+    sides: [&'static str; 2],
+    over: Option<&'static str>,
+    source: &'static str,
+    exact: bool,
+    tables: Option<String>,
+    value: Option<&'static str>,
+    distance: Option<u32>,
+    best: Option<String>,
+    moves: Vec<ApiMove>,
+    score: i32,
+    pv: Vec<String>,
+    depth: u32,
+    nodes: u64,
+    nps: u64,
+    seconds: f64,
+}
+
+/// HOOK(issue 10, prover): when the df-pn prover over tables lands on main,
+/// try it here, before search, and answer with `source: "proof"` (exact). Until
+/// then no position is proved here and the search fallback answers.
+fn prove<G: Notation>(_game: &G, _pos: &G::Pos) -> Option<SearchAnswer> {
+    None
+}
+
+/// Answers a position: from the first table set that knows its value, else by
+/// the prover hook, else by a time-limited search with the tables as oracle.
+fn answer_position<G: TierGame + Evaluate>(
+    game: &G,
+    oracles: &[(&str, &TableOracle<G>)],
+    req: &Request,
+) -> ApiResult<Json> {
+    let pos = game.parse_position(req.position)?;
+    let pos = play_line(game, &pos, req.moves)?;
+    let over = game.outcome(&pos);
+    let cfg = SearchConfig {
+        limits: vec![Limit::Time(req.time)],
+        threads: 1,
+        ..Default::default()
+    };
+    // (answer, source, table set, moves whose values the tables know)
+    type Found<'n> = (SearchAnswer, &'static str, Option<&'n str>, Vec<String>);
+    let mut found: Option<Found> = None;
+    if over.is_some() {
+        let none = |_: &G::Pos| -> Result<Exact> { Ok(None) };
+        let q = query_with(game, &pos, &none)?;
+        found = Some((from_table(&q, Vec::new(), None), "rules", None, Vec::new()));
+    }
+    for &(name, oracle) in oracles {
+        if found.is_some() {
+            break;
+        }
+        let exact = |p: &G::Pos| oracle.try_probe(p);
+        let q = query_with(game, &pos, &exact)?;
+        if q.value.is_none() {
+            continue;
+        }
+        let searched = if q.moves.iter().any(|m| m.value.is_none()) {
+            let tt = TransTable::new(SEARCH_HASH_MIB);
+            Some(checked(answer(game, &pos, oracle, &cfg, &tt), oracle)?)
+        } else {
+            None
+        };
+        let plies = match (q.value, q.distance) {
+            (Some(crate::Value::Draw), _) | (_, None) => TABLE_DRAW_PV,
+            (_, Some(d)) => d as usize,
+        };
+        let pv = table_pv(game, &pos, &exact, plies)?;
+        let known = q
+            .moves
+            .iter()
+            .filter(|m| m.value.is_some())
+            .map(|m| m.mv.clone())
+            .collect();
+        let a = from_table(&q, pv, searched.as_ref());
+        found = Some((a, "table", Some(name), known));
+    }
+    if found.is_none() {
+        if let Some(a) = prove(game, &pos) {
+            found = Some((a, "proof", None, Vec::new()));
+        }
+    }
+    let (a, source, tables, table_moves) = match found {
+        Some(f) => f,
+        None => {
+            let tt = TransTable::new(SEARCH_HASH_MIB);
+            let a = match oracles.first() {
+                Some(&(name, o)) => (
+                    checked(answer(game, &pos, o, &cfg, &tt), o)?,
+                    "search",
+                    Some(name),
+                    Vec::new(),
+                ),
+                None => (
+                    answer(game, &pos, &NoOracle, &cfg, &tt),
+                    "search",
+                    None,
+                    Vec::new(),
+                ),
+            };
+            if crate::progress::stop_requested() {
+                return Err(ApiError::Internal("the server is stopping".into()));
+            }
+            a
+        }
+    };
+    let mut legal = Vec::new();
+    game.legal_moves(&pos, &mut legal);
+    let by_text: HashMap<String, G::Move> = legal
+        .iter()
+        .map(|&m| (game.format_move(&pos, m), m))
+        .collect();
+    let mut moves = Vec::with_capacity(a.moves.len());
+    for m in &a.moves {
+        let mv = by_text.get(&m.mv).ok_or_else(|| {
+            ApiError::Internal(format!("answer names move '{}' that is not legal", m.mv))
+        })?;
+        let move_source = match source {
+            "table" if table_moves.contains(&m.mv) => "table",
+            "table" => "search",
+            s => s,
+        };
+        moves.push(ApiMove {
+            mv: m.mv.clone(),
+            value: m.value,
+            distance: m.distance,
+            score: m.score,
+            source: move_source,
+            position: game.format_position(&game.play(&pos, *mv)),
+        });
+    }
+    let exact = matches!(source, "table" | "proof" | "rules") && a.value.is_some();
+    let out = ApiAnswer {
+        rules: game.rules_string(),
+        family: game.family(),
+        position: a.position.clone(),
+        side: game.side_name(game.side_to_move(&pos)),
+        sides: [game.side_name(0), game.side_name(1)],
+        over: over.map(|v| v.name()),
+        source,
+        exact,
+        tables: tables.map(str::to_string),
+        value: a.value,
+        distance: a.distance,
+        best: a.best.clone(),
+        moves,
+        score: a.score,
+        pv: a.pv.clone(),
+        depth: a.depth,
+        nodes: a.nodes,
+        nps: a.nps,
+        seconds: a.seconds,
+    };
+    serde_json::to_value(&out).map_err(|e| ApiError::Internal(format!("JSON: {e}")))
+}
+
+/// A move's result as [`compare_results`] orders it: (value, distance).
+type Ranked = (Option<crate::Value>, Option<u32>);
+
+/// The exact principal variation of [`exact_pv`](crate::answer::exact_pv) (at
+/// each ply the first best move in [`query_with`]'s order), computed without
+/// formatting and sorting every move of every ply: each ply probes the children
+/// and formats only the move played. The PV is the largest part of a table
+/// answer (up to a probe per move per ply of a 33-ply win), and the tests check
+/// this walk against `exact_pv` itself.
+fn table_pv<G: Notation>(
+    game: &G,
+    pos: &G::Pos,
+    exact: &dyn Fn(&G::Pos) -> Result<Exact>,
+    max_plies: usize,
+) -> Result<Vec<String>> {
+    let mut line = Vec::new();
+    let mut p = pos.clone();
+    let mut moves = Vec::new();
+    while line.len() < max_plies && game.outcome(&p).is_none() {
+        game.legal_moves(&p, &mut moves);
+        let mut best: Option<(G::Move, Ranked)> = None;
+        for &m in &moves {
+            let child = game.play(&p, m);
+            let known = match game.outcome(&child) {
+                Some(v) => Some((v, 0)),
+                None => exact(&child)?,
+            };
+            let Some((v, d)) = known else { continue };
+            let result = (Some(v.flip()), Some(d + 1));
+            // Strictly better only: among equals the generator's first stays, as
+            // in query_with's stable sort.
+            if best
+                .as_ref()
+                .is_none_or(|b| compare_results(result, b.1) == std::cmp::Ordering::Less)
+            {
+                best = Some((m, result));
+            }
+        }
+        let Some((m, _)) = best else { break };
+        line.push(game.format_move(&p, m));
+        p = game.play(&p, m);
+    }
+    Ok(line)
+}
+
+/// A search answer, unless the oracle met a damaged table meanwhile.
+fn checked<G: TierGame>(a: SearchAnswer, oracle: &TableOracle<G>) -> Result<SearchAnswer> {
+    match oracle.take_error() {
+        Some(e) => Err(e),
+        None => Ok(a),
+    }
+}
+
+/// The geometry of the game's board.
+fn board_json(game: &AnyGame) -> Json {
+    match game {
+        AnyGame::Hunt(g) => {
+            let b = g.board();
+            let points: Vec<Json> = b
+                .points
+                .iter()
+                .map(|p| json!({"id": p.id, "x": p.x, "y": p.y, "name": p.name}))
+                .collect();
+            let lines: Vec<Vec<&str>> = b
+                .lines
+                .iter()
+                .map(|l| l.iter().map(|&i| b.name_of(i)).collect())
+                .collect();
+            json!({
+                "rules": g.rules_string(),
+                "family": "hunt",
+                "kind": "points",
+                "board": b.name,
+                "points": points,
+                "lines": lines,
+                "sides": [g.side_name(0), g.side_name(1)],
+                "pieces": {"H": g.side_name(0), "P": g.side_name(1)},
+            })
+        }
+        AnyGame::Tafl(g) => {
+            let geo = g.geometry();
+            let n = geo.n;
+            let points: Vec<Json> = (0..geo.cells)
+                .map(|c| json!({"id": c, "x": c % n, "y": c / n, "name": geo.cell_name(c as u8)}))
+                .collect();
+            let corners: Vec<String> = (0..geo.cells as u8)
+                .filter(|&c| geo.corners >> c & 1 == 1)
+                .map(|c| geo.cell_name(c))
+                .collect();
+            let goal = match g.rules().goal {
+                crate::tafl::Goal::Corners => "corners",
+                crate::tafl::Goal::Edge => "edge",
+            };
+            json!({
+                "rules": g.rules_string(),
+                "family": "tafl",
+                "kind": "grid",
+                "n": n,
+                "points": points,
+                "throne": geo.cell_name(geo.throne),
+                "corners": corners,
+                "goal": goal,
+                "sides": [g.side_name(0), g.side_name(1)],
+                "pieces": {"A": "attacker", "D": "defender", "K": "king"},
+            })
+        }
+    }
+}
+
+/// Where the pieces are (point name → letter), hands and captures.
+fn pieces_json(game: &AnyGame, text: &str) -> ApiResult<Json> {
+    let mut pieces = serde_json::Map::new();
+    match game {
+        AnyGame::Hunt(g) => {
+            let p = g.parse_position(text)?;
+            for pt in &g.board().points {
+                let bit = 1u64 << pt.id;
+                if p.hunters & bit != 0 {
+                    pieces.insert(pt.name.clone(), json!("H"));
+                } else if p.prey & bit != 0 {
+                    pieces.insert(pt.name.clone(), json!("P"));
+                }
+            }
+            Ok(json!({
+                "pieces": pieces,
+                "hand": [p.hunters_in_hand, p.prey_in_hand],
+                "captured": p.captured,
+            }))
+        }
+        AnyGame::Tafl(g) => {
+            let p = g.parse_position(text)?;
+            let geo = g.geometry();
+            for c in 0..geo.cells as u8 {
+                let bit = 1u128 << c;
+                let letter = if p.attackers & bit != 0 {
+                    "A"
+                } else if p.defenders & bit != 0 {
+                    "D"
+                } else if p.king == c {
+                    "K"
+                } else {
+                    continue;
+                };
+                pieces.insert(geo.cell_name(c), json!(letter));
+            }
+            Ok(json!({"pieces": pieces, "hand": Json::Null, "captured": Json::Null}))
+        }
+    }
+}

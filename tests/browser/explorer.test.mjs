@@ -1,0 +1,231 @@
+// Browser tests of `huntsolve serve`, run by scripts/browser-tests.sh:
+//   node explorer.test.mjs <base url> [screenshot dir]
+// Needs a server with the table sets `kaooa` and `caikaboroda-k2` (see the script).
+// Debian's chromium, driven by playwright-core (no browser download).
+import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const base = process.argv[2];
+const shots = process.argv[3] || '';
+if (!base) {
+  console.error('usage: node explorer.test.mjs <base url> [screenshot dir]');
+  process.exit(2);
+}
+// The whole run is bounded: a hung page must not hang CI.
+const deadline = setTimeout(() => { console.error('browser tests: timed out after 240 s'); process.exit(1); }, 240_000);
+
+async function api(p, params) {
+  const r = await fetch(`${base}api/${p}?${new URLSearchParams(params)}`);
+  return { status: r.status, body: await r.json() };
+}
+
+const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'huntsolve-chromium-'));
+const ctx = await chromium.launchPersistentContext(userDir, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--disable-quic', '--no-first-run'],
+  viewport: { width: 1280, height: 900 },
+});
+const page = await ctx.newPage();
+const pageErrors = [];
+page.on('pageerror', (e) => pageErrors.push(e.message));
+// No request may leave the machine (every asset is embedded).
+const external = [];
+page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('data:')) external.push(r.url()); });
+
+let failures = 0;
+async function test(name, fn) {
+  try {
+    await fn();
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failures += 1;
+    console.log(`FAIL ${name}\n     ${e.stack || e}`);
+  }
+}
+
+const ready = () => page.waitForSelector('body[data-ready="1"]', { timeout: 30_000 });
+async function open(query) {
+  await page.goto(`${base}${query}`);
+  await ready();
+}
+// Waits for the page to settle after an action that changes the position.
+async function settled(action) {
+  await page.evaluate(() => { document.body.dataset.ready = 'wait'; });
+  await action();
+  await ready();
+}
+const urlParams = () => new URL(page.url()).searchParams;
+const shot = async (name) => { if (shots) await page.screenshot({ path: path.join(shots, name), fullPage: true }); };
+
+// Expected colour family of a value: green wins, yellow draws, red losses.
+function hueFamily(rgb) {
+  const [r, g, b] = rgb.match(/\d+/g).map(Number);
+  if (g > r + 30 && g > b) return 'win';
+  if (r > g + 30 && r > b) return 'loss';
+  if (r > 150 && g > 130 && b < 120) return 'draw';
+  return 'unknown';
+}
+
+async function movesOnPage() {
+  return page.$$eval('#movesA li', (lis) => lis.map((li) => ({
+    move: li.dataset.move, value: li.dataset.value, source: li.dataset.source,
+    bg: getComputedStyle(li).backgroundColor,
+  })));
+}
+
+await test('kaooa start: every move listed with the API value, coloured by value', async () => {
+  await open('?rules=kaooa');
+  const { body } = await api('position', { rules: 'kaooa', position: 'start' });
+  const shown = await movesOnPage();
+  assert.deepEqual(shown.map((m) => m.move), body.moves.map((m) => m.move));
+  for (const [i, m] of shown.entries()) {
+    assert.equal(m.value, body.moves[i].value ?? 'unknown');
+    assert.equal(m.source, 'table');
+    assert.equal(hueFamily(m.bg), m.value, `${m.move} is ${m.value} but coloured ${m.bg}`);
+  }
+  assert.match(await page.textContent('#statusA'), /prey to move: win in 15/);
+  // Every drop target on the board carries its move's value.
+  const targets = await page.$$eval('#boardA [data-target]', (ts) => ts.map((t) => [t.dataset.target, t.dataset.value]));
+  assert.equal(targets.length, body.moves.length);
+  for (const [pt, v] of targets) assert.equal(v, body.moves.find((m) => m.move === pt).value);
+  assert.equal(urlParams().get('rules'), 'kaooa');
+  assert.equal(urlParams().get('position'), body.position);
+});
+
+let line = [];
+await test('kaooa: click a drop, the best move by key, a step; URL follows', async () => {
+  await open('?rules=kaooa');
+  const start = (await api('position', { rules: 'kaooa' })).body;
+  await settled(() => page.click('#boardA .hit[data-point="t0"]'));
+  const afterT0 = start.moves.find((m) => m.move === 't0').position;
+  assert.equal(urlParams().get('position'), afterT0);
+  assert.equal(urlParams().get('moves'), 't0');
+  assert.equal(await page.inputValue('#posText'), afterT0);
+  // Space plays the best move (the hunter's drop).
+  const a1 = (await api('position', { rules: 'kaooa', position: afterT0 })).body;
+  await settled(() => page.keyboard.press('Space'));
+  assert.equal(urlParams().get('moves'), `t0 ${a1.best}`);
+  // The prey drops the best move from the list.
+  const a2pos = a1.moves.find((m) => m.move === a1.best).position;
+  const a2 = (await api('position', { rules: 'kaooa', position: a2pos })).body;
+  await settled(() => page.click(`#movesA li[data-move="${a2.best}"]`));
+  // Now the hunter moves a piece: click it, then a landing point.
+  const a3pos = a2.moves.find((m) => m.move === a2.best).position;
+  const a3 = (await api('position', { rules: 'kaooa', position: a3pos })).body;
+  const step = a3.moves.find((m) => /^[a-z]\d[-x]/.test(m.move));
+  assert.ok(step, `a hunter step from ${a3pos}`);
+  const [from, ...path] = step.move.split(/[-x]/);
+  await page.click(`#boardA .hit[data-point="${from}"]`);
+  assert.equal(await page.locator('#boardA .ring.selected').count(), 1);
+  const tgt = await page.$eval(`#boardA [data-target="${path[0]}"]`, (t) => t.dataset.value);
+  // The landing point shows the best value among the moves reaching it.
+  const reaching = a3.moves.filter((m) => m.move.startsWith(`${from}`) && m.move.split(/[-x]/)[1] === path[0]);
+  assert.equal(tgt, reaching[0].value ?? 'unknown');
+  await settled(async () => { for (const p of path) await page.click(`#boardA .hit[data-point="${p}"]`); });
+  line = ['t0', a1.best, a2.best, step.move];
+  assert.equal(urlParams().get('moves'), line.join(' '));
+  assert.equal(urlParams().get('position'), step.position);
+  assert.equal(await page.textContent('#plyInfo'), 'ply 4 of 4');
+  // The value chart has one dot per ply.
+  assert.equal(await page.locator('#chart .dot').count(), 5);
+});
+
+await test('kaooa: undo, redo, arrows, reload of the URL', async () => {
+  const end = urlParams().get('position');
+  await settled(() => page.click('#undo'));
+  assert.equal(await page.textContent('#plyInfo'), 'ply 3 of 4');
+  assert.equal(urlParams().get('ply'), '3');
+  await settled(() => page.keyboard.press('ArrowLeft'));
+  assert.equal(await page.textContent('#plyInfo'), 'ply 2 of 4');
+  await settled(() => page.keyboard.press('ArrowRight'));
+  await settled(() => page.click('#redo'));
+  assert.equal(urlParams().get('position'), end);
+  // Going back then reloading restores the line and the ply.
+  await settled(() => page.keyboard.press('Home'));
+  assert.equal(urlParams().get('position'), (await api('position', { rules: 'kaooa' })).body.position);
+  await settled(() => page.keyboard.press('ArrowRight'));
+  await open(`?${urlParams()}`);
+  assert.equal(await page.textContent('#plyInfo'), 'ply 1 of 4');
+  await settled(() => page.keyboard.press('End'));
+  assert.equal(urlParams().get('position'), end);
+  assert.equal(urlParams().get('moves'), line.join(' '));
+});
+
+await test('kaooa: the position editor rejects bad text and loads good text', async () => {
+  const before = urlParams().get('position');
+  await page.fill('#posText', 'HH..');
+  await page.click('#posForm button[type=submit]');
+  await page.waitForFunction(() => document.getElementById('posError').textContent.length > 0);
+  assert.match(await page.textContent('#posError'), /invalid position/);
+  assert.equal(urlParams().get('position'), before);
+  const good = 'H.P......./h0p6c0/h';
+  const want = (await api('position', { rules: 'kaooa', position: good })).body;
+  await settled(async () => { await page.fill('#posText', good); await page.press('#posText', 'Enter'); });
+  assert.equal(urlParams().get('position'), want.position);
+  assert.equal(await page.textContent('#posError'), '');
+  assert.equal(urlParams().get('moves'), null);
+  await open('?rules=kaooa');
+  await shot('kaooa.png');
+});
+
+await test('statistics of a table set match the API', async () => {
+  await page.selectOption('#tableSets', 'kaooa');
+  await page.click('#statsButton');
+  await page.waitForSelector('#statsTotals');
+  const { body } = await api('stats', { tables: 'kaooa' });
+  assert.match(await page.textContent('#statsTotals'), new RegExp(`total${body.positions}${body.wins} `));
+  assert.equal(await page.locator('#statsLongest a').count(), body.longest_wins.length);
+  await page.click('#statsClose');
+});
+
+await test('caikaboroda: grid with throne and corners, table values, second variant', async () => {
+  const stats = (await api('stats', { tables: 'caikaboroda-k2' })).body;
+  const pos = stats.longest_wins[0].position;
+  await open(`?rules=caikaboroda&position=${encodeURIComponent(pos)}&compare=caikaboroda-hostile`);
+  assert.equal(await page.locator('#boardA rect.cell').count(), 81);
+  assert.equal(await page.locator('#boardA rect.cell.special').count(), 5);
+  const want = (await api('position', { rules: 'caikaboroda', position: pos })).body;
+  assert.equal(want.source, 'table');
+  assert.equal(await page.locator('#boardA .piece').count(), Object.keys(want.pieces).length);
+  const shown = await movesOnPage();
+  assert.deepEqual(shown.map((m) => [m.move, m.value]), want.moves.map((m) => [m.move, m.value ?? 'unknown']));
+  assert.match(await page.textContent('#statusA'), new RegExp(`win in ${stats.longest_wins[0].distance}`));
+  // The second variant, with no tables here, is answered by search and says so.
+  await page.waitForSelector('#paneB:not([hidden]) #statusB .src');
+  assert.match(await page.textContent('#statusB'), /search, not proven|table|game over/);
+  assert.equal(await page.locator('#boardB rect.cell').count(), 81);
+  await shot('caikaboroda.png');
+  // Play the winning slide by clicking piece then cell.
+  const [from, to] = want.best.split('-');
+  await page.click(`#boardA .hit[data-point="${from}"]`);
+  await settled(() => page.click(`#boardA .hit[data-point="${to}"]`));
+  assert.equal(urlParams().get('moves'), want.best);
+});
+
+await test('seed C (cows-leopards-mogol): no tables, answered by search marked not proven', async () => {
+  const pos = 'start';
+  await open(`?rules=cows-leopards-mogol&position=${pos}`);
+  assert.equal(await page.locator('#boardA circle.pt').count(), 37);
+  assert.match(await page.textContent('#statusA'), /search, not proven/);
+  const shown = await movesOnPage();
+  assert.ok(shown.length > 0);
+  for (const m of shown) assert.equal(m.source, 'search');
+  assert.ok(await page.locator('#movesA li.searched').count() === shown.length);
+  await shot('seed-c-mogol.png');
+});
+
+await test('no page error, no request leaves the machine', async () => {
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(external, []);
+});
+
+await ctx.close();
+fs.rmSync(userDir, { recursive: true, force: true });
+clearTimeout(deadline);
+console.log(failures ? `${failures} browser test(s) failed` : 'all browser tests passed');
+process.exit(failures ? 1 : 0);

@@ -1,0 +1,458 @@
+//! `huntsolve serve`: the JSON API on an ephemeral port, in process. Table
+//! answers equal `huntsolve query --json` and the query library; positions the
+//! tables miss are searched and say so; bad requests get a 400 with an error;
+//! the page and its assets are served from the binary.
+
+use huntsolve::game::{Game, Notation};
+use huntsolve::random::Rng;
+use huntsolve::serve::{Config, Explorer, StopHandle};
+use huntsolve::table::{query_tables, TableOracle};
+use serde_json::Value as Json;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_huntsolve"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `tables/kaooa` (complete) and `tables/kaooa-6` (without tier h0p0c1),
+/// solved once for the whole test binary.
+fn tables() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = std::env::temp_dir().join(format!("huntsolve-serve-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        for rules in ["kaooa", "kaooa-6"] {
+            let out = d.join(rules);
+            let (code, _, err) = run(&["solve", rules, "--out", out.to_str().unwrap()]);
+            assert_eq!(code, 0, "{err}");
+        }
+        std::fs::remove_file(d.join("kaooa-6").join("h0p0c1.hst")).unwrap();
+        d
+    })
+}
+
+struct Running {
+    addr: SocketAddr,
+    stop: StopHandle,
+    thread: Option<std::thread::JoinHandle<huntsolve::Result<()>>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop.stop();
+        if let Some(t) = self.thread.take() {
+            t.join().unwrap().unwrap();
+        }
+    }
+}
+
+fn start(dirs: Vec<PathBuf>) -> Running {
+    let cfg = Config {
+        tables: dirs,
+        port: 0,
+        workers: 4,
+        search_time: Duration::from_millis(300),
+        ..Config::default()
+    };
+    let ex = Explorer::bind(&cfg).unwrap();
+    let addr = ex.addr();
+    assert!(addr.ip().is_loopback());
+    let stop = ex.stop_handle();
+    Running {
+        addr,
+        stop,
+        thread: Some(std::thread::spawn(move || ex.run())),
+    }
+}
+
+/// A plain HTTP/1.1 request; (status, headers, body).
+fn request(addr: SocketAddr, method: &str, target: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(
+        s,
+        "{method} {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8(raw).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, head.to_string(), body.to_string())
+}
+
+fn get_json(addr: SocketAddr, target: &str) -> (u16, Json) {
+    let (status, head, body) = request(addr, "GET", target);
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/json"),
+        "{head}"
+    );
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}")),
+    )
+}
+
+/// Percent-encodes a query value.
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Non-terminal kaooa positions from seeded random playouts.
+fn sample_positions(rules: &str, n: usize, seed: u64) -> Vec<String> {
+    let g = huntsolve::hunt::from_spec(rules).unwrap();
+    let mut rng = Rng::new(seed);
+    let mut moves = Vec::new();
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut pos = g.start();
+        for _ in 0..rng.below(30) {
+            g.legal_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos = g.play(&pos, moves[rng.below(moves.len())]);
+        }
+        if g.outcome(&pos).is_none() {
+            out.push(g.format_position(&pos));
+        }
+    }
+    out
+}
+
+fn strip(v: &Json, keys: &[&str]) -> Vec<Json> {
+    v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let mut o = serde_json::Map::new();
+            for k in keys {
+                o.insert(k.to_string(), m[*k].clone());
+            }
+            Json::Object(o)
+        })
+        .collect()
+}
+
+#[test]
+fn table_answers_equal_query_json_and_the_query_library() {
+    let dir = tables().join("kaooa");
+    let srv = start(vec![tables().clone()]);
+    let game = huntsolve::hunt::from_spec("kaooa").unwrap();
+    let oracle = TableOracle::new(&game, &dir).unwrap();
+    let positions = sample_positions("kaooa", 40, 5);
+    for (i, text) in positions.iter().enumerate() {
+        let (status, a) = get_json(
+            srv.addr,
+            &format!("/api/position?rules=kaooa&position={}", enc(text)),
+        );
+        assert_eq!(status, 200, "{a}");
+        assert_eq!(a["source"], "table");
+        assert_eq!(a["exact"], true);
+        assert_eq!(a["tables"], "kaooa");
+        let pos = game.parse_position(text).unwrap();
+        let q = query_tables(&oracle, &pos).unwrap();
+        assert_eq!(a["position"], q.position);
+        assert_eq!(
+            a["value"],
+            q.value.map_or(Json::Null, |v| Json::from(v.name()))
+        );
+        assert_eq!(a["distance"], json_u32(q.distance));
+        assert_eq!(a["best"], q.best.clone().map_or(Json::Null, Json::from));
+        let moves = a["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), q.moves.len());
+        for (m, e) in moves.iter().zip(&q.moves) {
+            assert_eq!(m["move"], e.mv.as_str());
+            assert_eq!(
+                m["value"],
+                e.value.map_or(Json::Null, |v| Json::from(v.name()))
+            );
+            assert_eq!(m["distance"], json_u32(e.distance));
+            assert_eq!(m["source"], "table");
+            // The resulting position is the move played.
+            let mv = game.parse_move(&pos, &e.mv).unwrap();
+            assert_eq!(m["position"], game.format_position(&game.play(&pos, mv)));
+        }
+        // The principal variation equals the library's exact_pv.
+        let exact = |p: &<huntsolve::hunt::HuntGame as Game>::Pos| oracle.try_probe(p);
+        let plies = match (q.value, q.distance) {
+            (Some(huntsolve::Value::Draw), _) | (_, None) => 12,
+            (_, Some(d)) => d as usize,
+        };
+        let pv = huntsolve::answer::exact_pv(&game, &pos, &exact, plies).unwrap();
+        assert_eq!(a["pv"], serde_json::json!(pv), "{text}");
+        // A few against the command line itself.
+        if i < 4 {
+            let (code, out, err) = run(&[
+                "query",
+                "kaooa",
+                text,
+                "--tables",
+                dir.to_str().unwrap(),
+                "--json",
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let cli: Json = serde_json::from_str(out.trim()).unwrap();
+            for k in ["position", "value", "distance", "best", "score", "pv"] {
+                assert_eq!(a[k], cli[k], "{k} of {text}");
+            }
+            let keys = ["move", "value", "distance", "score"];
+            assert_eq!(strip(&a, &keys), strip(&cli, &keys));
+        }
+    }
+    // `moves` plays a line first; the answer is that of the resulting position.
+    let (_, a) = get_json(srv.addr, "/api/position?rules=kaooa&moves=t0");
+    let (_, b) = get_json(
+        srv.addr,
+        &format!(
+            "/api/position?rules=kaooa&position={}",
+            enc("P........./h1p6c0/h")
+        ),
+    );
+    assert_eq!(a, b);
+    assert_eq!(a["side"], "hunter");
+    assert_eq!(a["pieces"]["t0"], "P");
+    assert_eq!(a["hand"], serde_json::json!([1, 6]));
+}
+
+fn json_u32(v: Option<u32>) -> Json {
+    v.map_or(Json::Null, Json::from)
+}
+
+#[test]
+fn moves_outside_the_tables_are_searched_and_marked() {
+    let srv = start(vec![tables().join("kaooa-6")]);
+    // A hunter able to capture from tier h0p0c0 into the missing h0p0c1.
+    let g = huntsolve::hunt::from_spec("kaooa-6").unwrap();
+    let text = sample_positions("kaooa-6", 400, 9)
+        .into_iter()
+        .find(|t| {
+            let p = g.parse_position(t).unwrap();
+            let mut ms = Vec::new();
+            g.legal_moves(&p, &mut ms);
+            p.hunters_in_hand == 0
+                && p.prey_in_hand == 0
+                && p.captured == 0
+                && ms.iter().any(|&m| g.is_capture(&p, m))
+        })
+        .expect("a capture position of tier h0p0c0");
+    let (status, a) = get_json(
+        srv.addr,
+        &format!("/api/position?rules=kaooa-6&position={}", enc(&text)),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(a["source"], "table");
+    let moves = a["moves"].as_array().unwrap();
+    let searched: Vec<&Json> = moves.iter().filter(|m| m["source"] == "search").collect();
+    assert!(!searched.is_empty(), "{a}");
+    for m in &searched {
+        assert!(m["move"].as_str().unwrap().contains('x'), "{m}");
+    }
+    assert!(moves.iter().any(|m| m["source"] == "table"));
+}
+
+#[test]
+fn positions_without_tables_are_searched_not_proven() {
+    let srv = start(vec![tables().join("kaooa")]);
+    for (rules, family) in [
+        ("kaooa-6", "hunt"),
+        ("caikaboroda", "tafl"),
+        ("cows-leopards-mogol", "hunt"),
+    ] {
+        let (status, a) = get_json(srv.addr, &format!("/api/position?rules={rules}&time=0.2"));
+        assert_eq!(status, 200, "{a}");
+        assert_eq!(a["source"], "search", "{rules}");
+        assert_eq!(a["family"], family);
+        assert_eq!(a["exact"], false);
+        assert_eq!(a["tables"], Json::Null);
+        assert!(a["depth"].as_u64().unwrap() >= 1);
+        assert!(!a["moves"].as_array().unwrap().is_empty());
+        for m in a["moves"].as_array().unwrap() {
+            assert_eq!(m["source"], "search");
+        }
+    }
+    // A finished game is answered by the rules.
+    let (_, a) = get_json(
+        srv.addr,
+        &format!(
+            "/api/position?rules=kaooa&position={}",
+            enc("HPPP....../h0p0c4/p")
+        ),
+    );
+    assert_eq!(a["source"], "rules");
+    assert_eq!(a["over"], "loss");
+    assert_eq!(a["moves"], serde_json::json!([]));
+}
+
+#[test]
+fn bad_requests_get_400_with_an_error() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let bad = [
+        ("/api/position", 400, "missing parameter 'rules'"),
+        ("/api/position?rules=nope", 400, "unknown preset"),
+        ("/api/position?rules=kaooa,hunters=x", 400, "invalid rules"),
+        (
+            "/api/position?rules=kaooa&position=HHHH",
+            400,
+            "invalid position",
+        ),
+        ("/api/position?rules=kaooa&moves=t0+t0", 400, "ply 2"),
+        ("/api/position?rules=kaooa&moves=zz9", 400, "invalid move"),
+        ("/api/position?rules=kaooa&time=-1", 400, "positive"),
+        ("/api/position?rules=kaooa&time=abc", 400, "seconds"),
+        (
+            "/api/position?rules=kaooa&color=red",
+            400,
+            "unknown parameter",
+        ),
+        ("/api/position?rules=kaooa&rules=kaooa", 400, "twice"),
+        ("/api/position?rules=%ZZ", 400, "percent"),
+        (
+            "/api/position?rules=kaooa-6&tables=kaooa",
+            400,
+            "holds kaooa",
+        ),
+        ("/api/position?rules=kaooa&tables=none", 404, "no table set"),
+        ("/api/board", 400, "missing parameter"),
+        (
+            "/api/board?rules=brandubh,board=banana",
+            400,
+            "invalid rules",
+        ),
+        ("/api/stats", 400, "missing parameter 'tables'"),
+        ("/api/stats?tables=nope", 404, "no table set 'nope'"),
+        ("/api/nothing", 404, "no such page"),
+    ];
+    for (target, want, text) in bad {
+        let (status, body) = get_json(srv.addr, target);
+        assert_eq!(status, want, "{target}: {body}");
+        let msg = body["error"].as_str().unwrap_or_else(|| panic!("{body}"));
+        assert!(msg.contains(text), "{target}: '{msg}' lacks '{text}'");
+    }
+    // A huge time is capped (10 s), not an overflow; this position is in the tables.
+    let (status, body) = get_json(srv.addr, "/api/position?rules=kaooa&time=1e308");
+    assert_eq!(status, 200, "{body}");
+    let (status, _, body) = request(srv.addr, "POST", "/api/presets");
+    assert_eq!(status, 405, "{body}");
+    // The server still answers after all that.
+    let (status, _) = get_json(srv.addr, "/api/position?rules=kaooa");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn board_geometry_presets_stats_and_assets() {
+    let srv = start(vec![tables().clone()]);
+    let (_, b) = get_json(srv.addr, "/api/board?rules=kaooa");
+    assert_eq!(b["kind"], "points");
+    assert_eq!(b["points"].as_array().unwrap().len(), 10);
+    assert_eq!(b["lines"].as_array().unwrap().len(), 5);
+    assert_eq!(
+        b["points"][0],
+        serde_json::json!({"id": 0, "x": 4, "y": 6, "name": "t0"})
+    );
+    let (_, b) = get_json(srv.addr, "/api/board?rules=bagh-chal");
+    assert_eq!(b["points"].as_array().unwrap().len(), 25);
+    let (_, b) = get_json(srv.addr, "/api/board?rules=caikaboroda");
+    assert_eq!(b["kind"], "grid");
+    assert_eq!(b["n"], 9);
+    assert_eq!(b["throne"], "e5");
+    assert_eq!(b["corners"], serde_json::json!(["a1", "i1", "a9", "i9"]));
+    let (_, b) = get_json(srv.addr, "/api/board?rules=brandubh");
+    assert_eq!(b["n"], 7);
+
+    let (_, p) = get_json(srv.addr, "/api/presets");
+    assert_eq!(
+        p["presets"].as_array().unwrap().len(),
+        huntsolve::variant::all_presets().len()
+    );
+    let sets: Vec<&str> = p["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(sets, ["kaooa", "kaooa-6"]);
+
+    let dir = tables().join("kaooa");
+    let (_, s) = get_json(srv.addr, "/api/stats?tables=kaooa");
+    let (code, out, err) = run(&["analyze", "--tables", dir.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let cli: Json = serde_json::from_str(&out).unwrap();
+    for k in ["rules", "positions", "wins", "losses", "draws"] {
+        assert_eq!(s[k], cli[k], "{k}");
+    }
+    assert_eq!(s["tiers"].as_array().unwrap().len(), 52);
+    assert!(!s["longest_wins"].as_array().unwrap().is_empty());
+
+    for (path, mime, has) in [
+        ("/", "text/html", "/app.js"),
+        ("/app.js", "text/javascript", "api('position'"),
+        ("/style.css", "text/css", ".board"),
+    ] {
+        let (status, head, body) = request(srv.addr, "GET", path);
+        assert_eq!(status, 200, "{path}");
+        assert!(head.contains(mime), "{head}");
+        assert!(body.contains(has), "{path}");
+    }
+}
+
+#[test]
+fn fifty_concurrent_requests_are_all_answered() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let positions = sample_positions("kaooa", 50, 21);
+    let addr = srv.addr;
+    let handles: Vec<_> = positions
+        .into_iter()
+        .map(|p| {
+            std::thread::spawn(move || {
+                get_json(
+                    addr,
+                    &format!("/api/position?rules=kaooa&position={}", enc(&p)),
+                )
+            })
+        })
+        .collect();
+    for h in handles {
+        let (status, a) = h.join().unwrap();
+        assert_eq!(status, 200);
+        assert_eq!(a["source"], "table");
+    }
+}
+
+#[test]
+fn a_directory_without_tables_is_refused() {
+    let d = std::env::temp_dir().join(format!("huntsolve-serve-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let cfg = Config {
+        tables: vec![d.clone()],
+        port: 0,
+        ..Config::default()
+    };
+    let err = Explorer::bind(&cfg).err().expect("refused").to_string();
+    assert!(err.contains("no table files"), "{err}");
+    let (code, _, err) = run(&["serve", "--tables", d.to_str().unwrap(), "--port", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: "), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
