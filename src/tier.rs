@@ -28,11 +28,11 @@ pub trait TierGame: Notation {
     fn parse_tier(&self, name: &str) -> Result<Self::Tier>;
     /// Tiers reachable in one move that leaves `tier` (must be solved first).
     fn tier_children(&self, tier: Self::Tier) -> Vec<Self::Tier>;
-    /// Whether every position of `tier` is terminal ([`Game::outcome`] is `Some`),
+    /// Whether every position of `tier` is terminal ([`Game::outcome`](crate::game::Game::outcome) is `Some`),
     /// e.g. a hunt tier in which the hunters have already captured enough. Such a
     /// tier is never solved nor stored: the value of each of its positions is its
     /// outcome at distance 0, which the solver, the verifier and queries read from
-    /// [`Game::outcome`] directly. Default: `false`.
+    /// [`Game::outcome`](crate::game::Game::outcome) directly. Default: `false`.
     fn tier_is_terminal(&self, _tier: Self::Tier) -> bool {
         false
     }

@@ -105,6 +105,17 @@ pub fn run(args: Args) -> Result<()> {
         .only
         .as_deref()
         .map(|s| s.split(',').map(str::trim).collect());
+    // Every name must be a preset of the suite: an unknown or empty one is a typo,
+    // not a request to benchmark less (or something else).
+    if let Some(o) = &only {
+        let suite: Vec<&str> = SUITE.iter().map(|s| s.0).collect();
+        if let Some(bad) = o.iter().find(|n| !suite.contains(n)) {
+            return Err(Error::Input(format!(
+                "--only: '{bad}' is not a preset of the suite; accepted: {}",
+                suite.join(", ")
+            )));
+        }
+    }
     let known: Vec<&str> = huntsolve::variant::all_presets()
         .iter()
         .map(|p| p.1)

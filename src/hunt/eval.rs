@@ -6,7 +6,7 @@ use super::{HuntGame, HuntPos};
 use crate::error::{Error, Result};
 use crate::game::Evaluate;
 
-/// Evaluation weights (centi-cows), settable by name with [`Game::set_eval_param`].
+/// Evaluation weights (centi-cows), settable by name with [`Evaluate::set_eval_param`](crate::game::Evaluate::set_eval_param).
 ///
 /// The score is computed for the hunters and negated when the prey are to move:
 /// `capture * captured + mobility * (hunter steps + jumps) + threat * (single-jump

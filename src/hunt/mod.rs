@@ -3,7 +3,7 @@
 //!
 //! Rules are a value ([`HuntRules`], options H1-H16 of rules-spec §2.1, with the
 //! presets of §3.1); [`HuntGame`] holds the rules, the board and Zobrist keys
-//! and implements [`Game`]. Side 0 is the hunter, side 1 the prey.
+//! and implements [`Game`](crate::game::Game). Side 0 is the hunter, side 1 the prey.
 //!
 //! # Position text
 //! One character per point id (`H` hunter, `P` prey, `.` empty), then `/`,

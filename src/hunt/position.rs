@@ -19,7 +19,7 @@ pub struct HuntPos {
     pub captured: u8,
     /// Whether the hunters are to move.
     pub hunter_to_move: bool,
-    /// Zobrist hash (side to move included), kept up to date by [`Game::play`].
+    /// Zobrist hash (side to move included), kept up to date by [`Game::play`](crate::game::Game::play).
     pub hash: u64,
 }
 

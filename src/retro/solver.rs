@@ -4,7 +4,7 @@
 //! large tiers, one job for tiny ones):
 //!
 //! 1. **Scan.** Every slot is unranked. Empty slots stay [`REC_NONE`]. Terminal
-//!    positions get their [`Game::outcome`] at distance 0. Moves that leave the
+//!    positions get their [`Game::outcome`](crate::game::Game::outcome) at distance 0. Moves that leave the
 //!    tier are resolved from the solved child tiers (or, for a child tier whose every
 //!    position is over, [`TierGame::tier_is_terminal`], from the child's outcome: such
 //!    tiers are not stored); moves that stay inside are

@@ -48,7 +48,7 @@ pub fn uniform_move<G: FullGame>(game: &G, pos: &G::Pos, rng: &mut Rng) -> Resul
 pub enum EngineSpec {
     /// Uniformly random legal moves.
     Random,
-    /// One-ply greedy on [`Game::evaluate`] (wins first, random tie-break).
+    /// One-ply greedy on [`Evaluate::evaluate`](crate::game::Evaluate::evaluate) (wins first, random tie-break).
     Greedy,
     /// Alpha-beta search to a fixed depth in plies.
     Depth(u32),

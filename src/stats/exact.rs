@@ -3,7 +3,7 @@
 //!
 //! This is the independent, generic solver kept as a cross-check of the
 //! tiered solver in [`crate::retro`] (which `sweep` uses): it needs only
-//! the [`Game`] trait (no tiers, no un-move generator), at the price of storing
+//! the [`Game`](crate::game::Game) trait (no tiers, no un-move generator), at the price of storing
 //! every reachable position and edge. Cycle semantics are those of the rules'
 //! `repetition=draw`: a position that is neither proven won nor lost is a draw.
 //!

@@ -1,8 +1,8 @@
 //! Table files on disk: format, compression, probing, verification, statistics.
 //!
-//! - [`format`]: the self-describing file format (byte layout in its docs),
+//! - [`format`](mod@format): the self-describing file format (byte layout in its docs),
 //!   [`write_table`] and the pure parsers over bytes.
-//! - [`file`]: [`Table`], an open file with random access by positioned reads.
+//! - [`file`](mod@file): [`Table`], an open file with random access by positioned reads.
 //! - [`cache`]: [`BlockCache`], decoded blocks shared across tables and threads.
 //! - [`probe`]: [`TableSet`] (tables of a directory by tier name) and
 //!   [`TableOracle`] (exact values by position, an [`Oracle`](crate::game::Oracle)).

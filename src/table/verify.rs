@@ -1,6 +1,6 @@
 //! Independent verification of tables: every stored value is re-derived from the
-//! position's children with forward move generation ([`Game::legal_moves`],
-//! [`Game::play`], [`Game::outcome`]) and compared with the record.
+//! position's children with forward move generation ([`Game::legal_moves`](crate::game::Game::legal_moves),
+//! [`Game::play`](crate::game::Game::play), [`Game::outcome`](crate::game::Game::outcome)) and compared with the record.
 //!
 //! The generator works backwards with `unmoves` and frontiers; this code shares
 //! none of it, only the index scheme (`rank`/`unrank`) it checks as well

@@ -6,7 +6,7 @@ use super::{bit, TaflGame, TaflPos};
 use crate::error::{Error, Result};
 use crate::game::Evaluate;
 
-/// Evaluation weights (centi-pieces), tunable by name through [`Game::set_eval_param`].
+/// Evaluation weights (centi-pieces), tunable by name through [`Evaluate::set_eval_param`](crate::game::Evaluate::set_eval_param).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalWeights {
     /// Value of one attacker man (counts for the attackers).

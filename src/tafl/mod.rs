@@ -10,7 +10,7 @@
 //! written.
 //!
 //! # Position text
-//! One canonical form that [`Game::parse_position`] reads back: the rows from
+//! One canonical form that [`Notation::parse_position`](crate::game::Notation::parse_position) reads back: the rows from
 //! the top rank down to rank 1, separated by `/`, one character per cell
 //! (`A` attacker, `D` defender, `K` king, `.` empty), then a space and the side
 //! to move (`a` attackers, `d` defenders). A position without `K` is one where

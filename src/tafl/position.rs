@@ -15,7 +15,7 @@ pub struct TaflPos {
     pub king: u8,
     /// Whether the attackers are to move.
     pub attackers_to_move: bool,
-    /// Zobrist hash (kept up to date incrementally by [`Game::play`]).
+    /// Zobrist hash (kept up to date incrementally by [`Game::play`](crate::game::Game::play)).
     pub hash: u64,
 }
 
@@ -45,7 +45,7 @@ impl TaflGame {
     }
 
     /// Builds a position and computes its hash (no legality check; see
-    /// [`Game::parse_position`] for a checked constructor).
+    /// [`Notation::parse_position`](crate::game::Notation::parse_position) for a checked constructor).
     pub fn make_pos(
         &self,
         attackers: u128,

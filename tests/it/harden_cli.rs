@@ -204,3 +204,12 @@ fn sizes_beyond_64_bits_are_an_error_not_an_overflow() {
     assert!(!err.contains("panicked"), "{err}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn bench_only_names_presets_of_the_suite() {
+    for only in ["nosuch", "", "kaooa,nosuch", "kaooa,", "tic-tac-toe"] {
+        let (code, out, err) = run_within(&["bench", "--only", only, "--depth", "1"], 60);
+        assert_eq!(code, Some(2), "--only '{only}': {out}{err}");
+        assert!(err.contains("not a preset of the suite"), "{err}");
+    }
+}
