@@ -81,8 +81,14 @@ pub fn run(args: Args) -> Result<()> {
             )));
         }
     }
-    if args.depth == Some(0) {
-        return Err(Error::Input("--depth must be at least 1".into()));
+    if let Some(d) = args.depth {
+        // The search stops at MAX_DEPTH: a deeper request must not be clamped silently.
+        if d == 0 || d > huntsolve::search::MAX_DEPTH {
+            return Err(Error::Input(format!(
+                "--depth {d}: accepted 1..={}",
+                huntsolve::search::MAX_DEPTH
+            )));
+        }
     }
     match &args.tables.tables {
         Some(_) => super::verify::dispatch(&any, Query(&args)),
@@ -263,8 +269,11 @@ fn run_game<G: FullGame, O: Oracle<G>>(
     }
     let mut failed = 0usize;
     let mut answered = 0usize;
-    for line in std::io::stdin().lock().lines() {
+    for line in std::io::stdin().lock().split(b'\n') {
         let line = line.map_err(|e| Error::io("reading positions from stdin", e))?;
+        // A line that is not UTF-8 is a bad line like any other, not the end of the batch.
+        let line = String::from_utf8(line)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         let text = line.trim();
         if text.is_empty() {
             continue;

@@ -305,7 +305,14 @@ pub fn parse_size(text: &str) -> Result<u64> {
     if v.is_nan() || v < 0.0 || !v.is_finite() {
         return Err(Error::Input(format!("size '{t}' must be non-negative")));
     }
-    Ok((v * mul as f64) as u64)
+    let bytes = v * mul as f64;
+    // `as u64` would saturate silently: 99999999999999999999G is a typo, not "no limit".
+    if bytes >= u64::MAX as f64 {
+        return Err(Error::Input(format!(
+            "size '{t}' is larger than any memory (at most 16 EiB)"
+        )));
+    }
+    Ok(bytes as u64)
 }
 
 /// Human-readable bytes (`1.5 GiB`).
@@ -396,6 +403,9 @@ pub fn solve<G: Solvable>(
     }
     std::fs::create_dir_all(out_dir)
         .map_err(|e| Error::io(format!("creating {}", out_dir.display()), e))?;
+    // One writer per directory; then the debris of a killed run can go.
+    let _lock = super::lock::DirLock::acquire(out_dir)?;
+    super::lock::remove_stale_temporaries(out_dir)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()

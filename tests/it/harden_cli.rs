@@ -213,3 +213,83 @@ fn bench_only_names_presets_of_the_suite() {
         assert!(err.contains("not a preset of the suite"), "{err}");
     }
 }
+
+/// The output directory's lock: a live writer's lock refuses a second solve, a dead
+/// writer's lock is taken over, and a killed run's temporary files are removed.
+#[test]
+fn one_writer_per_output_directory_and_no_debris() {
+    let d = tmpdir("lock");
+    let dir = d.to_str().unwrap();
+    let lock = d.join(".huntsolve.lock");
+    // This test's own process is alive (and is not the solver).
+    std::fs::write(&lock, format!("{}\n", std::process::id())).unwrap();
+    let (code, _, err) = run_within(&["solve", "kaooa-6", "--out", dir], 120);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("being written by another huntsolve"), "{err}");
+    // No such process: a stale lock, taken over.
+    std::fs::write(&lock, "999999999\n").unwrap();
+    std::fs::write(d.join("h9p9c9.hst.tmp4242"), b"half a table").unwrap();
+    std::fs::write(d.join("summary.json.tmp"), b"{").unwrap();
+    std::fs::write(d.join("notes.tmp"), b"not ours").unwrap();
+    let (code, _, err) = run_within(&["solve", "kaooa-6", "--out", dir], 120);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!lock.exists(), "the lock is released");
+    assert!(!d.join("h9p9c9.hst.tmp4242").exists());
+    assert!(!d.join("summary.json.tmp").exists());
+    assert!(
+        d.join("notes.tmp").exists(),
+        "only our temporaries are removed"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn smaller_silent_cases_are_errors() {
+    // A depth beyond the search's limit used to be clamped silently.
+    let (code, _, err) = run_within(&["query", "kaooa", "start", "--depth", "1000"], 60);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--depth 1000"), "{err}");
+    // A memory limit beyond 64 bits used to saturate into "no limit".
+    let (code, _, err) = run_within(
+        &[
+            "solve",
+            "kaooa-6",
+            "--memory",
+            "99999999999999999999G",
+            "--out",
+            "/nonexistent/x",
+        ],
+        60,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("larger than any memory"), "{err}");
+}
+
+/// An invalid UTF-8 line in a batch is one bad line, not the end of the batch.
+#[test]
+fn a_non_utf8_line_does_not_abort_the_batch() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_huntsolve"))
+        .args(["query", "kaooa-6", "-", "--depth", "1", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = b"start\n\xff\xfe bad\n".to_vec();
+    input.extend_from_slice(b"start\n");
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // Two answers, the bad line's error between them, then the batch's error.
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(lines[0]["value"].is_string() || lines[0]["score"].is_number());
+    assert!(lines[1]["error"].is_string(), "{}", lines[1]);
+    assert_eq!(lines[0]["best"], lines[2]["best"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 of 3 positions"));
+}
