@@ -18,20 +18,30 @@ pub enum Error {
     Position(String),
     /// A move text could not be parsed or is not legal in the position.
     Move(String),
-    /// A table file is missing, corrupt, truncated or belongs to other rules.
-    Table { path: PathBuf, reason: String },
+    /// A table file is missing, damaged or belongs to other rules: what is
+    /// wrong ([`TableFault`]) and the details.
+    Table {
+        /// The file (or directory) concerned.
+        path: PathBuf,
+        /// What kind of problem it is.
+        fault: TableFault,
+        /// The details, for a person.
+        reason: String,
+    },
     /// A manifest, configuration or other input file is invalid.
     Input(String),
     /// A job would need more memory than allowed.
     Memory(String),
-    /// A check (verify, verify --search) ran to the end and found disagreements.
-    Disagreement(String),
     /// The work was interrupted (Ctrl-C or a stop flag); finished work is on disk.
     Interrupted,
     /// An I/O error with the path or action that caused it.
     Io { context: String, source: io::Error },
-    /// Anything that does not fit above, with an explanation.
-    Other(String),
+    /// A check found a disagreement (`verify`, `check-proof`): the data or the
+    /// program is wrong, and the exit status is 1.
+    Disagreement(String),
+    /// A broken invariant of the library itself (a bug, never the user's
+    /// mistake), with what was found.
+    Internal(String),
 }
 
 impl Error {
@@ -44,10 +54,28 @@ impl Error {
     }
 
     /// A table error for `path`.
-    pub fn table(path: impl Into<PathBuf>, reason: impl Into<String>) -> Self {
+    pub fn table(path: impl Into<PathBuf>, fault: TableFault, reason: impl Into<String>) -> Self {
         Error::Table {
             path: path.into(),
+            fault,
             reason: reason.into(),
+        }
+    }
+
+    /// Whether the user can fix this by changing the input (arguments, files,
+    /// tables): everything but [`Error::Internal`] and [`Error::Disagreement`].
+    pub fn is_user_error(&self) -> bool {
+        !matches!(self, Error::Internal(_) | Error::Disagreement(_))
+    }
+
+    /// The process exit status for this error, like ripgrep's: 1 when a check
+    /// disagreed, 130 when interrupted, 2 for every other error (bad usage or
+    /// input, unreadable or damaged files, and internal errors).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Disagreement(_) => 1,
+            Error::Interrupted => 130,
+            _ => 2,
         }
     }
 }
@@ -59,13 +87,13 @@ impl fmt::Display for Error {
             Error::Board(m) => write!(f, "invalid board: {m}"),
             Error::Position(m) => write!(f, "invalid position: {m}"),
             Error::Move(m) => write!(f, "invalid move: {m}"),
-            Error::Table { path, reason } => write!(f, "table {}: {reason}", path.display()),
+            Error::Table { path, reason, .. } => write!(f, "table {}: {reason}", path.display()),
             Error::Input(m) => write!(f, "invalid input: {m}"),
             Error::Memory(m) => write!(f, "not enough memory: {m}"),
-            Error::Disagreement(m) => write!(f, "{m}"),
             Error::Interrupted => write!(f, "interrupted; finished work is kept on disk"),
             Error::Io { context, source } => write!(f, "{context}: {source}"),
-            Error::Other(m) => write!(f, "{m}"),
+            Error::Disagreement(m) => write!(f, "{m}"),
+            Error::Internal(m) => write!(f, "internal error (a bug; please report it): {m}"),
         }
     }
 }
@@ -75,6 +103,63 @@ impl std::error::Error for Error {
         match self {
             Error::Io { source, .. } => Some(source),
             _ => None,
+        }
+    }
+}
+
+/// What is wrong with a table file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableFault {
+    /// No such file, or a directory without the tables asked for.
+    Missing,
+    /// Not a regular file, or a directory that is not one.
+    NotAFile,
+    /// Shorter than its header says.
+    Truncated,
+    /// Bytes that do not decode (bad magic, header, index or block).
+    Corrupt,
+    /// A stored checksum does not match the bytes.
+    Checksum,
+    /// A format version or record encoding this build does not read.
+    Unsupported,
+    /// The table belongs to other rules (fingerprint or rules string).
+    WrongRules,
+    /// The table is not the tier or size expected.
+    WrongTier,
+    /// The file changed while it was open.
+    Changed,
+    /// A record or slot that should not be there (or is missing).
+    BadRecord,
+}
+
+impl TableFault {
+    /// Short name (`truncated`, `checksum`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            TableFault::Missing => "missing",
+            TableFault::NotAFile => "not a file",
+            TableFault::Truncated => "truncated",
+            TableFault::Corrupt => "corrupt",
+            TableFault::Checksum => "checksum",
+            TableFault::Unsupported => "unsupported",
+            TableFault::WrongRules => "wrong rules",
+            TableFault::WrongTier => "wrong tier",
+            TableFault::Changed => "changed",
+            TableFault::BadRecord => "bad record",
+        }
+    }
+
+    /// The kind of a reason given by the format parser ([`crate::table::format`]),
+    /// whose messages start with the kind (`truncated: ...`, `... checksum mismatch`).
+    pub fn of_reason(reason: &str) -> TableFault {
+        if reason.starts_with("truncated") {
+            TableFault::Truncated
+        } else if reason.contains("checksum") {
+            TableFault::Checksum
+        } else if reason.starts_with("unsupported") {
+            TableFault::Unsupported
+        } else {
+            TableFault::Corrupt
         }
     }
 }

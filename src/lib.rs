@@ -14,7 +14,9 @@
 //! 5. storage: [`table`] (file format, probing, verification, analysis);
 //! 6. generation: [`retro`] (the retrograde solver), which writes through
 //!    [`table`]'s public API;
-//! 7. search: [`search`] (alpha-beta), which sees tables only as an [`Oracle`];
+//! 7. search: [`search`] (alpha-beta), which sees tables only as an [`Oracle`],
+//!    and [`prove`] (the df-pn prover and its certificates; it reads tables
+//!    as leaves through [`table`]);
 //! 8. combinations of tables and search: [`answer`] (query with fallback,
 //!    `verify --search`);
 //! 9. statistics: [`stats`] (tournaments, intervals, reports, sweeps);
@@ -30,6 +32,7 @@ pub mod error;
 pub mod game;
 pub mod hunt;
 pub mod progress;
+pub mod prove;
 pub mod random;
 pub mod retro;
 pub mod search;
@@ -41,6 +44,6 @@ pub mod tier;
 pub mod toy;
 pub mod variant;
 
-pub use error::{Error, Result};
+pub use error::{Error, Result, TableFault};
 pub use game::{Evaluate, FullGame, Game, Notation, Oracle, Value};
 pub use variant::AnyGame;

@@ -1,6 +1,7 @@
 //! The `huntsolve` command: a thin layer over the library. `main` parses the
 //! arguments, calls one library function per subcommand, prints, and maps
-//! errors to an exit status with [`exit_code`].
+//! errors to an exit status with [`exit_code`] (over [`huntsolve::Error::exit_code`]:
+//! 1 a check disagreed, 2 bad usage or input, 130 interrupted).
 #![forbid(unsafe_code)]
 
 mod cli;
@@ -9,24 +10,18 @@ use huntsolve::Error;
 use std::io::Write;
 use std::process::ExitCode;
 
-/// Exit status: the command's answer was found and printed.
+/// Exit status of success.
 const SUCCESS: u8 = 0;
-/// Exit status: a check (verify, verify --search) ran and disagreed.
-const DISAGREED: u8 = 1;
-/// Exit status: bad usage or input, or a failure (clap uses 2 for usage errors too).
-const FAILED: u8 = 2;
-/// Exit status: interrupted by Ctrl-C (128 + SIGINT, as shells report it).
+/// Exit status when interrupted by Ctrl-C twice (128 + SIGINT, as shells report it).
 const INTERRUPTED: u8 = 130;
 
-/// The one place errors become exit codes (documented in the README):
-/// 0 success, 1 a check disagreed, 2 usage, input or other errors, 130 interrupted.
+/// The one place errors become exit codes (documented in the README): the error's
+/// own [`Error::exit_code`] (1 a check disagreed, 2 usage or input, 130 interrupted),
+/// except that a closed pipe (e.g. `| head`) is not a failure.
 fn exit_code(e: &Error) -> u8 {
     match e {
-        Error::Disagreement(_) => DISAGREED,
-        Error::Interrupted => INTERRUPTED,
-        // A closed pipe (e.g. `| head`) is not a failure.
         Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe => SUCCESS,
-        _ => FAILED,
+        _ => e.exit_code(),
     }
 }
 

@@ -10,7 +10,7 @@
 //! when the search proves the same value at the same distance; a draw agrees
 //! when the search proves no win or loss.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use crate::game::{Evaluate, NoOracle, Value};
 use crate::progress::{stop_requested, Progress};
 use crate::random::Rng;
@@ -111,14 +111,22 @@ pub fn crosscheck_dir<G: TierGame + Evaluate>(
     let mut tables = Vec::new();
     for tier in dir_tiers(game, dir)? {
         let table = oracle.table(tier)?.ok_or_else(|| {
-            Error::table(dir, format!("no table for tier {}", game.tier_name(tier)))
+            Error::table(
+                dir,
+                TableFault::Missing,
+                format!("no table for tier {}", game.tier_name(tier)),
+            )
         })?;
         if table.records() > 0 {
             tables.push((tier, table));
         }
     }
     if tables.is_empty() {
-        return Err(Error::table(dir, "every table is empty"));
+        return Err(Error::table(
+            dir,
+            TableFault::Missing,
+            "every table is empty",
+        ));
     }
     let max_draws = wanted / 4;
     let mut rng = Rng::new(seed);
@@ -141,7 +149,7 @@ pub fn crosscheck_dir<G: TierGame + Evaluate>(
             continue;
         }
         let pos = game.unrank(*tier, index).ok_or_else(|| {
-            Error::Other(format!(
+            Error::Internal(format!(
                 "tier {} slot {index} holds a record but unrank gives no position",
                 game.tier_name(*tier)
             ))

@@ -11,6 +11,7 @@
 //! [`crate::game::Oracle`] trait.
 
 pub mod crosscheck;
+pub mod exact;
 pub mod query;
 
 pub use crosscheck::{crosscheck_dir, CrossReport, CrossSample};

@@ -52,6 +52,27 @@ pub struct SearchAnswer {
     pub nps: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Set when the df-pn prover answered (`query --exact`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<ProofSummary>,
+}
+
+/// What the df-pn prover found for `query --exact`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProofSummary {
+    /// Root proof number of the last run (0: proven).
+    pub pn: u32,
+    /// Root disproof number of the last run (0: disproven).
+    pub dn: u32,
+    /// Prover nodes over all runs.
+    pub nodes: u64,
+    /// Prover seconds over all runs.
+    pub seconds: f64,
+    /// For a win or loss: the plies the stored proof needs at most (an upper
+    /// bound on the distance, used when the distance search did not finish).
+    pub plies_at_most: Option<u32>,
+    /// Whether `distance` is exact (from the bounded alpha-beta).
+    pub distance_exact: bool,
 }
 
 /// Searches `pos` with every root move scored exactly ([`SearchConfig::all_moves`]
@@ -97,6 +118,7 @@ pub fn answer<G: FullGame, O: Oracle<G>>(
         nodes: r.nodes,
         nps: r.nps() as u64,
         seconds: r.time.as_secs_f64(),
+        proof: None,
     }
 }
 
@@ -195,5 +217,6 @@ pub fn from_table(
         nodes: searched.map_or(0, |a| a.nodes),
         nps: searched.map_or(0, |a| a.nps),
         seconds: searched.map_or(0.0, |a| a.seconds),
+        proof: None,
     }
 }

@@ -40,7 +40,7 @@ pub(crate) fn set_threads(threads: Option<usize>) -> Result<()> {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()
-            .map_err(|e| Error::Other(format!("cannot set up {n} threads: {e}")))?;
+            .map_err(|e| Error::Input(format!("cannot set up {n} threads: {e}")))?;
     }
     Ok(())
 }
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> Result<()> {
     let report = super::verify::dispatch(&any, Analyze(&args))?;
     if args.json.json {
         let s = serde_json::to_string_pretty(&report)
-            .map_err(|e| Error::Other(format!("JSON: {e}")))?;
+            .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::println(&s)
     } else {
         out::print(&report.to_text())

@@ -49,6 +49,10 @@ pub struct Args {
     /// Only these presets (comma-separated; default: the whole suite).
     #[arg(long)]
     pub only: Option<String>,
+    /// Instead: the fixed proof suite of the df-pn prover (1 thread, then
+    /// --threads if more than 1), with alpha-beta nodes/s on the same positions.
+    #[arg(long)]
+    pub prove: bool,
 }
 
 /// Parses repeated `--eval key=value` options into `game`.
@@ -94,6 +98,9 @@ fn bench_game<G: FullGame>(g: &G, args: &Args, plies: usize, tt: &TransTable) ->
 
 /// Runs `bench`.
 pub fn run(args: Args) -> Result<()> {
+    if args.prove {
+        return super::prove::bench_prove(args.threads.or(1), args.hash.or(64), args.seed);
+    }
     if args.depth == 0 || args.depth > search::MAX_DEPTH {
         return Err(Error::Input(format!(
             "--depth {}: accepted 1..={}",

@@ -14,6 +14,7 @@ pub mod perft;
 pub mod play;
 pub mod playout;
 pub mod presets;
+pub mod prove;
 pub mod query;
 pub mod serve;
 pub mod show;
@@ -57,6 +58,10 @@ enum Command {
     Compare(compare::Args),
     /// Solve a family of variants differing in one option and tabulate them.
     Sweep(sweep::Args),
+    /// Prove a position's value by df-pn search (leaves: terminal positions and tables).
+    Prove(prove::Args),
+    /// Re-check a proof certificate written by `prove --save`.
+    CheckProof(prove::CheckArgs),
     /// The local browser explorer: every move's value on the board.
     Serve(serve::Args),
 }
@@ -70,6 +75,8 @@ impl Command {
             Command::Query(a) => a.json.json,
             Command::Verify(a) => a.json.json,
             Command::Analyze(a) => a.json.json,
+            Command::Prove(a) => a.json.json,
+            Command::CheckProof(a) => a.json.json,
             _ => false,
         }
     }
@@ -94,6 +101,8 @@ pub fn main() -> (Result<()>, bool) {
         Command::Bench(a) => bench::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Prove(a) => prove::run(a),
+        Command::CheckProof(a) => prove::run_check(a),
         Command::Serve(a) => serve::run(a),
     };
     (result, json)

@@ -181,7 +181,7 @@ fn write_files(
         })).collect::<Vec<_>>(),
     });
     let text = serde_json::to_string_pretty(&json)
-        .map_err(|e| Error::Other(format!("encoding JSON: {e}")))?;
+        .map_err(|e| Error::Internal(format!("encoding JSON: {e}")))?;
     std::fs::write(&json_path, text)
         .map_err(|e| Error::io(format!("writing {}", json_path.display()), e))?;
     println(&format!(

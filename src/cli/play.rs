@@ -197,7 +197,7 @@ fn play_game<G: FullGame>(
                     };
                     let r = search::search(g, &pos, &NoOracle, &cfg, tt);
                     r.best
-                        .ok_or_else(|| Error::Other("search returned no move".into()))?
+                        .ok_or_else(|| Error::Internal("search returned no move".into()))?
                 }
             }
         };

@@ -7,9 +7,12 @@
 //! (moves leading into tiers missing from DIR are scored by search). Otherwise the
 //! position is searched (with the tables as an oracle when given): score, best
 //! move, PV, depth, nodes, nodes/s, and every root move's score. `--exact`
-//! searches without evaluation, so it either proves the value (and distance) or
-//! answers "unknown beyond depth N". With position `-`, reads positions from
-//! stdin, one per line, and answers each.
+//! proves the value with the df-pn prover (no depth cap; `--time S` bounds it,
+//! then the answer is "unknown" with the root's proof and disproof numbers) and
+//! then finds the exact distance by an exact alpha-beta bounded by the proof's
+//! length (see `huntsolve::answer::exact`). `--exact --depth N` is the
+//! depth-capped exact alpha-beta instead ("unknown beyond depth N").
+//! With position `-`, reads positions from stdin, one per line, and answers each.
 
 use super::args::{Hash, Json, MaybeTables, Threads};
 use super::bench::apply_evals;
@@ -29,12 +32,11 @@ use std::time::Duration;
 
 /// Default search depth without `--depth`/`--time` (plies).
 const DEFAULT_DEPTH: u32 = 6;
-/// Default depth of `--exact` without `--depth`/`--time`: proofs stop at the
-/// first proving depth, so only unproven positions search this deep.
-const DEFAULT_EXACT_DEPTH: u32 = 14;
 /// Exact values of positions from the tables (`Ok(None)`: no table covers it).
 type ExactFn<'a, G> = dyn Fn(&<G as Game>::Pos) -> Result<Exact> + 'a;
 
+/// Proof table of `--exact` (MiB).
+const PROVE_HASH_MIB: usize = 256;
 /// Plies of a drawn principal variation printed from the tables.
 const TABLE_DRAW_PV: usize = 12;
 
@@ -47,7 +49,7 @@ pub struct Args {
     position: String,
     #[command(flatten)]
     tables: MaybeTables,
-    /// Search depth in plies (default 6, or 14 with --exact).
+    /// Search depth in plies (default 6; with --exact: the exact alpha-beta to this depth instead of the prover).
     #[arg(long, conflicts_with = "time")]
     depth: Option<u32>,
     /// Search time in seconds per position.
@@ -55,7 +57,7 @@ pub struct Args {
     time: Option<f64>,
     #[command(flatten)]
     threads: Threads,
-    /// Prove values without evaluation: win/loss with distance, or "unknown beyond depth N".
+    /// Prove the value with the df-pn prover (no depth cap), then the exact distance.
     #[arg(long)]
     exact: bool,
     #[command(flatten)]
@@ -121,6 +123,7 @@ fn check_tables<G: TierGame>(game: &G, dir: &Path) -> Result<()> {
     let first = names.first().ok_or_else(|| {
         Error::table(
             dir,
+            huntsolve::error::TableFault::Missing,
             "no table files (*.hst) in this directory; solve the rules into it or drop --tables",
         )
     })?;
@@ -131,7 +134,15 @@ fn config(args: &Args) -> SearchConfig {
     let limit = match (args.depth, args.time) {
         (Some(d), _) => Limit::Depth(d),
         (None, Some(t)) => Limit::Time(Duration::from_secs_f64(t)),
-        (None, None) if args.exact => Limit::Depth(DEFAULT_EXACT_DEPTH),
+        // `--exact` without `--depth`: the prover, no depth cap.
+        (None, None) if args.exact => {
+            return SearchConfig {
+                limits: Vec::new(),
+                threads: args.threads.or(1),
+                exact: true,
+                ..Default::default()
+            }
+        }
         (None, None) => Limit::Depth(DEFAULT_DEPTH),
     };
     SearchConfig {
@@ -191,6 +202,22 @@ fn answer_one<G: FullGame, O: Oracle<G>>(
             game.format_position(&pos)
         );
     }
+    if cfg.exact && !cfg.limits.iter().any(|l| matches!(l, Limit::Depth(_))) {
+        // The prover: no depth cap; `--time` bounds it, then "unknown".
+        let time = cfg.limits.iter().find_map(|l| match l {
+            Limit::Time(t) => Some(*t),
+            _ => None,
+        });
+        return checked(huntsolve::answer::exact::exact_answer(
+            game,
+            &pos,
+            oracle,
+            PROVE_HASH_MIB,
+            cfg.threads,
+            time,
+            tt,
+        ));
+    }
     checked(answer(game, &pos, oracle, cfg, tt))
 }
 
@@ -211,10 +238,37 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, exact: bool) -> Result<Strin
     let searched = a.source != "tables";
     let value = match a.value {
         Some(_) => show_value(a.value, a.distance),
+        None if a.proof.is_some() => {
+            let p = a.proof.as_ref().expect("checked");
+            format!(
+                "unknown (root pn {} dn {} after {} prover nodes)",
+                huntsolve::prove::dfpn::num(p.pn),
+                huntsolve::prove::dfpn::num(p.dn),
+                p.nodes
+            )
+        }
         None if exact => format!("unknown beyond depth {}", a.depth),
         None => format!("unknown (score {})", score_text(a.score)),
     };
+    let value = match &a.proof {
+        Some(p) if a.value.is_some() && !p.distance_exact && a.value != Some("draw") => {
+            format!(
+                "{value} (distance at most {} plies by the proof)",
+                p.plies_at_most.map_or("?".into(), |d| d.to_string())
+            )
+        }
+        _ => value,
+    };
     s.push_str(&format!("value    {value}\n"));
+    if let Some(p) = &a.proof {
+        s.push_str(&format!(
+            "prover   {} nodes, {:.2} s{}\n",
+            p.nodes,
+            p.seconds,
+            p.plies_at_most
+                .map_or(String::new(), |d| format!(", proof within {d} plies"))
+        ));
+    }
     s.push_str(&format!("source   {}", a.source));
     if searched {
         s.push_str(&format!(
@@ -246,7 +300,7 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, exact: bool) -> Result<Strin
 
 fn show<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
     if args.json.json {
-        let s = serde_json::to_string(a).map_err(|e| Error::Other(format!("JSON: {e}")))?;
+        let s = serde_json::to_string(a).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         return out::println(&s);
     }
     out::print(&text_of(game, a, args.exact)?)

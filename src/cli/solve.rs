@@ -124,7 +124,7 @@ fn run_single(rules: &str, args: &Args) -> Result<()> {
     let s = &report.summary;
     if args.json.json {
         let text = serde_json::to_string_pretty(s)
-            .map_err(|e| Error::Other(format!("encoding summary: {e}")))?;
+            .map_err(|e| Error::Internal(format!("encoding summary: {e}")))?;
         return println(&text);
     }
     let mut text = format!(
@@ -245,7 +245,7 @@ fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
     }
     if args.json.json {
         let text = serde_json::to_string_pretty(&results)
-            .map_err(|e| Error::Other(format!("encoding results: {e}")))?;
+            .map_err(|e| Error::Internal(format!("encoding results: {e}")))?;
         println(&text)?;
     } else {
         println(&results_markdown(&results))?;
@@ -258,7 +258,7 @@ fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
         }
     }
     if results.iter().any(|r| r.status != "ok") {
-        return Err(Error::Other(
+        return Err(Error::Internal(
             "some jobs failed (see the status column)".into(),
         ));
     }

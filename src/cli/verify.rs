@@ -113,7 +113,7 @@ pub fn run(args: Args) -> Result<()> {
     let report = dispatch(&any, Verify(&args))?;
     if args.json.json {
         let s = serde_json::to_string_pretty(&report)
-            .map_err(|e| Error::Other(format!("JSON: {e}")))?;
+            .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::println(&s)?;
     } else {
         out::print(&text(&report))?;
@@ -171,7 +171,8 @@ fn run_cross(any: &AnyGame, args: &Args, n: usize) -> Result<()> {
     }
     let r = dispatch(any, Cross(args, n))?;
     if args.json.json {
-        let s = serde_json::to_string_pretty(&r).map_err(|e| Error::Other(format!("JSON: {e}")))?;
+        let s =
+            serde_json::to_string_pretty(&r).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::println(&s)?;
     } else {
         let mut s = format!(
@@ -205,7 +206,7 @@ fn run_cross(any: &AnyGame, args: &Args, n: usize) -> Result<()> {
         out::print(&s)?;
     }
     if r.samples.is_empty() {
-        return Err(Error::Other(format!(
+        return Err(Error::Input(format!(
             "verify --search: no position with a stored distance <= {} found",
             r.max_distance
         )));

@@ -9,7 +9,7 @@
 
 use super::scope::{Scope, Solvable};
 use super::solver::{solve_tier, ChildValues, TierStats};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use crate::progress::{stop_requested, Progress};
 use crate::tier::{decode, Outcomes, TierGame, RECORD_ENCODING};
 use rayon::prelude::*;
@@ -176,7 +176,7 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
             return Ok(w);
         }
         if depth > inside.len() {
-            return Err(Error::Other(format!(
+            return Err(Error::Internal(format!(
                 "the tier graph has a cycle through {}",
                 game.tier_name(t)
             )));
@@ -184,7 +184,7 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
         let mut w = 0;
         for c in game.stored_children(t) {
             if !inside.contains(&c) {
-                return Err(Error::Other(format!(
+                return Err(Error::Internal(format!(
                     "tier {} needs child {} outside the scope",
                     game.tier_name(t),
                     game.tier_name(c)
@@ -355,6 +355,7 @@ fn existing<G: TierGame>(game: &G, tier: G::Tier, path: &Path) -> Result<Option<
     if m.rules != game.rules_string() || m.fingerprint != game.fingerprint() {
         return Err(Error::table(
             path,
+            TableFault::WrongRules,
             format!(
                 "belongs to rules '{}', not '{}'; use another output directory",
                 m.rules,
@@ -409,7 +410,7 @@ pub fn solve<G: Solvable>(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
-        .map_err(|e| Error::Other(format!("cannot start worker threads: {e}")))?;
+        .map_err(|e| Error::Input(format!("cannot start worker threads: {e}")))?;
     pool.install(|| run_plan(game, scope, &plan, out_dir, options.memory_limit, progress))
 }
 
@@ -497,7 +498,7 @@ fn run_plan<G: Solvable>(
                     encoding: RECORD_ENCODING,
                     positions: res.records.len() as u64,
                     extra: serde_json::to_string(&extra)
-                        .map_err(|e| Error::Other(format!("encoding statistics: {e}")))?,
+                        .map_err(|e| Error::Internal(format!("encoding statistics: {e}")))?,
                 };
                 write_table(&path, &meta, &res.records)?;
                 (
@@ -513,7 +514,7 @@ fn run_plan<G: Solvable>(
         })?;
         let results = results
             .into_inner()
-            .map_err(|_| Error::Other("a solver thread panicked".into()))?;
+            .map_err(|_| Error::Internal("a solver thread panicked".into()))?;
         for (t, summary, records, fresh) in results {
             if fresh {
                 solved += 1;
@@ -596,6 +597,7 @@ pub fn load_records<G: TierGame>(game: &G, dir: &Path, tier: G::Tier) -> Result<
     if m.fingerprint != game.fingerprint() || m.rules != game.rules_string() {
         return Err(Error::table(
             &path,
+            TableFault::WrongRules,
             format!(
                 "belongs to rules '{}', not '{}'",
                 m.rules,
@@ -606,6 +608,7 @@ pub fn load_records<G: TierGame>(game: &G, dir: &Path, tier: G::Tier) -> Result<
     if m.positions != game.tier_size(tier) {
         return Err(Error::table(
             &path,
+            TableFault::WrongTier,
             format!(
                 "{} slots, the tier has {}",
                 m.positions,
@@ -625,7 +628,7 @@ pub fn summary_path(out_dir: &Path) -> PathBuf {
 pub fn write_summary(out_dir: &Path, summary: &Summary) -> Result<()> {
     let path = summary_path(out_dir);
     let text = serde_json::to_string_pretty(summary)
-        .map_err(|e| Error::Other(format!("encoding summary: {e}")))?;
+        .map_err(|e| Error::Internal(format!("encoding summary: {e}")))?;
     let tmp = path.with_extension("json.tmp");
     std::fs::write(&tmp, text + "\n")
         .map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;

@@ -273,7 +273,7 @@ pub fn write_results(base: &Path, results: &[JobResult]) -> Result<()> {
             .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
     }
     let json = serde_json::to_string_pretty(results)
-        .map_err(|e| Error::Other(format!("encoding results: {e}")))?;
+        .map_err(|e| Error::Internal(format!("encoding results: {e}")))?;
     let jp = base.with_extension("json");
     std::fs::write(&jp, json + "\n")
         .map_err(|e| Error::io(format!("writing {}", jp.display()), e))?;

@@ -94,7 +94,7 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
         pos: &G::Pos,
     ) -> Result<(Value, u32)> {
         let records = self.get(tier).ok_or_else(|| {
-            Error::Other(format!(
+            Error::Internal(format!(
                 "child tier {} is not solved (needed by a move of {})",
                 game.tier_name(tier),
                 game.format_position(pos)
@@ -103,7 +103,7 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
         let index = game.rank(tier, pos);
         let rec = records.get(index as usize).copied().unwrap_or(REC_NONE);
         decode(rec).ok_or_else(|| {
-            Error::Other(format!(
+            Error::Internal(format!(
                 "position {} ranks to empty slot {index} of tier {} (rank/unrank mismatch)",
                 game.format_position(pos),
                 game.tier_name(tier)
@@ -170,7 +170,7 @@ enum Scanned {
 
 fn check_distance(d: u32) -> Result<u32> {
     if d > MAX_DISTANCE || d > AUX_LOSS as u32 {
-        return Err(Error::Other(format!(
+        return Err(Error::Internal(format!(
             "distance {d} exceeds the record encoding's limit"
         )));
     }
@@ -204,7 +204,7 @@ impl<G: TierGame> Work<'_, G> {
             // (asked only when the child tier is not loaded, off the common path).
             let value = if children.get(ct).is_none() && game.tier_is_terminal(ct) {
                 let v = game.outcome(&child).ok_or_else(|| {
-                    Error::Other(format!(
+                    Error::Internal(format!(
                         "position {} lies in terminal tier {} but is not terminal",
                         game.format_position(&child),
                         game.tier_name(ct)
@@ -228,14 +228,14 @@ impl<G: TierGame> Work<'_, G> {
             } else if loss > 0 {
                 encode(Value::Loss, check_distance(loss)?)
             } else {
-                return Err(Error::Other(format!(
+                return Err(Error::Internal(format!(
                     "position {} has no legal move but is not terminal",
                     game.format_position(&pos)
                 )));
             }));
         }
         let inner = u16::try_from(inner).map_err(|_| {
-            Error::Other(format!(
+            Error::Internal(format!(
                 "position {} has more than 65535 in-tier moves",
                 game.format_position(&pos)
             ))

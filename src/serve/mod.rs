@@ -110,7 +110,7 @@ impl Explorer {
         let addr = server
             .server_addr()
             .to_ip()
-            .ok_or_else(|| Error::Other(format!("{wanted} is not an IP address")))?;
+            .ok_or_else(|| Error::Internal(format!("{wanted} is not an IP address")))?;
         Ok(Explorer {
             server: Arc::new(server),
             state: Arc::new(state),
@@ -159,7 +159,7 @@ impl Explorer {
         }
         for h in handles {
             if h.join().is_err() {
-                return Err(Error::Other("a server thread panicked".into()));
+                return Err(Error::Internal("a server thread panicked".into()));
             }
         }
         if stop_requested() && !self.stop.load(Ordering::SeqCst) {

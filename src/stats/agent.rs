@@ -190,7 +190,7 @@ impl<G: FullGame> Agent<G> for GreedyAgent {
 }
 
 fn no_moves<G: FullGame>(game: &G, pos: &G::Pos) -> Error {
-    Error::Other(format!(
+    Error::Internal(format!(
         "{}: position has no legal move but is not terminal: {}",
         game.rules_string(),
         game.format_position(pos)

@@ -115,7 +115,7 @@ pub fn solve_reachable<G: FullGame>(
                 value.push(UNKNOWN);
                 game.legal_moves(&pos, &mut moves);
                 if moves.is_empty() {
-                    return Err(Error::Other(format!(
+                    return Err(Error::Internal(format!(
                         "{}: position has no legal move but is not terminal: {}",
                         game.rules_string(),
                         game.format_position(&pos)

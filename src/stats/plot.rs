@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use std::path::Path;
 
 fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::Other(format!("drawing {}: {e}", path.display()))
+    Error::Internal(format!("drawing {}: {e}", path.display()))
 }
 
 const SERIES: [RGBColor; 6] = [

@@ -513,7 +513,7 @@ pub fn write_compare(dir: &Path, r: &CompareReport) -> Result<Vec<PathBuf>> {
     written.push(cmp);
     let json = dir.join("report.json");
     let text = serde_json::to_string_pretty(r)
-        .map_err(|e| Error::Other(format!("encoding report.json: {e}")))?;
+        .map_err(|e| Error::Internal(format!("encoding report.json: {e}")))?;
     write_file(&json, &text)?;
     written.push(json);
     let wr = dir.join("win_rates.svg");

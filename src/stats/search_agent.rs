@@ -63,7 +63,7 @@ impl<G: FullGame> Agent<G> for SearchAgent {
     fn choose(&self, game: &G, pos: &G::Pos, history: &[u64], _rng: &mut Rng) -> Result<G::Move> {
         let r = search_fresh(game, pos, &NoOracle, &self.config(history, false), HASH_MIB);
         r.best.ok_or_else(|| {
-            Error::Other(format!(
+            Error::Internal(format!(
                 "{}: search found no move in {}",
                 game.rules_string(),
                 game.format_position(pos)

@@ -167,7 +167,7 @@ fn parse_value(text: &str) -> Result<Value> {
         "win" => Ok(Value::Win),
         "loss" => Ok(Value::Loss),
         "draw" => Ok(Value::Draw),
-        other => Err(Error::Other(format!(
+        other => Err(Error::Internal(format!(
             "solver summary: '{other}' is not a value"
         ))),
     }
@@ -183,7 +183,7 @@ fn row_of(
 ) -> Result<SweepRow> {
     let s = &r.summary;
     let start = s.start.as_ref().ok_or_else(|| {
-        Error::Other(format!(
+        Error::Internal(format!(
             "{spec}: the solve summary has no start value (whole scope expected)"
         ))
     })?;
@@ -432,7 +432,7 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
     }
     files.push(write("sweep.csv", &csv)?);
     let json = serde_json::to_string_pretty(r)
-        .map_err(|e| Error::Other(format!("encoding sweep.json: {e}")))?;
+        .map_err(|e| Error::Internal(format!("encoding sweep.json: {e}")))?;
     files.push(write("sweep.json", &(json + "\n"))?);
     let side0 = r
         .rows

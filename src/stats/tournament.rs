@@ -271,8 +271,8 @@ pub fn load_games<G: FullGame>(
 }
 
 fn to_line(r: &GameRecord) -> Result<String> {
-    let mut s =
-        serde_json::to_string(r).map_err(|e| Error::Other(format!("encoding game record: {e}")))?;
+    let mut s = serde_json::to_string(r)
+        .map_err(|e| Error::Internal(format!("encoding game record: {e}")))?;
     s.push('\n');
     Ok(s)
 }
@@ -320,7 +320,7 @@ pub fn run_tournament<G: FullGame>(
                     let line = to_line(&rec)?;
                     let mut f = file
                         .lock()
-                        .map_err(|_| Error::Other("games file lock poisoned".into()))?;
+                        .map_err(|_| Error::Internal("games file lock poisoned".into()))?;
                     f.write_all(line.as_bytes())
                         .and_then(|_| f.flush())
                         .map_err(|e| Error::io(format!("writing {}", games_file.display()), e))?;
@@ -334,7 +334,7 @@ pub fn run_tournament<G: FullGame>(
             rayon::ThreadPoolBuilder::new()
                 .num_threads(cfg.threads)
                 .build()
-                .map_err(|e| Error::Other(format!("starting {} threads: {e}", cfg.threads)))?
+                .map_err(|e| Error::Input(format!("starting {} threads: {e}", cfg.threads)))?
                 .install(play_all)?
         } else {
             play_all()?

@@ -8,7 +8,7 @@
 
 use super::probe::TableOracle;
 use super::verify::dir_tiers;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
 use crate::tier::{decode, TierGame};
@@ -146,7 +146,7 @@ pub struct AnalyzeReport {
 fn example<G: TierGame>(game: &G, tier: G::Tier, index: u64, record: u16) -> Result<Example> {
     let name = game.tier_name(tier);
     let pos = game.unrank(tier, index).ok_or_else(|| {
-        Error::Other(format!(
+        Error::Internal(format!(
             "tier {name} slot {index} has a record but unrank gives no position"
         ))
     })?;
@@ -237,14 +237,14 @@ fn count_by_side<G: TierGame>(
                     continue;
                 };
                 let pos = game.unrank(tier, index).ok_or_else(|| {
-                    Error::Other(format!(
+                    Error::Internal(format!(
                         "tier {} slot {index} has a record but unrank gives no position",
                         game.tier_name(tier)
                     ))
                 })?;
                 let side = game.side_to_move(&pos);
                 let Some(slot) = acc.get_mut(side) else {
-                    return Err(Error::Other(format!(
+                    return Err(Error::Internal(format!(
                         "tier {} slot {index}: side to move {side} is not 0 or 1",
                         game.tier_name(tier)
                     )));
@@ -325,7 +325,11 @@ pub fn analyze_dir_with<G: TierGame>(
             return Err(Error::Interrupted);
         }
         let table = oracle.table(tier)?.ok_or_else(|| {
-            Error::table(dir, format!("no table for tier {}", game.tier_name(tier)))
+            Error::table(
+                dir,
+                TableFault::Missing,
+                format!("no table for tier {}", game.tier_name(tier)),
+            )
         })?;
         let records = table.read_all()?;
         let mut s = TierStats {

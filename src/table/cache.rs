@@ -175,11 +175,13 @@ mod tests {
         let cache = BlockCache::new(1 << 20);
         cache.get_or_load((7, 0), || Ok(vec![1, 2, 3])).unwrap();
         let again = cache
-            .get_or_load((7, 0), || Err(crate::Error::Other("must not load".into())))
+            .get_or_load((7, 0), || {
+                Err(crate::Error::Internal("must not load".into()))
+            })
             .unwrap();
         assert_eq!(&*again, &[1, 2, 3]);
         assert!(cache
-            .get_or_load((7, 1), || Err(crate::Error::Other("boom".into())))
+            .get_or_load((7, 1), || Err(crate::Error::Internal("boom".into())))
             .is_err());
         assert_eq!(cache.stats(), (1, 2));
     }

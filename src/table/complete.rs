@@ -6,7 +6,7 @@
 //! passes), and every tier that `summary.json` lists (written when a solve
 //! finishes: the whole scope) must be present.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use crate::tier::TierGame;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -38,6 +38,7 @@ pub fn check_complete<G: TierGame>(game: &G, dir: &Path, tiers: &[G::Tier]) -> R
     let shown: Vec<&str> = missing.iter().take(LIST).map(String::as_str).collect();
     Err(Error::table(
         dir,
+        TableFault::Missing,
         format!(
             "incomplete: {} tier table{} missing ({}{}), needed by the tables present or listed in summary.json; solve again into this directory to restore them",
             missing.len(),
@@ -57,22 +58,38 @@ fn summary_tiers(dir: &Path) -> Result<Vec<String>> {
         Err(e) => return Err(Error::io(format!("reading {}", path.display()), e)),
     };
     if !meta.is_file() {
-        return Err(Error::table(&path, "not a regular file"));
+        return Err(Error::table(
+            &path,
+            TableFault::NotAFile,
+            "not a regular file",
+        ));
     }
     let text = std::fs::read_to_string(&path)
         .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    let v: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| Error::table(&path, format!("not a valid summary: {e}")))?;
-    let tiers = v["tiers"]
-        .as_array()
-        .ok_or_else(|| Error::table(&path, "not a valid summary: no `tiers` list"))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        Error::table(
+            &path,
+            TableFault::Corrupt,
+            format!("not a valid summary: {e}"),
+        )
+    })?;
+    let tiers = v["tiers"].as_array().ok_or_else(|| {
+        Error::table(
+            &path,
+            TableFault::Corrupt,
+            "not a valid summary: no `tiers` list",
+        )
+    })?;
     tiers
         .iter()
         .map(|t| {
-            t["tier"]
-                .as_str()
-                .map(str::to_string)
-                .ok_or_else(|| Error::table(&path, "not a valid summary: a tier without a name"))
+            t["tier"].as_str().map(str::to_string).ok_or_else(|| {
+                Error::table(
+                    &path,
+                    TableFault::Corrupt,
+                    "not a valid summary: a tier without a name",
+                )
+            })
         })
         .collect()
 }

@@ -10,7 +10,7 @@
 
 use super::cache::{BlockCache, BlockKey};
 use super::format::{decode_block, decode_table, parse_head, HeadParse, Layout, TableMeta};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -57,9 +57,13 @@ fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<
 fn ensure_regular(path: &Path) -> Result<()> {
     match std::fs::metadata(path) {
         Ok(m) if m.is_file() => Ok(()),
-        Ok(_) => Err(Error::table(path, "not a regular file")),
+        Ok(_) => Err(Error::table(
+            path,
+            TableFault::NotAFile,
+            "not a regular file",
+        )),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            Err(Error::table(path, "no such file"))
+            Err(Error::table(path, TableFault::Missing, "no such file"))
         }
         Err(e) => Err(Error::io(format!("opening table {}", path.display()), e)),
     }
@@ -77,7 +81,7 @@ impl Table {
         ensure_regular(path)?;
         let file = File::open(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
-                Error::table(path, "no such file")
+                Error::table(path, TableFault::Missing, "no such file")
             } else {
                 Error::io(format!("opening table {}", path.display()), e)
             }
@@ -92,13 +96,16 @@ impl Table {
             let mut buf = vec![0u8; want];
             read_at(&file, &mut buf, 0)
                 .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-            match parse_head(&buf, file_len).map_err(|r| Error::table(path, r))? {
+            match parse_head(&buf, file_len)
+                .map_err(|r| Error::table(path, TableFault::of_reason(&r), r))?
+            {
                 HeadParse::Done(l) => break l,
                 // parse_head has checked that `n` fits in the file before asking.
                 HeadParse::Need(n) if n > want && n as u64 <= file_len => want = n,
                 HeadParse::Need(n) => {
                     return Err(Error::table(
                         path,
+                        TableFault::Truncated,
                         format!("truncated: {n} bytes needed, {file_len} present"),
                     ))
                 }
@@ -148,7 +155,7 @@ impl Table {
         let m = self.meta();
         if m.fingerprint != fingerprint || m.rules != rules {
             return Err(Error::table(
-                &self.path,
+                &self.path, TableFault::WrongRules,
                 format!(
                     "wrong rules: the table is for '{}' (fingerprint {:016x}), expected '{rules}' ({fingerprint:016x})",
                     m.rules, m.fingerprint
@@ -163,6 +170,7 @@ impl Table {
         let entry = self.layout.blocks.get(b).ok_or_else(|| {
             Error::table(
                 &self.path,
+                TableFault::BadRecord,
                 format!("block {b} out of range ({} blocks)", self.blocks()),
             )
         })?;
@@ -171,6 +179,7 @@ impl Table {
             if e.kind() == std::io::ErrorKind::UnexpectedEof {
                 Error::table(
                     &self.path,
+                    TableFault::Truncated,
                     format!("truncated: block {b} lies beyond the end of the file"),
                 )
             } else {
@@ -178,7 +187,7 @@ impl Table {
             }
         })?;
         decode_block(&buf, entry, self.layout.records_in(b), b)
-            .map_err(|r| Error::table(&self.path, r))
+            .map_err(|r| Error::table(&self.path, TableFault::of_reason(&r), r))
     }
 
     /// The decoded block `b`, through the cache.
@@ -192,6 +201,7 @@ impl Table {
         if index >= self.layout.records {
             return Err(Error::table(
                 &self.path,
+                TableFault::BadRecord,
                 format!(
                     "index {index} out of range (the table has {} records)",
                     self.layout.records
@@ -209,10 +219,12 @@ impl Table {
         ensure_regular(&self.path)?;
         let bytes = std::fs::read(&self.path)
             .map_err(|e| Error::io(format!("reading {}", self.path.display()), e))?;
-        let (layout, records) = decode_table(&bytes).map_err(|r| Error::table(&self.path, r))?;
+        let (layout, records) = decode_table(&bytes)
+            .map_err(|r| Error::table(&self.path, TableFault::of_reason(&r), r))?;
         if layout.meta != self.layout.meta || layout.blocks != self.layout.blocks {
             return Err(Error::table(
                 &self.path,
+                TableFault::Changed,
                 "the file changed since it was opened",
             ));
         }

@@ -35,7 +35,7 @@
 //! header length, block count and block lengths are bounded by the file length
 //! before anything is allocated).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use crate::tier::RECORD_ENCODING;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -533,7 +533,8 @@ pub fn write_table_with(
     records: &[u16],
     opts: &WriteOptions,
 ) -> Result<()> {
-    let bytes = encode_table(meta, records, opts).map_err(|r| Error::table(path, r))?;
+    let bytes = encode_table(meta, records, opts)
+        .map_err(|r| Error::table(path, TableFault::of_reason(&r), r))?;
     let tmp = tmp_path(path);
     let result = (|| -> Result<()> {
         let mut f =

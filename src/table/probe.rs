@@ -8,7 +8,7 @@
 use super::cache::{BlockCache, DEFAULT_CACHE_BYTES};
 use super::file::Table;
 use super::format::table_path;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use crate::game::{Oracle, Value};
 use crate::tier::{decode, TierGame, REC_NONE};
 use hashbrown::HashMap;
@@ -30,7 +30,7 @@ impl TableSet {
         let md = std::fs::metadata(dir)
             .map_err(|e| Error::io(format!("table directory {}", dir.display()), e))?;
         if !md.is_dir() {
-            return Err(Error::table(dir, "not a directory"));
+            return Err(Error::table(dir, TableFault::NotAFile, "not a directory"));
         }
         Ok(TableSet {
             dir: dir.to_path_buf(),
@@ -70,6 +70,7 @@ impl TableSet {
             if t.meta().tier != tier {
                 return Err(Error::table(
                     &path,
+                    TableFault::WrongTier,
                     format!(
                         "the header says tier '{}' but the file name says '{tier}'",
                         t.meta().tier
@@ -174,6 +175,7 @@ impl<G: TierGame> TableOracle<G> {
             if t.records() != size {
                 return Err(Error::table(
                     t.path(),
+                    TableFault::WrongTier,
                     format!(
                         "{} records but tier {name} has {size} slots (different index scheme?)",
                         t.records()
@@ -204,6 +206,7 @@ impl<G: TierGame> TableOracle<G> {
                 let path = table_path(self.set.dir(), &self.game.tier_name(tier));
                 Err(Error::table(
                     path,
+                    TableFault::BadRecord,
                     format!(
                         "slot {} of position {} holds no record",
                         self.game.rank(tier, pos),
@@ -240,8 +243,12 @@ impl<G: TierGame> Oracle<G> for TableOracle<G> {
 /// every table is checked against the game when it is used).
 pub fn rules_of_dir(dir: &Path) -> Result<String> {
     let names = list_tiers(dir)?;
-    let first = names
-        .first()
-        .ok_or_else(|| Error::table(dir, "no table files (*.hst) in this directory"))?;
+    let first = names.first().ok_or_else(|| {
+        Error::table(
+            dir,
+            TableFault::Missing,
+            "no table files (*.hst) in this directory",
+        )
+    })?;
     Ok(Table::open(&table_path(dir, first))?.meta().rules.clone())
 }

@@ -14,7 +14,7 @@
 //! if every child is a win (1 + the greatest); otherwise a draw.
 
 use super::probe::{list_tiers, TableOracle};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
 use crate::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_NONE};
@@ -131,6 +131,7 @@ fn derive<G: TierGame>(
                         None => {
                             return Err(Error::table(
                                 oracle.set().dir(),
+                                TableFault::Missing,
                                 format!(
                                     "tier {} has no table, but verifying tier {} needs it",
                                     game.tier_name(ct),
@@ -233,9 +234,13 @@ pub fn verify_tier<G: TierGame>(
     let start = Instant::now();
     let game = oracle.game();
     let name = game.tier_name(tier);
-    let table = oracle
-        .table(tier)?
-        .ok_or_else(|| Error::table(oracle.set().dir(), format!("no table for tier {name}")))?;
+    let table = oracle.table(tier)?.ok_or_else(|| {
+        Error::table(
+            oracle.set().dir(),
+            TableFault::Missing,
+            format!("no table for tier {name}"),
+        )
+    })?;
     let records = table.read_all()?;
     let n = records.len() as u64;
     progress.stage(&format!("verify {name}"), n);
@@ -295,6 +300,7 @@ pub fn dir_tiers<G: TierGame>(game: &G, dir: &Path) -> Result<Vec<G::Tier>> {
         let tier = game.parse_tier(&name).map_err(|e| {
             Error::table(
                 super::format::table_path(dir, &name),
+                TableFault::WrongTier,
                 format!("file name is not a tier of {}: {e}", game.rules_string()),
             )
         })?;
@@ -304,6 +310,7 @@ pub fn dir_tiers<G: TierGame>(game: &G, dir: &Path) -> Result<Vec<G::Tier>> {
     if tiers.is_empty() {
         return Err(Error::table(
             dir,
+            TableFault::Missing,
             "no table files (*.hst) in this directory",
         ));
     }

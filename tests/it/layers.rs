@@ -17,7 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("variants", &["variant"]),
     ("storage", &["table"]),
     ("generation", &["retro"]),
-    ("search", &["search"]),
+    ("search", &["search", "prove"]),
     ("combinations", &["answer"]),
     ("statistics", &["stats"]),
     ("faces", &["serve"]),

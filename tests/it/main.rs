@@ -13,6 +13,7 @@ mod hunt_perft;
 mod hunt_props;
 mod hunt_rules;
 mod layers;
+mod prove;
 mod retro_graph;
 mod retro_hunt;
 mod retro_published;

@@ -1,0 +1,511 @@
+//! `huntsolve prove <rules> [<position>|start] [--moves "..."] [--side NAME]
+//! [--tables DIR]... [--threads T] [--hash MiB] [--time S] [--nodes N]
+//! [--save FILE] [--json]`: proves a position's value with the df-pn prover
+//! (leaves: terminal positions and the tables), and
+//! `huntsolve check-proof FILE [--tables DIR]... [--json]`: re-checks a saved
+//! certificate with the rules engine (exit 1 when it does not hold, 2 when the
+//! file is corrupt or of other rules).
+//!
+//! Without `--side`, the value comes from up to two one-sided runs (the mover
+//! wins?; else the opponent wins?; else a draw). With `--save FILE`, each run
+//! that decides the value writes its certificate: one file for a win or a
+//! loss, and for a draw `FILE.<side>` per side (each side's "cannot win").
+
+use super::args::{Hash, Json, Threads};
+use super::out;
+use super::verify::{dispatch, TierJob};
+use huntsolve::progress::Progress;
+use huntsolve::prove::certificate::{extract, Certificate, TableRef};
+use huntsolve::prove::check::check;
+use huntsolve::prove::dfpn::num;
+use huntsolve::prove::tables::TableDirs;
+use huntsolve::prove::{
+    check_repetition_rule, ProofTable, ProveConfig, Prover, RunOutcome, RunReport,
+};
+use huntsolve::retro::TierGame;
+use huntsolve::{AnyGame, Error, Result};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Largest certificate written (nodes).
+const MAX_CERT_NODES: usize = 50_000_000;
+
+/// Arguments of `prove`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Rules: a preset name with options.
+    rules: String,
+    /// Position text or `start`.
+    #[arg(default_value = "start")]
+    position: String,
+    /// Moves to play from the position first, space-separated.
+    #[arg(long)]
+    moves: Vec<String>,
+    /// Prove only "this side forces a win" (a side name, e.g. hunter, prey).
+    #[arg(long)]
+    side: Option<String>,
+    /// Directory of solved tables used as leaves (repeatable).
+    #[arg(long)]
+    tables: Vec<PathBuf>,
+    #[command(flatten)]
+    threads: Threads,
+    #[command(flatten)]
+    hash: Hash,
+    /// Time limit in seconds (then the answer is "unknown" with the root's numbers).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Node limit over all threads.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Write the certificate(s) of the result.
+    #[arg(long)]
+    save: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) json: Json,
+}
+
+/// Arguments of `check-proof`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The certificate file.
+    file: PathBuf,
+    /// Directories of the tables the leaves come from (repeatable).
+    #[arg(long)]
+    tables: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) json: Json,
+}
+
+#[derive(Serialize)]
+struct ProveOut {
+    rules: String,
+    position: String,
+    side_to_move: &'static str,
+    /// `win`, `loss`, `draw` or `unknown` for the side to move (value mode),
+    /// or `proven`, `disproven`, `unknown` for `--side`.
+    value: String,
+    runs: Vec<RunReport>,
+    nodes: u64,
+    nodes_per_second: f64,
+    table_hits: u64,
+    seconds: f64,
+    certificates: Vec<SavedCert>,
+    peak_memory_bytes: Option<u64>,
+    hash_bytes: usize,
+}
+
+#[derive(Serialize)]
+struct SavedCert {
+    file: String,
+    kind: String,
+    side: String,
+    nodes: usize,
+    bytes: usize,
+    depth: Option<u32>,
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), if known.
+pub fn peak_memory() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Runs `prove`.
+pub fn run(args: Args) -> Result<()> {
+    let any = AnyGame::parse(&args.rules)?;
+    if let Some(t) = args.time {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(Error::Input(format!(
+                "--time {t}: expected a positive number of seconds"
+            )));
+        }
+    }
+    dispatch(&any, Prove(&args))
+}
+
+struct Prove<'a>(&'a Args);
+
+impl TierJob for Prove<'_> {
+    type Out = ();
+    fn run<G: TierGame>(self, game: &G) -> Result<()> {
+        prove_game(game, self.0)
+    }
+}
+
+fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
+    (0..2).find(|&s| game.side_name(s) == name).ok_or_else(|| {
+        Error::Input(format!(
+            "--side {name}: expected {} or {}",
+            game.side_name(0),
+            game.side_name(1)
+        ))
+    })
+}
+
+fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
+    check_repetition_rule(game)?;
+    let pos = game.parse_position(&args.position)?;
+    let pos = huntsolve::game::play_line(game, &pos, &args.moves.join(" "))?;
+    let side = args
+        .side
+        .as_deref()
+        .map(|s| side_index(game, s))
+        .transpose()?;
+    let tables = TableDirs::open(game, &args.tables)?;
+    let tt = ProofTable::new(args.hash.or(256).max(1));
+    let cfg = ProveConfig {
+        threads: args.threads.or(1),
+        time: args.time.map(Duration::from_secs_f64),
+        nodes: args.nodes,
+        ..Default::default()
+    };
+    let prover = Prover::new(game, &tables, &tt, cfg);
+    let bars = out::Bars::new();
+    bars.stage("prove", 0);
+    let (value, runs) = match side {
+        Some(s) => {
+            let r = prover.prove_side(&pos, s, &bars);
+            let v = match r.outcome {
+                RunOutcome::Proven => "proven",
+                RunOutcome::Disproven => "disproven",
+                RunOutcome::Unknown => "unknown",
+            };
+            (v.to_string(), vec![r])
+        }
+        None => {
+            let (v, runs) = prover.value(&pos, &bars);
+            (
+                v.map_or("unknown".to_string(), |v| v.name().to_string()),
+                runs,
+            )
+        }
+    };
+    bars.finish_stage();
+    if let Some(e) = tables.take_error() {
+        return Err(e);
+    }
+    if huntsolve::progress::stop_requested() {
+        return Err(Error::Interrupted);
+    }
+    let mut certs = Vec::new();
+    if let Some(file) = &args.save {
+        let decisive: Vec<&RunReport> = match (side, value.as_str()) {
+            (Some(_), "unknown") | (None, "unknown") => Vec::new(),
+            (Some(_), _) => runs.iter().collect(),
+            (None, "draw") => runs.iter().collect(),
+            (None, _) => runs
+                .iter()
+                .filter(|r| r.outcome == RunOutcome::Proven)
+                .collect(),
+        };
+        if decisive.is_empty() {
+            return Err(Error::Input(
+                "no certificate to save: the value is unknown".into(),
+            ));
+        }
+        let leaf =
+            |p: &G::Pos| -> Result<Option<TableRef>> { Ok(tables.leaf(game, p)?.map(|x| x.0)) };
+        for r in decisive {
+            let path = if decisive_len(&runs, side, &value) > 1 {
+                PathBuf::from(format!("{}.{}", file.display(), r.side_name))
+            } else {
+                file.clone()
+            };
+            let cert = extract(&prover, &pos, r.side, r.outcome, &leaf, MAX_CERT_NODES)?;
+            let bytes = cert.encode();
+            cert.write(&path)?;
+            certs.push(SavedCert {
+                file: path.display().to_string(),
+                kind: match cert.header.kind {
+                    huntsolve::prove::certificate::Kind::Win => "win",
+                    huntsolve::prove::certificate::Kind::NoWin => "no-win",
+                }
+                .to_string(),
+                side: r.side_name.to_string(),
+                nodes: cert.nodes.len(),
+                bytes: bytes.len(),
+                depth: cert.depth(),
+            });
+        }
+    }
+    let nodes: u64 = runs.iter().map(|r| r.nodes).sum();
+    let seconds: f64 = runs.iter().map(|r| r.seconds).sum();
+    let o = ProveOut {
+        rules: game.rules_string(),
+        position: game.format_position(&pos),
+        side_to_move: game.side_name(game.side_to_move(&pos)),
+        value,
+        nodes,
+        nodes_per_second: nodes as f64 / seconds.max(1e-9),
+        table_hits: runs.iter().map(|r| r.table_hits).sum(),
+        seconds,
+        runs,
+        certificates: certs,
+        peak_memory_bytes: peak_memory(),
+        hash_bytes: tt.bytes(),
+    };
+    if args.json.json {
+        let s = serde_json::to_string(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
+        return out::println(&s);
+    }
+    out::print(&text(&o))
+}
+
+fn decisive_len(runs: &[RunReport], side: Option<usize>, value: &str) -> usize {
+    match (side, value) {
+        (None, "draw") => runs.len(),
+        _ => 1,
+    }
+}
+
+fn text(o: &ProveOut) -> String {
+    let mut s = format!(
+        "rules    {}\nposition {}\nto move  {}\nvalue    {}\n",
+        o.rules, o.position, o.side_to_move, o.value
+    );
+    for r in &o.runs {
+        s.push_str(&format!(
+            "run: {} wins? {:<9} root pn {} dn {}, {} nodes, {} table hits, {:.2} s{}\n",
+            r.side_name,
+            format!("{:?}", r.outcome).to_lowercase(),
+            num(r.pn),
+            num(r.dn),
+            r.nodes,
+            r.table_hits,
+            r.seconds,
+            r.proof_plies
+                .map_or(String::new(), |d| format!(", proof within {d} plies"))
+        ));
+    }
+    s.push_str(&format!(
+        "total    {} nodes, {:.0} nodes/s, {} table hits, {:.2} s, proof table {} MiB, peak memory {}\n",
+        o.nodes,
+        o.nodes_per_second,
+        o.table_hits,
+        o.seconds,
+        o.hash_bytes >> 20,
+        o.peak_memory_bytes
+            .map_or("unknown".into(), |b| format!("{} MiB", b >> 20))
+    ));
+    for c in &o.certificates {
+        s.push_str(&format!(
+            "saved    {} ({} for {}, {} nodes, {} bytes{})\n",
+            c.file,
+            c.kind,
+            c.side,
+            c.nodes,
+            c.bytes,
+            c.depth
+                .map_or(String::new(), |d| format!(", longest line {d} plies"))
+        ));
+    }
+    s
+}
+
+/// Runs `check-proof`.
+pub fn run_check(args: CheckArgs) -> Result<()> {
+    let cert = Certificate::read(&args.file)?;
+    let any = AnyGame::parse(&cert.header.rules)?;
+    let report = dispatch(&any, Check(&args, &cert))?;
+    if args.json.json {
+        let s =
+            serde_json::to_string(&report).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
+        out::println(&s)?;
+    } else {
+        let mut s = format!(
+            "rules    {}\nposition {}\nclaim    {} {}\nnodes    {} ({} terminal leaves, {} table leaves)\n",
+            report.rules,
+            report.position,
+            report.side,
+            match report.kind {
+                huntsolve::prove::certificate::Kind::Win => "forces a win",
+                huntsolve::prove::certificate::Kind::NoWin => "cannot force a win",
+            },
+            report.nodes,
+            report.terminal_leaves,
+            report.table_leaves
+        );
+        if let Some(d) = report.depth {
+            s.push_str(&format!("longest line {d} plies\n"));
+        }
+        for e in &report.examples {
+            s.push_str(&format!("PROBLEM {e}\n"));
+        }
+        s.push_str(if report.ok() {
+            "the certificate holds\n"
+        } else {
+            "the certificate does NOT hold\n"
+        });
+        out::print(&s)?;
+    }
+    if !report.ok() {
+        // Exit status 1: a check disagreed (2 is for bad input).
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+struct Check<'a>(&'a CheckArgs, &'a Certificate);
+
+impl TierJob for Check<'_> {
+    type Out = huntsolve::prove::check::CheckReport;
+    fn run<G: TierGame>(self, game: &G) -> Result<Self::Out> {
+        let (args, cert) = (self.0, self.1);
+        if !cert.header.tables.is_empty() && args.tables.is_empty() {
+            return Err(Error::Input(format!(
+                "the proof's leaves come from {} tables (e.g. {}); give --tables DIR",
+                cert.header.tables.len(),
+                cert.header.tables[0].tier
+            )));
+        }
+        let dirs = TableDirs::open(game, &args.tables)?;
+        let probe = |p: &G::Pos| dirs.leaf(game, p);
+        check(game, cert, &probe)
+    }
+}
+
+/// The proof suite of `bench --prove`: (rules, playout plies from the start,
+/// positions). Every position is proven to its value without tables.
+pub const PROVE_SUITE: &[(&str, usize, usize)] = &[
+    ("kaooa", 0, 1),
+    ("kaooa-6", 0, 1),
+    ("kaooa", 10, 4),
+    ("kaooa-6", 12, 4),
+    (
+        "diviyan-keliya,board=alquerque25,hunters=2,prey=2,hunter_win=2",
+        6,
+        4,
+    ),
+];
+
+struct BenchLine {
+    nodes: u64,
+    seconds: f64,
+    values: Vec<String>,
+}
+
+fn bench_prove_game<G: huntsolve::FullGame>(
+    g: &G,
+    plies: usize,
+    count: usize,
+    seed: u64,
+    threads: usize,
+    hash: usize,
+) -> BenchLine {
+    let positions = if plies == 0 {
+        vec![g.start()]
+    } else {
+        huntsolve::search::suite::random_positions(g, count, plies, seed)
+    };
+    let mut line = BenchLine {
+        nodes: 0,
+        seconds: 0.0,
+        values: Vec::new(),
+    };
+    let tt = ProofTable::new(hash);
+    for pos in positions {
+        tt.clear();
+        let p = Prover::new(
+            g,
+            &huntsolve::game::NoOracle,
+            &tt,
+            ProveConfig {
+                threads,
+                ..Default::default()
+            },
+        );
+        let (v, runs) = p.value(&pos, &huntsolve::progress::NoProgress);
+        line.nodes += runs.iter().map(|r| r.nodes).sum::<u64>();
+        line.seconds += runs.iter().map(|r| r.seconds).sum::<f64>();
+        line.values
+            .push(v.map_or("unknown", |v| v.name()).to_string());
+    }
+    line
+}
+
+fn bench_search_game<G: huntsolve::FullGame>(
+    g: &G,
+    plies: usize,
+    count: usize,
+    seed: u64,
+) -> (u64, f64) {
+    let positions = if plies == 0 {
+        vec![g.start()]
+    } else {
+        huntsolve::search::suite::random_positions(g, count, plies, seed)
+    };
+    let tt = huntsolve::search::TransTable::new(64);
+    let (mut n, mut s) = (0, 0.0);
+    for pos in positions {
+        tt.clear();
+        let r = huntsolve::search::search(
+            g,
+            &pos,
+            &huntsolve::game::NoOracle,
+            &huntsolve::search::SearchConfig {
+                exact: true,
+                limits: vec![huntsolve::search::Limit::Depth(9)],
+                ..Default::default()
+            },
+            &tt,
+        );
+        n += r.nodes;
+        s += r.time.as_secs_f64();
+    }
+    (n, s)
+}
+
+/// Runs `bench --prove`.
+pub fn bench_prove(threads: usize, hash: usize, seed: u64) -> Result<()> {
+    let mut runs = vec![1];
+    if threads > 1 {
+        runs.push(threads);
+    }
+    out::println(&format!(
+        "{:<62} {:>3} {:>12} {:>8} {:>11} {:>13}  values",
+        "rules (positions)", "thr", "nodes", "s", "nodes/s", "a-b nodes/s"
+    ))?;
+    let mut totals = Vec::new();
+    for &t in &runs {
+        let (mut nodes, mut secs) = (0u64, 0.0f64);
+        for &(rules, plies, count) in PROVE_SUITE {
+            let any = AnyGame::parse(rules)?;
+            let l = huntsolve::with_game!(&any, g => bench_prove_game(g, plies, count, seed, t, hash.max(1)));
+            let ab = if t == 1 {
+                let (n, s) =
+                    huntsolve::with_game!(&any, g => bench_search_game(g, plies, count, seed));
+                format!("{:.0}", n as f64 / s.max(1e-9))
+            } else {
+                "-".into()
+            };
+            out::println(&format!(
+                "{:<62} {:>3} {:>12} {:>8.2} {:>11.0} {:>13}  {}",
+                format!("{rules} ({})", l.values.len()),
+                t,
+                l.nodes,
+                l.seconds,
+                l.nodes as f64 / l.seconds.max(1e-9),
+                ab,
+                l.values.join(" ")
+            ))?;
+            nodes += l.nodes;
+            secs += l.seconds;
+        }
+        out::println(&format!(
+            "total, {t} thread(s): {nodes} nodes, {secs:.2} s, {:.0} nodes/s",
+            nodes as f64 / secs.max(1e-9)
+        ))?;
+        totals.push(secs);
+    }
+    if totals.len() == 2 {
+        out::println(&format!(
+            "speed-up {} threads vs 1 (time ratio, same run): {:.2}",
+            threads,
+            totals[0] / totals[1].max(1e-9)
+        ))?;
+    }
+    Ok(())
+}

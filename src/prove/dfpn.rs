@@ -1,0 +1,1005 @@
+//! Depth-first proof-number search (Nagai 2002) with the 1+ε trick
+//! (Pawlewicz & Lew 2007) for one goal: "side S forces a win". See the module
+//! docs of [`crate::prove`] for how repetition and the graph-history
+//! interaction are handled.
+
+use super::tt::{Entry, ProofTable, Reps, INF, MAX_FINITE};
+use crate::game::{Game, Oracle, Value};
+use crate::progress::{stop_requested, Progress};
+use hashbrown::HashMap;
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// "No repetition": a disproof that depends on no position above it.
+pub const NO_REP: u32 = u32::MAX;
+/// Proof number stored for a path-dependent disproof (with disproof number 1):
+/// a hint that steers the search, never a result.
+const PATH_DISPROOF_PN: u32 = 1;
+const PATH_DISPROOF_DN: u32 = 1;
+/// Stack of each prover thread: the recursion is as deep as the longest
+/// repetition-free line searched.
+pub const STACK_BYTES: usize = 512 << 20;
+
+/// How to prove.
+#[derive(Clone, Debug)]
+pub struct ProveConfig {
+    /// Worker threads sharing the table (at least 1).
+    pub threads: usize,
+    /// Wall-clock limit (`None`: until proven or stopped).
+    pub time: Option<Duration>,
+    /// Node limit over all threads (`None`: none).
+    pub nodes: Option<u64>,
+    /// ε of the 1+ε threshold trick.
+    pub epsilon: f64,
+    /// External stop flag.
+    pub stop: Arc<AtomicBool>,
+    /// Nodes of the first df-pn phase (later phases double).
+    pub phase_nodes: u64,
+    /// Alternate df-pn with the closure search (see [`crate::prove`]).
+    pub closure: bool,
+}
+
+impl Default for ProveConfig {
+    fn default() -> Self {
+        ProveConfig {
+            threads: 1,
+            time: None,
+            nodes: None,
+            epsilon: 0.25,
+            stop: Arc::new(AtomicBool::new(false)),
+            phase_nodes: 1 << 18,
+            closure: true,
+        }
+    }
+}
+
+/// Result of one run for one goal side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunOutcome {
+    /// The goal side forces a win.
+    Proven,
+    /// The goal side cannot force a win (the other side holds at least a draw).
+    Disproven,
+    /// Stopped before either (time, node limit or interrupt).
+    Unknown,
+}
+
+/// Figures of one run.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    /// Index of the goal side.
+    pub side: usize,
+    /// Name of the goal side.
+    pub side_name: &'static str,
+    /// What was established.
+    pub outcome: RunOutcome,
+    /// Root proof number at the end (0: proven).
+    pub pn: u32,
+    /// Root disproof number at the end (0: disproven).
+    pub dn: u32,
+    /// Nodes expanded (all threads).
+    pub nodes: u64,
+    /// Leaves answered by the tables.
+    pub table_hits: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// For a proof: the plies the stored proof needs at most (from the table).
+    pub proof_plies: Option<u32>,
+}
+
+/// Whether `v` (from the view of the side to move, `mover`) is a win for `side`.
+pub fn wins_for(v: Value, mover: usize, side: usize) -> bool {
+    (v == Value::Win && mover == side) || (v == Value::Loss && mover != side)
+}
+
+/// Key of a position in the table for goal side `side`.
+pub fn key_of(hash: u64, side: usize) -> u64 {
+    if side == 0 {
+        hash
+    } else {
+        hash ^ 0x5bd1_e995_9e37_79b9
+    }
+}
+
+struct Shared {
+    stop: AtomicBool,
+    external: Arc<AtomicBool>,
+    nodes: AtomicU64,
+    table_hits: AtomicU64,
+    root_pn: AtomicU32,
+    root_dn: AtomicU32,
+    start: Instant,
+    deadline: Option<Duration>,
+    node_limit: Option<u64>,
+    /// Threads currently inside a node, by hash bits (virtual proof numbers).
+    busy: Vec<AtomicU32>,
+    /// Total node count at which the current phase ends.
+    phase_end: AtomicU64,
+}
+
+impl Shared {
+    fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.external.load(Ordering::Relaxed)
+            || stop_requested()
+    }
+}
+
+const BUSY_SLOTS: usize = 1 << 16;
+
+#[derive(Clone, Debug)]
+struct Child<P> {
+    pos: P,
+    hash: u64,
+    pn: u32,
+    dn: u32,
+    dist: u32,
+    /// Numbers that cannot change while this frame lives (a leaf, a final
+    /// table entry, a repetition or a path-dependent disproof).
+    fixed: bool,
+    /// For a disproof: the ply of the highest ancestor it repeats.
+    rep: u32,
+    /// For a path-dependent disproof: the ancestors it repeats.
+    reps: Reps,
+}
+
+/// State of the closure search: the positions assumed not won by the goal
+/// side (in insertion order, so a failed attempt removes what it added).
+struct Closure {
+    in_set: HashMap<u64, ()>,
+    journal: Vec<u64>,
+}
+
+/// Result of the closure search at a position.
+enum Close {
+    /// The goal side wins (a proof, with the plies it needs at most).
+    Win(u32),
+    /// Not a win, given the positions assumed so far.
+    NoWin,
+    Stopped,
+}
+
+/// Result of a node search.
+#[derive(Clone, Copy, Debug)]
+struct Res {
+    pn: u32,
+    dn: u32,
+    dist: u32,
+    rep: u32,
+    reps: Reps,
+}
+
+/// One prover thread.
+pub(crate) struct Worker<'a, G: Game, O: Oracle<G>> {
+    game: &'a G,
+    oracle: &'a O,
+    tt: &'a ProofTable,
+    shared: &'a Shared,
+    side: usize,
+    id: usize,
+    eps: f64,
+    path: HashMap<u64, u32>,
+    nodes: u64,
+    flushed: u64,
+    hits: u64,
+    stopped: bool,
+    progress: Option<&'a dyn Progress>,
+}
+
+/// What a worker knows about a position without expanding it.
+pub(crate) struct Look {
+    pub pn: u32,
+    pub dn: u32,
+    pub dist: u32,
+    pub fixed: bool,
+    pub rep: u32,
+    pub reps: Reps,
+}
+
+impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            let total = self
+                .shared
+                .nodes
+                .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
+                + (self.nodes - self.flushed);
+            self.shared
+                .table_hits
+                .fetch_add(std::mem::take(&mut self.hits), Ordering::Relaxed);
+            self.flushed = self.nodes;
+            if self.shared.node_limit.is_some_and(|n| total >= n)
+                || self
+                    .shared
+                    .deadline
+                    .is_some_and(|d| self.shared.start.elapsed() >= d)
+            {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+            if self.shared.should_stop() || total >= self.shared.phase_end.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+            if self.id == 0 && self.nodes & 0xffff == 0 {
+                if let Some(p) = self.progress {
+                    let (pn, dn) = (
+                        self.shared.root_pn.load(Ordering::Relaxed),
+                        self.shared.root_dn.load(Ordering::Relaxed),
+                    );
+                    let secs = self.shared.start.elapsed().as_secs_f64().max(1e-9);
+                    p.message(&format!(
+                        "{} wins? root pn {} dn {}, {} nodes, {:.0} nodes/s, table {}‰",
+                        self.game.side_name(self.side),
+                        num(pn),
+                        num(dn),
+                        total,
+                        total as f64 / secs,
+                        self.tt.hashfull()
+                    ));
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn flush(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.shared
+            .table_hits
+            .fetch_add(std::mem::take(&mut self.hits), Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    fn leaf(&self, v: Value, mover: usize, dist: u32) -> Look {
+        let (pn, dn) = if wins_for(v, mover, self.side) {
+            (0, INF)
+        } else {
+            (INF, 0)
+        };
+        Look {
+            pn,
+            dn,
+            dist,
+            fixed: true,
+            rep: NO_REP,
+            reps: Reps::default(),
+        }
+    }
+
+    /// The numbers of a position seen from a parent: a terminal or table leaf,
+    /// a repetition of the current path, a table entry, or a new leaf (1, 1).
+    pub(crate) fn look(&mut self, pos: &G::Pos, hash: u64) -> Look {
+        if let Some(v) = self.game.outcome(pos) {
+            return self.leaf(v, self.game.side_to_move(pos), 0);
+        }
+        if let Some((v, d)) = self.oracle.probe(self.game, pos) {
+            self.hits += 1;
+            return self.leaf(v, self.game.side_to_move(pos), d);
+        }
+        if let Some(&q) = self.path.get(&hash) {
+            // A repetition is a draw: never a win for the goal side.
+            return Look {
+                pn: INF,
+                dn: 0,
+                dist: 0,
+                fixed: true,
+                rep: q,
+                reps: Reps::one(hash),
+            };
+        }
+        let key = key_of(hash, self.side);
+        match self.tt.probe(key) {
+            Some(e) if e.hint => {
+                // A path-dependent disproof: it holds if every ancestor it
+                // repeats is on the current path.
+                if let Some(r) = self.tt.reps(key) {
+                    let plies: Option<Vec<u32>> = r
+                        .hashes()
+                        .iter()
+                        .map(|h| self.path.get(h).copied())
+                        .collect();
+                    if let Some(min) = plies.and_then(|p| p.into_iter().min()) {
+                        return Look {
+                            pn: INF,
+                            dn: 0,
+                            dist: 0,
+                            fixed: true,
+                            rep: min,
+                            reps: r,
+                        };
+                    }
+                }
+                Look {
+                    pn: e.pn,
+                    dn: e.dn,
+                    dist: 0,
+                    fixed: false,
+                    rep: NO_REP,
+                    reps: Reps::default(),
+                }
+            }
+            Some(e) => Look {
+                pn: e.pn,
+                dn: e.dn,
+                dist: e.dist,
+                fixed: e.is_final(),
+                rep: NO_REP,
+                reps: Reps::default(),
+            },
+            None => Look {
+                pn: 1,
+                dn: 1,
+                dist: 0,
+                fixed: false,
+                rep: NO_REP,
+                reps: Reps::default(),
+            },
+        }
+    }
+
+    fn busy_slot(&self, hash: u64) -> usize {
+        (hash >> 48) as usize & (self.shared.busy.len() - 1)
+    }
+
+    /// Combines the children's numbers into the node's.
+    fn combine(or: bool, ch: &[Child<G::Pos>]) -> Res {
+        if or {
+            if let Some(d) = ch.iter().filter(|c| c.pn == 0).map(|c| c.dist).min() {
+                return Res {
+                    pn: 0,
+                    dn: INF,
+                    dist: d.saturating_add(1),
+                    rep: NO_REP,
+                    reps: Reps::default(),
+                };
+            }
+            if ch.iter().all(|c| c.dn == 0) {
+                let rep = ch.iter().map(|c| c.rep).min().unwrap_or(NO_REP);
+                let mut reps = Reps::default();
+                for c in ch {
+                    reps.union(&c.reps);
+                }
+                return Res {
+                    pn: INF,
+                    dn: 0,
+                    dist: 0,
+                    rep,
+                    reps,
+                };
+            }
+            let pn = ch.iter().map(|c| c.pn).min().unwrap_or(INF);
+            let dn = weak_sum(ch.iter().filter(|c| c.dn != 0).map(|c| c.dn));
+            Res {
+                pn,
+                dn,
+                dist: 0,
+                rep: NO_REP,
+                reps: Reps::default(),
+            }
+        } else {
+            if let Some(c) = ch.iter().filter(|c| c.dn == 0).max_by_key(|c| c.rep) {
+                return Res {
+                    pn: INF,
+                    dn: 0,
+                    dist: 0,
+                    rep: c.rep,
+                    reps: c.reps,
+                };
+            }
+            if ch.iter().all(|c| c.pn == 0) {
+                let d = ch.iter().map(|c| c.dist).max().unwrap_or(0);
+                return Res {
+                    pn: 0,
+                    dn: INF,
+                    dist: d.saturating_add(1),
+                    rep: NO_REP,
+                    reps: Reps::default(),
+                };
+            }
+            let pn = weak_sum(ch.iter().filter(|c| c.pn != 0).map(|c| c.pn));
+            let dn = ch.iter().map(|c| c.dn).min().unwrap_or(INF);
+            Res {
+                pn,
+                dn,
+                dist: 0,
+                rep: NO_REP,
+                reps: Reps::default(),
+            }
+        }
+    }
+
+    /// Searches the non-terminal position `pos` (on the path at `ply`) until its
+    /// numbers reach a threshold or become final.
+    fn mid(&mut self, pos: &G::Pos, hash: u64, ply: u32, thpn: u32, thdn: u32) -> Res {
+        let start_nodes = self.nodes;
+        self.tick();
+        let or = self.game.side_to_move(pos) == self.side;
+        let mut moves = Vec::new();
+        self.game.legal_moves(pos, &mut moves);
+        let mut ch: Vec<Child<G::Pos>> = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            let p = self.game.play(pos, m);
+            let h = self.game.hash(&p);
+            let l = self.look(&p, h);
+            ch.push(Child {
+                pos: p,
+                hash: h,
+                pn: l.pn,
+                dn: l.dn,
+                dist: l.dist,
+                fixed: l.fixed,
+                rep: l.rep,
+                reps: l.reps,
+            });
+        }
+        let shared = self.shared;
+        let busy = &shared.busy[self.busy_slot(hash)];
+        busy.fetch_add(1, Ordering::Relaxed);
+        let mut r = if ch.is_empty() {
+            // The rules engine ends a game without moves in `outcome`; a
+            // position without moves that is not over cannot be won.
+            Res {
+                pn: INF,
+                dn: 0,
+                dist: 0,
+                rep: NO_REP,
+                reps: Reps::default(),
+            }
+        } else {
+            Self::combine(or, &ch)
+        };
+        let threads = shared.busy.len() > 1;
+        let eps = self.eps;
+        while r.pn != 0 && r.dn != 0 && r.pn < thpn && r.dn < thdn && !self.stopped {
+            if ply == 0 {
+                shared.root_pn.store(r.pn, Ordering::Relaxed);
+                shared.root_dn.store(r.dn, Ordering::Relaxed);
+            }
+            // Best and second-best child by the number that matters here; with
+            // several threads, a child another thread is in counts as harder.
+            let value = |c: &Child<G::Pos>| -> u64 {
+                let v = if or { c.pn } else { c.dn } as u64;
+                if threads && !c.fixed {
+                    let b = shared.busy[(c.hash >> 48) as usize & (shared.busy.len() - 1)]
+                        .load(Ordering::Relaxed) as u64;
+                    v + b * v.max(1)
+                } else {
+                    v
+                }
+            };
+            let mut best = usize::MAX;
+            let (mut b1, mut b2) = (u64::MAX, u64::MAX);
+            for (i, c) in ch.iter().enumerate() {
+                if c.pn == 0 || c.dn == 0 {
+                    continue;
+                }
+                let v = value(c);
+                if v < b1 {
+                    b2 = b1;
+                    b1 = v;
+                    best = i;
+                } else if v < b2 {
+                    b2 = v;
+                }
+            }
+            if best == usize::MAX {
+                break;
+            }
+            let c = &ch[best];
+            let grow = |second: u64, own: u32| -> u32 {
+                let g = if second >= INF as u64 {
+                    INF as u64
+                } else {
+                    ((second as f64) * (1.0 + eps)).ceil() as u64
+                };
+                g.max(own as u64 + 1).min(INF as u64) as u32
+            };
+            let rest = |th: u32, node: u32, own: u32| -> u32 {
+                if th == INF {
+                    INF
+                } else {
+                    (th as u64 - node as u64 + own as u64).min(INF as u64) as u32
+                }
+            };
+            let (cpn, cdn) = if or {
+                (thpn.min(grow(b2, c.pn)), rest(thdn, r.dn, c.dn))
+            } else {
+                (rest(thpn, r.pn, c.pn), thdn.min(grow(b2, c.dn)))
+            };
+            let (cpos, chash) = (c.pos.clone(), c.hash);
+            self.path.insert(chash, ply + 1);
+            let cr = self.mid(&cpos, chash, ply + 1, cpn, cdn);
+            self.path.remove(&chash);
+            let c = &mut ch[best];
+            c.pn = cr.pn;
+            c.dn = cr.dn;
+            c.dist = cr.dist;
+            c.rep = cr.rep;
+            c.reps = cr.reps;
+            // A disproof that depends on this path holds as long as this frame.
+            c.fixed = cr.pn == 0 || cr.dn == 0;
+            // Transpositions: children searched elsewhere meanwhile.
+            for (j, c) in ch.iter_mut().enumerate() {
+                if j == best || c.fixed {
+                    continue;
+                }
+                if let Some(e) = self.tt.probe(key_of(c.hash, self.side)) {
+                    c.pn = e.pn;
+                    c.dn = e.dn;
+                    c.dist = e.dist;
+                    c.fixed = e.is_final();
+                }
+            }
+            r = Self::combine(or, &ch);
+        }
+        busy.fetch_sub(1, Ordering::Relaxed);
+        if r.dn == 0 && r.rep != NO_REP {
+            if r.rep >= ply {
+                // Only repetitions of this node or below: holds on any path.
+                r.rep = NO_REP;
+                r.reps = Reps::default();
+            } else {
+                // Ancestors at this node or below are inside its strategy.
+                let path = &self.path;
+                r.reps.retain(|h| path.get(&h).is_some_and(|&q| q < ply));
+            }
+        }
+        // A disproof that depends on the path above is stored only as a hint
+        // (non-final numbers that say "nearly disproven"), never as final.
+        let (pn, dn) = if r.dn == 0 && r.rep != NO_REP {
+            if !r.reps.overflow {
+                self.tt.store_reps(key_of(hash, self.side), r.reps);
+            }
+            (PATH_DISPROOF_PN, PATH_DISPROOF_DN)
+        } else {
+            (r.pn, r.dn)
+        };
+        self.tt.store(
+            key_of(hash, self.side),
+            Entry {
+                pn,
+                dn,
+                work: self.nodes - start_nodes,
+                dist: if r.pn == 0 { r.dist } else { 0 },
+                hint: r.dn == 0 && r.rep != NO_REP,
+            },
+        );
+        if ply == 0 {
+            self.shared.root_pn.store(r.pn, Ordering::Relaxed);
+            self.shared.root_dn.store(r.dn, Ordering::Relaxed);
+        }
+        r
+    }
+
+    /// The closure search from `pos` as a root; the final (pn, dn, dist) if
+    /// it finished. Its results go to the table: every proof it found, and on
+    /// success every position of the closed set as a final disproof.
+    pub(crate) fn closure_root(&mut self, pos: &G::Pos) -> Option<(u32, u32, u32)> {
+        let hash = self.game.hash(pos);
+        let l = self.look(pos, hash);
+        if l.fixed && l.rep == NO_REP && (l.pn == 0 || l.dn == 0) {
+            return Some((l.pn, l.dn, l.dist));
+        }
+        let mut cl = Closure {
+            in_set: HashMap::new(),
+            journal: Vec::new(),
+        };
+        match self.close(pos, hash, &mut cl) {
+            Close::Stopped => None,
+            Close::Win(d) => Some((0, INF, d)),
+            Close::NoWin => {
+                for h in cl.journal {
+                    self.tt.store(
+                        key_of(h, self.side),
+                        Entry {
+                            pn: INF,
+                            dn: 0,
+                            work: 1 << 30,
+                            dist: 0,
+                            hint: false,
+                        },
+                    );
+                }
+                Some((INF, 0, 0))
+            }
+        }
+    }
+
+    fn close(&mut self, pos: &G::Pos, hash: u64, cl: &mut Closure) -> Close {
+        if self.tick() {
+            return Close::Stopped;
+        }
+        if cl.in_set.contains_key(&hash) {
+            return Close::NoWin;
+        }
+        if let Some(v) = self.game.outcome(pos) {
+            return if wins_for(v, self.game.side_to_move(pos), self.side) {
+                Close::Win(0)
+            } else {
+                Close::NoWin
+            };
+        }
+        if let Some((v, d)) = self.oracle.probe(self.game, pos) {
+            self.hits += 1;
+            return if wins_for(v, self.game.side_to_move(pos), self.side) {
+                Close::Win(d)
+            } else {
+                Close::NoWin
+            };
+        }
+        let key = key_of(hash, self.side);
+        if let Some(e) = self.tt.probe(key) {
+            if e.pn == 0 {
+                return Close::Win(e.dist);
+            }
+            if e.dn == 0 && !e.hint {
+                return Close::NoWin;
+            }
+        }
+        let mark = cl.journal.len();
+        cl.in_set.insert(hash, ());
+        cl.journal.push(hash);
+        let mut moves = Vec::new();
+        self.game.legal_moves(pos, &mut moves);
+        let mut kids: Vec<(u64, u64, G::Pos)> = moves
+            .iter()
+            .map(|&m| {
+                let c = self.game.play(pos, m);
+                let h = self.game.hash(&c);
+                // Order: most likely to fail first for the goal side's moves
+                // (a quick refutation), most likely to hold for the opponent's.
+                let order = match self.tt.probe(key_of(h, self.side)) {
+                    Some(e) if e.pn == 0 => 0,
+                    Some(e) if e.dn == 0 => u64::MAX,
+                    Some(e) => ((e.pn as u64) << 20) / (e.dn.max(1) as u64),
+                    None => 1 << 20,
+                };
+                (order, h, c)
+            })
+            .collect();
+        let or = self.game.side_to_move(pos) == self.side;
+        if or {
+            kids.sort_by_key(|k| k.0);
+            for (_, h, c) in &kids {
+                match self.close(c, *h, cl) {
+                    Close::NoWin => {}
+                    Close::Win(d) => {
+                        self.rollback(cl, mark);
+                        self.store_win(key, d + 1);
+                        return Close::Win(d + 1);
+                    }
+                    Close::Stopped => return Close::Stopped,
+                }
+            }
+            Close::NoWin
+        } else {
+            kids.sort_by_key(|k| std::cmp::Reverse(k.0));
+            let mut worst = 0;
+            for (_, h, c) in &kids {
+                match self.close(c, *h, cl) {
+                    Close::NoWin => return Close::NoWin,
+                    Close::Win(d) => {
+                        worst = worst.max(d);
+                        // What this attempt assumed goes with it.
+                        self.rollback(cl, mark + 1);
+                    }
+                    Close::Stopped => return Close::Stopped,
+                }
+            }
+            self.rollback(cl, mark);
+            self.store_win(key, worst + 1);
+            Close::Win(worst + 1)
+        }
+    }
+
+    fn rollback(&self, cl: &mut Closure, mark: usize) {
+        for h in cl.journal.drain(mark..) {
+            cl.in_set.remove(&h);
+        }
+    }
+
+    fn store_win(&self, key: u64, dist: u32) {
+        self.tt.store(
+            key,
+            Entry {
+                pn: 0,
+                dn: INF,
+                work: 1 << 20,
+                dist,
+                hint: false,
+            },
+        );
+    }
+
+    /// Proves or disproves `pos` as a root (empty path above it), until final
+    /// or stopped. Returns (pn, dn, dist).
+    pub(crate) fn run_root(&mut self, pos: &G::Pos) -> (u32, u32, u32) {
+        let hash = self.game.hash(pos);
+        let l = self.look(pos, hash);
+        if l.fixed && l.rep == NO_REP && (l.pn == 0 || l.dn == 0) {
+            return (l.pn, l.dn, l.dist);
+        }
+        self.path.clear();
+        self.path.insert(hash, 0);
+        let r = self.mid(pos, hash, 0, INF, INF);
+        self.path.clear();
+        self.flush();
+        (r.pn, r.dn, r.dist)
+    }
+}
+
+/// The additive number of a node from its open children: the largest plus one
+/// per other child (weak proof-number search, Ueda et al. 2008), which does
+/// not count a transposition or a cycle twice the way a plain sum does.
+fn weak_sum(it: impl Iterator<Item = u32>) -> u32 {
+    let (mut max, mut k) = (0u64, 0u64);
+    for v in it {
+        max = max.max(v as u64);
+        k += 1;
+    }
+    (max + k.saturating_sub(1)).min(MAX_FINITE as u64) as u32
+}
+
+/// Formats a proof number (`inf` for infinity).
+pub fn num(n: u32) -> String {
+    if n == INF {
+        "inf".into()
+    } else {
+        n.to_string()
+    }
+}
+
+/// A prover bound to a game, leaves and table: runs workers for one goal.
+pub struct Prover<'a, G: Game, O: Oracle<G>> {
+    /// The game.
+    pub game: &'a G,
+    /// Exact values of positions (tables), used as leaves.
+    pub oracle: &'a O,
+    /// The shared proof table.
+    pub tt: &'a ProofTable,
+    /// Configuration.
+    pub cfg: ProveConfig,
+    shared: Shared,
+}
+
+impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
+    /// A prover; the clock of `cfg.time` starts now and covers every run.
+    pub fn new(game: &'a G, oracle: &'a O, tt: &'a ProofTable, cfg: ProveConfig) -> Self {
+        let threads = cfg.threads.max(1);
+        let shared = Shared {
+            stop: AtomicBool::new(false),
+            external: cfg.stop.clone(),
+            nodes: AtomicU64::new(0),
+            table_hits: AtomicU64::new(0),
+            root_pn: AtomicU32::new(1),
+            root_dn: AtomicU32::new(1),
+            start: Instant::now(),
+            deadline: cfg.time,
+            node_limit: cfg.nodes,
+            busy: (0..if threads > 1 { BUSY_SLOTS } else { 1 })
+                .map(|_| AtomicU32::new(0))
+                .collect(),
+            phase_end: AtomicU64::new(u64::MAX),
+        };
+        Prover {
+            game,
+            oracle,
+            tt,
+            cfg,
+            shared,
+        }
+    }
+
+    pub(crate) fn worker(&'a self, side: usize, id: usize) -> Worker<'a, G, O> {
+        Worker {
+            game: self.game,
+            oracle: self.oracle,
+            tt: self.tt,
+            shared: &self.shared,
+            side,
+            id,
+            eps: self.cfg.epsilon,
+            path: HashMap::new(),
+            nodes: 0,
+            flushed: 0,
+            hits: 0,
+            stopped: false,
+            progress: None,
+        }
+    }
+
+    /// Whether the time or node budget is spent or a stop was requested.
+    pub fn stopped(&self) -> bool {
+        self.shared.should_stop()
+    }
+
+    /// Total nodes so far (all runs).
+    pub fn nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Seconds since the prover was made.
+    pub fn elapsed(&self) -> f64 {
+        self.shared.start.elapsed().as_secs_f64()
+    }
+
+    /// Proves or disproves "`side` forces a win" at `pos`: phases of df-pn
+    /// (all threads) alternate with the closure search (one thread), each
+    /// phase twice as long as the previous pair, until one is final or the
+    /// budget is spent. Both keep what they found in the shared table.
+    pub fn prove_side(&self, pos: &G::Pos, side: usize, progress: &dyn Progress) -> RunReport {
+        let t0 = Instant::now();
+        let nodes0 = self.shared.nodes.load(Ordering::Relaxed);
+        let hits0 = self.shared.table_hits.load(Ordering::Relaxed);
+        self.shared.root_pn.store(1, Ordering::Relaxed);
+        self.shared.root_dn.store(1, Ordering::Relaxed);
+        let mut phase = self.cfg.phase_nodes.max(1);
+        let mut fin = None;
+        loop {
+            let now = self.shared.nodes.load(Ordering::Relaxed);
+            self.shared
+                .phase_end
+                .store(now.saturating_add(phase), Ordering::Relaxed);
+            if let Some(r) = self.dfpn_phase(pos, side, progress) {
+                fin = Some(r);
+                break;
+            }
+            if self.over_budget() || self.shared.should_stop() || !self.cfg.closure {
+                if !self.cfg.closure && !self.over_budget() && !self.shared.should_stop() {
+                    phase = phase.saturating_mul(2);
+                    continue;
+                }
+                break;
+            }
+            let now = self.shared.nodes.load(Ordering::Relaxed);
+            self.shared
+                .phase_end
+                .store(now.saturating_add(phase), Ordering::Relaxed);
+            // The closure search recurses as deep as its longest line.
+            let r = std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .name("closure".into())
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, || {
+                        let mut w = self.worker(side, 0);
+                        w.progress = Some(progress);
+                        let r = w.closure_root(pos);
+                        w.flush();
+                        r
+                    })
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .unwrap_or(None)
+            });
+            if let Some(r) = r {
+                fin = Some(r);
+                break;
+            }
+            if self.over_budget() || self.shared.should_stop() {
+                break;
+            }
+            phase = phase.saturating_mul(2);
+        }
+        self.shared.phase_end.store(u64::MAX, Ordering::Relaxed);
+        let (pn, dn, dist) = fin.unwrap_or_else(|| {
+            // Unknown: the root's last numbers (from the table when stored).
+            let key = key_of(self.game.hash(pos), side);
+            self.tt.probe(key).map_or(
+                (
+                    self.shared.root_pn.load(Ordering::Relaxed),
+                    self.shared.root_dn.load(Ordering::Relaxed),
+                    0,
+                ),
+                |e| (e.pn, e.dn, e.dist),
+            )
+        });
+        let outcome = if pn == 0 {
+            RunOutcome::Proven
+        } else if dn == 0 {
+            RunOutcome::Disproven
+        } else {
+            RunOutcome::Unknown
+        };
+        RunReport {
+            side,
+            side_name: self.game.side_name(side),
+            outcome,
+            pn,
+            dn,
+            nodes: self.shared.nodes.load(Ordering::Relaxed) - nodes0,
+            table_hits: self.shared.table_hits.load(Ordering::Relaxed) - hits0,
+            seconds: t0.elapsed().as_secs_f64(),
+            proof_plies: (pn == 0).then_some(dist),
+        }
+    }
+
+    fn over_budget(&self) -> bool {
+        self.shared
+            .node_limit
+            .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n)
+            || self
+                .shared
+                .deadline
+                .is_some_and(|d| self.shared.start.elapsed() >= d)
+    }
+
+    /// One df-pn phase on every thread; the final (pn, dn, dist) if reached.
+    fn dfpn_phase(
+        &self,
+        pos: &G::Pos,
+        side: usize,
+        progress: &dyn Progress,
+    ) -> Option<(u32, u32, u32)> {
+        let threads = self.cfg.threads.max(1);
+        let done = AtomicBool::new(false);
+        let results: Vec<(u32, u32, u32)> = std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for id in 0..threads {
+                let done = &done;
+                let b = std::thread::Builder::new()
+                    .name(format!("prover-{id}"))
+                    .stack_size(STACK_BYTES);
+                let h = b.spawn_scoped(scope, move || {
+                    let mut w = self.worker(side, id);
+                    if id == 0 {
+                        w.progress = Some(progress);
+                    }
+                    let r = w.run_root(pos);
+                    if r.0 == 0 || r.1 == 0 {
+                        // The first thread to finish stops the others.
+                        done.store(true, Ordering::Relaxed);
+                        self.shared.stop.store(true, Ordering::Relaxed);
+                    }
+                    r
+                });
+                match h {
+                    Ok(h) => handles.push(h),
+                    Err(_) => break,
+                }
+            }
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        // A finished run must not stop the next one; the budget stays.
+        if done.load(Ordering::Relaxed) {
+            let over = self
+                .shared
+                .node_limit
+                .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n)
+                || self
+                    .shared
+                    .deadline
+                    .is_some_and(|d| self.shared.start.elapsed() >= d);
+            if !over {
+                self.shared.stop.store(false, Ordering::Relaxed);
+            }
+        }
+        results.iter().find(|r| r.0 == 0 || r.1 == 0).copied()
+    }
+
+    /// The value of `pos` for the side to move from up to two runs: the mover
+    /// forces a win → win; else the opponent forces a win → loss; else both
+    /// disproven → draw. `None` when a run stopped unknown.
+    pub fn value(&self, pos: &G::Pos, progress: &dyn Progress) -> (Option<Value>, Vec<RunReport>) {
+        let mover = self.game.side_to_move(pos);
+        let first = self.prove_side(pos, mover, progress);
+        match first.outcome {
+            RunOutcome::Proven => return (Some(Value::Win), vec![first]),
+            RunOutcome::Unknown => return (None, vec![first]),
+            RunOutcome::Disproven => {}
+        }
+        let second = self.prove_side(pos, 1 - mover, progress);
+        let v = match second.outcome {
+            RunOutcome::Proven => Some(Value::Loss),
+            RunOutcome::Disproven => Some(Value::Draw),
+            RunOutcome::Unknown => None,
+        };
+        (v, vec![first, second])
+    }
+}

@@ -1,0 +1,119 @@
+//! The df-pn prover: exact values far beyond the tables, with certificates.
+//!
+//! # What it proves
+//! Goals are one-sided: "side S can force a win", where a draw (a terminal
+//! draw or endless play) counts against S. [`dfpn::Prover::prove_side`] proves
+//! or disproves one goal; [`dfpn::Prover::value`] combines two runs: the mover
+//! forces a win → win; otherwise the opponent forces a win → loss; otherwise
+//! (both disproven) → draw, each disproof showing that the other side holds at
+//! least a draw. The run reports say which runs were needed.
+//!
+//! # Search
+//! Depth-first proof-number search (Nagai 2002) over the generic rules
+//! interface (only `start`, `legal_moves`, `play`, `outcome`, `hash` and
+//! `side_to_move` of [`crate::game::Game`]), with the 1+ε threshold trick
+//! (Pawlewicz & Lew 2007: a child's threshold is `⌈(1+ε)·second-best⌉`, which
+//! cuts the re-expansions of plain df-pn), new leaves at (1, 1), and a
+//! transposition table ([`tt`]) of proof and disproof numbers in a fixed amount
+//! of memory, replaced by work done. Leaves: terminal positions
+//! ([`crate::game::Game::outcome`]) and every position an [`crate::game::Oracle`]
+//! knows (the tables given with `--tables`).
+//!
+//! Threads share the table; each runs df-pn from the root, and a child another
+//! thread is inside counts as harder (its number is multiplied by one plus the
+//! number of threads in it: a simple form of Kaneko's virtual proof numbers),
+//! so threads spread over different parts of the tree.
+//!
+//! # Repetition and the graph-history interaction (GHI)
+//! Positions carry no history; the rules say a cycle is a draw
+//! (`repetition=draw`, every preset today; the prover refuses other settings).
+//! A move back to a position on the current search path is a leaf that is
+//! *disproven* for S (a draw is not a win), with the ply of the repeated
+//! ancestor attached. Soundness then rests on three facts:
+//!
+//! 1. **A proof never relies on a repetition.** An OR node (S to move) is
+//!    proven by one proven child, an AND node by all children proven; a
+//!    repetition leaf is disproven, so it never takes part in a proof. Proofs
+//!    are built bottom-up from terminal and table wins, so every stored proof
+//!    holds on any path, and proven entries are stored as final.
+//! 2. **A disproof may rely on a repetition, and is then path-dependent.** Each
+//!    disproof carries the smallest ply `r` of an ancestor it repeats (an OR
+//!    node: the minimum over its children, all disproven; an AND node: the
+//!    largest over its disproven children, i.e. the least dependent one). At a
+//!    node of ply `p`, a disproof with `r ≥ p` only repeats the node itself or
+//!    positions below it: the opponent's strategy closes on itself, which holds
+//!    on any path, and it is stored as final. A disproof with `r < p` depends on
+//!    the path above and is **never stored as final**: it is kept only in the
+//!    frame of its parent, where the path is the same for the frame's whole
+//!    life, and returned upwards with its `r`.
+//! 3. **First-repetition semantics equals cycle semantics** for the goal "S
+//!    wins": S, when winning, has a strategy that never repeats (its distance
+//!    to the win strictly decreases), and when not winning, the opponent keeps
+//!    it from winning for ever.
+//!
+//! Path-dependent disproofs are also kept as *hints*: the entry is marked, and
+//! its repetition set (up to [`tt::MAX_REPS`] ancestor hashes) is stored
+//! beside the table. A hint counts as a disproof again when every ancestor of
+//! its set is on the current path: the opponent's strategy below it then ends
+//! in the same repetitions (each repeated position is an ancestor), so this is
+//! exactly as sound as the disproof that stored it.
+//!
+//! # The closure search (disproofs of draws in cycles)
+//! df-pn is poor at disproofs whose strategy is a cycle: the disproof of a
+//! drawn movement phase depends on ever-changing ancestors and is re-derived
+//! again and again (on kaooa-6, 20 M nodes without a disproof). So each run
+//! alternates df-pn phases (all threads) with a *closure search* (one thread),
+//! each pair twice as long as the previous, from 2^18 nodes. The closure
+//! search is a depth-first search for a set D of positions, containing the
+//! root, that is closed: at every position of D where S moves, every move
+//! leads into D or to a known non-win, and where the opponent moves, some move
+//! does. Such a set proves that S wins nowhere in D (the opponent keeps the
+//! play inside D or reaches a non-win; endless play is a draw). Positions are
+//! added to D as they are entered (so a cycle back into D holds, co-inductively)
+//! and an attempt that fails is removed with everything it added, in
+//! insertion order. A failure is never an assumption: it comes only from
+//! wins of S at leaves and "every opponent move fails" or "some S move
+//! fails", i.e. it is an ordinary (inductive) proof that S wins, stored as
+//! such. On success every position of D is stored as a final disproof.
+//! Children are tried in the order df-pn's numbers suggest.
+//!
+//! Non-final numbers are heuristics and may come from any path; they decide
+//! only where to search, never a value. The root's final result is therefore a
+//! sound proof or disproof. A 64-bit hash collision in the table could in
+//! principle corrupt a result; certificates ([`certificate`]) are checked by
+//! replaying the rules ([`check`]), which removes that doubt.
+//!
+//! # Certificates
+//! [`certificate::extract`] turns a finished run into a solution graph: for a
+//! proof, an acyclic graph with one move at S's nodes and every legal move at
+//! the opponent's; for a disproof, a closed strategy graph of the opponent (one
+//! move at its nodes, every move at S's; cycles are draws). Leaves are terminal
+//! positions or table values. [`check`] re-checks a certificate with the rules
+//! engine and the tables only.
+
+pub mod certificate;
+pub mod check;
+pub mod dfpn;
+pub mod tables;
+pub mod tt;
+
+pub use dfpn::{wins_for, ProveConfig, Prover, RunOutcome, RunReport};
+pub use tt::ProofTable;
+
+use crate::error::{Error, Result};
+use crate::game::Game;
+
+/// Checks that the rules score repetition as a draw (the prover's semantics).
+pub fn check_repetition_rule<G: Game>(game: &G) -> Result<()> {
+    let rules = game.rules_string();
+    for kv in rules.split(',') {
+        if let Some(v) = kv.trim().strip_prefix("repetition=") {
+            if v != "draw" {
+                return Err(Error::Input(format!(
+                    "the prover supports repetition=draw only (cycle semantics); these rules say repetition={v}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,64 @@
+//! Leaves from several table directories (`--tables DIR`, repeatable): the
+//! first directory holding a position's tier answers. Also names the table a
+//! leaf comes from (tier and file crc32) for certificates.
+
+use super::certificate::{table_file_crc, TableRef};
+use crate::error::Result;
+use crate::game::{Oracle, Value};
+use crate::table::{table_path, TableOracle};
+use crate::tier::TierGame;
+use std::path::{Path, PathBuf};
+
+/// Table oracles over several directories, asked in order.
+pub struct TableDirs<G: TierGame> {
+    dirs: Vec<(PathBuf, TableOracle<G>)>,
+}
+
+impl<G: TierGame> TableDirs<G> {
+    /// Opens the directories (each must exist).
+    pub fn open(game: &G, dirs: &[PathBuf]) -> Result<Self> {
+        let mut v = Vec::new();
+        for d in dirs {
+            v.push((d.clone(), TableOracle::new(game, d)?));
+        }
+        Ok(TableDirs { dirs: v })
+    }
+
+    /// Whether no directory was given.
+    pub fn is_empty(&self) -> bool {
+        self.dirs.is_empty()
+    }
+
+    /// The directory and value of `pos`, from the first directory that has its tier.
+    pub fn find(&self, pos: &G::Pos) -> Result<Option<(&Path, Value, u32)>> {
+        for (d, o) in &self.dirs {
+            if let Some((v, dist)) = o.try_probe(pos)? {
+                return Ok(Some((d, v, dist)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The table a leaf lies in, with its value.
+    pub fn leaf(&self, game: &G, pos: &G::Pos) -> Result<Option<(TableRef, Value, u32)>> {
+        match self.find(pos)? {
+            None => Ok(None),
+            Some((d, v, dist)) => {
+                let tier = game.tier_name(game.tier_of(pos));
+                let crc32 = table_file_crc(&table_path(d, &tier))?;
+                Ok(Some((TableRef { tier, crc32 }, v, dist)))
+            }
+        }
+    }
+
+    /// The first error any oracle swallowed.
+    pub fn take_error(&self) -> Option<crate::error::Error> {
+        self.dirs.iter().find_map(|(_, o)| o.take_error())
+    }
+}
+
+impl<G: TierGame> Oracle<G> for TableDirs<G> {
+    fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)> {
+        self.dirs.iter().find_map(|(_, o)| o.probe(game, pos))
+    }
+}

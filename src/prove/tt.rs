@@ -1,0 +1,323 @@
+//! The prover's transposition table: proof and disproof numbers of positions,
+//! shared by every worker thread, in a fixed amount of memory.
+//!
+//! Each entry is three `AtomicU64` words: `check = key ^ numbers ^ aux`,
+//! `numbers = pn | dn << 32` and `aux = work | dist << 40 | final << 63`.
+//! A reader recomputes the key from the three words and accepts the entry only
+//! when it matches, so two threads writing one slot at once leave a miss, never
+//! a wrong entry (lockless hashing, as in [`crate::search::tt`]). The key is the
+//! position's Zobrist hash mixed with the goal side, so the two one-sided runs
+//! of a value can share one table.
+//!
+//! Slots come in buckets of [`WAYS`]. A store replaces the slot holding the same
+//! key, else the slot with the least work done below it (the number of nodes
+//! the prover expanded to reach the stored numbers), so the results that cost
+//! the most survive. A final entry (proven or disproven) is never overwritten
+//! by a non-final one for the same key: finals are facts, the rest heuristics.
+//!
+//! Beside the slots, a small map keeps the *repetition sets* of path-dependent
+//! disproofs (see [`crate::prove`]): the ancestors whose presence on the path
+//! the disproof needs. It is consulted only for entries marked as such hints.
+//!
+//! Memory: `--hash MiB` is the whole budget, allocated or capped once: 7/8 for
+//! the slots (24 bytes each), 1/8 for the repetition sets (at most one entry
+//! per [`REP_ENTRY_BYTES`]).
+
+use hashbrown::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Most ancestors a stored repetition set names.
+pub const MAX_REPS: usize = 16;
+/// Budget per repetition-set entry (key, set, map overhead).
+pub const REP_ENTRY_BYTES: usize = 192;
+
+/// The ancestors a path-dependent disproof repeats (hashes), or "too many".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Reps {
+    h: [u64; MAX_REPS],
+    n: u8,
+    /// More than [`MAX_REPS`] ancestors: usable on this path only.
+    pub overflow: bool,
+}
+
+impl Reps {
+    /// The set of one ancestor.
+    pub fn one(h: u64) -> Reps {
+        let mut r = Reps::default();
+        r.h[0] = h;
+        r.n = 1;
+        r
+    }
+    /// The hashes.
+    pub fn hashes(&self) -> &[u64] {
+        &self.h[..self.n as usize]
+    }
+    /// Whether no ancestor is named (and none was lost to overflow).
+    pub fn is_empty(&self) -> bool {
+        self.n == 0 && !self.overflow
+    }
+    /// Adds the ancestors of `other`.
+    pub fn union(&mut self, other: &Reps) {
+        self.overflow |= other.overflow;
+        for &h in other.hashes() {
+            if !self.hashes().contains(&h) {
+                if (self.n as usize) < MAX_REPS {
+                    self.h[self.n as usize] = h;
+                    self.n += 1;
+                } else {
+                    self.overflow = true;
+                }
+            }
+        }
+    }
+    /// Keeps the ancestors for which `keep` holds.
+    pub fn retain(&mut self, keep: impl Fn(u64) -> bool) {
+        let mut k = 0;
+        for i in 0..self.n as usize {
+            if keep(self.h[i]) {
+                self.h[k] = self.h[i];
+                k += 1;
+            }
+        }
+        self.n = k as u8;
+    }
+}
+
+/// "Infinite" proof or disproof number.
+pub const INF: u32 = u32::MAX;
+/// Largest finite number (sums saturate here).
+pub const MAX_FINITE: u32 = u32::MAX - 1;
+/// Slots per bucket.
+pub const WAYS: usize = 4;
+/// Bytes per slot.
+pub const SLOT_BYTES: usize = 24;
+
+const WORK_MASK: u64 = (1 << 40) - 1;
+const DIST_SHIFT: u32 = 40;
+const DIST_MASK: u64 = (1 << 21) - 1;
+const FINAL_BIT: u64 = 1 << 63;
+const HINT_BIT: u64 = 1 << 62;
+
+/// A decoded entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Proof number (0: proven, [`INF`]: disproven).
+    pub pn: u32,
+    /// Disproof number (0: disproven, [`INF`]: proven).
+    pub dn: u32,
+    /// Nodes expanded below this position to reach these numbers (saturating).
+    pub work: u64,
+    /// For a proven entry, an upper bound on the plies the proof needs
+    /// (used to extract an acyclic certificate); 0 otherwise.
+    pub dist: u32,
+    /// A path-dependent disproof: its repetition set may be in the table.
+    pub hint: bool,
+}
+
+impl Entry {
+    /// Proven (the goal side wins) or disproven (it does not).
+    pub fn is_final(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+}
+
+/// The shared table.
+#[derive(Debug)]
+pub struct ProofTable {
+    slots: Vec<[AtomicU64; 3]>,
+    buckets: usize,
+    reps: Mutex<HashMap<u64, Reps>>,
+    reps_cap: usize,
+}
+
+impl ProofTable {
+    /// A table of at most `mib` MiB (at least one bucket).
+    pub fn new(mib: usize) -> ProofTable {
+        let bytes = mib.saturating_mul(1 << 20);
+        let buckets = (bytes / 8 * 7 / (SLOT_BYTES * WAYS)).max(1);
+        let slots = (0..buckets * WAYS)
+            .map(|_| [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)])
+            .collect();
+        ProofTable {
+            slots,
+            buckets,
+            reps: Mutex::new(HashMap::new()),
+            reps_cap: bytes / 8 / REP_ENTRY_BYTES,
+        }
+    }
+
+    /// Number of slots.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Bytes held by the slots and at most by the repetition sets.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * SLOT_BYTES + self.reps_cap * REP_ENTRY_BYTES
+    }
+
+    /// The repetition set stored for `key`.
+    pub fn reps(&self, key: u64) -> Option<Reps> {
+        self.reps
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+            .copied()
+    }
+
+    /// Stores the repetition set of `key` (dropped when the map is full).
+    pub fn store_reps(&self, key: u64, r: Reps) {
+        let mut m = self.reps.lock().unwrap_or_else(|p| p.into_inner());
+        if m.len() < self.reps_cap || m.contains_key(&key) {
+            m.insert(key, r);
+        }
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        self.reps.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        for s in &self.slots {
+            for w in s {
+                w.store(0, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        // The high bits pick the bucket; the key check uses all 64.
+        ((key as u128 * self.buckets as u128) >> 64) as usize * WAYS
+    }
+
+    fn read(&self, i: usize) -> (u64, u64, u64) {
+        let s = &self.slots[i];
+        let c = s[0].load(Ordering::Relaxed);
+        let n = s[1].load(Ordering::Relaxed);
+        let a = s[2].load(Ordering::Relaxed);
+        (c ^ n ^ a, n, a)
+    }
+
+    fn decode(n: u64, a: u64) -> Entry {
+        Entry {
+            pn: n as u32,
+            dn: (n >> 32) as u32,
+            work: a & WORK_MASK,
+            dist: ((a >> DIST_SHIFT) & DIST_MASK) as u32,
+            hint: a & HINT_BIT != 0,
+        }
+    }
+
+    /// The entry of `key`, if present. Key 0 is never stored (an empty slot).
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let key = key.max(1);
+        let b = self.bucket(key);
+        for i in b..b + WAYS {
+            let (k, n, a) = self.read(i);
+            if k == key && n != 0 {
+                return Some(Self::decode(n, a));
+            }
+        }
+        None
+    }
+
+    /// Stores `e` under `key` (see the module docs for the replacement rule).
+    pub fn store(&self, key: u64, e: Entry) {
+        let key = key.max(1);
+        let b = self.bucket(key);
+        let mut victim = b;
+        let mut least = u64::MAX;
+        for i in b..b + WAYS {
+            let (k, n, a) = self.read(i);
+            if k == key && n != 0 {
+                if a & FINAL_BIT != 0 && !e.is_final() {
+                    return;
+                }
+                victim = i;
+                break;
+            }
+            // Empty or torn slots go first; then the least work, finals weighed double.
+            let cost = if n == 0 || k != (self.slots[i][0].load(Ordering::Relaxed) ^ n ^ a) {
+                0
+            } else if a & FINAL_BIT != 0 {
+                (a & WORK_MASK).saturating_mul(2) + 1
+            } else {
+                (a & WORK_MASK) + 1
+            };
+            if cost < least {
+                least = cost;
+                victim = i;
+            }
+        }
+        let n = e.pn as u64 | (e.dn as u64) << 32;
+        // `n` is never 0 for a stored entry: a (0, 0) pair cannot occur.
+        debug_assert!(n != 0);
+        let a = e.work.min(WORK_MASK)
+            | (e.dist as u64).min(DIST_MASK) << DIST_SHIFT
+            | if e.is_final() { FINAL_BIT } else { 0 }
+            | if e.hint { HINT_BIT } else { 0 };
+        let s = &self.slots[victim];
+        s[0].store(key ^ n ^ a, Ordering::Relaxed);
+        s[1].store(n, Ordering::Relaxed);
+        s[2].store(a, Ordering::Relaxed);
+    }
+
+    /// Removes the entry of `key` (certificate extraction re-proves a position
+    /// whose proof was partly overwritten).
+    pub fn remove(&self, key: u64) {
+        let key = key.max(1);
+        let b = self.bucket(key);
+        for i in b..b + WAYS {
+            let (k, n, _) = self.read(i);
+            if k == key && n != 0 {
+                for w in &self.slots[i] {
+                    w.store(0, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Per mille of the first 4000 slots in use.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.slots.len().min(4000);
+        let used = (0..n)
+            .filter(|&i| self.slots[i][1].load(Ordering::Relaxed) != 0)
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_probe_and_replacement() {
+        let t = ProofTable::new(0); // one bucket
+        let mut r = Reps::one(5);
+        r.union(&Reps::one(6));
+        r.retain(|h| h != 5);
+        assert_eq!(r.hashes(), &[6]);
+        assert_eq!(t.capacity(), WAYS);
+        let e = |pn, dn, work| Entry {
+            pn,
+            dn,
+            work,
+            dist: 0,
+            hint: false,
+        };
+        for k in 1..=WAYS as u64 {
+            t.store(k, e(1, 2, k * 10));
+        }
+        assert_eq!(t.probe(3), Some(e(1, 2, 30)));
+        // A fifth key evicts the least work (key 1).
+        t.store(99, e(5, 5, 1000));
+        assert_eq!(t.probe(1), None);
+        assert_eq!(t.probe(99).map(|x| x.pn), Some(5));
+        // A final entry is not overwritten by a heuristic one.
+        t.store(2, e(0, INF, 20));
+        t.store(2, e(7, 7, 500));
+        assert_eq!(t.probe(2).map(|x| x.pn), Some(0));
+        t.remove(2);
+        assert_eq!(t.probe(2), None);
+    }
+}

@@ -1,0 +1,531 @@
+//! The df-pn prover against solved tables and hand-built cyclic graphs, and
+//! its certificates against the independent checker.
+
+use huntsolve::error::Result;
+use huntsolve::game::{Game, NoOracle, Notation, Oracle, Value};
+use huntsolve::hunt::from_spec;
+use huntsolve::progress::NoProgress;
+use huntsolve::prove::certificate::{extract, Certificate, Node};
+use huntsolve::prove::check::check;
+use huntsolve::prove::{ProofTable, ProveConfig, Prover, RunOutcome};
+use huntsolve::random::{mix64, Rng};
+use huntsolve::retro::driver::solve;
+use huntsolve::retro::{Scope, SolveOptions};
+use huntsolve::table::TableOracle;
+use huntsolve::toy::TicTacToe;
+use std::sync::Arc;
+
+fn solved(spec: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) {
+    let g = from_spec(spec).unwrap();
+    let dir = std::env::temp_dir().join(format!("huntsolve-prove-{spec}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = SolveOptions {
+        threads: 1,
+        memory_limit: None,
+    };
+    solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
+    (g, dir)
+}
+
+fn budget(nodes: u64) -> ProveConfig {
+    ProveConfig {
+        nodes: Some(nodes),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn kaooa_start_is_proven_with_a_checked_certificate() {
+    let (g, dir) = solved("kaooa");
+    let oracle = TableOracle::new(&g, &dir).unwrap();
+    let start = g.start();
+    let want = oracle.probe(&g, &start).unwrap();
+    assert_eq!(want, (Value::Win, 15));
+    let tt = ProofTable::new(16);
+    let p = Prover::new(&g, &NoOracle, &tt, budget(5_000_000));
+    let (v, runs) = p.value(&start, &NoProgress);
+    assert_eq!(v, Some(Value::Win));
+    assert_eq!(runs.len(), 1);
+    let side = g.side_to_move(&start);
+    let cert = extract(
+        &p,
+        &start,
+        side,
+        RunOutcome::Proven,
+        &|_: &_| Ok(None),
+        1 << 22,
+    )
+    .unwrap();
+    let back = Certificate::decode(&cert.encode()).unwrap();
+    assert_eq!(back, cert);
+    let none = |_: &_| Ok(None);
+    let r = check(&g, &back, &none).unwrap();
+    assert!(r.ok(), "{:?}", r.examples);
+    // The proof's longest line bounds the true distance from above.
+    assert!(r.depth.unwrap() >= 15);
+
+    // Altered certificates are rejected.
+    let mut bad = cert.clone();
+    let i = bad
+        .nodes
+        .iter()
+        .position(|n| matches!(n, Node::One { .. }))
+        .unwrap();
+    if let Node::One { mv, .. } = &mut bad.nodes[i] {
+        *mv += 1;
+    }
+    assert!(!check(&g, &bad, &none).unwrap().ok());
+    let mut bad = cert.clone();
+    let i = bad
+        .nodes
+        .iter()
+        .position(|n| matches!(n, Node::All(c) if c.len() > 1))
+        .unwrap();
+    if let Node::All(c) = &mut bad.nodes[i] {
+        c.pop();
+    }
+    assert!(!check(&g, &bad, &none).unwrap().ok());
+    let mut bad = cert.clone();
+    bad.header.kind = huntsolve::prove::certificate::Kind::NoWin;
+    assert!(!check(&g, &bad, &none).unwrap().ok());
+    // A flipped byte is a corrupt file.
+    let mut bytes = cert.encode();
+    let k = bytes.len() / 2;
+    bytes[k] ^= 1;
+    assert!(Certificate::decode(&bytes).is_err());
+    // Other rules are a mismatch, not a disagreement.
+    let other = from_spec("kaooa-6").unwrap();
+    assert!(check(&other, &cert, &none).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn kaooa_6_start_is_a_draw_with_checked_certificates() {
+    let g = from_spec("kaooa-6").unwrap();
+    let start = g.start();
+    let tt = ProofTable::new(16);
+    let p = Prover::new(&g, &NoOracle, &tt, budget(20_000_000));
+    let (v, runs) = p.value(&start, &NoProgress);
+    assert_eq!(v, Some(Value::Draw));
+    assert_eq!(runs.len(), 2);
+    for side in 0..2 {
+        let cert = extract(
+            &p,
+            &start,
+            side,
+            RunOutcome::Disproven,
+            &|_: &_| Ok(None),
+            1 << 22,
+        )
+        .unwrap();
+        let r = check(&g, &cert, &|_: &_| Ok(None)).unwrap();
+        assert!(r.ok(), "{:?}", r.examples);
+        // A no-win certificate with its opponent's choice changed to another
+        // legal move is (almost always) rejected: find one that breaks it.
+        let mut rejected = false;
+        for i in 0..cert.nodes.len() {
+            if let Node::One { mv, child } = cert.nodes[i] {
+                let mut bad = cert.clone();
+                bad.nodes[i] = Node::One { mv: mv + 1, child };
+                if !check(&g, &bad, &|_: &_| Ok(None)).unwrap().ok() {
+                    rejected = true;
+                    break;
+                }
+            }
+        }
+        assert!(rejected);
+    }
+}
+
+#[test]
+fn tictactoe_is_a_draw_by_two_disproofs_with_certificates() {
+    let g = TicTacToe::default();
+    let start = g.start();
+    let tt = ProofTable::new(4);
+    let p = Prover::new(&g, &NoOracle, &tt, budget(2_000_000));
+    let (v, runs) = p.value(&start, &NoProgress);
+    assert_eq!(v, Some(Value::Draw));
+    assert_eq!(runs.len(), 2);
+    for side in 0..2 {
+        let cert = extract(
+            &p,
+            &start,
+            side,
+            RunOutcome::Disproven,
+            &|_: &_| Ok(None),
+            1 << 20,
+        )
+        .unwrap();
+        let r = check(&g, &cert, &|_: &_| Ok(None)).unwrap();
+        assert!(r.ok(), "{:?}", r.examples);
+    }
+    // After 1. a1 b2 2. c3? X threatens nothing; check a won position too.
+    let won = huntsolve::game::play_line(&g, &start, "a1 b1 b2 c1").unwrap();
+    let (v, _) = p.value(&won, &NoProgress);
+    assert_eq!(v, Some(Value::Win));
+    let cert = extract(&p, &won, 0, RunOutcome::Proven, &|_: &_| Ok(None), 1 << 20).unwrap();
+    assert!(check(&g, &cert, &|_: &_| Ok(None)).unwrap().ok());
+}
+
+/// An explicit game graph: node `i` has a side to move, moves (to node ids)
+/// and an optional terminal value (side to move's view).
+#[derive(Clone, Debug)]
+struct Graph {
+    side: Vec<usize>,
+    edges: Vec<Vec<u32>>,
+    terminal: Vec<Option<Value>>,
+}
+
+#[derive(Clone, Debug)]
+struct GraphGame(Arc<Graph>);
+
+impl Game for GraphGame {
+    type Pos = u32;
+    type Move = u32;
+    fn rules_string(&self) -> String {
+        format!("graph-{}", self.0.side.len())
+    }
+    fn start(&self) -> u32 {
+        0
+    }
+    fn legal_moves(&self, pos: &u32, out: &mut Vec<u32>) {
+        out.clear();
+        if self.0.terminal[*pos as usize].is_none() {
+            out.extend_from_slice(&self.0.edges[*pos as usize]);
+        }
+    }
+    fn play(&self, _: &u32, mv: u32) -> u32 {
+        mv
+    }
+    fn outcome(&self, pos: &u32) -> Option<Value> {
+        let i = *pos as usize;
+        self.0.terminal[i].or(if self.0.edges[i].is_empty() {
+            Some(Value::Loss)
+        } else {
+            None
+        })
+    }
+    fn hash(&self, pos: &u32) -> u64 {
+        mix64(*pos as u64 + 1)
+    }
+    fn side_to_move(&self, pos: &u32) -> usize {
+        self.0.side[*pos as usize]
+    }
+}
+
+impl Notation for GraphGame {
+    fn format_position(&self, pos: &u32) -> String {
+        pos.to_string()
+    }
+    fn parse_position(&self, text: &str) -> Result<u32> {
+        text.trim()
+            .parse()
+            .map_err(|_| huntsolve::Error::Position(text.into()))
+    }
+    fn format_move(&self, _: &u32, mv: u32) -> String {
+        mv.to_string()
+    }
+}
+
+/// Which nodes `side` wins under cycle semantics (endless play is a draw):
+/// the least fixpoint of "a terminal win; or `side` to move with a move into
+/// the set; or the opponent to move with every move into the set".
+fn winning_set(g: &GraphGame, side: usize) -> Vec<bool> {
+    let n = g.0.side.len();
+    let mut win = vec![false; n];
+    loop {
+        let mut changed = false;
+        for i in 0..n {
+            if win[i] {
+                continue;
+            }
+            let p = i as u32;
+            let w = match g.outcome(&p) {
+                Some(v) => huntsolve::prove::wins_for(v, g.side_to_move(&p), side),
+                None if g.side_to_move(&p) == side => g.0.edges[i].iter().any(|&c| win[c as usize]),
+                None => g.0.edges[i].iter().all(|&c| win[c as usize]),
+            };
+            if w {
+                win[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return win;
+        }
+    }
+}
+
+/// The graph-history case: R (opponent) → A, X. A (S) → B, C. B (opp) → X.
+/// X (opp) → A. C (opp) → W (S has won). Searching A first reaches X through
+/// B, where X's only move repeats A: a draw on that path. Stored as a final
+/// disproof, it would make R look lost for S, but R → X → A → C → W wins.
+#[test]
+fn ghi_disproof_through_a_repetition_is_not_reused() {
+    // ids: R0 A1 B2 X3 C4 W5; side 0 = S, 1 = opponent.
+    let g = GraphGame(Arc::new(Graph {
+        side: vec![1, 0, 1, 1, 1, 0],
+        edges: vec![vec![1, 3], vec![2, 4], vec![3], vec![1], vec![5], vec![]],
+        terminal: vec![None, None, None, None, None, Some(Value::Win)],
+    }));
+    let win = winning_set(&g, 0);
+    assert!(win[0] && win[3]);
+    let tt = ProofTable::new(1);
+    let p = Prover::new(&g, &NoOracle, &tt, budget(10_000));
+    let r = p.prove_side(&0, 0, &NoProgress);
+    assert_eq!(r.outcome, RunOutcome::Proven);
+    let cert = extract(&p, &0, 0, RunOutcome::Proven, &|_: &_| Ok(None), 100).unwrap();
+    assert!(check(&g, &cert, &|_: &_| Ok(None)).unwrap().ok());
+    // And the opponent cannot win anywhere here.
+    assert_eq!(
+        p.prove_side(&0, 1, &NoProgress).outcome,
+        RunOutcome::Disproven
+    );
+}
+
+fn random_graph(seed: u64, n: usize) -> GraphGame {
+    let mut rng = Rng::new(seed);
+    let mut side = Vec::new();
+    let mut edges = Vec::new();
+    let mut terminal = Vec::new();
+    for _ in 0..n {
+        side.push(rng.below(2));
+        let r = rng.unit();
+        terminal.push(if r < 0.08 {
+            Some(Value::Win)
+        } else if r < 0.12 {
+            Some(Value::Draw)
+        } else if r < 0.16 {
+            Some(Value::Loss)
+        } else {
+            None
+        });
+        let k = 1 + rng.below(3);
+        edges.push((0..k).map(|_| rng.below(n) as u32).collect::<Vec<u32>>());
+    }
+    // No duplicate moves: a move list is a set of distinct positions here.
+    for e in edges.iter_mut() {
+        e.sort();
+        e.dedup();
+    }
+    GraphGame(Arc::new(Graph {
+        side,
+        edges,
+        terminal,
+    }))
+}
+
+/// Random cyclic graphs: the prover's proofs and disproofs from every node
+/// equal the fixpoint, with one shared table per graph (so results found from
+/// one root are reused from others), and the certificates check.
+#[test]
+fn random_cyclic_graphs_agree_with_the_fixpoint() {
+    let mut decided = 0;
+    for seed in 0..60 {
+        let g = random_graph(seed, 40);
+        for side in 0..2 {
+            let truth = winning_set(&g, side);
+            let tt = ProofTable::new(1);
+            // Three schedules: df-pn alone, the closure search almost alone
+            // (df-pn phases of one node), and the default alternation.
+            let cfg = ProveConfig {
+                nodes: Some(200_000),
+                closure: seed % 3 != 0,
+                phase_nodes: if seed % 3 == 1 { 1 } else { 1 << 18 },
+                ..Default::default()
+            };
+            let p = Prover::new(&g, &NoOracle, &tt, cfg);
+            for root in 0..40u32 {
+                let r = p.prove_side(&root, side, &NoProgress);
+                match r.outcome {
+                    RunOutcome::Proven => assert!(
+                        truth[root as usize],
+                        "seed {seed} side {side} root {root}: false proof"
+                    ),
+                    RunOutcome::Disproven => assert!(
+                        !truth[root as usize],
+                        "seed {seed} side {side} root {root}: false disproof"
+                    ),
+                    RunOutcome::Unknown => panic!("seed {seed} side {side} root {root}: unknown"),
+                }
+                decided += 1;
+                if g.outcome(&root).is_none() {
+                    let cert =
+                        extract(&p, &root, side, r.outcome, &|_: &_| Ok(None), 10_000).unwrap();
+                    let c = check(&g, &cert, &|_: &_| Ok(None)).unwrap();
+                    assert!(
+                        c.ok(),
+                        "seed {seed} side {side} root {root}: {:?}",
+                        c.examples
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(decided, 60 * 2 * 40);
+}
+
+/// Draws `samples` seeded random positions from the solved tables of `game`
+/// (scope `scope`) and proves each without any table; every value must equal
+/// the table's. Returns (positions, nodes, seconds, draws).
+fn agree_with_tables<G: huntsolve::retro::scope::Solvable>(
+    game: &G,
+    scope: &Scope,
+    samples: usize,
+    seed: u64,
+) -> (usize, u64, f64, usize) {
+    let name = game.rules_string().replace([',', '=', '>'], "_");
+    let dir = std::env::temp_dir().join(format!(
+        "huntsolve-prove-agree-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = SolveOptions {
+        threads: 1,
+        memory_limit: None,
+    };
+    solve(game, scope, &dir, &opts, &NoProgress).unwrap();
+    let oracle = TableOracle::new(game, &dir).unwrap();
+    let tiers: Vec<G::Tier> = huntsolve::table::list_tiers(&dir)
+        .unwrap()
+        .iter()
+        .map(|t| game.parse_tier(t).unwrap())
+        .collect();
+    assert!(!tiers.is_empty());
+    let mut rng = Rng::new(seed);
+    let tt = ProofTable::new(32);
+    let (mut n, mut nodes, mut secs, mut draws) = (0, 0, 0.0, 0);
+    let mut tries = 0;
+    while n < samples {
+        tries += 1;
+        assert!(tries < samples * 1000, "{name}: too few positions");
+        let t = tiers[rng.below(tiers.len())];
+        let Some(pos) = game.unrank(t, rng.below(game.tier_size(t) as usize) as u64) else {
+            continue;
+        };
+        if game.outcome(&pos).is_some() {
+            continue;
+        }
+        let want = oracle.try_probe(&pos).unwrap().unwrap().0;
+        let p = Prover::new(game, &NoOracle, &tt, budget(50_000_000));
+        let (v, runs) = p.value(&pos, &NoProgress);
+        let text = game.format_position(&pos);
+        assert_eq!(v, Some(want), "{name} {text}: {runs:?}");
+        n += 1;
+        draws += (want == Value::Draw) as usize;
+        nodes += runs.iter().map(|r| r.nodes).sum::<u64>();
+        secs += runs.iter().map(|r| r.seconds).sum::<f64>();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    (n, nodes, secs, draws)
+}
+
+fn agreement_suite(samples: usize) -> Vec<(String, (usize, u64, f64, usize))> {
+    let mut out = Vec::new();
+    for spec in [
+        "kaooa",
+        "kaooa-6",
+        "diviyan-keliya,board=alquerque25,hunters=1,prey=2,hunter_win=1",
+        "diviyan-keliya,board=alquerque25,hunters=2,prey=2,hunter_win=2",
+    ] {
+        let g = from_spec(spec).unwrap();
+        out.push((
+            spec.to_string(),
+            agree_with_tables(&g, &Scope::Whole, samples, 11),
+        ));
+    }
+    let g = huntsolve::tafl::from_spec("brandubh").unwrap();
+    let scope = Scope::Material {
+        attackers: 2,
+        defenders: 1,
+    };
+    out.push((
+        "brandubh material 2,1".into(),
+        agree_with_tables(&g, &scope, samples, 11),
+    ));
+    out
+}
+
+#[test]
+fn prover_agrees_with_tables_on_random_positions() {
+    for (spec, (n, nodes, secs, draws)) in agreement_suite(25) {
+        eprintln!("{spec}: {n} positions ({draws} draws) agree, {nodes} nodes, {secs:.2} s");
+    }
+}
+
+/// The larger run behind results/proofs.md: 5 × 250 positions.
+#[test]
+#[ignore = "minutes in the test profile; figures in results/proofs.md"]
+fn prover_agrees_with_tables_on_many_random_positions() {
+    let mut total = 0;
+    for (spec, (n, nodes, secs, draws)) in agreement_suite(250) {
+        eprintln!("{spec}: {n} positions ({draws} draws) agree, {nodes} nodes, {secs:.2} s");
+        total += n;
+    }
+    assert!(total >= 1000);
+}
+
+/// The commands through the binary: `prove --save`, `check-proof` (0 when
+/// the certificate holds, 1 when an altered one does not, 2 for a corrupt
+/// file), `prove --json`, and `query --exact` answered by the prover.
+#[test]
+fn prove_and_check_proof_commands() {
+    use crate::common::table::run;
+    let dir = std::env::temp_dir().join(format!("huntsolve-prove-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k6.proof");
+    let f = file.to_str().unwrap();
+    let (code, out, err) = run(&[
+        "prove", "kaooa-6", "start", "--hash", "16", "--save", f, "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(j["value"], "draw");
+    assert_eq!(j["runs"].as_array().unwrap().len(), 2);
+    for side in ["prey", "hunter"] {
+        let path = format!("{f}.{side}");
+        let (code, out, err) = run(&["check-proof", &path]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains("the certificate holds"), "{out}");
+        // Altered: the first one-move node plays another move.
+        let mut cert = Certificate::read(std::path::Path::new(&path)).unwrap();
+        let i = cert
+            .nodes
+            .iter()
+            .position(|n| matches!(n, Node::One { .. }))
+            .unwrap();
+        if let Node::One { mv, child } = cert.nodes[i] {
+            cert.nodes[i] = Node::One { mv: mv + 1, child };
+        }
+        let bad = dir.join("bad.proof");
+        cert.write(&bad).unwrap();
+        let (code, out, _) = run(&["check-proof", bad.to_str().unwrap()]);
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("does NOT hold"), "{out}");
+        // Corrupt: a flipped byte.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let k = bytes.len() / 2;
+        bytes[k] ^= 0x10;
+        std::fs::write(&bad, bytes).unwrap();
+        let (code, _, err) = run(&["check-proof", bad.to_str().unwrap()]);
+        assert_eq!(code, 2);
+        assert!(err.contains("checksum"), "{err}");
+    }
+    let (code, out, err) = run(&["query", "kaooa-6", "start", "--exact", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(j["value"], "draw");
+    assert_eq!(j["source"], "prover");
+    // A budget too small for a proof: unknown, with the root's numbers.
+    let (code, out, _) = run(&["prove", "kaooa-6", "start", "--nodes", "100", "--hash", "4"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("value    unknown") && out.contains("root pn"),
+        "{out}"
+    );
+    let (code, _, err) = run(&["prove", "kaooa-6", "start", "--side", "crows"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--side crows"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
