@@ -5,6 +5,7 @@
 
 mod common;
 
+mod harden_board;
 mod harden_cli;
 mod harden_table;
 mod hunt_board;
