@@ -124,6 +124,19 @@ pub trait Game: Send + Sync + Clone + Debug + 'static {
     fn move_limit(&self) -> Option<u32> {
         None
     }
+
+    /// A uniformly random legal move of `pos`, `None` when there is none (for
+    /// playouts). The default draws from [`Game::legal_moves`]; the families
+    /// override it with a draw that builds no move list in the common case.
+    fn random_move(&self, pos: &Self::Pos, rng: &mut crate::random::Rng) -> Option<Self::Move> {
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        if moves.is_empty() {
+            None
+        } else {
+            Some(moves[rng.below(moves.len())])
+        }
+    }
 }
 
 /// The text forms of a game: canonical position and move notation, diagrams.

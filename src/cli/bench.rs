@@ -6,6 +6,10 @@
 //! positions. Every position is searched to a fixed depth with a cleared table;
 //! the total node count is a signature of search behaviour (identical across
 //! runs with one thread) and nodes/s the speed.
+//!
+//! With `--mcts N`, every suite position is searched instead by MCTS with N
+//! iterations (one thread): iterations/s, playout plies/s and the mean
+//! playout length per preset.
 
 use super::args::{Hash, Threads};
 use super::out::println;
@@ -53,6 +57,13 @@ pub struct Args {
     /// --threads if more than 1), with alpha-beta nodes/s on the same positions.
     #[arg(long)]
     pub prove: bool,
+    /// Benchmark MCTS instead: this many iterations from every position
+    /// (one thread), reporting iterations/s and playout plies/s.
+    #[arg(long)]
+    pub mcts: Option<u64>,
+    /// With --mcts: playout cut-off in plies (scored by the evaluation).
+    #[arg(long)]
+    pub cutoff: Option<u32>,
 }
 
 /// Parses repeated `--eval key=value` options into `game`.
@@ -96,10 +107,92 @@ fn bench_game<G: FullGame>(g: &G, args: &Args, plies: usize, tt: &TransTable) ->
     line
 }
 
+/// Totals of an MCTS benchmark.
+#[derive(Default)]
+struct MctsLine {
+    iterations: u64,
+    playout_plies: u64,
+    playouts: u64,
+    time: Duration,
+}
+
+fn bench_mcts<G: huntsolve::game::FullGame>(
+    g: &G,
+    args: &Args,
+    plies: usize,
+    iterations: u64,
+) -> MctsLine {
+    use huntsolve::stats::mcts::{search, MctsConfig};
+    let positions = suite::random_positions(g, args.positions, plies, args.seed);
+    let cfg = MctsConfig {
+        iterations: Some(iterations),
+        cutoff: args.cutoff,
+        ..MctsConfig::default()
+    };
+    let mut line = MctsLine::default();
+    for (i, pos) in positions.iter().enumerate() {
+        let mut rng = huntsolve::random::Rng::new(args.seed.wrapping_add(i as u64));
+        let r = search(g, pos, &[], &NoOracle, &cfg, &mut rng);
+        line.iterations += r.iterations;
+        line.playout_plies += r.playout_plies;
+        line.playouts += r.playouts;
+        line.time += r.time;
+    }
+    line
+}
+
+fn run_mcts(args: &Args, iterations: u64, only: &Option<Vec<&str>>) -> Result<()> {
+    println(&format!(
+        "{:<22} {:>10} {:>12} {:>12} {:>14} {:>12}",
+        "preset", "iterations", "time s", "iter/s", "playout ply/s", "plies/playout"
+    ))?;
+    let mut total = MctsLine::default();
+    for &(name, plies) in SUITE {
+        if only.as_ref().is_some_and(|o| !o.contains(&name)) {
+            continue;
+        }
+        let any = AnyGame::parse(name)?;
+        let l = huntsolve::with_game!(&any, g => bench_mcts(g, args, plies, iterations));
+        let secs = l.time.as_secs_f64().max(1e-9);
+        println(&format!(
+            "{:<22} {:>10} {:>12.3} {:>12.0} {:>14.0} {:>12.1}",
+            name,
+            l.iterations,
+            secs,
+            l.iterations as f64 / secs,
+            l.playout_plies as f64 / secs,
+            l.playout_plies as f64 / l.playouts.max(1) as f64
+        ))?;
+        total.iterations += l.iterations;
+        total.playout_plies += l.playout_plies;
+        total.time += l.time;
+    }
+    println(&format!(
+        "total: {} iterations, {:.3} s, {:.0} iterations/s, one thread{}",
+        total.iterations,
+        total.time.as_secs_f64(),
+        total.iterations as f64 / total.time.as_secs_f64().max(1e-9),
+        match args.cutoff {
+            Some(c) => format!(", playouts cut at {c} plies"),
+            None => String::new(),
+        }
+    ))
+}
+
 /// Runs `bench`.
 pub fn run(args: Args) -> Result<()> {
     if args.prove {
         return super::prove::bench_prove(args.threads.or(1), args.hash.or(64), args.seed);
+    }
+    if let Some(n) = args.mcts {
+        if n == 0 {
+            return Err(Error::Input("--mcts: at least 1 iteration".into()));
+        }
+        let only: Option<Vec<&str>> = args
+            .only
+            .as_deref()
+            .map(|s| s.split(',').map(str::trim).collect());
+        return run_mcts(&args, n, &only);
     }
     if args.depth == 0 || args.depth > search::MAX_DEPTH {
         return Err(Error::Input(format!(

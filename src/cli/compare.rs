@@ -3,7 +3,7 @@
 
 use super::args::Threads;
 use super::out::{println, Bars};
-use huntsolve::stats::report::{run_compare, write_compare};
+use huntsolve::stats::report::{run_compare_with, write_compare};
 use huntsolve::stats::{EngineSpec, TournamentConfig};
 use huntsolve::Result;
 use std::path::PathBuf;
@@ -39,6 +39,22 @@ pub struct Args {
     /// Output directory (default: results/compare-<first>-vs-<...>).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Strength ladder: play every variant with each of these engines
+    /// (comma-separated, weakest first, e.g. random,depth=2,mcts=1000) and
+    /// report how the variants' outcomes and ordering change with strength.
+    /// Replaces --engine.
+    #[arg(long, value_delimiter = ',')]
+    pub engines: Vec<String>,
+    /// With --engines: also play each pair of adjacent strengths against
+    /// each other, the stronger engine on either side.
+    #[arg(long)]
+    pub asymmetric: bool,
+    /// Solved tables (repeatable): a game reaching a position they cover ends
+    /// there with its exact value (counted as adjudicated), and MCTS engines
+    /// use them as proven leaves. Each directory serves the variant whose
+    /// rules its tables were solved for.
+    #[arg(long)]
+    pub tables: Vec<PathBuf>,
 }
 
 /// Runs `compare`.
@@ -59,6 +75,8 @@ pub fn run(args: Args) -> Result<()> {
         max_plies: args.max_plies,
         threads: args.threads.or(0),
         softmax: args.softmax,
+        engine_side1: None,
+        referee: None,
     };
     let out = args.out.clone().unwrap_or_else(|| {
         let names: Vec<String> = args
@@ -72,7 +90,16 @@ pub fn run(args: Args) -> Result<()> {
     let bars = Bars::new();
     // Taken before the games: the checkout may move on during a long run.
     let build = build_info();
-    let mut report = run_compare(&args.rules, &cfg, &out, &command, &bars)?;
+    let tables = huntsolve::stats::referee::table_dirs(&args.tables)?;
+    if !args.engines.is_empty() {
+        return run_ladder_cli(&args, &cfg, &tables, &out, &command, &build, &bars);
+    }
+    if args.asymmetric {
+        return Err(huntsolve::Error::Input(
+            "--asymmetric needs --engines (a ladder of at least two engines)".into(),
+        ));
+    }
+    let mut report = run_compare_with(&args.rules, &cfg, &tables, &out, &command, &bars)?;
     report.build = build;
     let files = write_compare(&out, &report)?;
     for v in &report.variants {
@@ -113,6 +140,65 @@ pub fn run(args: Args) -> Result<()> {
     ))
 }
 
+fn run_ladder_cli(
+    args: &Args,
+    cfg: &TournamentConfig,
+    tables: &[huntsolve::stats::referee::TableDir],
+    out: &std::path::Path,
+    command: &str,
+    build: &str,
+    bars: &Bars,
+) -> Result<()> {
+    use huntsolve::stats::ladder::{run_ladder, write_ladder};
+    let engines: Vec<EngineSpec> = args
+        .engines
+        .iter()
+        .map(|e| EngineSpec::parse(e))
+        .collect::<Result<_>>()?;
+    let r = run_ladder(
+        &args.rules,
+        &engines,
+        cfg,
+        tables,
+        args.asymmetric,
+        out,
+        command,
+        build,
+        bars,
+    )?;
+    let files = write_ladder(out, &r)?;
+    for row in &r.cells {
+        for c in row {
+            println(&format!(
+                "{:<32} {:<18} {} {:>5.1}%  {} {:>5.1}%  draws {:>5.1}%  score {:.3} [{:.3},{:.3}]  adjudicated {}",
+                c.variant,
+                c.engine,
+                r.side_names[0],
+                100.0 * c.win_rate[0].estimate,
+                r.side_names[1],
+                100.0 * c.win_rate[1].estimate,
+                100.0 * c.draw_rate.estimate,
+                c.score0.estimate,
+                c.score0.lo,
+                c.score0.hi,
+                c.adjudicated
+            ))?;
+        }
+    }
+    println(&r.summary)?;
+    for v in &r.verdicts {
+        println(&format!("  {}", v.sentence))?;
+    }
+    println(&format!(
+        "{:.1} s wall; report: {}",
+        r.wall_seconds,
+        files
+            .first()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    ))
+}
+
 /// The full command line with every setting spelled out, for the report.
 fn reproduce_command(args: &Args, cfg: &TournamentConfig, out: &std::path::Path) -> String {
     let mut c = String::from("huntsolve compare");
@@ -120,13 +206,21 @@ fn reproduce_command(args: &Args, cfg: &TournamentConfig, out: &std::path::Path)
         c.push(' ');
         c.push_str(r);
     }
+    let engine = if args.engines.is_empty() {
+        format!("--engine {}", cfg.engine.text())
+    } else {
+        format!("--engines {}", args.engines.join(","))
+    };
     c.push_str(&format!(
-        " --games {} --engine {} --seed {} --random-plies {}",
-        cfg.games,
-        cfg.engine.text(),
-        cfg.seed,
-        cfg.random_plies
+        " --games {} {engine} --seed {} --random-plies {}",
+        cfg.games, cfg.seed, cfg.random_plies
     ));
+    if args.asymmetric {
+        c.push_str(" --asymmetric");
+    }
+    for t in &args.tables {
+        c.push_str(&format!(" --tables {}", t.display()));
+    }
     if let Some(t) = cfg.softmax {
         c.push_str(&format!(" --softmax {t}"));
     }

@@ -8,6 +8,7 @@ pub mod analyze;
 pub mod args;
 pub mod bench;
 pub mod compare;
+pub mod explore;
 pub mod openings;
 pub mod out;
 pub mod perft;
@@ -62,6 +63,8 @@ enum Command {
     Prove(prove::Args),
     /// Re-check a proof certificate written by `prove --save`.
     CheckProof(prove::CheckArgs),
+    /// Grid over two or three rule options: exact where it fits, ladder otherwise.
+    Explore(explore::Args),
     /// The local browser explorer: every move's value on the board.
     Serve(serve::Args),
 }
@@ -103,6 +106,7 @@ pub fn main() -> (Result<()>, bool) {
         Command::Sweep(a) => sweep::run(a),
         Command::Prove(a) => prove::run(a),
         Command::CheckProof(a) => prove::run_check(a),
+        Command::Explore(a) => explore::run(a),
         Command::Serve(a) => serve::run(a),
     };
     (result, json)

@@ -6,7 +6,8 @@
 //! `--prey`/`--defenders` name the same two options.
 //!
 //! ENGINE is `depth=N` (search to N plies), `time=S` (S seconds per move),
-//! `nodes=N`, `random` (uniform random legal move, seeded) or `human` (moves
+//! `nodes=N`, `mcts=N` / `mcts-time=S` (Monte Carlo tree search, see
+//! `huntsolve::stats::mcts`), `random` (uniform random legal move, seeded) or `human` (moves
 //! typed in the game's notation on standard input; an illegal move is refused
 //! and asked again).
 //!
@@ -32,7 +33,7 @@ use std::time::Duration;
 pub struct Args {
     /// Rules: a preset name with optional `,key=value` options.
     pub rules: String,
-    /// Engine of side 0 (hunter / attackers): depth=N, time=S, nodes=N, random, human.
+    /// Engine of side 0 (hunter / attackers): depth=N, time=S, nodes=N, mcts=N, mcts-time=S, random, human.
     #[arg(
         long,
         visible_alias = "hunter",
@@ -40,7 +41,7 @@ pub struct Args {
         default_value = "depth=4"
     )]
     pub white: String,
-    /// Engine of side 1 (prey / defenders): depth=N, time=S, nodes=N, random, human.
+    /// Engine of side 1 (prey / defenders): depth=N, time=S, nodes=N, mcts=N, mcts-time=S, random, human.
     #[arg(
         long,
         visible_alias = "prey",
@@ -74,6 +75,8 @@ pub struct Args {
 pub enum Engine {
     /// Search with these limits.
     Search(Limit),
+    /// Monte Carlo tree search (`mcts=N`, `mcts-time=S`).
+    Mcts(huntsolve::stats::mcts::MctsSpec),
     /// Uniform random legal moves.
     Random,
     /// Moves typed on standard input.
@@ -81,11 +84,14 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// Parses `depth=N`, `time=S`, `nodes=N`, `random`, `human`.
+    /// Parses `depth=N`, `time=S`, `nodes=N`, `mcts=N`, `mcts-time=S`, `random`, `human`.
     pub fn parse(text: &str) -> Result<Engine> {
+        if let Some(m) = huntsolve::stats::mcts::MctsSpec::parse(text) {
+            return m.map(Engine::Mcts).map_err(Error::Input);
+        }
         let bad = || {
             Error::Input(format!(
-                "engine '{text}': accepted depth=N, time=SECONDS, nodes=N, random, human"
+                "engine '{text}': accepted depth=N, time=SECONDS, nodes=N, mcts=N, mcts-time=SECONDS, random, human"
             ))
         };
         match text.trim() {
@@ -188,6 +194,21 @@ fn play_game<G: FullGame>(
             match &engines[side] {
                 Engine::Random => moves[rng.below(moves.len())],
                 Engine::Human => human_move(g, &pos)?,
+                Engine::Mcts(spec) => {
+                    let mut cfg = spec.config();
+                    cfg.repetition_winner = huntsolve::stats::tournament::repetition_winner(g);
+                    let mut tree_rng = Rng::new(rng.next_u64());
+                    let r = huntsolve::stats::mcts::search(
+                        g,
+                        &pos,
+                        &history,
+                        &NoOracle,
+                        &cfg,
+                        &mut tree_rng,
+                    );
+                    r.best
+                        .ok_or_else(|| Error::Internal("MCTS returned no move".into()))?
+                }
                 Engine::Search(limit) => {
                     let cfg = SearchConfig {
                         limits: vec![*limit],

@@ -28,6 +28,7 @@
 mod eval;
 mod movegen;
 mod notation;
+mod playout;
 mod position;
 pub mod rules;
 

@@ -453,4 +453,8 @@ impl Game for HuntGame {
     fn move_limit(&self) -> Option<u32> {
         self.rules.move_limit
     }
+
+    fn random_move(&self, pos: &HuntPos, rng: &mut crate::random::Rng) -> Option<HuntMove> {
+        self.random_move_fast(pos, rng)
+    }
 }

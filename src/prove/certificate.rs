@@ -459,7 +459,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
     }
 
     fn unknown(&self, pos: &G::Pos) -> Error {
-        Error::Memory(format!(
+        Error::Input(format!(
             "certificate: position {} could not be re-proven within the budget \
              (a larger --hash keeps proofs in the table)",
             self.prover.game.format_position(pos)

@@ -54,15 +54,21 @@ pub enum EngineSpec {
     Depth(u32),
     /// Alpha-beta search for a fixed time per move, in seconds.
     Time(f64),
+    /// Monte Carlo tree search (UCT with MCTS-Solver), see [`crate::stats::mcts`].
+    Mcts(crate::stats::mcts::MctsSpec),
 }
 
 impl EngineSpec {
-    /// Parses `random`, `greedy`, `depth=D` or `time=S`.
+    /// Parses `random`, `greedy`, `depth=D`, `time=S`, `mcts=N` or
+    /// `mcts-time=S` (the last two with optional `:cutoff=K` and `:c=X`).
     pub fn parse(text: &str) -> Result<EngineSpec> {
         let t = text.trim();
+        if let Some(m) = crate::stats::mcts::MctsSpec::parse(t) {
+            return m.map(EngineSpec::Mcts).map_err(Error::Input);
+        }
         let bad = || {
             Error::Input(format!(
-                "engine '{t}': expected random, greedy, depth=D (plies, 1..=64) or time=S (seconds > 0)"
+                "engine '{t}': expected random, greedy, depth=D (plies, 1..=64), time=S (seconds > 0), mcts=N (iterations) or mcts-time=S"
             ))
         };
         match t {
@@ -91,13 +97,18 @@ impl EngineSpec {
             EngineSpec::Greedy => "greedy".into(),
             EngineSpec::Depth(d) => format!("depth={d}"),
             EngineSpec::Time(s) => format!("time={s}"),
+            EngineSpec::Mcts(m) => m.text(),
         }
     }
 
     /// Whether games played with this engine are reproducible from the seed
     /// (time-limited search depends on machine speed and load).
     pub fn deterministic(&self) -> bool {
-        !matches!(self, EngineSpec::Time(_))
+        match self {
+            EngineSpec::Time(_) => false,
+            EngineSpec::Mcts(m) => m.seconds.is_none(),
+            _ => true,
+        }
     }
 }
 
@@ -107,6 +118,19 @@ impl EngineSpec {
 pub fn make_agent<G: FullGame>(
     spec: &EngineSpec,
     softmax: Option<f64>,
+) -> Result<Box<dyn Agent<G>>> {
+    make_agent_with(spec, softmax, None)
+}
+
+/// Exact values shared by the agents and the referee of a tournament.
+pub type SharedOracle<G> = std::sync::Arc<dyn crate::game::Oracle<G> + Send>;
+
+/// [`make_agent`] with an oracle of exact values (solved tables) that MCTS
+/// uses as proven leaves; the other engines ignore it.
+pub fn make_agent_with<G: FullGame>(
+    spec: &EngineSpec,
+    softmax: Option<f64>,
+    oracle: Option<SharedOracle<G>>,
 ) -> Result<Box<dyn Agent<G>>> {
     use crate::stats::search_agent::SearchAgent;
     match spec {
@@ -119,6 +143,10 @@ pub fn make_agent<G: FullGame>(
         EngineSpec::Time(s) => Ok(Box::new(SearchAgent {
             softmax,
             ..SearchAgent::time(*s)
+        })),
+        EngineSpec::Mcts(m) => Ok(Box::new(crate::stats::mcts::MctsAgent {
+            spec: m.clone(),
+            oracle,
         })),
     }
 }

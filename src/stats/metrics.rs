@@ -4,8 +4,8 @@
 //! metrics Ludii's portal publishes, each with a 95 % interval:
 //! - **balance** = 1 − |win rate of side 0 − win rate of side 1| (bootstrap);
 //! - **completion** = share of games with a winner (Wilson);
-//! - **drawishness** = share of games drawn by the rules or by repetition,
-//!   not counting move-limit games (Wilson);
+//! - **drawishness** = share of games drawn by the rules, by repetition or
+//!   by the exact referee, not counting move-limit games (Wilson);
 //! - **timeouts** = share of games stopped at the move limit (Wilson);
 //! - **first-player advantage** = the first mover's score, a win counting 1
 //!   and any draw ½ (bootstrap);
@@ -41,6 +41,12 @@ pub struct VariantMetrics {
     pub repetition_draws: u64,
     /// Games stopped at the move limit.
     pub move_limit: u64,
+    /// Games ended by the exact referee (solved tables), of any outcome.
+    #[serde(default)]
+    pub adjudicated: u64,
+    /// Of those, the drawn ones.
+    #[serde(default)]
+    pub adjudicated_draws: u64,
     /// Win rate of each side (Wilson).
     pub win_rate: [Interval; 2],
     /// Share of all draws of any kind (Wilson).
@@ -98,6 +104,8 @@ pub fn variant_metrics(
     let rule_draws = count(&|r| r.winner.is_none() && r.end == EndReason::Terminal);
     let repetition_draws = count(&|r| r.end == EndReason::Repetition);
     let move_limit = count(&|r| r.end == EndReason::MoveLimit);
+    let adjudicated = count(&|r| r.end == EndReason::Adjudicated);
+    let adjudicated_draws = count(&|r| r.end == EndReason::Adjudicated && r.winner.is_none());
     let classes: Vec<usize> = games.iter().map(outcome_class).collect();
     let balance = math::bootstrap(
         &classes,
@@ -144,11 +152,13 @@ pub fn variant_metrics(
         rule_draws,
         repetition_draws,
         move_limit,
+        adjudicated,
+        adjudicated_draws,
         win_rate: [math::wilson(wins[0], n, Z95), math::wilson(wins[1], n, Z95)],
         draw_rate: math::wilson(n - wins[0] - wins[1], n, Z95),
         balance,
         completion: math::wilson(wins[0] + wins[1], n, Z95),
-        drawishness: math::wilson(rule_draws + repetition_draws, n, Z95),
+        drawishness: math::wilson(rule_draws + repetition_draws + adjudicated_draws, n, Z95),
         timeouts: math::wilson(move_limit, n, Z95),
         first_player_advantage: math::bootstrap(
             &first_scores,

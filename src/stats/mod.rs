@@ -5,9 +5,13 @@
 
 pub mod agent;
 pub mod exact;
+pub mod explore;
+pub mod ladder;
 pub mod math;
+pub mod mcts;
 pub mod metrics;
 pub mod plot;
+pub mod referee;
 pub mod report;
 pub mod search_agent;
 pub mod sweep;

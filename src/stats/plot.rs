@@ -7,7 +7,7 @@ use crate::stats::metrics::VariantMetrics;
 use plotters::prelude::*;
 use std::path::Path;
 
-fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
+pub(crate) fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::Internal(format!("drawing {}: {e}", path.display()))
 }
 

@@ -10,13 +10,13 @@
 //! - `games-<name>.jsonl`: the games themselves (see [`crate::stats::tournament`]).
 
 use crate::error::{Error, Result};
-use crate::game::FullGame;
+use crate::game::{FullGame, Game};
 use crate::progress::Progress;
-use crate::stats::agent::make_agent;
+use crate::stats::agent::{make_agent_with, SharedOracle};
 use crate::stats::math::{format_p, Interval, TestResult};
 use crate::stats::metrics::{self, PairComparison, VariantMetrics};
 use crate::stats::plot;
-use crate::stats::tournament::{run_tournament, TournamentConfig};
+use crate::stats::tournament::{run_tournament_with, TournamentConfig};
 use crate::variant::AnyGame;
 
 use std::fmt::Write as _;
@@ -100,10 +100,37 @@ pub fn run_variant<G: FullGame>(
     label: &str,
     progress: &dyn Progress,
 ) -> Result<VariantRun> {
+    run_variant_with(name, game, cfg, None, out_dir, label, progress)
+}
+
+/// [`run_variant`] with exact values (solved tables): they referee the games
+/// when `cfg.referee` is set, and MCTS engines use them as proven leaves.
+pub fn run_variant_with<G: FullGame>(
+    name: &str,
+    game: &G,
+    cfg: &TournamentConfig,
+    oracle: Option<SharedOracle<G>>,
+    out_dir: &Path,
+    label: &str,
+    progress: &dyn Progress,
+) -> Result<VariantRun> {
     let file = out_dir.join(format!("games-{}.jsonl", safe_name(name)));
     let before = count_lines(&file).min(cfg.games);
-    let agent = make_agent(&cfg.engine, cfg.softmax)?;
-    let recs = run_tournament(game, agent.as_ref(), cfg, &file, label, progress)?;
+    let a0 = make_agent_with(cfg.engine_of(0), cfg.softmax, oracle.clone())?;
+    let a1 = make_agent_with(cfg.engine_of(1), cfg.softmax, oracle.clone())?;
+    let referee: Option<&dyn crate::game::Oracle<G>> = match (&cfg.referee, &oracle) {
+        (Some(_), Some(o)) => Some(o.as_ref()),
+        _ => None,
+    };
+    let recs = run_tournament_with(
+        game,
+        [a0.as_ref(), a1.as_ref()],
+        referee,
+        cfg,
+        &file,
+        label,
+        progress,
+    )?;
     let metrics = metrics::variant_metrics(
         name,
         [game.side_name(0), game.side_name(1)],
@@ -146,8 +173,9 @@ pub fn assemble(
         title,
         command: command.to_string(),
         build: String::new(),
-        engine: cfg.engine.text(),
-        deterministic: cfg.engine.deterministic(),
+        engine: cfg.engine_text(),
+        deterministic: cfg.engine.deterministic()
+            && cfg.engine_side1.as_ref().is_none_or(|e| e.deterministic()),
         games: cfg.games,
         seed: cfg.seed,
         random_plies: cfg.random_plies,
@@ -172,6 +200,20 @@ pub fn run_compare(
     command: &str,
     progress: &dyn Progress,
 ) -> Result<CompareReport> {
+    run_compare_with(specs, cfg, &[], out_dir, command, progress)
+}
+
+/// [`run_compare`] with solved tables: each variant's games are refereed by
+/// the directories solved for its rules (see [`crate::stats::referee`]), and
+/// MCTS engines use them as proven leaves. `cfg.referee` is set per variant.
+pub fn run_compare_with(
+    specs: &[String],
+    cfg: &TournamentConfig,
+    tables: &[crate::stats::referee::TableDir],
+    out_dir: &Path,
+    command: &str,
+    progress: &dyn Progress,
+) -> Result<CompareReport> {
     if specs.is_empty() {
         return Err(Error::Input("give at least one rules string".into()));
     }
@@ -185,13 +227,21 @@ pub fn run_compare(
             return Err(Error::Input(format!("variant '{s}' is given twice")));
         }
     }
+    let canonical: Vec<String> = games
+        .iter()
+        .map(|a| crate::with_game!(a, g => g.rules_string()))
+        .collect();
+    crate::stats::referee::check_all_used(tables, &canonical)?;
     let started = Instant::now();
     let mut runs = Vec::new();
     for (k, (spec, any)) in specs.iter().zip(&games).enumerate() {
         let label = format!("{}/{} {spec}", k + 1, specs.len());
-        runs.push(
-            crate::with_game!(any, g => run_variant(spec, g, cfg, out_dir, &label, progress))?,
-        );
+        let mut vcfg = cfg.clone();
+        vcfg.referee = crate::stats::referee::referee_text(tables, &canonical[k]);
+        runs.push(crate::with_game!(any, g => {
+            let oracle = crate::stats::referee::oracle_for(g, tables)?;
+            run_variant_with(spec, g, &vcfg, oracle, out_dir, &label, progress)
+        })?);
     }
     assemble(
         format!("Comparison: {}", specs.join(" vs ")),
@@ -284,13 +334,13 @@ pub fn markdown(r: &CompareReport) -> String {
     let _ = writeln!(s, "\n## Outcomes (95 % Wilson intervals)\n");
     let _ = writeln!(
         s,
-        "| variant | games | side 0 wins | side 1 wins | rule draws | repetition draws | move limit |"
+        "| variant | games | side 0 wins | side 1 wins | rule draws | repetition draws | move limit | adjudicated by tables (of which draws) |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
     for v in &r.variants {
         let _ = writeln!(
             s,
-            "| {} | {} | {}: {} ({}) | {}: {} ({}) | {} | {} | {} |",
+            "| {} | {} | {}: {} ({}) | {}: {} ({}) | {} | {} | {} | {} ({}) |",
             v.name,
             v.games,
             v.side_names[0],
@@ -301,8 +351,13 @@ pub fn markdown(r: &CompareReport) -> String {
             pct(&v.win_rate[1]),
             v.rule_draws,
             v.repetition_draws,
-            v.move_limit
+            v.move_limit,
+            v.adjudicated,
+            v.adjudicated_draws
         );
+    }
+    if r.variants.iter().any(|v| v.adjudicated > 0) {
+        let _ = writeln!(s, "\nAdjudicated games ended when they reached a position covered by solved tables (the exact referee), with that position's exact value under optimal play; their winners are counted in the win columns.");
     }
     let _ = writeln!(s, "\n## Ludii-style metrics (95 % intervals: Wilson for shares, bootstrap for balance, advantage and duration)\n");
     let _ = writeln!(

@@ -20,7 +20,7 @@
 //! rules, engine or opening settings is refused rather than mixed.
 
 use crate::error::{Error, Result};
-use crate::game::{FullGame, Value};
+use crate::game::{FullGame, Oracle, Value};
 use crate::progress::{stop_requested, Progress};
 use crate::random::Rng;
 use crate::stats::agent::{Agent, EngineSpec};
@@ -52,6 +52,28 @@ pub struct TournamentConfig {
     /// Softmax temperature for opening plies of searching engines (`None`:
     /// uniformly random opening plies).
     pub softmax: Option<f64>,
+    /// Engine of side 1 when it differs from `engine` (asymmetric pairs;
+    /// `None`: `engine` plays both sides).
+    pub engine_side1: Option<EngineSpec>,
+    /// Description of the exact referee (the table directories), `None`
+    /// without one. Games played with and without a referee are not mixed.
+    pub referee: Option<String>,
+}
+
+impl Default for TournamentConfig {
+    fn default() -> Self {
+        TournamentConfig {
+            games: 100,
+            seed: 1,
+            engine: EngineSpec::Greedy,
+            random_plies: 4,
+            max_plies: None,
+            threads: 0,
+            softmax: None,
+            engine_side1: None,
+            referee: None,
+        }
+    }
 }
 
 impl TournamentConfig {
@@ -60,6 +82,23 @@ impl TournamentConfig {
         match (&self.engine, self.softmax) {
             (EngineSpec::Depth(_) | EngineSpec::Time(_), Some(t)) => format!("softmax(T={t})"),
             _ => "uniform".into(),
+        }
+    }
+
+    /// The engines as stored in game records: `depth=4`, or
+    /// `depth=4 vs mcts=1000` (side 0 first) when the sides differ.
+    pub fn engine_text(&self) -> String {
+        match &self.engine_side1 {
+            Some(e) if *e != self.engine => format!("{} vs {}", self.engine.text(), e.text()),
+            _ => self.engine.text(),
+        }
+    }
+
+    /// The engine of `side` (0 or 1).
+    pub fn engine_of(&self, side: usize) -> &EngineSpec {
+        match (&self.engine_side1, side) {
+            (Some(e), 1) => e,
+            _ => &self.engine,
         }
     }
 
@@ -81,6 +120,9 @@ pub enum EndReason {
     Repetition,
     /// The move limit was reached: draw (a "timeout" in Ludii's terms).
     MoveLimit,
+    /// The position is covered by the referee's solved tables: the game ends
+    /// with its exact value under optimal play.
+    Adjudicated,
 }
 
 /// One finished game, as stored in the games file.
@@ -97,6 +139,9 @@ pub struct GameRecord {
     /// How opening plies were chosen (`uniform`, `softmax(T=...)`).
     #[serde(default)]
     pub opening: String,
+    /// The exact referee (table directories), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referee: Option<String>,
     /// Move limit applied.
     pub max_plies: u32,
     /// Game index in the tournament.
@@ -143,6 +188,20 @@ pub fn play_game<G: FullGame>(
     cfg: &TournamentConfig,
     index: u64,
 ) -> Result<GameRecord> {
+    play_game_with(game, [agent, agent], cfg, index, None)
+}
+
+/// Plays game `index` of a tournament with one agent per side and an
+/// optional exact referee: once the random opening plies are over, a
+/// position the referee knows ends the game with its exact value
+/// ([`EndReason::Adjudicated`]).
+pub fn play_game_with<G: FullGame>(
+    game: &G,
+    agents: [&dyn Agent<G>; 2],
+    cfg: &TournamentConfig,
+    index: u64,
+    referee: Option<&dyn Oracle<G>>,
+) -> Result<GameRecord> {
     let started = Instant::now();
     let seed = cfg.seed.wrapping_add(index);
     let mut rng = Rng::new(seed);
@@ -175,7 +234,19 @@ pub fn play_game<G: FullGame>(
         if stop_requested() {
             return Err(Error::Interrupted);
         }
-        let mv = if (history.len() as u32) < cfg.random_plies {
+        let in_opening = (history.len() as u32) < cfg.random_plies;
+        if let (false, Some(oracle)) = (in_opening, referee) {
+            if let Some((v, _)) = oracle.probe(game, &pos) {
+                let w = match v {
+                    Value::Win => Some(side as u8),
+                    Value::Loss => Some(1 - side as u8),
+                    Value::Draw => None,
+                };
+                break (w, EndReason::Adjudicated);
+            }
+        }
+        let agent = agents[side];
+        let mv = if in_opening {
             agent.opening_move(game, &pos, &history, &mut rng)?
         } else {
             agent.choose(game, &pos, &history, &mut rng)?
@@ -188,9 +259,10 @@ pub fn play_game<G: FullGame>(
     Ok(GameRecord {
         rules: game.rules_string(),
         fingerprint: game.fingerprint(),
-        engine: cfg.engine.text(),
+        engine: cfg.engine_text(),
         random_plies: cfg.random_plies,
         opening: cfg.opening_text(),
+        referee: cfg.referee.clone(),
         max_plies,
         index,
         seed,
@@ -240,18 +312,20 @@ pub fn load_games<G: FullGame>(
     for r in &records {
         let same = r.fingerprint == game.fingerprint()
             && r.rules == game.rules_string()
-            && r.engine == cfg.engine.text()
+            && r.engine == cfg.engine_text()
+            && r.referee == cfg.referee
             && r.random_plies == cfg.random_plies
             && r.opening == cfg.opening_text()
             && r.max_plies == max_plies
             && r.seed == cfg.seed.wrapping_add(r.index);
         if !same {
             return Err(Error::Input(format!(
-                "{} holds game {} played with other settings (rules '{}', engine {}, random plies {} ({}), max plies {}, seed {}); use another --out directory or delete the file",
+                "{} holds game {} played with other settings (rules '{}', engine {}, referee {}, random plies {} ({}), max plies {}, seed {}); use another --out directory or delete the file",
                 path.display(),
                 r.index,
                 r.rules,
                 r.engine,
+                r.referee.as_deref().unwrap_or("none"),
                 r.random_plies,
                 r.opening,
                 r.max_plies,
@@ -291,6 +365,20 @@ pub fn run_tournament<G: FullGame>(
     label: &str,
     progress: &dyn Progress,
 ) -> Result<Vec<GameRecord>> {
+    run_tournament_with(game, [agent, agent], None, cfg, games_file, label, progress)
+}
+
+/// [`run_tournament`] with one agent per side and an optional exact referee
+/// (see [`play_game_with`]).
+pub fn run_tournament_with<G: FullGame>(
+    game: &G,
+    agents: [&dyn Agent<G>; 2],
+    referee: Option<&dyn Oracle<G>>,
+    cfg: &TournamentConfig,
+    games_file: &Path,
+    label: &str,
+    progress: &dyn Progress,
+) -> Result<Vec<GameRecord>> {
     if cfg.games == 0 {
         return Err(Error::Input("--games must be at least 1".into()));
     }
@@ -316,7 +404,7 @@ pub fn run_tournament<G: FullGame>(
             missing
                 .par_iter()
                 .map(|&i| {
-                    let rec = play_game(game, agent, cfg, i)?;
+                    let rec = play_game_with(game, agents, cfg, i, referee)?;
                     let line = to_line(&rec)?;
                     let mut f = file
                         .lock()

@@ -600,6 +600,10 @@ impl Game for TaflGame {
     fn move_limit(&self) -> Option<u32> {
         self.rules.move_limit
     }
+
+    fn random_move(&self, pos: &TaflPos, rng: &mut crate::random::Rng) -> Option<TaflMove> {
+        TaflGame::random_move(self, pos, rng)
+    }
 }
 
 #[cfg(test)]

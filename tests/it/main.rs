@@ -14,6 +14,7 @@ mod hunt_perft;
 mod hunt_props;
 mod hunt_rules;
 mod layers;
+mod mcts;
 mod prove;
 mod retro_graph;
 mod retro_hunt;

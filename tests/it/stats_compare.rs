@@ -23,6 +23,8 @@ fn cfg(games: u64, engine: EngineSpec, random_plies: u32) -> TournamentConfig {
         max_plies: None,
         threads: 2,
         softmax: None,
+        engine_side1: None,
+        referee: None,
     }
 }
 

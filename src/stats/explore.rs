@@ -1,0 +1,576 @@
+//! `explore`: a grid over two or three rule options. Each variant is solved
+//! exactly when its plan fits (memory and a size guard), otherwise played on
+//! the strength ladder; variants are ranked by balance, decisiveness and
+//! length, with intervals.
+//!
+//! Metrics per variant:
+//! - **exact** (retrograde solution of the whole game): the start value under
+//!   optimal play; balance 1 for a draw and 0 for a win of either side,
+//!   decisiveness 0 or 1, length = plies to the end under optimal play (0 for a
+//!   draw: infinite play). Exact figures have no interval.
+//! - **ladder** (self-play at every strength, see [`crate::stats::ladder`]):
+//!   the metrics at the strongest engine: balance = 1 − |side 0 win rate −
+//!   side 1 win rate| (bootstrap), decisiveness = share of games with a
+//!   winner (Wilson), length = mean plies (bootstrap), plus the ladder's
+//!   rank-agreement sentence over the ladder variants.
+//!
+//! Resumable: tables are kept per variant under the tables directory
+//! (`solve` skips finished tiers) and games per variant and engine under the
+//! output directory (tournaments skip games already played).
+//!
+//! Files: `explore.md`, `explore.csv`, `explore.json`, and one
+//! `heatmap-<key1>-<key2>.svg` per pair of options (balance, averaged over
+//! the other option when there are three).
+
+use crate::error::{Error, Result};
+use crate::game::Value;
+use crate::progress::Progress;
+use crate::retro::driver::SolveOptions;
+use crate::retro::manifest::{plan_any, solve_any};
+use crate::retro::Scope;
+use crate::stats::agent::EngineSpec;
+use crate::stats::ladder::{run_ladder, write_ladder};
+use crate::stats::math::Interval;
+use crate::stats::plot::plot_err;
+use crate::stats::report::safe_name;
+use crate::stats::tournament::TournamentConfig;
+use crate::variant::AnyGame;
+use plotters::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// One option of the grid: a key and its values.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GridOption {
+    /// Option key (`hunter_win`).
+    pub key: String,
+    /// Values as written in rules strings.
+    pub values: Vec<String>,
+}
+
+impl GridOption {
+    /// Parses `KEY=V1,V2,...` or `KEY=A..B` (integers).
+    pub fn parse(text: &str) -> Result<GridOption> {
+        let bad = |why: &str| {
+            Error::Input(format!(
+                "--grid '{text}': {why}; expected KEY=V1,V2,... or KEY=A..B, e.g. prey=3..4 or board=alquerque25,mogol37"
+            ))
+        };
+        let (key, vals) = text.split_once('=').ok_or_else(|| bad("no '='"))?;
+        let key = key.trim();
+        if key.is_empty() || key.contains(',') {
+            return Err(bad("empty key"));
+        }
+        let values: Vec<String> = if let Some((a, b)) = vals.split_once("..") {
+            let a: i64 = a.trim().parse().map_err(|_| bad("range start"))?;
+            let b: i64 = b.trim().parse().map_err(|_| bad("range end"))?;
+            if a > b || b - a > 100 {
+                return Err(bad("empty range or more than 100 values"));
+            }
+            (a..=b).map(|v| v.to_string()).collect()
+        } else {
+            vals.split(',').map(|v| v.trim().to_string()).collect()
+        };
+        if values.iter().any(|v| v.is_empty()) {
+            return Err(bad("empty value"));
+        }
+        Ok(GridOption {
+            key: key.to_string(),
+            values,
+        })
+    }
+}
+
+/// How a variant was measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Solved exactly.
+    Exact,
+    /// Played on the ladder.
+    Ladder,
+}
+
+/// One variant of the grid.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct ExploreRow {
+    /// Option values in grid order.
+    pub values: Vec<String>,
+    /// Rules string.
+    pub rules: String,
+    /// How it was measured.
+    pub method: Method,
+    /// Balance (exact: 1 draw, 0 win).
+    pub balance: Interval,
+    /// Decisiveness: share of games with a winner (exact: 0 or 1).
+    pub decisiveness: Interval,
+    /// Length in plies (exact: optimal distance, 0 for a draw).
+    pub length: Interval,
+    /// Side 0's score (win 1, draw ½).
+    pub score0: Interval,
+    /// Exact start value for side 0, when solved.
+    #[serde(default)]
+    pub exact_value: Option<String>,
+    /// Symmetry classes solved (exact) or games per strength (ladder).
+    pub size: u64,
+    /// Memory estimate of the exact plan, bytes.
+    pub plan_memory: u64,
+    /// Where the tables or the ladder report are.
+    pub detail: String,
+    /// The ladder's rank-agreement or verdict sentence (ladder only).
+    #[serde(default)]
+    pub note: String,
+}
+
+/// A finished exploration.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct ExploreReport {
+    /// Base rules string.
+    pub base: String,
+    /// The grid.
+    pub grid: Vec<GridOption>,
+    /// Engines of the ladder.
+    pub engines: Vec<String>,
+    /// Games per variant and strength on the ladder.
+    pub games: u64,
+    /// Command that reproduces it.
+    pub command: String,
+    /// Build.
+    pub build: String,
+    /// Rows, ranked (best balance first, then decisiveness, then length).
+    pub rows: Vec<ExploreRow>,
+    /// Side names of the first variant.
+    pub side_names: [String; 2],
+    /// Wall seconds of this run.
+    pub wall_seconds: f64,
+}
+
+/// Settings of an exploration.
+#[derive(Clone, Debug)]
+pub struct ExploreConfig {
+    /// Ladder engines (weakest first).
+    pub engines: Vec<EngineSpec>,
+    /// Tournament settings for the ladder (engine fields are replaced).
+    pub tournament: TournamentConfig,
+    /// Solver options (threads, memory limit).
+    pub solve: SolveOptions,
+    /// Largest index (slots) solved exactly: a time guard on top of memory.
+    pub max_exact_slots: u64,
+    /// Tables root (one directory per variant).
+    pub tables: PathBuf,
+}
+
+fn exact_interval(x: f64) -> Interval {
+    Interval {
+        estimate: x,
+        lo: x,
+        hi: x,
+    }
+}
+
+fn cartesian(grid: &[GridOption]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = vec![Vec::new()];
+    for g in grid {
+        let mut next = Vec::new();
+        for prefix in &out {
+            for v in &g.values {
+                let mut p = prefix.clone();
+                p.push(v.clone());
+                next.push(p);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// Runs the exploration (see the module docs). Every variant is parsed and
+/// planned before anything runs, so a bad value fails at once.
+pub fn run_explore(
+    base: &str,
+    grid: &[GridOption],
+    cfg: &ExploreConfig,
+    out_dir: &Path,
+    command: &str,
+    build: &str,
+    progress: &dyn Progress,
+) -> Result<ExploreReport> {
+    if !(2..=3).contains(&grid.len()) {
+        return Err(Error::Input(format!(
+            "explore takes two or three --grid options, not {}",
+            grid.len()
+        )));
+    }
+    let started = std::time::Instant::now();
+    let mut jobs = Vec::new();
+    for values in cartesian(grid) {
+        let mut spec = base.to_string();
+        for (g, v) in grid.iter().zip(&values) {
+            spec.push_str(&format!(",{}={v}", g.key));
+        }
+        let any = AnyGame::parse(&spec)?;
+        let plan = plan_any(&any, &Scope::Whole)?;
+        let fits = cfg.solve.memory_limit.is_none_or(|m| plan.memory <= m)
+            && plan.slots <= cfg.max_exact_slots;
+        jobs.push((values, spec, any, plan, fits));
+    }
+    let mut rows = Vec::new();
+    let mut side_names = ["side 0".to_string(), "side 1".to_string()];
+    for (k, (values, spec, any, plan, fits)) in jobs.iter().enumerate() {
+        progress.message(&format!("{}/{} {spec}", k + 1, jobs.len()));
+        let names = crate::with_game!(any, g => {
+            use crate::game::Game;
+            [g.side_name(0).to_string(), g.side_name(1).to_string()]
+        });
+        if k == 0 {
+            side_names = names;
+        }
+        if *fits {
+            let dir = cfg.tables.join(safe_name(spec));
+            let r = solve_any(any, &Scope::Whole, &dir, &cfg.solve, progress)?;
+            let start = r.summary.start.as_ref().ok_or_else(|| {
+                Error::Internal(format!("{spec}: the solve summary has no start value"))
+            })?;
+            let start_side = crate::with_game!(any, g => {
+                use crate::game::Game;
+                g.side_to_move(&g.start())
+            });
+            let v = match start.value.as_str() {
+                "win" => Value::Win,
+                "loss" => Value::Loss,
+                _ => Value::Draw,
+            };
+            let v0 = if start_side == 0 { v } else { v.flip() };
+            let decided = v0 != Value::Draw;
+            rows.push(ExploreRow {
+                values: values.clone(),
+                rules: spec.clone(),
+                method: Method::Exact,
+                balance: exact_interval(if decided { 0.0 } else { 1.0 }),
+                decisiveness: exact_interval(if decided { 1.0 } else { 0.0 }),
+                length: exact_interval(start.distance as f64),
+                score0: exact_interval(match v0 {
+                    Value::Win => 1.0,
+                    Value::Draw => 0.5,
+                    Value::Loss => 0.0,
+                }),
+                exact_value: Some(v0.name().to_string()),
+                size: r.summary.tiers.iter().map(|t| t.outcomes.classes).sum(),
+                plan_memory: plan.memory,
+                detail: dir.display().to_string(),
+                note: String::new(),
+            });
+        } else {
+            let dir = out_dir.join(safe_name(spec));
+            let r = run_ladder(
+                std::slice::from_ref(spec),
+                &cfg.engines,
+                &cfg.tournament,
+                &[],
+                false,
+                &dir,
+                command,
+                build,
+                progress,
+            )?;
+            write_ladder(&dir, &r)?;
+            // Metrics at the strongest engine (the last rung).
+            let last = cfg.engines.last().map(|e| e.text()).unwrap_or_default();
+            let m = read_metrics(&dir.join(safe_name(&last)).join("report.json"))?;
+            let cell = r.cells[0]
+                .last()
+                .cloned()
+                .ok_or_else(|| Error::Internal(format!("{spec}: the ladder has no cell")))?;
+            let trend: Vec<String> = r.cells[0]
+                .iter()
+                .map(|c| format!("{} {:.2}", c.engine, c.score0.estimate))
+                .collect();
+            rows.push(ExploreRow {
+                values: values.clone(),
+                rules: spec.clone(),
+                method: Method::Ladder,
+                balance: m.balance,
+                decisiveness: m.completion,
+                length: m.length_mean,
+                score0: cell.score0,
+                exact_value: None,
+                size: cfg.tournament.games,
+                plan_memory: plan.memory,
+                detail: dir.display().to_string(),
+                note: format!("{} score by strength: {}", side_names[0], trend.join(", ")),
+            });
+        }
+    }
+    rows.sort_by(|a, b| {
+        b.balance
+            .estimate
+            .total_cmp(&a.balance.estimate)
+            .then(b.decisiveness.estimate.total_cmp(&a.decisiveness.estimate))
+            .then(b.length.estimate.total_cmp(&a.length.estimate))
+    });
+    Ok(ExploreReport {
+        base: base.to_string(),
+        grid: grid.to_vec(),
+        engines: cfg.engines.iter().map(|e| e.text()).collect(),
+        games: cfg.tournament.games,
+        command: command.to_string(),
+        build: build.to_string(),
+        rows,
+        side_names,
+        wall_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+fn read_metrics(path: &Path) -> Result<crate::stats::metrics::VariantMetrics> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let r: crate::stats::report::CompareReport = serde_json::from_str(&text)
+        .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
+    r.variants
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::Input(format!("{}: no variant", path.display())))
+}
+
+fn iv(i: &Interval, exact: bool, digits: usize) -> String {
+    if exact {
+        format!("{:.*}", digits, i.estimate)
+    } else {
+        format!(
+            "{:.*} [{:.*}, {:.*}]",
+            digits, i.estimate, digits, i.lo, digits, i.hi
+        )
+    }
+}
+
+/// The Markdown report.
+pub fn explore_markdown(r: &ExploreReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Exploration of {}\n", r.base);
+    for g in &r.grid {
+        let _ = writeln!(s, "- `{}` ∈ {{{}}}", g.key, g.values.join(", "));
+    }
+    let _ = writeln!(
+        s,
+        "- Ladder (variants not solved exactly): engines {}; {} games per strength; metrics at the strongest engine",
+        r.engines.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", "),
+        r.games
+    );
+    let _ = writeln!(s, "- Time: {:.1} s wall for this run", r.wall_seconds);
+    if !r.build.is_empty() {
+        let _ = writeln!(s, "- Build: {}", r.build);
+    }
+    let _ = writeln!(s, "- Reproduce: `{}`\n", r.command);
+    let _ = writeln!(
+        s,
+        "Ranked by balance (1 = even), then decisiveness (share of games with a winner), then length. Exact rows are the value under optimal play (no interval; length = plies to the end, 0 for a draw); ladder rows are self-play at the strongest engine with 95 % intervals (bootstrap for balance and length, Wilson for decisiveness). Exact and ladder figures measure different things: a draw under optimal play can be decisive between fallible engines.\n"
+    );
+    let mut head = String::from("| rank |");
+    let mut rule = String::from("|---:|");
+    for g in &r.grid {
+        head.push_str(&format!(" {} |", g.key));
+        rule.push_str("---|");
+    }
+    let _ = writeln!(
+        s,
+        "{head} method | balance | decisiveness | length (plies) | {} score | exact value for {} | notes |",
+        r.side_names[0], r.side_names[0]
+    );
+    let _ = writeln!(s, "{rule}---|---|---|---|---|---|---|");
+    for (i, x) in r.rows.iter().enumerate() {
+        let exact = x.method == Method::Exact;
+        let mut line = format!("| {} |", i + 1);
+        for v in &x.values {
+            line.push_str(&format!(" {v} |"));
+        }
+        let _ = writeln!(
+            s,
+            "{line} {} | {} | {} | {} | {} | {} | {} |",
+            if exact { "exact" } else { "ladder" },
+            iv(&x.balance, exact, 2),
+            iv(&x.decisiveness, exact, 2),
+            iv(&x.length, exact, 1),
+            iv(&x.score0, exact, 2),
+            x.exact_value.as_deref().unwrap_or("–"),
+            if exact {
+                format!("{} symmetry classes, tables {}", x.size, x.detail)
+            } else {
+                format!("{}; report {}/ladder.md", x.note, x.detail)
+            }
+        );
+    }
+    let _ = writeln!(s, "\n## Heatmaps (balance)\n");
+    for (a, b) in pairs(r.grid.len()) {
+        let _ = writeln!(
+            s,
+            "![{} x {}]({})\n",
+            r.grid[a].key,
+            r.grid[b].key,
+            heatmap_name(&r.grid[a].key, &r.grid[b].key)
+        );
+    }
+    let _ = writeln!(s, "Data: `explore.csv`, `explore.json`.");
+    s
+}
+
+fn pairs(n: usize) -> Vec<(usize, usize)> {
+    (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .collect()
+}
+
+fn heatmap_name(a: &str, b: &str) -> String {
+    format!("heatmap-{}-{}.svg", safe_name(a), safe_name(b))
+}
+
+/// `explore.csv`: one row per variant.
+pub fn explore_csv(r: &ExploreReport) -> String {
+    let mut s = String::from("rank,");
+    for g in &r.grid {
+        s.push_str(&g.key);
+        s.push(',');
+    }
+    s.push_str("rules,method,balance,balance_lo,balance_hi,decisiveness,decisiveness_lo,decisiveness_hi,length,length_lo,length_hi,side0_score,side0_score_lo,side0_score_hi,exact_value_side0,size,plan_memory_bytes,detail\n");
+    for (i, x) in r.rows.iter().enumerate() {
+        let mut line = format!("{},", i + 1);
+        for v in &x.values {
+            line.push_str(&format!("\"{v}\","));
+        }
+        let f = |i: &Interval| format!("{:.6},{:.6},{:.6}", i.estimate, i.lo, i.hi);
+        let _ = writeln!(
+            s,
+            "{line}\"{}\",{},{},{},{},{},{},{},{},\"{}\"",
+            x.rules,
+            if x.method == Method::Exact {
+                "exact"
+            } else {
+                "ladder"
+            },
+            f(&x.balance),
+            f(&x.decisiveness),
+            f(&x.length),
+            f(&x.score0),
+            x.exact_value.as_deref().unwrap_or(""),
+            x.size,
+            x.plan_memory,
+            x.detail
+        );
+    }
+    s
+}
+
+/// A heatmap of balance over options `a` × `b` (mean over the other option).
+fn heatmap(path: &Path, r: &ExploreReport, a: usize, b: usize) -> Result<()> {
+    let (ga, gb) = (&r.grid[a], &r.grid[b]);
+    let (na, nb) = (ga.values.len(), gb.values.len());
+    let mut sum = vec![vec![(0.0f64, 0usize, String::new()); nb]; na];
+    for x in &r.rows {
+        let (Some(i), Some(j)) = (
+            ga.values.iter().position(|v| *v == x.values[a]),
+            gb.values.iter().position(|v| *v == x.values[b]),
+        ) else {
+            continue;
+        };
+        sum[i][j].0 += x.balance.estimate;
+        sum[i][j].1 += 1;
+        let tag = if x.method == Method::Exact { "E" } else { "L" };
+        if !sum[i][j].2.contains(tag) {
+            sum[i][j].2.push_str(tag);
+        }
+    }
+    let root =
+        SVGBackend::new(path, (160 + 110 * nb as u32, 140 + 60 * na as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("Balance: {} x {} (E exact, L ladder)", ga.key, gb.key),
+            ("sans-serif", 18),
+        )
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(90)
+        .build_cartesian_2d(0f64..nb as f64, 0f64..na as f64)
+        .map_err(|e| plot_err(path, e))?;
+    let (xa, xb) = (gb.values.clone(), ga.values.clone());
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .label_style(("sans-serif", 13))
+        .axis_desc_style(("sans-serif", 14))
+        .x_labels(nb * 2 + 1)
+        .y_labels(na * 2 + 1)
+        .x_label_formatter(&|x| {
+            let k = x - 0.5;
+            if (k - k.round()).abs() < 1e-6 && k >= 0.0 && (k as usize) < xa.len() {
+                xa[k as usize].clone()
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|y| {
+            let k = y - 0.5;
+            if (k - k.round()).abs() < 1e-6 && k >= 0.0 && (k as usize) < xb.len() {
+                xb[k as usize].clone()
+            } else {
+                String::new()
+            }
+        })
+        .x_desc(gb.key.as_str())
+        .y_desc(ga.key.as_str())
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    for (i, row) in sum.iter().enumerate() {
+        for (j, (total, n, tag)) in row.iter().enumerate() {
+            let (x0, y0) = (j as f64, i as f64);
+            if *n == 0 {
+                continue;
+            }
+            let v = total / *n as f64;
+            // White (0, unbalanced) to blue (1, balanced).
+            let c = RGBColor(
+                (255.0 - 224.0 * v) as u8,
+                (255.0 - 136.0 * v) as u8,
+                (255.0 - 75.0 * v) as u8,
+            );
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x0, y0), (x0 + 1.0, y0 + 1.0)],
+                    c.filled(),
+                )))
+                .map_err(|e| plot_err(path, e))?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("{v:.2} {tag}"),
+                    (x0 + 0.3, y0 + 0.6),
+                    ("sans-serif", 14),
+                )))
+                .map_err(|e| plot_err(path, e))?;
+        }
+    }
+    root.present().map_err(|e| plot_err(path, e))?;
+    Ok(())
+}
+
+/// Writes the exploration files into `dir`; returns their paths.
+pub fn write_explore(dir: &Path, r: &ExploreReport) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    let write = |name: &str, text: &str| -> Result<PathBuf> {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| Error::io(format!("writing {}", p.display()), e))?;
+        Ok(p)
+    };
+    let mut files = vec![
+        write("explore.md", &explore_markdown(r))?,
+        write("explore.csv", &explore_csv(r))?,
+    ];
+    let json = serde_json::to_string_pretty(r)
+        .map_err(|e| Error::Internal(format!("encoding explore.json: {e}")))?;
+    files.push(write("explore.json", &(json + "\n"))?);
+    for (a, b) in pairs(r.grid.len()) {
+        let p = dir.join(heatmap_name(&r.grid[a].key, &r.grid[b].key));
+        heatmap(&p, r, a, b)?;
+        files.push(p);
+    }
+    Ok(files)
+}

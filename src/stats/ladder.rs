@@ -1,0 +1,906 @@
+//! The strength ladder: every variant played at several engine strengths
+//! (both sides equal at each rung), to tell how much of a difference between
+//! variants belongs to the rules and how much to the players.
+//!
+//! For each variant and strength: outcome shares with 95 % Wilson intervals and
+//! side 0's score (win 1, draw ½) with a 95 % normal interval. Across
+//! strengths:
+//! - **rank agreement**: Kendall's τ-b between the orderings of the variants by
+//!   side 0's score at two strengths, with a 95 % percentile bootstrap interval
+//!   (games resampled within each variant and strength), for every pair of
+//!   strengths, and the mean τ over all pairs;
+//! - **a verdict per pair of variants**: the difference of side 0's score at
+//!   each strength with a 95 % interval, summarised in a sentence ("a gives the
+//!   hunter more at every strength tried", "the difference reverses between
+//!   depth=2 and mcts=1000", …).
+//!
+//! Asymmetric pairs (`--asymmetric`) play each pair of adjacent strengths
+//! against each other, the stronger engine on either side.
+//!
+//! Files written by [`write_ladder`]: `ladder.md`, `ladder.csv` (one row per
+//! variant and strength), `ladder.json`, `ladder_score.svg` (side 0's score
+//! against strength, one line per variant, with intervals) and
+//! `ladder_draws.svg` (draw share); each strength's full comparison report is
+//! in a subdirectory named after the engine.
+
+use crate::error::{Error, Result};
+use crate::random::Rng;
+use crate::stats::math::{self, Interval, Z95};
+use crate::stats::metrics::VariantMetrics;
+use crate::stats::plot::plot_err;
+use crate::stats::report::CompareReport;
+use plotters::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Bootstrap resamples of the rank agreement.
+pub const TAU_RESAMPLES: usize = 1000;
+
+/// One variant at one strength.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LadderCell {
+    /// Variant name.
+    pub variant: String,
+    /// Engine text.
+    pub engine: String,
+    /// Games.
+    pub games: u64,
+    /// Wins of side 0 and 1.
+    pub wins: [u64; 2],
+    /// Draws of any kind.
+    pub draws: u64,
+    /// Games ended by the exact referee.
+    pub adjudicated: u64,
+    /// Win shares (Wilson).
+    pub win_rate: [Interval; 2],
+    /// Draw share (Wilson).
+    pub draw_rate: Interval,
+    /// Side 0's mean score, win 1 and draw ½ (normal interval).
+    pub score0: Interval,
+    /// Mean length in plies (bootstrap).
+    pub length_mean: Interval,
+}
+
+/// Kendall's τ-b between the variant orderings at two strengths.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct RankAgreement {
+    /// First strength.
+    pub a: String,
+    /// Second strength.
+    pub b: String,
+    /// τ-b with its bootstrap interval.
+    pub tau: Interval,
+}
+
+/// Differences between two variants across strengths.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct PairVerdict {
+    /// First variant.
+    pub a: String,
+    /// Second variant.
+    pub b: String,
+    /// Side 0's score in `a` minus in `b`, per strength (95 % normal interval).
+    pub differences: Vec<Interval>,
+    /// Plain sentence.
+    pub sentence: String,
+}
+
+/// Games between two different engines (asymmetric pair).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct AsymmetricRow {
+    /// Variant.
+    pub variant: String,
+    /// Engine of side 0.
+    pub engine0: String,
+    /// Engine of side 1.
+    pub engine1: String,
+    /// The cell's results.
+    pub cell: LadderCell,
+}
+
+/// A finished ladder.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LadderReport {
+    /// Title.
+    pub title: String,
+    /// Command that reproduces it.
+    pub command: String,
+    /// Build (git commit and profile).
+    pub build: String,
+    /// Engines from weakest to strongest (as given).
+    pub engines: Vec<String>,
+    /// Variant names.
+    pub variants: Vec<String>,
+    /// Side names (from the first variant).
+    pub side_names: [String; 2],
+    /// Games per variant and strength.
+    pub games: u64,
+    /// Base seed.
+    pub seed: u64,
+    /// Random opening plies.
+    pub random_plies: u32,
+    /// Exact referee directories, if any.
+    pub tables: Vec<String>,
+    /// Cells, `cells[variant][engine]`.
+    pub cells: Vec<Vec<LadderCell>>,
+    /// Kendall's τ-b for every pair of strengths.
+    pub agreement: Vec<RankAgreement>,
+    /// Mean τ-b over all pairs of strengths (bootstrap interval).
+    pub mean_tau: Option<Interval>,
+    /// One verdict per pair of variants.
+    pub verdicts: Vec<PairVerdict>,
+    /// Sentence on the rank agreement.
+    pub summary: String,
+    /// Asymmetric games (empty unless asked for).
+    pub asymmetric: Vec<AsymmetricRow>,
+    /// Wall time of this run, seconds.
+    pub wall_seconds: f64,
+}
+
+fn score_interval(wins0: u64, draws: u64, n: u64) -> Interval {
+    if n == 0 {
+        return Interval {
+            estimate: 0.0,
+            lo: 0.0,
+            hi: 0.0,
+        };
+    }
+    let nf = n as f64;
+    let mean = (wins0 as f64 + 0.5 * draws as f64) / nf;
+    let second = (wins0 as f64 + 0.25 * draws as f64) / nf;
+    let var = (second - mean * mean).max(0.0) / nf;
+    let half = Z95 * var.sqrt();
+    Interval {
+        estimate: mean,
+        lo: (mean - half).max(0.0),
+        hi: (mean + half).min(1.0),
+    }
+}
+
+/// The cell of a variant's metrics at one strength.
+pub fn cell_of(m: &VariantMetrics, engine: &str) -> LadderCell {
+    let draws = m.games - m.wins[0] - m.wins[1];
+    LadderCell {
+        variant: m.name.clone(),
+        engine: engine.to_string(),
+        games: m.games,
+        wins: m.wins,
+        draws,
+        adjudicated: m.adjudicated,
+        win_rate: m.win_rate,
+        draw_rate: m.draw_rate,
+        score0: score_interval(m.wins[0], draws, m.games),
+        length_mean: m.length_mean,
+    }
+}
+
+/// Kendall's τ-b of two score vectors (0 when either has no untied pair).
+pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> f64 {
+    let (mut conc, mut disc, mut tx, mut ty) = (0f64, 0f64, 0f64, 0f64);
+    for i in 0..x.len() {
+        for j in i + 1..x.len() {
+            let dx = (x[i] - x[j]).partial_cmp(&0.0).map_or(0, |o| o as i32);
+            let dy = (y[i] - y[j]).partial_cmp(&0.0).map_or(0, |o| o as i32);
+            match (dx, dy) {
+                (0, 0) => {}
+                (0, _) => tx += 1.0,
+                (_, 0) => ty += 1.0,
+                _ if dx == dy => conc += 1.0,
+                _ => disc += 1.0,
+            }
+        }
+    }
+    let d = ((conc + disc + tx) * (conc + disc + ty)).sqrt();
+    if d == 0.0 {
+        0.0
+    } else {
+        (conc - disc) / d
+    }
+}
+
+/// Side 0's score of a resample of a cell (multinomial over its outcomes).
+fn resample_score(c: &LadderCell, rng: &mut Rng) -> f64 {
+    if c.games == 0 {
+        return 0.0;
+    }
+    let n = c.games as usize;
+    let mut total = 0.0;
+    for _ in 0..n {
+        let k = rng.below(n) as u64;
+        total += if k < c.wins[0] {
+            1.0
+        } else if k < c.wins[0] + c.wins[1] {
+            0.0
+        } else {
+            0.5
+        };
+    }
+    total / n as f64
+}
+
+fn percentile(mut v: Vec<f64>, estimate: f64) -> Interval {
+    v.sort_by(f64::total_cmp);
+    Interval {
+        estimate,
+        lo: math::quantile_sorted(&v, 0.025),
+        hi: math::quantile_sorted(&v, 0.975),
+    }
+}
+
+/// Rank agreement of every pair of strengths and the mean, with bootstrap
+/// intervals (`cells[variant][engine]`).
+pub fn rank_agreement(
+    cells: &[Vec<LadderCell>],
+    engines: &[String],
+    seed: u64,
+) -> (Vec<RankAgreement>, Option<Interval>) {
+    let e = engines.len();
+    if cells.len() < 2 || e < 2 {
+        return (Vec::new(), None);
+    }
+    let scores = |s: &dyn Fn(&LadderCell) -> f64| -> Vec<Vec<f64>> {
+        (0..e)
+            .map(|k| cells.iter().map(|row| s(&row[k])).collect())
+            .collect()
+    };
+    let point = scores(&|c| c.score0.estimate);
+    let pairs: Vec<(usize, usize)> = (0..e)
+        .flat_map(|a| (a + 1..e).map(move |b| (a, b)))
+        .collect();
+    let taus = |sc: &[Vec<f64>]| -> Vec<f64> {
+        pairs
+            .iter()
+            .map(|&(a, b)| kendall_tau_b(&sc[a], &sc[b]))
+            .collect()
+    };
+    let est = taus(&point);
+    let mut rng = Rng::new(seed ^ 0x7a75);
+    let mut boot: Vec<Vec<f64>> = vec![Vec::new(); pairs.len()];
+    let mut boot_mean = Vec::new();
+    for _ in 0..TAU_RESAMPLES {
+        let sc: Vec<Vec<f64>> = (0..e)
+            .map(|k| {
+                cells
+                    .iter()
+                    .map(|row| resample_score(&row[k], &mut rng))
+                    .collect()
+            })
+            .collect();
+        let t = taus(&sc);
+        boot_mean.push(math::mean(&t));
+        for (i, x) in t.into_iter().enumerate() {
+            boot[i].push(x);
+        }
+    }
+    let agreement = pairs
+        .iter()
+        .zip(boot)
+        .zip(&est)
+        .map(|((&(a, b), v), &t)| RankAgreement {
+            a: engines[a].clone(),
+            b: engines[b].clone(),
+            tau: percentile(v, t),
+        })
+        .collect();
+    (agreement, Some(percentile(boot_mean, math::mean(&est))))
+}
+
+/// Side 0's score of `a` minus `b` with a 95 % normal interval.
+fn difference(a: &LadderCell, b: &LadderCell) -> Interval {
+    let var = |c: &LadderCell| {
+        if c.games == 0 {
+            return 0.0;
+        }
+        let n = c.games as f64;
+        let m = c.score0.estimate;
+        let second = (c.wins[0] as f64 + 0.25 * c.draws as f64) / n;
+        (second - m * m).max(0.0) / n
+    };
+    let d = a.score0.estimate - b.score0.estimate;
+    let half = Z95 * (var(a) + var(b)).sqrt();
+    Interval {
+        estimate: d,
+        lo: d - half,
+        hi: d + half,
+    }
+}
+
+fn list(names: &[&str]) -> String {
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].to_string(),
+        _ => format!(
+            "{} and {}",
+            names[..names.len() - 1].join(", "),
+            names[names.len() - 1]
+        ),
+    }
+}
+
+/// The verdict on two variants (`ra`, `rb`: their cells across strengths).
+pub fn pair_verdict(
+    a: &str,
+    b: &str,
+    ra: &[LadderCell],
+    rb: &[LadderCell],
+    side0: &str,
+) -> PairVerdict {
+    let diffs: Vec<Interval> = ra.iter().zip(rb).map(|(x, y)| difference(x, y)).collect();
+    let sign = |d: &Interval| {
+        if d.lo > 0.0 {
+            1
+        } else if d.hi < 0.0 {
+            -1
+        } else {
+            0
+        }
+    };
+    let at = |s: i32| -> Vec<&str> {
+        ra.iter()
+            .zip(&diffs)
+            .filter(|(_, d)| sign(d) == s)
+            .map(|(c, _)| c.engine.as_str())
+            .collect()
+    };
+    let (up, down, none) = (at(1), at(-1), at(0));
+    let n = diffs.len();
+    let sentence = if up.len() == n {
+        format!(
+            "{a} gives the {side0} a higher score than {b} at every strength tried ({}).",
+            list(&up)
+        )
+    } else if down.len() == n {
+        format!(
+            "{b} gives the {side0} a higher score than {a} at every strength tried ({}).",
+            list(&down)
+        )
+    } else if !up.is_empty() && !down.is_empty() {
+        format!(
+            "The difference reverses: {a} gives the {side0} more at {}, {b} at {}{}.",
+            list(&up),
+            list(&down),
+            if none.is_empty() {
+                String::new()
+            } else {
+                format!(" (no clear difference at {})", list(&none))
+            }
+        )
+    } else if !up.is_empty() {
+        format!(
+            "{a} gives the {side0} a higher score than {b} at {}; no clear difference at {}.",
+            list(&up),
+            list(&none)
+        )
+    } else if !down.is_empty() {
+        format!(
+            "{b} gives the {side0} a higher score than {a} at {}; no clear difference at {}.",
+            list(&down),
+            list(&none)
+        )
+    } else {
+        format!(
+            "No clear difference between {a} and {b} in the {} score at any strength tried.",
+            possessive(side0)
+        )
+    };
+    PairVerdict {
+        a: a.to_string(),
+        b: b.to_string(),
+        differences: diffs,
+        sentence,
+    }
+}
+
+/// Builds the ladder from one comparison report per engine (same variants, same order).
+#[allow(clippy::too_many_arguments)]
+pub fn assemble_ladder(
+    title: String,
+    command: &str,
+    engines: &[String],
+    reports: &[CompareReport],
+    asymmetric: Vec<AsymmetricRow>,
+    tables: Vec<String>,
+    wall_seconds: f64,
+) -> Result<LadderReport> {
+    let first = reports
+        .first()
+        .ok_or_else(|| Error::Input("a ladder needs at least one engine".into()))?;
+    let variants: Vec<String> = first.variants.iter().map(|v| v.name.clone()).collect();
+    let side_names = first
+        .variants
+        .first()
+        .map(|v| v.side_names.clone())
+        .unwrap_or_else(|| ["side 0".into(), "side 1".into()]);
+    let cells: Vec<Vec<LadderCell>> = (0..variants.len())
+        .map(|i| {
+            reports
+                .iter()
+                .zip(engines)
+                .map(|(r, e)| cell_of(&r.variants[i], e))
+                .collect()
+        })
+        .collect();
+    let (agreement, mean_tau) = rank_agreement(&cells, engines, first.seed);
+    let mut verdicts = Vec::new();
+    for i in 0..variants.len() {
+        for j in i + 1..variants.len() {
+            verdicts.push(pair_verdict(
+                &variants[i],
+                &variants[j],
+                &cells[i],
+                &cells[j],
+                &side_names[0],
+            ));
+        }
+    }
+    let summary = agreement_sentence(
+        &agreement,
+        mean_tau.as_ref(),
+        &side_names[0],
+        variants.len(),
+    );
+    Ok(LadderReport {
+        title,
+        command: command.to_string(),
+        build: String::new(),
+        engines: engines.to_vec(),
+        variants,
+        side_names,
+        games: first.games,
+        seed: first.seed,
+        random_plies: first.random_plies,
+        tables,
+        cells,
+        agreement,
+        mean_tau,
+        verdicts,
+        summary,
+        asymmetric,
+        wall_seconds,
+    })
+}
+
+/// `hunter's`, `attackers'`.
+fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
+fn agreement_sentence(
+    agreement: &[RankAgreement],
+    mean: Option<&Interval>,
+    side0: &str,
+    variants: usize,
+) -> String {
+    let side0 = possessive(side0);
+    let Some(m) = mean else {
+        return if variants < 2 {
+            "One variant: there is no ordering to compare.".into()
+        } else {
+            "One strength: there is no agreement across strengths to measure.".into()
+        };
+    };
+    let all_one = agreement.iter().all(|a| a.tau.estimate >= 1.0 - 1e-9);
+    let any_negative = agreement
+        .iter()
+        .filter(|a| a.tau.hi < 0.0)
+        .collect::<Vec<_>>();
+    let uncertain = m.lo <= 0.0 && m.hi >= 0.0;
+    let head = if all_one {
+        format!(
+            "The ordering of the variants by the {side0} score is the same at every strength tried"
+        )
+    } else if !any_negative.is_empty() {
+        let pairs: Vec<String> = any_negative
+            .iter()
+            .map(|a| format!("{} and {}", a.a, a.b))
+            .collect();
+        format!(
+            "The ordering of the variants by the {side0} score reverses between {}",
+            pairs.join("; ")
+        )
+    } else {
+        format!("The ordering of the variants by the {side0} score changes between some strengths")
+    };
+    format!(
+        "{head} (mean Kendall's τ-b over pairs of strengths {:.2}, 95 % bootstrap interval [{:.2}, {:.2}]{}).",
+        m.estimate,
+        m.lo,
+        m.hi,
+        if uncertain {
+            "; the interval includes 0, so these games cannot tell the orderings apart"
+        } else {
+            ""
+        }
+    )
+}
+
+fn pct(iv: &Interval) -> String {
+    format!(
+        "{:.1} [{:.1}, {:.1}]",
+        100.0 * iv.estimate,
+        100.0 * iv.lo,
+        100.0 * iv.hi
+    )
+}
+
+/// The Markdown report.
+pub fn ladder_markdown(r: &LadderReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# {}\n", r.title);
+    let _ = writeln!(s, "## Settings\n");
+    let _ = writeln!(
+        s,
+        "- Strengths (both sides equal, weakest first as given): {}",
+        r.engines
+            .iter()
+            .map(|e| format!("`{e}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "- Games per variant and strength: {}; seed {} (game i uses seed + i); {} random opening plies",
+        r.games, r.seed, r.random_plies
+    );
+    if !r.tables.is_empty() {
+        let _ = writeln!(
+            s,
+            "- Exact referee: {} (a game reaching a covered position ends with its exact value)",
+            r.tables.join(", ")
+        );
+    }
+    let _ = writeln!(s, "- Time: {:.1} s wall for this run", r.wall_seconds);
+    if !r.build.is_empty() {
+        let _ = writeln!(s, "- Build: {}", r.build);
+    }
+    let _ = writeln!(s, "- Reproduce: `{}`", r.command);
+    let _ = writeln!(
+        s,
+        "- Each strength's full report (tests between variants, lengths, games): the subdirectory named after the engine.\n"
+    );
+    let _ = writeln!(s, "## Verdict\n");
+    let _ = writeln!(s, "{}\n", r.summary);
+    for v in &r.verdicts {
+        let _ = writeln!(s, "- {}", v.sentence);
+    }
+    let (s0, s1) = (&r.side_names[0], &r.side_names[1]);
+    let s0p = possessive(s0);
+    let _ = writeln!(s, "\n## Outcomes by strength (%, 95 % intervals)\n");
+    let _ = writeln!(
+        s,
+        "| variant | engine | games | {s0} wins | {s1} wins | draws | {s0} score | adjudicated | mean length |"
+    );
+    let _ = writeln!(s, "|---|---|---:|---|---|---|---|---:|---|");
+    for row in &r.cells {
+        for c in row {
+            let _ = writeln!(
+                s,
+                "| {} | `{}` | {} | {} | {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] |",
+                c.variant,
+                c.engine,
+                c.games,
+                pct(&c.win_rate[0]),
+                pct(&c.win_rate[1]),
+                pct(&c.draw_rate),
+                pct(&c.score0),
+                c.adjudicated,
+                c.length_mean.estimate,
+                c.length_mean.lo,
+                c.length_mean.hi
+            );
+        }
+    }
+    let widest = r
+        .cells
+        .iter()
+        .flatten()
+        .map(|c| (c.win_rate[0].hi - c.win_rate[0].lo).max(c.win_rate[1].hi - c.win_rate[1].lo))
+        .fold(0.0, f64::max);
+    let _ = writeln!(
+        s,
+        "\nWidest 95 % interval of a win share above: ±{:.1} points (half-width).",
+        50.0 * widest
+    );
+    if !r.verdicts.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n## Differences in the {s0p} score (points, first variant minus second, 95 % normal interval)\n"
+        );
+        let mut head = String::from("| a | b |");
+        let mut rule = String::from("|---|---|");
+        for e in &r.engines {
+            head.push_str(&format!(" `{e}` |"));
+            rule.push_str("---|");
+        }
+        let _ = writeln!(s, "{head}\n{rule}");
+        for v in &r.verdicts {
+            let mut line = format!("| {} | {} |", v.a, v.b);
+            for d in &v.differences {
+                line.push_str(&format!(
+                    " {:+.1} [{:+.1}, {:+.1}] |",
+                    100.0 * d.estimate,
+                    100.0 * d.lo,
+                    100.0 * d.hi
+                ));
+            }
+            let _ = writeln!(s, "{line}");
+        }
+    }
+    if !r.agreement.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n## Rank agreement (Kendall's τ-b of the orderings by the {s0p} score; 95 % bootstrap interval, {TAU_RESAMPLES} resamples)\n"
+        );
+        let _ = writeln!(s, "| strength a | strength b | τ-b |\n|---|---|---|");
+        for a in &r.agreement {
+            let _ = writeln!(
+                s,
+                "| `{}` | `{}` | {:.2} [{:.2}, {:.2}] |",
+                a.a, a.b, a.tau.estimate, a.tau.lo, a.tau.hi
+            );
+        }
+    }
+    if !r.asymmetric.is_empty() {
+        let _ = writeln!(s, "\n## Asymmetric pairs (%, 95 % Wilson intervals)\n");
+        let _ = writeln!(
+            s,
+            "| variant | {s0} engine | {s1} engine | games | {s0} wins | {s1} wins | draws |"
+        );
+        let _ = writeln!(s, "|---|---|---|---:|---|---|---|");
+        for a in &r.asymmetric {
+            let _ = writeln!(
+                s,
+                "| {} | `{}` | `{}` | {} | {} | {} | {} |",
+                a.variant,
+                a.engine0,
+                a.engine1,
+                a.cell.games,
+                pct(&a.cell.win_rate[0]),
+                pct(&a.cell.win_rate[1]),
+                pct(&a.cell.draw_rate)
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\n## Plots\n\n![score by strength](ladder_score.svg)\n\n![draws by strength](ladder_draws.svg)\n\nData: `ladder.csv`, `ladder.json`."
+    );
+    s
+}
+
+/// `ladder.csv`: one row per variant and strength.
+pub fn ladder_csv(r: &LadderReport) -> String {
+    let mut s = String::from(
+        "variant,engine,games,side0_wins,side1_wins,draws,adjudicated,side0_rate,side0_lo,side0_hi,side1_rate,side1_lo,side1_hi,draw_rate,draw_lo,draw_hi,side0_score,score_lo,score_hi,length_mean\n",
+    );
+    for c in r.cells.iter().flatten() {
+        let iv = |i: &Interval| format!("{:.6},{:.6},{:.6}", i.estimate, i.lo, i.hi);
+        let _ = writeln!(
+            s,
+            "\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{:.3}",
+            c.variant.replace('"', "\"\""),
+            c.engine,
+            c.games,
+            c.wins[0],
+            c.wins[1],
+            c.draws,
+            c.adjudicated,
+            iv(&c.win_rate[0]),
+            iv(&c.win_rate[1]),
+            iv(&c.draw_rate),
+            iv(&c.score0),
+            c.length_mean.estimate
+        );
+    }
+    s
+}
+
+const COLORS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(127, 127, 127),
+];
+
+/// One line per variant over the strengths, with interval bars.
+fn ladder_plot(
+    path: &Path,
+    title: &str,
+    y_desc: &str,
+    r: &LadderReport,
+    get: fn(&LadderCell) -> Interval,
+) -> Result<()> {
+    let e = r.engines.len().max(1);
+    let root = SVGBackend::new(path, ((200 + 140 * e as u32).max(640), 460)).into_drawing_area();
+    root.fill(&WHITE).map_err(|x| plot_err(path, x))?;
+    let names = r.engines.clone();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(55)
+        .build_cartesian_2d(-0.5f64..(e as f64 - 0.5), 0f64..1f64)
+        .map_err(|x| plot_err(path, x))?;
+    chart
+        .configure_mesh()
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 14))
+        .disable_x_mesh()
+        .x_labels(e + 1)
+        .x_label_formatter(&|x| {
+            let k = x.round();
+            if (x - k).abs() > 1e-6 || k < 0.0 || k as usize >= names.len() {
+                String::new()
+            } else {
+                names[k as usize].clone()
+            }
+        })
+        .x_desc("engine strength (both sides)")
+        .y_desc(y_desc)
+        .draw()
+        .map_err(|x| plot_err(path, x))?;
+    let nv = r.cells.len().max(1) as f64;
+    for (i, row) in r.cells.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let off = (i as f64 - (nv - 1.0) / 2.0) * 0.06;
+        let pts: Vec<(f64, Interval)> = row
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (k as f64 + off, get(c)))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|&(x, iv)| (x, iv.estimate)),
+                color.stroke_width(2),
+            ))
+            .map_err(|x| plot_err(path, x))?
+            .label(r.variants[i].clone())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
+            });
+        chart
+            .draw_series(pts.iter().map(|&(x, iv)| {
+                PathElement::new(vec![(x, iv.lo), (x, iv.hi)], color.stroke_width(1))
+            }))
+            .map_err(|x| plot_err(path, x))?;
+        chart
+            .draw_series(
+                pts.iter()
+                    .map(|&(x, iv)| Circle::new((x, iv.estimate), 3, color.filled())),
+            )
+            .map_err(|x| plot_err(path, x))?;
+    }
+    chart
+        .configure_series_labels()
+        .label_font(("sans-serif", 13))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(|x| plot_err(path, x))?;
+    root.present().map_err(|x| plot_err(path, x))?;
+    Ok(())
+}
+
+/// Writes the ladder files into `dir`; returns their paths.
+pub fn write_ladder(dir: &Path, r: &LadderReport) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    let write = |name: &str, text: &str| -> Result<PathBuf> {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| Error::io(format!("writing {}", p.display()), e))?;
+        Ok(p)
+    };
+    let mut files = vec![
+        write("ladder.md", &ladder_markdown(r))?,
+        write("ladder.csv", &ladder_csv(r))?,
+    ];
+    let json = serde_json::to_string_pretty(r)
+        .map_err(|e| Error::Internal(format!("encoding ladder.json: {e}")))?;
+    files.push(write("ladder.json", &(json + "\n"))?);
+    let sp = dir.join("ladder_score.svg");
+    ladder_plot(
+        &sp,
+        &format!(
+            "{} score (win 1, draw 1/2) by strength, {} games per point",
+            r.side_names[0], r.games
+        ),
+        "score (95% interval)",
+        r,
+        |c| c.score0,
+    )?;
+    files.push(sp);
+    let dp = dir.join("ladder_draws.svg");
+    ladder_plot(
+        &dp,
+        "Draw share by strength",
+        "share of games (95% Wilson)",
+        r,
+        |c| c.draw_rate,
+    )?;
+    files.push(dp);
+    Ok(files)
+}
+
+/// Runs the whole ladder: one comparison per engine (each written with
+/// [`crate::stats::report::write_compare`] into `out_dir/<engine>/`), then the
+/// asymmetric pairs when asked (adjacent strengths, the stronger on either
+/// side, into `out_dir/asym-<engine0>-vs-<engine1>/`). Resumable: every
+/// tournament keeps its games file.
+#[allow(clippy::too_many_arguments)]
+pub fn run_ladder(
+    specs: &[String],
+    engines: &[crate::stats::agent::EngineSpec],
+    base: &crate::stats::tournament::TournamentConfig,
+    tables: &[crate::stats::referee::TableDir],
+    asymmetric: bool,
+    out_dir: &Path,
+    command: &str,
+    build: &str,
+    progress: &dyn crate::progress::Progress,
+) -> Result<LadderReport> {
+    use crate::stats::report::{run_compare_with, safe_name, write_compare};
+    if engines.len() < 2 {
+        return Err(Error::Input(
+            "--engines: give at least two engines for a ladder (e.g. random,depth=2,mcts=1000)"
+                .into(),
+        ));
+    }
+    let started = std::time::Instant::now();
+    let names: Vec<String> = engines.iter().map(|e| e.text()).collect();
+    let mut reports = Vec::new();
+    for e in engines {
+        let cfg = crate::stats::tournament::TournamentConfig {
+            engine: e.clone(),
+            engine_side1: None,
+            ..base.clone()
+        };
+        let dir = out_dir.join(safe_name(&e.text()));
+        let mut r = run_compare_with(specs, &cfg, tables, &dir, command, progress)?;
+        r.build = build.to_string();
+        r.title = format!("Comparison at {}: {}", e.text(), specs.join(" vs "));
+        write_compare(&dir, &r)?;
+        reports.push(r);
+    }
+    let mut asym = Vec::new();
+    if asymmetric {
+        for w in engines.windows(2) {
+            for (e0, e1) in [(&w[1], &w[0]), (&w[0], &w[1])] {
+                let cfg = crate::stats::tournament::TournamentConfig {
+                    engine: e0.clone(),
+                    engine_side1: Some(e1.clone()),
+                    ..base.clone()
+                };
+                let dir = out_dir.join(safe_name(&format!("asym-{}-vs-{}", e0.text(), e1.text())));
+                let mut r = run_compare_with(specs, &cfg, tables, &dir, command, progress)?;
+                r.build = build.to_string();
+                write_compare(&dir, &r)?;
+                for v in &r.variants {
+                    asym.push(AsymmetricRow {
+                        variant: v.name.clone(),
+                        engine0: e0.text(),
+                        engine1: e1.text(),
+                        cell: cell_of(v, &cfg.engine_text()),
+                    });
+                }
+            }
+        }
+    }
+    let mut r = assemble_ladder(
+        format!("Strength ladder: {}", specs.join(" vs ")),
+        command,
+        &names,
+        &reports,
+        asym,
+        tables.iter().map(|t| t.dir.display().to_string()).collect(),
+        started.elapsed().as_secs_f64(),
+    )?;
+    r.build = build.to_string();
+    Ok(r)
+}
