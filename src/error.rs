@@ -35,7 +35,12 @@ pub enum Error {
     /// The work was interrupted (Ctrl-C or a stop flag); finished work is on disk.
     Interrupted,
     /// An I/O error with the path or action that caused it.
-    Io { context: String, source: io::Error },
+    Io {
+        /// What was being done, with the path.
+        context: String,
+        /// The operating system's error.
+        source: io::Error,
+    },
     /// A check found a disagreement (`verify`, `check-proof`): the data or the
     /// program is wrong, and the exit status is 1.
     Disagreement(String),

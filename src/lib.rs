@@ -25,6 +25,7 @@
 //!
 //! The library never prints; the binary (`src/main.rs`, `src/cli/`) does.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod answer;
 pub mod board;

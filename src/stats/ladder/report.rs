@@ -1,0 +1,372 @@
+//! The ladder report: Markdown with the verdict sentences, CSV, JSON and the
+//! score and draw plots.
+
+use super::*;
+
+/// `hunter's`, `attackers'`.
+pub(super) fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
+pub(super) fn agreement_sentence(
+    agreement: &[RankAgreement],
+    mean: Option<&Interval>,
+    side0: &str,
+    variants: usize,
+) -> String {
+    let side0 = possessive(side0);
+    let Some(m) = mean else {
+        return if variants < 2 {
+            "One variant: there is no ordering to compare.".into()
+        } else {
+            "One strength: there is no agreement across strengths to measure.".into()
+        };
+    };
+    let all_one = agreement.iter().all(|a| a.tau.estimate >= 1.0 - 1e-9);
+    let any_negative = agreement
+        .iter()
+        .filter(|a| a.tau.hi < 0.0)
+        .collect::<Vec<_>>();
+    let uncertain = m.lo <= 0.0 && m.hi >= 0.0;
+    let head = if all_one {
+        format!(
+            "The ordering of the variants by the {side0} score is the same at every strength tried"
+        )
+    } else if !any_negative.is_empty() {
+        let pairs: Vec<String> = any_negative
+            .iter()
+            .map(|a| format!("{} and {}", a.a, a.b))
+            .collect();
+        format!(
+            "The ordering of the variants by the {side0} score reverses between {}",
+            pairs.join("; ")
+        )
+    } else {
+        format!("The ordering of the variants by the {side0} score changes between some strengths")
+    };
+    format!(
+        "{head} (mean Kendall's τ-b over pairs of strengths {:.2}, 95 % bootstrap interval [{:.2}, {:.2}]{}).",
+        m.estimate,
+        m.lo,
+        m.hi,
+        if uncertain {
+            "; the interval includes 0, so these games cannot tell the orderings apart"
+        } else {
+            ""
+        }
+    )
+}
+
+fn pct(iv: &Interval) -> String {
+    format!(
+        "{:.1} [{:.1}, {:.1}]",
+        100.0 * iv.estimate,
+        100.0 * iv.lo,
+        100.0 * iv.hi
+    )
+}
+
+/// The Markdown report.
+pub fn ladder_markdown(r: &LadderReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# {}\n", r.title);
+    let _ = writeln!(s, "## Settings\n");
+    let _ = writeln!(
+        s,
+        "- Strengths (both sides equal, weakest first as given): {}",
+        r.engines
+            .iter()
+            .map(|e| format!("`{e}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "- Games per variant and strength: {}; seed {} (game i uses seed + i); {} random opening plies",
+        r.games, r.seed, r.random_plies
+    );
+    if !r.tables.is_empty() {
+        let _ = writeln!(
+            s,
+            "- Exact referee: {} (a game reaching a covered position ends with its exact value)",
+            r.tables.join(", ")
+        );
+    }
+    let _ = writeln!(s, "- Time: {:.1} s wall for this run", r.wall_seconds);
+    if !r.build.is_empty() {
+        let _ = writeln!(s, "- Build: {}", r.build);
+    }
+    let _ = writeln!(s, "- Reproduce: `{}`", r.command);
+    let _ = writeln!(
+        s,
+        "- Each strength's full report (tests between variants, lengths, games): the subdirectory named after the engine.\n"
+    );
+    let _ = writeln!(s, "## Verdict\n");
+    let _ = writeln!(s, "{}\n", r.summary);
+    for v in &r.verdicts {
+        let _ = writeln!(s, "- {}", v.sentence);
+    }
+    let (s0, s1) = (&r.side_names[0], &r.side_names[1]);
+    let s0p = possessive(s0);
+    let _ = writeln!(s, "\n## Outcomes by strength (%, 95 % intervals)\n");
+    let _ = writeln!(
+        s,
+        "| variant | engine | games | {s0} wins | {s1} wins | draws | {s0} score | adjudicated | mean length |"
+    );
+    let _ = writeln!(s, "|---|---|---:|---|---|---|---|---:|---|");
+    for row in &r.cells {
+        for c in row {
+            let _ = writeln!(
+                s,
+                "| {} | `{}` | {} | {} | {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] |",
+                c.variant,
+                c.engine,
+                c.games,
+                pct(&c.win_rate[0]),
+                pct(&c.win_rate[1]),
+                pct(&c.draw_rate),
+                pct(&c.score0),
+                c.adjudicated,
+                c.length_mean.estimate,
+                c.length_mean.lo,
+                c.length_mean.hi
+            );
+        }
+    }
+    let widest = r
+        .cells
+        .iter()
+        .flatten()
+        .map(|c| (c.win_rate[0].hi - c.win_rate[0].lo).max(c.win_rate[1].hi - c.win_rate[1].lo))
+        .fold(0.0, f64::max);
+    let _ = writeln!(
+        s,
+        "\nWidest 95 % interval of a win share above: ±{:.1} points (half-width).",
+        50.0 * widest
+    );
+    if !r.verdicts.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n## Differences in the {s0p} score (points, first variant minus second, 95 % normal interval)\n"
+        );
+        let mut head = String::from("| a | b |");
+        let mut rule = String::from("|---|---|");
+        for e in &r.engines {
+            head.push_str(&format!(" `{e}` |"));
+            rule.push_str("---|");
+        }
+        let _ = writeln!(s, "{head}\n{rule}");
+        for v in &r.verdicts {
+            let mut line = format!("| {} | {} |", v.a, v.b);
+            for d in &v.differences {
+                line.push_str(&format!(
+                    " {:+.1} [{:+.1}, {:+.1}] |",
+                    100.0 * d.estimate,
+                    100.0 * d.lo,
+                    100.0 * d.hi
+                ));
+            }
+            let _ = writeln!(s, "{line}");
+        }
+    }
+    if !r.agreement.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n## Rank agreement (Kendall's τ-b of the orderings by the {s0p} score; 95 % bootstrap interval, {TAU_RESAMPLES} resamples)\n"
+        );
+        let _ = writeln!(s, "| strength a | strength b | τ-b |\n|---|---|---|");
+        for a in &r.agreement {
+            let _ = writeln!(
+                s,
+                "| `{}` | `{}` | {:.2} [{:.2}, {:.2}] |",
+                a.a, a.b, a.tau.estimate, a.tau.lo, a.tau.hi
+            );
+        }
+    }
+    if !r.asymmetric.is_empty() {
+        let _ = writeln!(s, "\n## Asymmetric pairs (%, 95 % Wilson intervals)\n");
+        let _ = writeln!(
+            s,
+            "| variant | {s0} engine | {s1} engine | games | {s0} wins | {s1} wins | draws |"
+        );
+        let _ = writeln!(s, "|---|---|---|---:|---|---|---|");
+        for a in &r.asymmetric {
+            let _ = writeln!(
+                s,
+                "| {} | `{}` | `{}` | {} | {} | {} | {} |",
+                a.variant,
+                a.engine0,
+                a.engine1,
+                a.cell.games,
+                pct(&a.cell.win_rate[0]),
+                pct(&a.cell.win_rate[1]),
+                pct(&a.cell.draw_rate)
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\n## Plots\n\n![score by strength](ladder_score.svg)\n\n![draws by strength](ladder_draws.svg)\n\nData: `ladder.csv`, `ladder.json`."
+    );
+    s
+}
+
+/// `ladder.csv`: one row per variant and strength.
+pub fn ladder_csv(r: &LadderReport) -> String {
+    let mut s = String::from(
+        "variant,engine,games,side0_wins,side1_wins,draws,adjudicated,side0_rate,side0_lo,side0_hi,side1_rate,side1_lo,side1_hi,draw_rate,draw_lo,draw_hi,side0_score,score_lo,score_hi,length_mean\n",
+    );
+    for c in r.cells.iter().flatten() {
+        let iv = |i: &Interval| format!("{:.6},{:.6},{:.6}", i.estimate, i.lo, i.hi);
+        let _ = writeln!(
+            s,
+            "\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{:.3}",
+            c.variant.replace('"', "\"\""),
+            c.engine,
+            c.games,
+            c.wins[0],
+            c.wins[1],
+            c.draws,
+            c.adjudicated,
+            iv(&c.win_rate[0]),
+            iv(&c.win_rate[1]),
+            iv(&c.draw_rate),
+            iv(&c.score0),
+            c.length_mean.estimate
+        );
+    }
+    s
+}
+
+const COLORS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(127, 127, 127),
+];
+
+/// One line per variant over the strengths, with interval bars.
+fn ladder_plot(
+    path: &Path,
+    title: &str,
+    y_desc: &str,
+    r: &LadderReport,
+    get: fn(&LadderCell) -> Interval,
+) -> Result<()> {
+    let e = r.engines.len().max(1);
+    let root = SVGBackend::new(path, ((200 + 140 * e as u32).max(640), 460)).into_drawing_area();
+    root.fill(&WHITE).map_err(|x| plot_err(path, x))?;
+    let names = r.engines.clone();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(55)
+        .build_cartesian_2d(-0.5f64..(e as f64 - 0.5), 0f64..1f64)
+        .map_err(|x| plot_err(path, x))?;
+    chart
+        .configure_mesh()
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 14))
+        .disable_x_mesh()
+        .x_labels(e + 1)
+        .x_label_formatter(&|x| {
+            let k = x.round();
+            if (x - k).abs() > 1e-6 || k < 0.0 || k as usize >= names.len() {
+                String::new()
+            } else {
+                names[k as usize].clone()
+            }
+        })
+        .x_desc("engine strength (both sides)")
+        .y_desc(y_desc)
+        .draw()
+        .map_err(|x| plot_err(path, x))?;
+    let nv = r.cells.len().max(1) as f64;
+    for (i, row) in r.cells.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let off = (i as f64 - (nv - 1.0) / 2.0) * 0.06;
+        let pts: Vec<(f64, Interval)> = row
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (k as f64 + off, get(c)))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|&(x, iv)| (x, iv.estimate)),
+                color.stroke_width(2),
+            ))
+            .map_err(|x| plot_err(path, x))?
+            .label(r.variants[i].clone())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
+            });
+        chart
+            .draw_series(pts.iter().map(|&(x, iv)| {
+                PathElement::new(vec![(x, iv.lo), (x, iv.hi)], color.stroke_width(1))
+            }))
+            .map_err(|x| plot_err(path, x))?;
+        chart
+            .draw_series(
+                pts.iter()
+                    .map(|&(x, iv)| Circle::new((x, iv.estimate), 3, color.filled())),
+            )
+            .map_err(|x| plot_err(path, x))?;
+    }
+    chart
+        .configure_series_labels()
+        .label_font(("sans-serif", 13))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(|x| plot_err(path, x))?;
+    root.present().map_err(|x| plot_err(path, x))?;
+    Ok(())
+}
+
+/// Writes the ladder files into `dir`; returns their paths.
+pub fn write_ladder(dir: &Path, r: &LadderReport) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    let write = |name: &str, text: &str| -> Result<PathBuf> {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| Error::io(format!("writing {}", p.display()), e))?;
+        Ok(p)
+    };
+    let mut files = vec![
+        write("ladder.md", &ladder_markdown(r))?,
+        write("ladder.csv", &ladder_csv(r))?,
+    ];
+    let json = serde_json::to_string_pretty(r)
+        .map_err(|e| Error::Internal(format!("encoding ladder.json: {e}")))?;
+    files.push(write("ladder.json", &(json + "\n"))?);
+    let sp = dir.join("ladder_score.svg");
+    ladder_plot(
+        &sp,
+        &format!(
+            "{} score (win 1, draw 1/2) by strength, {} games per point",
+            r.side_names[0], r.games
+        ),
+        "score (95% interval)",
+        r,
+        |c| c.score0,
+    )?;
+    files.push(sp);
+    let dp = dir.join("ladder_draws.svg");
+    ladder_plot(
+        &dp,
+        "Draw share by strength",
+        "share of games (95% Wilson)",
+        r,
+        |c| c.draw_rate,
+    )?;
+    files.push(dp);
+    Ok(files)
+}
