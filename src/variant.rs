@@ -40,8 +40,16 @@ impl AnyGame {
 
 /// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`].
 ///
-/// ```ignore
-/// with_game!(&any, g => run_perft(g, depth))
+/// ```
+/// use huntsolve::{game::perft, with_game, AnyGame, Game};
+///
+/// // Leaf counts (Kaooa at depth 2: 10 drops, then 9; Brandubh at depth 1: 40
+/// // moves), through one generic call whatever the family.
+/// for (rules, depth, leaves) in [("kaooa", 2, 90), ("brandubh", 1, 40)] {
+///     let any = AnyGame::parse(rules)?;
+///     assert_eq!(with_game!(&any, g => perft(g, &g.start(), depth)), leaves);
+/// }
+/// # Ok::<(), huntsolve::Error>(())
 /// ```
 #[macro_export]
 macro_rules! with_game {

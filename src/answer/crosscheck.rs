@@ -98,6 +98,15 @@ pub fn crosscheck_dir<G: TierGame + Evaluate>(
     progress: &dyn Progress,
 ) -> Result<CrossReport> {
     let started = Instant::now();
+    // A decided sample is searched 2 plies past its distance, and the search stops at
+    // MAX_DEPTH: longer distances could only be reported as false disagreements.
+    let deepest = crate::search::MAX_DEPTH - 2;
+    if max_distance > deepest {
+        return Err(Error::Input(format!(
+            "--max-distance {max_distance}: the search reaches {} plies, so distances above {deepest} cannot be checked by it (the full verify checks every distance)",
+            crate::search::MAX_DEPTH
+        )));
+    }
     let oracle = TableOracle::new(game, dir)?;
     let mut tables = Vec::new();
     for tier in dir_tiers(game, dir)? {
@@ -187,7 +196,14 @@ pub fn crosscheck_dir<G: TierGame + Evaluate>(
         })
         .collect::<Result<_>>()?;
     progress.finish_stage();
-    let mut distances = vec![0; max_distance as usize + 1];
+    // Sized by what was sampled, not by the bound asked for.
+    let longest = picked
+        .iter()
+        .filter(|p| p.3 != Value::Draw)
+        .map(|p| p.4 as usize)
+        .max()
+        .unwrap_or(0);
+    let mut distances = vec![0; longest + 1];
     for p in picked.iter().filter(|p| p.3 != Value::Draw) {
         distances[p.4 as usize] += 1;
     }

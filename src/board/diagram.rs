@@ -4,8 +4,8 @@ use super::Board;
 
 impl Board {
     /// An ASCII drawing of the board with one character per point (`cell(id)`).
-    /// Unit horizontal, vertical and diagonal edges are drawn; longer ones only
-    /// when horizontal or vertical.
+    /// Every edge is drawn: horizontal and vertical ones as `-` and `|`, diagonals
+    /// as `/` and `\\`, one mark per text row along the line.
     pub fn draw(&self, cell: impl Fn(u8) -> char) -> String {
         let x0 = self.points.iter().map(|p| p.x).min().unwrap_or(0);
         let x1 = self.points.iter().map(|p| p.x).max().unwrap_or(0);
@@ -38,6 +38,21 @@ impl Board {
                     let r = row(pa.y) - 1;
                     let c = (col(pa.x) + col(pb.x)) / 2;
                     grid[r][c] = if pb.x > pa.x { '/' } else { '\\' };
+                } else {
+                    // Any other slope (the pentagram's lines): one mark per grid row
+                    // between the ends, on the straight line joining them, where no
+                    // other mark is yet (lines may cross).
+                    let (ra, rb) = (row(pa.y) as i64, row(pb.y) as i64);
+                    let (ca, cb) = (col(pa.x) as i64, col(pb.x) as i64);
+                    let mark = if pb.x > pa.x { '/' } else { '\\' };
+                    let steps = ra - rb;
+                    for i in 1..steps {
+                        let r = (ra - i) as usize;
+                        let c = (ca + ((cb - ca) * i * 2 + steps).div_euclid(2 * steps)) as usize;
+                        if grid[r][c] == ' ' {
+                            grid[r][c] = mark;
+                        }
+                    }
                 }
             }
         }

@@ -3,35 +3,32 @@
 //! longest wins with example positions; with `--by-side` also the counts split
 //! by the side to move (slower: every position is unranked).
 
+use super::args::{Json, Tables, Threads};
 use super::out;
 use huntsolve::retro::TierGame;
 use huntsolve::table::analyze::{analyze_dir_with, AnalyzeOptions};
 use huntsolve::table::{rules_of_dir, AnalyzeReport};
 use huntsolve::{AnyGame, Error, Result};
-use std::path::PathBuf;
 
 /// Arguments of `analyze`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Directory holding the solved tables.
-    #[arg(long)]
-    tables: PathBuf,
+    #[command(flatten)]
+    tables: Tables,
     /// Rules the tables must belong to (default: the rules in their headers).
     #[arg(long)]
     rules: Option<String>,
     /// How many of the longest wins to show with their positions.
     #[arg(long, default_value_t = 5)]
     top: usize,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub(crate) json: Json,
     /// Also split the counts by side to move, per tier and in total (unranks every
     /// position, so much slower than the default statistics).
     #[arg(long)]
     by_side: bool,
-    /// Worker threads for --by-side (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: Threads,
 }
 
 /// Sets the size of rayon's global pool (verify, analyze).
@@ -50,14 +47,14 @@ pub(crate) fn set_threads(threads: Option<usize>) -> Result<()> {
 
 /// Runs `analyze`.
 pub fn run(args: Args) -> Result<()> {
-    set_threads(args.threads)?;
+    set_threads(args.threads.threads)?;
     let rules = match &args.rules {
         Some(r) => r.clone(),
-        None => rules_of_dir(&args.tables)?,
+        None => rules_of_dir(&args.tables.tables)?,
     };
     let any = AnyGame::parse(&rules)?;
     let report = super::verify::dispatch(&any, Analyze(&args))?;
-    if args.json {
+    if args.json.json {
         let s = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::println(&s)
@@ -75,6 +72,6 @@ impl super::verify::TierJob for Analyze<'_> {
             top: self.0.top,
             by_side: self.0.by_side,
         };
-        analyze_dir_with(game, &self.0.tables, &opts, &out::Bars::new())
+        analyze_dir_with(game, &self.0.tables.tables, &opts, &out::Bars::new())
     }
 }

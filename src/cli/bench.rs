@@ -11,6 +11,7 @@
 //! iterations (one thread): iterations/s, playout plies/s and the mean
 //! playout length per preset.
 
+use super::args::{Hash, Threads};
 use super::out::println;
 use huntsolve::game::FullGame;
 use huntsolve::game::NoOracle;
@@ -36,18 +37,16 @@ pub struct Args {
     /// Nominal search depth of every position.
     #[arg(long, default_value_t = 5)]
     pub depth: u32,
-    /// Search threads (Lazy SMP).
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub threads: Threads,
     /// Positions per preset.
     #[arg(long, default_value_t = 4)]
     pub positions: usize,
     /// Seed of the playouts that build the suite.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
+    #[command(flatten)]
+    pub hash: Hash,
     /// Quiescence plies (default: per family, see the search docs).
     #[arg(long)]
     pub qdepth: Option<u32>,
@@ -97,7 +96,7 @@ fn bench_game<G: FullGame>(g: &G, args: &Args, plies: usize, tt: &TransTable) ->
         tt.clear();
         let cfg = SearchConfig {
             limits: vec![Limit::Depth(args.depth)],
-            threads: args.threads,
+            threads: args.threads.or(1),
             qdepth: args.qdepth,
             ..Default::default()
         };
@@ -183,7 +182,7 @@ fn run_mcts(args: &Args, iterations: u64, only: &Option<Vec<&str>>) -> Result<()
 /// Runs `bench`.
 pub fn run(args: Args) -> Result<()> {
     if args.prove {
-        return super::prove::bench_prove(args.threads, args.hash, args.seed);
+        return super::prove::bench_prove(args.threads.or(1), args.hash.or(64), args.seed);
     }
     if let Some(n) = args.mcts {
         if n == 0 {
@@ -206,11 +205,22 @@ pub fn run(args: Args) -> Result<()> {
         .only
         .as_deref()
         .map(|s| s.split(',').map(str::trim).collect());
+    // Every name must be a preset of the suite: an unknown or empty one is a typo,
+    // not a request to benchmark less (or something else).
+    if let Some(o) = &only {
+        let suite: Vec<&str> = SUITE.iter().map(|s| s.0).collect();
+        if let Some(bad) = o.iter().find(|n| !suite.contains(n)) {
+            return Err(Error::Input(format!(
+                "--only: '{bad}' is not a preset of the suite; accepted: {}",
+                suite.join(", ")
+            )));
+        }
+    }
     let known: Vec<&str> = huntsolve::variant::all_presets()
         .iter()
         .map(|p| p.1)
         .collect();
-    let tt = TransTable::new(args.hash);
+    let tt = TransTable::new(args.hash.or(64));
     let mut total = Line {
         nodes: 0,
         time: Duration::ZERO,
@@ -262,6 +272,6 @@ pub fn run(args: Args) -> Result<()> {
         total.nodes,
         total.time.as_secs_f64(),
         total.nodes as f64 / total.time.as_secs_f64().max(1e-9),
-        args.threads
+        args.threads.or(1)
     ))
 }

@@ -1,6 +1,7 @@
 //! `huntsolve compare`: self-play tournaments between equal engines on two or
 //! more rule variants, with a statistical report.
 
+use super::args::Threads;
 use super::out::{println, Bars};
 use huntsolve::stats::report::{run_compare_with, write_compare};
 use huntsolve::stats::{EngineSpec, TournamentConfig};
@@ -22,9 +23,8 @@ pub struct Args {
     /// Base seed (game i uses seed + i).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub threads: Threads,
     /// Uniformly random plies at the start of each game, so games differ.
     #[arg(long, default_value_t = 4)]
     pub random_plies: u32,
@@ -73,7 +73,7 @@ pub fn run(args: Args) -> Result<()> {
         engine,
         random_plies: args.random_plies,
         max_plies: args.max_plies,
-        threads: args.threads,
+        threads: args.threads.or(0),
         softmax: args.softmax,
         engine_side1: None,
         referee: None,

@@ -2,6 +2,7 @@
 //! is solved exactly where its plan fits, played on the strength ladder
 //! otherwise, and the variants are ranked (see `huntsolve::stats::explore`).
 
+use super::args::Threads;
 use super::compare::build_info;
 use super::out::{println, Bars};
 use huntsolve::retro::driver::{default_memory_limit, parse_size, SolveOptions};
@@ -35,9 +36,8 @@ pub struct Args {
     /// Uniformly random opening plies of the ladder games.
     #[arg(long, default_value_t = 4)]
     pub random_plies: u32,
-    /// Worker threads (games and solver; 0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub threads: Threads,
     /// Memory limit of an exact solve, e.g. 4G (default: 80 % of MemAvailable).
     #[arg(long)]
     pub memory: Option<String>,
@@ -92,8 +92,8 @@ pub fn run(args: Args) -> Result<()> {
         tables.display(),
         out.display()
     ));
-    if args.threads > 0 {
-        command.push_str(&format!(" --threads {}", args.threads));
+    if let Some(n) = args.threads.threads {
+        command.push_str(&format!(" --threads {n}"));
     }
     if let Some(m) = &args.memory {
         command.push_str(&format!(" --memory {m}"));
@@ -104,11 +104,11 @@ pub fn run(args: Args) -> Result<()> {
             games: args.games,
             seed: args.seed,
             random_plies: args.random_plies,
-            threads: args.threads,
+            threads: args.threads.or(0),
             ..TournamentConfig::default()
         },
         solve: SolveOptions {
-            threads: args.threads,
+            threads: args.threads.or(0),
             memory_limit,
         },
         max_exact_slots: args.max_exact_slots,

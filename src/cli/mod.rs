@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use huntsolve::Result;
 
 pub mod analyze;
+pub mod args;
 pub mod bench;
 pub mod compare;
 pub mod explore;
@@ -68,10 +69,28 @@ enum Command {
     Serve(serve::Args),
 }
 
-/// Parses the command line and runs the subcommand.
-pub fn main() -> Result<()> {
+impl Command {
+    /// Whether the user asked for JSON output (errors are then reported as JSON too).
+    fn json(&self) -> bool {
+        match self {
+            Command::Presets(a) => a.json.json,
+            Command::Solve(a) => a.json.json,
+            Command::Query(a) => a.json.json,
+            Command::Verify(a) => a.json.json,
+            Command::Analyze(a) => a.json.json,
+            Command::Prove(a) => a.json.json,
+            Command::CheckProof(a) => a.json.json,
+            _ => false,
+        }
+    }
+}
+
+/// Parses the command line and runs the subcommand; also says whether the output
+/// is JSON, so `main` can report an error in the same form.
+pub fn main() -> (Result<()>, bool) {
     let cli = Cli::parse();
-    match cli.command {
+    let json = cli.command.json();
+    let result = match cli.command {
         Command::Presets(a) => presets::run(a),
         Command::Perft(a) => perft::run(a),
         Command::Show(a) => show::run(a),
@@ -89,5 +108,6 @@ pub fn main() -> Result<()> {
         Command::CheckProof(a) => prove::run_check(a),
         Command::Explore(a) => explore::run(a),
         Command::Serve(a) => serve::run(a),
-    }
+    };
+    (result, json)
 }

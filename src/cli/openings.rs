@@ -3,6 +3,7 @@
 //! `results/openings-<rules>.csv` and `.json` (the command line is recorded in
 //! both).
 
+use super::args::{Hash, Threads};
 use super::bench::apply_evals;
 use super::out::{println, Bars};
 use huntsolve::game::{Game, NoOracle};
@@ -25,12 +26,10 @@ pub struct Args {
     /// Plies of the ranked lines: 1 (first placements) or 2 (and the replies).
     #[arg(long, default_value_t = 1)]
     pub plies: u32,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256)]
-    pub hash: usize,
+    #[command(flatten)]
+    pub threads: Threads,
+    #[command(flatten)]
+    pub hash: Hash,
     /// Evaluation weight `key=value` (repeatable).
     #[arg(long)]
     pub eval: Vec<String>,
@@ -82,8 +81,8 @@ pub fn run(args: Args) -> Result<()> {
     let cfg = OpeningsConfig {
         depth: args.depth,
         plies: args.plies,
-        threads: args.threads,
-        hash_mib: args.hash,
+        threads: args.threads.or(1),
+        hash_mib: args.hash.or(256),
     };
     let started = Instant::now();
     let bars = Bars::new();
@@ -94,7 +93,7 @@ pub fn run(args: Args) -> Result<()> {
         args.rules,
         args.depth,
         args.plies,
-        args.threads,
+        args.threads.or(1),
         args.eval
             .iter()
             .map(|e| format!(" --eval {e}"))

@@ -15,6 +15,7 @@
 //! (a draw: cycles are draws in every preset) or at the rules' move limit
 //! (1000 plies when the rules set none), also a draw.
 
+use super::args::{Hash, Threads};
 use super::bench::apply_evals;
 use super::out::{print, println};
 use huntsolve::game::FullGame;
@@ -57,12 +58,10 @@ pub struct Args {
     /// Plies played at random at the start of each game (variety between games).
     #[arg(long, default_value_t = 0)]
     pub random_plies: u32,
-    /// Search threads of the search engines.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
+    #[command(flatten)]
+    pub threads: Threads,
+    #[command(flatten)]
+    pub hash: Hash,
     /// Evaluation weight `key=value` (repeatable).
     #[arg(long)]
     pub eval: Vec<String>,
@@ -213,7 +212,7 @@ fn play_game<G: FullGame>(
                 Engine::Search(limit) => {
                     let cfg = SearchConfig {
                         limits: vec![*limit],
-                        threads: args.threads,
+                        threads: args.threads.or(1),
                         history: history.clone(),
                         ..Default::default()
                     };
@@ -258,7 +257,7 @@ fn play_game<G: FullGame>(
 fn run_games<G: FullGame>(g: &G, args: &Args) -> Result<()> {
     let engines = [Engine::parse(&args.white)?, Engine::parse(&args.black)?];
     let mut rng = Rng::new(args.seed);
-    let tt = TransTable::new(args.hash);
+    let tt = TransTable::new(args.hash.or(64));
     let mut wins = [0u32; 2];
     let mut draws = 0;
     for n in 1..=args.games {

@@ -1,20 +1,20 @@
 //! `huntsolve presets`: every preset with a one-line description.
 
+use super::args::Json;
 use super::out;
 use huntsolve::Result;
 
 /// Arguments of `presets`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub(crate) json: Json,
 }
 
 /// Lists the presets.
 pub fn run(args: Args) -> Result<()> {
     let presets = huntsolve::variant::all_presets();
-    if args.json {
+    if args.json.json {
         let v: Vec<_> = presets
             .iter()
             .map(|(f, n, d)| serde_json::json!({"family": f, "name": n, "description": d}))

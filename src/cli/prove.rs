@@ -11,6 +11,7 @@
 //! that decides the value writes its certificate: one file for a win or a
 //! loss, and for a draw `FILE.<side>` per side (each side's "cannot win").
 
+use super::args::{Hash, Json, Threads};
 use super::out;
 use super::verify::{dispatch, TierJob};
 use huntsolve::progress::Progress;
@@ -47,12 +48,10 @@ pub struct Args {
     /// Directory of solved tables used as leaves (repeatable).
     #[arg(long)]
     tables: Vec<PathBuf>,
-    /// Prover threads sharing the table.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// Proof table size in MiB (never exceeded).
-    #[arg(long, default_value_t = 256)]
-    hash: usize,
+    #[command(flatten)]
+    threads: Threads,
+    #[command(flatten)]
+    hash: Hash,
     /// Time limit in seconds (then the answer is "unknown" with the root's numbers).
     #[arg(long)]
     time: Option<f64>,
@@ -62,9 +61,8 @@ pub struct Args {
     /// Write the certificate(s) of the result.
     #[arg(long)]
     save: Option<PathBuf>,
-    /// One JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub(crate) json: Json,
 }
 
 /// Arguments of `check-proof`.
@@ -75,9 +73,8 @@ pub struct CheckArgs {
     /// Directories of the tables the leaves come from (repeatable).
     #[arg(long)]
     tables: Vec<PathBuf>,
-    /// JSON output.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub(crate) json: Json,
 }
 
 #[derive(Serialize)]
@@ -119,9 +116,6 @@ pub fn peak_memory() -> Option<u64> {
 /// Runs `prove`.
 pub fn run(args: Args) -> Result<()> {
     let any = AnyGame::parse(&args.rules)?;
-    if args.threads == 0 {
-        return Err(Error::Input("--threads must be at least 1".into()));
-    }
     if let Some(t) = args.time {
         if !(t.is_finite() && t > 0.0) {
             return Err(Error::Input(format!(
@@ -161,9 +155,9 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         .map(|s| side_index(game, s))
         .transpose()?;
     let tables = TableDirs::open(game, &args.tables)?;
-    let tt = ProofTable::new(args.hash.max(1));
+    let tt = ProofTable::new(args.hash.or(256).max(1));
     let cfg = ProveConfig {
-        threads: args.threads,
+        threads: args.threads.or(1),
         time: args.time.map(Duration::from_secs_f64),
         nodes: args.nodes,
         ..Default::default()
@@ -253,7 +247,7 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         peak_memory_bytes: peak_memory(),
         hash_bytes: tt.bytes(),
     };
-    if args.json {
+    if args.json.json {
         let s = serde_json::to_string(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         return out::println(&s);
     }
@@ -316,7 +310,7 @@ pub fn run_check(args: CheckArgs) -> Result<()> {
     let cert = Certificate::read(&args.file)?;
     let any = AnyGame::parse(&cert.header.rules)?;
     let report = dispatch(&any, Check(&args, &cert))?;
-    if args.json {
+    if args.json.json {
         let s =
             serde_json::to_string(&report).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::println(&s)?;

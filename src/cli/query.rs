@@ -14,6 +14,7 @@
 //! depth-capped exact alpha-beta instead ("unknown beyond depth N").
 //! With position `-`, reads positions from stdin, one per line, and answers each.
 
+use super::args::{Hash, Json, MaybeTables, Threads};
 use super::bench::apply_evals;
 use super::out;
 use huntsolve::answer::{answer, exact_pv, from_table, SearchAnswer};
@@ -23,10 +24,10 @@ use huntsolve::progress::stop_requested;
 use huntsolve::retro::TierGame;
 use huntsolve::search::{score_text, Limit, SearchConfig, TransTable};
 use huntsolve::table::query::Exact;
-use huntsolve::table::{query_with, TableOracle};
+use huntsolve::table::{list_tiers, query_with, table_path, Table, TableOracle};
 use huntsolve::{with_game, AnyGame, Error, Result};
 use std::io::BufRead;
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::Duration;
 
 /// Default search depth without `--depth`/`--time` (plies).
@@ -46,42 +47,35 @@ pub struct Args {
     rules: String,
     /// Position text, `start`, or `-` to read positions from stdin (one per line).
     position: String,
-    /// Directory holding solved tables (exact answers where they cover the position).
-    #[arg(long)]
-    tables: Option<PathBuf>,
+    #[command(flatten)]
+    tables: MaybeTables,
     /// Search depth in plies (default 6; with --exact: the exact alpha-beta to this depth instead of the prover).
     #[arg(long, conflicts_with = "time")]
     depth: Option<u32>,
     /// Search time in seconds per position.
     #[arg(long)]
     time: Option<f64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    #[command(flatten)]
+    threads: Threads,
     /// Prove the value with the df-pn prover (no depth cap), then the exact distance.
     #[arg(long)]
     exact: bool,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
-    hash: usize,
+    #[command(flatten)]
+    hash: Hash,
     /// Evaluation weight `key=value` (repeatable).
     #[arg(long)]
     eval: Vec<String>,
     /// Moves to play from the position first, space-separated (e.g. "e5 f2-e3").
     #[arg(long)]
     moves: Vec<String>,
-    /// JSON output: one object per position.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub(crate) json: Json,
 }
 
 /// Runs `query`.
 pub fn run(args: Args) -> Result<()> {
     let mut any = AnyGame::parse(&args.rules)?;
     with_game!(&mut any, g => apply_evals(g, &args.eval))?;
-    if args.threads == 0 {
-        return Err(Error::Input("--threads must be at least 1".into()));
-    }
     if let Some(t) = args.time {
         if !(t.is_finite() && t > 0.0) {
             return Err(Error::Input(format!(
@@ -89,10 +83,16 @@ pub fn run(args: Args) -> Result<()> {
             )));
         }
     }
-    if args.depth == Some(0) {
-        return Err(Error::Input("--depth must be at least 1".into()));
+    if let Some(d) = args.depth {
+        // The search stops at MAX_DEPTH: a deeper request must not be clamped silently.
+        if d == 0 || d > huntsolve::search::MAX_DEPTH {
+            return Err(Error::Input(format!(
+                "--depth {d}: accepted 1..={}",
+                huntsolve::search::MAX_DEPTH
+            )));
+        }
     }
-    match &args.tables {
+    match &args.tables.tables {
         Some(_) => super::verify::dispatch(&any, Query(&args)),
         None => with_game!(&any, g => run_game(g, &NoOracle, None, &|| None, &args)),
     }
@@ -106,12 +106,28 @@ impl super::verify::TierJob for Query<'_> {
         let dir = self
             .0
             .tables
+            .tables
             .as_ref()
             .expect("dispatched only with --tables");
+        check_tables(game, dir)?;
         let oracle = TableOracle::new(game, dir)?;
         let exact = |p: &G::Pos| oracle.try_probe(p);
         run_game(game, &oracle, Some(&exact), &|| oracle.take_error(), self.0)
     }
+}
+
+/// Refuses a `--tables DIR` that cannot serve these rules (no tables, or another
+/// rules' tables), instead of falling back to search as if no tables were named.
+fn check_tables<G: TierGame>(game: &G, dir: &Path) -> Result<()> {
+    let names = list_tiers(dir)?;
+    let first = names.first().ok_or_else(|| {
+        Error::table(
+            dir,
+            huntsolve::error::TableFault::Missing,
+            "no table files (*.hst) in this directory; solve the rules into it or drop --tables",
+        )
+    })?;
+    Table::open(&table_path(dir, first))?.check_rules(&game.rules_string(), game.fingerprint())
 }
 
 fn config(args: &Args) -> SearchConfig {
@@ -122,7 +138,7 @@ fn config(args: &Args) -> SearchConfig {
         (None, None) if args.exact => {
             return SearchConfig {
                 limits: Vec::new(),
-                threads: args.threads,
+                threads: args.threads.or(1),
                 exact: true,
                 ..Default::default()
             }
@@ -131,7 +147,7 @@ fn config(args: &Args) -> SearchConfig {
     };
     SearchConfig {
         limits: vec![limit],
-        threads: args.threads,
+        threads: args.threads.or(1),
         exact: args.exact,
         ..Default::default()
     }
@@ -178,6 +194,13 @@ fn answer_one<G: FullGame, O: Oracle<G>>(
             let pv = exact_pv(game, &pos, exact, plies)?;
             return Ok(from_table(&q, pv, searched.as_ref()));
         }
+    }
+    if tables.is_some() {
+        // Not an error (tables may hold only some tiers), but never silent.
+        eprintln!(
+            "note: the tables do not hold {}; answered by search",
+            game.format_position(&pos)
+        );
     }
     if cfg.exact && !cfg.limits.iter().any(|l| matches!(l, Limit::Depth(_))) {
         // The prover: no depth cap; `--time` bounds it, then "unknown".
@@ -276,7 +299,7 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, exact: bool) -> Result<Strin
 }
 
 fn show<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
-    if args.json {
+    if args.json.json {
         let s = serde_json::to_string(a).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         return out::println(&s);
     }
@@ -291,7 +314,7 @@ fn run_game<G: FullGame, O: Oracle<G>>(
     args: &Args,
 ) -> Result<()> {
     let cfg = config(args);
-    let tt = TransTable::new(args.hash.max(1));
+    let tt = TransTable::new(args.hash.or(64));
     let moves = args.moves.join(" ");
     let one = |text: &str| answer_one(game, oracle, tables, oracle_error, text, &moves, &cfg, &tt);
     if args.position != "-" {
@@ -300,8 +323,11 @@ fn run_game<G: FullGame, O: Oracle<G>>(
     }
     let mut failed = 0usize;
     let mut answered = 0usize;
-    for line in std::io::stdin().lock().lines() {
+    for line in std::io::stdin().lock().split(b'\n') {
         let line = line.map_err(|e| Error::io("reading positions from stdin", e))?;
+        // A line that is not UTF-8 is a bad line like any other, not the end of the batch.
+        let line = String::from_utf8(line)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         let text = line.trim();
         if text.is_empty() {
             continue;
@@ -310,7 +336,7 @@ fn run_game<G: FullGame, O: Oracle<G>>(
             Ok(a) => {
                 answered += 1;
                 show(game, &a, args)?;
-                if !args.json {
+                if !args.json.json {
                     out::println("")?;
                 }
             }
@@ -320,7 +346,7 @@ fn run_game<G: FullGame, O: Oracle<G>>(
             }
             Err(e) => {
                 failed += 1;
-                if args.json {
+                if args.json.json {
                     let obj = serde_json::json!({"position": text, "error": e.to_string()});
                     out::println(&obj.to_string())?;
                 } else {

@@ -1,8 +1,11 @@
 //! `huntsolve solve`: solve rules by retrograde analysis, or run a TOML manifest
 //! of solves; with no argument, the embedded default batch.
 
+use super::args::{Json, Threads};
 use super::out::{println, Bars};
-use huntsolve::retro::driver::{default_memory_limit, format_bytes, parse_size, SolveOptions};
+use huntsolve::retro::driver::{
+    check_index, default_memory_limit, format_bytes, parse_size, SolveOptions,
+};
 use huntsolve::retro::manifest::{
     plan_any, results_markdown, solve_any, write_results, JobResult, Manifest, DEFAULT_MANIFEST,
 };
@@ -10,50 +13,39 @@ use huntsolve::retro::Scope;
 use huntsolve::{AnyGame, Error, Result};
 use std::path::{Path, PathBuf};
 
-/// Arguments of `solve`.
+/// Arguments of `solve`. The scope options exclude each other and need rules.
 #[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("scope").multiple(false).requires("target")))]
 pub struct Args {
     /// Rules (`preset[,key=value...]`) or a manifest file (`*.toml`); none: the default batch.
     pub target: Option<String>,
     /// Limit a hunt game to a phase: `movement` (no pieces left in hand).
-    #[arg(long)]
+    #[arg(long, group = "scope")]
     pub phase: Option<String>,
     /// Hunt games: movement-phase tiers with at most N prey on board.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", group = "scope")]
     pub max_prey: Option<u32>,
     /// Hunt games: the end of the placement phase, tiers with at most N pieces in hand
     /// (hunters and prey together), and the movement phase.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", group = "scope")]
     pub max_in_hand: Option<u32>,
     /// Tafl: the king with at most A attackers and D defenders (`A,D`).
-    #[arg(long, value_name = "A,D")]
+    #[arg(long, value_name = "A,D", group = "scope")]
     pub material: Option<String>,
     /// Output directory (default: tables/<preset>[-<scope>]).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub threads: Threads,
     /// Memory limit, e.g. 8G (default: 80 % of MemAvailable).
     #[arg(long)]
     pub memory: Option<String>,
-    /// Print the summary as JSON.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: Json,
 }
 
+/// The scope of a single solve (clap's `scope` group admits at most one option).
 fn scope_of(args: &Args) -> Result<Scope> {
-    let given = [
-        args.phase.is_some(),
-        args.max_prey.is_some(),
-        args.max_in_hand.is_some(),
-        args.material.is_some(),
-    ];
-    if given.iter().filter(|&&g| g).count() > 1 {
-        return Err(Error::Input(
-            "choose one of --phase, --max-prey, --max-in-hand, --material".into(),
-        ));
-    }
     if let Some(p) = &args.phase {
         return match p.as_str() {
             "movement" => Ok(Scope::Movement),
@@ -85,16 +77,8 @@ fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
 /// Runs `solve`.
 pub fn run(args: Args) -> Result<()> {
     match args.target.as_deref() {
+        // Scope options without rules are refused by clap (`scope` requires `target`).
         None => {
-            if args.phase.is_some()
-                || args.max_prey.is_some()
-                || args.max_in_hand.is_some()
-                || args.material.is_some()
-            {
-                return Err(Error::Input(
-                    "scope options need rules; the default batch sets its own scopes".into(),
-                ));
-            }
             println("running the embedded default batch (huntsolve solve <rules|manifest.toml> for others)")?;
             let m = Manifest::parse(DEFAULT_MANIFEST)?;
             run_manifest(&m, &args)
@@ -129,9 +113,16 @@ fn run_single(rules: &str, args: &Args) -> Result<()> {
         PathBuf::from("tables").join(name)
     });
     let limit = memory_limit(args.memory.as_deref())?;
-    let report = solve_job(&game, &scope, &out, args.threads, limit, args.json)?;
+    let report = solve_job(
+        &game,
+        &scope,
+        &out,
+        args.threads.or(0),
+        limit,
+        args.json.json,
+    )?;
     let s = &report.summary;
-    if args.json {
+    if args.json.json {
         let text = serde_json::to_string_pretty(s)
             .map_err(|e| Error::Internal(format!("encoding summary: {e}")))?;
         return println(&text);
@@ -190,6 +181,8 @@ fn solve_job(
     limit: Option<u64>,
     quiet: bool,
 ) -> Result<huntsolve::retro::driver::SolveReport> {
+    // Before the plan: planning builds the ranking tables, which may alone be too big.
+    huntsolve::with_game!(game, g => check_index(g, limit))?;
     let info = plan_any(game, scope)?;
     let rules = huntsolve::with_game!(game, g => huntsolve::Game::rules_string(g));
     let line = format!(
@@ -223,8 +216,8 @@ fn solve_job(
 }
 
 fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
-    let threads = if args.threads > 0 {
-        args.threads
+    let threads = if let Some(n) = args.threads.threads {
+        n
     } else {
         m.threads.unwrap_or(0)
     };
@@ -237,7 +230,7 @@ fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
         };
         let scope = Scope::parse(job.scope.as_deref().unwrap_or("whole"))?;
         let res = AnyGame::parse(&job.rules)
-            .and_then(|g| solve_job(&g, &scope, &out, threads, limit, args.json));
+            .and_then(|g| solve_job(&g, &scope, &out, threads, limit, args.json.json));
         match res {
             Ok(r) => results.push(JobResult::done(job, &scope, &out, &r)),
             Err(Error::Interrupted) => return Err(Error::Interrupted),
@@ -250,7 +243,7 @@ fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
     if let Some(base) = &m.results {
         write_results(base, &results)?;
     }
-    if args.json {
+    if args.json.json {
         let text = serde_json::to_string_pretty(&results)
             .map_err(|e| Error::Internal(format!("encoding results: {e}")))?;
         println(&text)?;

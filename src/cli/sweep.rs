@@ -1,6 +1,7 @@
 //! `huntsolve sweep`: solve a family of variants that differ in one option
 //! with the retrograde solver and tabulate the start values.
 
+use super::args::Threads;
 use super::compare::build_info;
 use super::out::{println, Bars};
 use huntsolve::retro::driver::{default_memory_limit, parse_size, SolveOptions};
@@ -21,9 +22,8 @@ pub struct Args {
     /// the tiers solved there (default: tables/sweep-<rules>-<key>).
     #[arg(long)]
     pub tables: Option<PathBuf>,
-    /// Worker threads of the solver (default: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub threads: Threads,
     /// Memory limit per variant, e.g. 8G (default: 80 % of MemAvailable);
     /// the sweep refuses to start if a variant's plan needs more.
     #[arg(long)]
@@ -55,15 +55,15 @@ pub fn run(args: Args) -> Result<()> {
         args.param,
         tables.display()
     );
-    if args.threads > 0 {
-        command.push_str(&format!(" --threads {}", args.threads));
+    if let Some(n) = args.threads.threads {
+        command.push_str(&format!(" --threads {n}"));
     }
     if let Some(m) = &args.memory {
         command.push_str(&format!(" --memory {m}"));
     }
     command.push_str(&format!(" --out {}", out.display()));
     let options = SolveOptions {
-        threads: args.threads,
+        threads: args.threads.or(0),
         memory_limit,
     };
     let build = build_info();

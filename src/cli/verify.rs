@@ -3,6 +3,7 @@
 //! With `--search N`: instead, N random positions of the tables are searched
 //! without them (exact alpha-beta) and compared with the stored values.
 
+use super::args::{Json, Tables, Threads};
 use super::out;
 use huntsolve::answer::{crosscheck_dir, CrossReport};
 use huntsolve::retro::driver::{default_memory_limit, parse_size};
@@ -11,30 +12,26 @@ use huntsolve::table::{
     list_tiers, rules_of_dir, table_path, verify_dir_with_cache, Table, VerifyReport,
 };
 use huntsolve::{AnyGame, Error, Result};
-use std::path::PathBuf;
 
 /// Arguments of `verify`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Directory holding the solved tables.
-    #[arg(long)]
-    tables: PathBuf,
+    #[command(flatten)]
+    tables: Tables,
     /// Rules the tables must belong to (default: the rules in their headers).
     #[arg(long)]
     rules: Option<String>,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    pub(crate) json: Json,
+    #[command(flatten)]
+    threads: Threads,
     /// Instead of re-deriving every record: search N random positions of the tables
     /// without them (exact mode) and compare the proven values with the stored ones.
     #[arg(long, value_name = "N")]
     search: Option<usize>,
     /// With --search: longest stored win/loss distance sampled (plies; drawn positions
     /// are searched to this depth and must not be proven won or lost).
-    #[arg(long, default_value_t = 7, value_name = "PLIES")]
+    #[arg(long, default_value_t = 7, value_name = "PLIES", requires = "search")]
     max_distance: u32,
     /// Decoded-block cache, e.g. 4G (default: the decoded size of all tables in the
     /// directory, at most half of the available memory).
@@ -65,7 +62,7 @@ impl TierJob for Verify<'_> {
     type Out = VerifyReport;
     fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<VerifyReport> {
         let cache = cache_bytes(self.0)?;
-        verify_dir_with_cache(game, &self.0.tables, cache, &out::Bars::new())
+        verify_dir_with_cache(game, &self.0.tables.tables, cache, &out::Bars::new())
     }
 }
 
@@ -77,7 +74,7 @@ impl TierJob for Cross<'_> {
         let a = self.0;
         crosscheck_dir(
             game,
-            &a.tables,
+            &a.tables.tables,
             self.1,
             a.max_distance,
             a.seed,
@@ -93,8 +90,8 @@ fn cache_bytes(args: &Args) -> Result<usize> {
         return Ok(parse_size(text)? as usize);
     }
     let mut total = 0u64;
-    for name in list_tiers(&args.tables)? {
-        total += 2 * Table::open(&table_path(&args.tables, &name))?.records();
+    for name in list_tiers(&args.tables.tables)? {
+        total += 2 * Table::open(&table_path(&args.tables.tables, &name))?.records();
     }
     let cap = default_memory_limit().map_or(u64::MAX, |m| m / 8 * 5); // 80 % · 5/8 = 50 %
     Ok(total
@@ -104,17 +101,17 @@ fn cache_bytes(args: &Args) -> Result<usize> {
 
 /// Runs `verify`.
 pub fn run(args: Args) -> Result<()> {
-    super::analyze::set_threads(args.threads)?;
+    super::analyze::set_threads(args.threads.threads)?;
     let rules = match &args.rules {
         Some(r) => r.clone(),
-        None => rules_of_dir(&args.tables)?,
+        None => rules_of_dir(&args.tables.tables)?,
     };
     let any = AnyGame::parse(&rules)?;
     if let Some(n) = args.search {
         return run_cross(&any, &args, n);
     }
     let report = dispatch(&any, Verify(&args))?;
-    if args.json {
+    if args.json.json {
         let s = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::println(&s)?;
@@ -173,7 +170,7 @@ fn run_cross(any: &AnyGame, args: &Args, n: usize) -> Result<()> {
         return Err(Error::Input("--search needs at least 1 position".into()));
     }
     let r = dispatch(any, Cross(args, n))?;
-    if args.json {
+    if args.json.json {
         let s =
             serde_json::to_string_pretty(&r).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::println(&s)?;

@@ -110,8 +110,39 @@ impl<T> Plan<T> {
     }
 }
 
-/// Orders the tiers of `scope` and estimates the memory needed.
+/// Refuses, before they are built, ranking tables larger than `limit` (see
+/// [`Solvable::index_bytes`]): building them is the first thing a plan does.
+pub fn check_index<G: Solvable>(game: &G, limit: Option<u64>) -> Result<()> {
+    let bytes = game.index_bytes().ok_or_else(|| {
+        Error::Memory(format!(
+            "{}: the ranking tables alone would need more than 2^64 bytes",
+            game.rules_string()
+        ))
+    })?;
+    match limit {
+        Some(l) if bytes > l => Err(Error::Memory(format!(
+            "{}: the ranking tables alone need about {}, but the limit is {}; raise --memory or choose fewer hunters or a smaller board",
+            game.rules_string(),
+            format_bytes(bytes),
+            format_bytes(l)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A sum of sizes, or an error naming what is too large to count.
+fn checked_total(parts: impl IntoIterator<Item = u64>, what: &str) -> Result<u64> {
+    parts
+        .into_iter()
+        .try_fold(0u64, |a, b| a.checked_add(b).filter(|&s| s < u64::MAX))
+        .ok_or_else(|| Error::Input(format!("too large: the {what} do not fit in 64 bits")))
+}
+
+/// Orders the tiers of `scope` and estimates the memory needed. Refuses ranking
+/// tables larger than this machine's memory before building them, and sizes that
+/// overflow 64 bits.
 pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
+    check_index(game, default_memory_limit())?;
     let mut tiers = game.scope_tiers(scope)?;
     let any = !tiers.is_empty();
     // Terminal tiers are never stored (see `TierGame::tier_is_terminal`).
@@ -172,16 +203,21 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
     for (&t, &w) in &wave {
         waves[w].push(t);
     }
-    let slots = tiers.iter().map(|&t| game.tier_size(t)).sum();
-    let placements = tiers.iter().map(|&t| game.tier_placements(t)).sum();
+    // Saturated sizes (`u64::MAX`) count as overflow too.
+    let slots = checked_total(tiers.iter().map(|&t| game.tier_size(t)), "index slots")?;
+    let placements = checked_total(tiers.iter().map(|&t| game.tier_placements(t)), "positions")?;
     let memory = waves
         .iter()
         .map(|w| batch_memory(game, w))
+        .collect::<Result<Vec<u64>>>()?
+        .into_iter()
         .max()
         .unwrap_or(0);
     let memory_serial = tiers
         .iter()
         .map(|&t| batch_memory(game, &[t]))
+        .collect::<Result<Vec<u64>>>()?
+        .into_iter()
         .max()
         .unwrap_or(0);
     Ok(Plan {
@@ -195,13 +231,19 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
 
 /// Estimated bytes to solve `batch` at once: working memory of its tiers plus the
 /// records of their (distinct) stored children.
-fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> u64 {
-    let work: u64 = batch.iter().map(|&t| game.tier_size(t)).sum::<u64>() * WORK_BYTES_PER_SLOT;
+fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> Result<u64> {
+    let slots = checked_total(batch.iter().map(|&t| game.tier_size(t)), "index slots")?;
     let kids: std::collections::BTreeSet<G::Tier> = batch
         .iter()
         .flat_map(|&t| game.stored_children(t))
         .collect();
-    work + 2 * kids.iter().map(|&c| game.tier_size(c)).sum::<u64>()
+    let kid_slots = checked_total(kids.iter().map(|&c| game.tier_size(c)), "index slots")?;
+    slots
+        .checked_mul(WORK_BYTES_PER_SLOT)
+        .and_then(|w| w.checked_add(kid_slots.checked_mul(2)?))
+        .ok_or_else(|| {
+            Error::Memory("too large: the memory estimate does not fit in 64 bits".into())
+        })
 }
 
 /// Splits a wave into consecutive batches whose [`batch_memory`] fits `limit`
@@ -214,7 +256,7 @@ fn batches<G: TierGame>(game: &G, wave: &[G::Tier], limit: Option<u64>) -> Vec<V
     let mut cur: Vec<G::Tier> = Vec::new();
     for &t in wave {
         cur.push(t);
-        if cur.len() > 1 && batch_memory(game, &cur) > limit {
+        if cur.len() > 1 && batch_memory(game, &cur).unwrap_or(u64::MAX) > limit {
             cur.pop();
             out.push(std::mem::take(&mut cur));
             cur.push(t);
@@ -263,7 +305,14 @@ pub fn parse_size(text: &str) -> Result<u64> {
     if v.is_nan() || v < 0.0 || !v.is_finite() {
         return Err(Error::Input(format!("size '{t}' must be non-negative")));
     }
-    Ok((v * mul as f64) as u64)
+    let bytes = v * mul as f64;
+    // `as u64` would saturate silently: 99999999999999999999G is a typo, not "no limit".
+    if bytes >= u64::MAX as f64 {
+        return Err(Error::Input(format!(
+            "size '{t}' is larger than any memory (at most 16 EiB)"
+        )));
+    }
+    Ok(bytes as u64)
 }
 
 /// Human-readable bytes (`1.5 GiB`).
@@ -340,6 +389,7 @@ pub fn solve<G: Solvable>(
     options: &SolveOptions,
     progress: &dyn Progress,
 ) -> Result<SolveReport> {
+    check_index(game, options.memory_limit)?;
     let plan = plan(game, scope)?;
     if let Some(limit) = options.memory_limit {
         if plan.memory_serial > limit {
@@ -354,6 +404,9 @@ pub fn solve<G: Solvable>(
     }
     std::fs::create_dir_all(out_dir)
         .map_err(|e| Error::io(format!("creating {}", out_dir.display()), e))?;
+    // One writer per directory; then the debris of a killed run can go.
+    let _lock = super::lock::DirLock::acquire(out_dir)?;
+    super::lock::remove_stale_temporaries(out_dir)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()

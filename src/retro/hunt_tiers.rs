@@ -432,7 +432,10 @@ impl TierGame for HuntGame {
             return 0;
         };
         with_index(self, |idx| {
-            idx.sets[h].masks.len() as u64 * idx.binom[idx.n - h][p] * 2
+            // Saturating: a plan refuses a tier this large (`driver::plan`).
+            (idx.sets[h].masks.len() as u64)
+                .saturating_mul(idx.binom[idx.n - h][p])
+                .saturating_mul(2)
         })
     }
 
@@ -601,11 +604,25 @@ impl Solvable for HuntGame {
         Ok(tier_closure(self, &roots))
     }
 
+    /// `Index::build`: per hunter count h, a lookup entry (12 bytes) and up to one
+    /// symmetry byte for each of the C(n, h) hunter sets, plus a mask (8 bytes) and
+    /// a stabiliser list (24 bytes and its symmetries) per class, bounded by C(n, h).
+    fn index_bytes(&self) -> Option<u64> {
+        let n = self.board().len() as u64;
+        let syms = self.board().symmetries.len() as u64;
+        let per_set = 12 + syms + 8 + 24 + syms;
+        (0..=self.rules().hunters as u64).try_fold(0u64, |acc, h| {
+            acc.checked_add(binomial(n, h).checked_mul(per_set)?)
+        })
+    }
+
     fn tier_placements(&self, t: HuntTier) -> u64 {
         match on_board(self, t) {
             Some((h, p)) => {
                 let n = self.board().len() as u64;
-                binomial(n, h as u64) * binomial(n - h as u64, p as u64) * 2
+                binomial(n, h as u64)
+                    .saturating_mul(binomial(n - h as u64, p as u64))
+                    .saturating_mul(2)
             }
             None => 0,
         }

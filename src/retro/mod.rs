@@ -10,6 +10,7 @@
 pub mod cache;
 pub mod driver;
 pub mod hunt_tiers;
+pub mod lock;
 pub mod manifest;
 pub mod scope;
 pub mod solver;

@@ -78,6 +78,12 @@ pub trait Solvable: TierGame {
     fn scope_tiers(&self, scope: &Scope) -> Result<Vec<Self::Tier>>;
     /// Number of placements with side to move in `tier`, without symmetry reduction.
     fn tier_placements(&self, tier: Self::Tier) -> u64;
+    /// Bytes of the ranking tables the first [`TierGame::tier_size`] or rank call
+    /// builds, counted without building them (so a plan can refuse first); `None`
+    /// when the count does not fit a `u64`. Default: nothing worth counting.
+    fn index_bytes(&self) -> Option<u64> {
+        Some(0)
+    }
 }
 
 /// Every tier reachable from `roots` through [`TierGame::tier_children`], sorted.

@@ -45,7 +45,10 @@ fn header(name: &str, value: &str) -> Header {
 }
 
 fn bytes(status: u16, body: Vec<u8>, mime: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+    // The body is in memory, so always send its length: tiny_http would switch large
+    // bodies (a stats report with many diagrams) to chunked encoding otherwise.
     Response::from_data(body)
+        .with_chunked_threshold(usize::MAX)
         .with_status_code(status)
         .with_header(header("Content-Type", mime))
         .with_header(header("Cache-Control", "no-store"))

@@ -52,6 +52,23 @@ fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<
     Ok(())
 }
 
+/// Refuses anything but a regular file (after symlinks) before it is opened: opening a
+/// FIFO named like a table would block until a writer appears, and a device never ends.
+fn ensure_regular(path: &Path) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => Ok(()),
+        Ok(_) => Err(Error::table(
+            path,
+            TableFault::NotAFile,
+            "not a regular file",
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(Error::table(path, TableFault::Missing, "no such file"))
+        }
+        Err(e) => Err(Error::io(format!("opening table {}", path.display()), e)),
+    }
+}
+
 impl Table {
     /// Opens a table with its own small block cache; checks magic, version, header,
     /// block index and file length (blocks are checked when read).
@@ -61,6 +78,7 @@ impl Table {
 
     /// Opens a table sharing `cache` with other tables.
     pub fn open_with_cache(path: &Path, cache: Arc<BlockCache>) -> Result<Table> {
+        ensure_regular(path)?;
         let file = File::open(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 Error::table(path, TableFault::Missing, "no such file")
@@ -198,6 +216,7 @@ impl Table {
     /// Reads the whole file and returns every record, checking every block and the
     /// whole-file checksum (and that the file still has the header it was opened with).
     pub fn read_all(&self) -> Result<Vec<u16>> {
+        ensure_regular(&self.path)?;
         let bytes = std::fs::read(&self.path)
             .map_err(|e| Error::io(format!("reading {}", self.path.display()), e))?;
         let (layout, records) = decode_table(&bytes)

@@ -243,7 +243,9 @@ pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse
         .blocks
         .checked_mul(ENTRY as u64 + 1)
         .ok_or("corrupt header: block count overflows")?;
-    if head_end as u64 + index_len + 4 + TRAILER as u64 > file_len {
+    // Checked: a forged block count near `u64::MAX / 17` passes the multiplication.
+    let index_end = (head_end as u64 + 4 + TRAILER as u64).checked_add(index_len);
+    if index_end.is_none_or(|end| end > file_len) {
         return Err(format!(
             "truncated: {} blocks do not fit in {file_len} bytes",
             h.blocks

@@ -12,6 +12,7 @@
 
 pub mod analyze;
 pub mod cache;
+pub mod complete;
 pub mod file;
 pub mod format;
 pub mod probe;

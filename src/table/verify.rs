@@ -292,7 +292,8 @@ pub fn verify_tier<G: TierGame>(
     Ok((check, examples))
 }
 
-/// Parses the tier names of the tables in `dir`, sorted in tier order.
+/// Parses the tier names of the tables in `dir`, sorted in tier order, and refuses an
+/// incomplete directory ([`super::complete::check_complete`]).
 pub fn dir_tiers<G: TierGame>(game: &G, dir: &Path) -> Result<Vec<G::Tier>> {
     let mut tiers = Vec::new();
     for name in list_tiers(dir)? {
@@ -313,6 +314,7 @@ pub fn dir_tiers<G: TierGame>(game: &G, dir: &Path) -> Result<Vec<G::Tier>> {
             "no table files (*.hst) in this directory",
         ));
     }
+    super::complete::check_complete(game, dir, &tiers)?;
     Ok(tiers)
 }
 

@@ -5,6 +5,9 @@
 
 mod common;
 
+mod harden_board;
+mod harden_cli;
+mod harden_table;
 mod hunt_board;
 mod hunt_cli;
 mod hunt_perft;

@@ -261,7 +261,10 @@ fn batch_mode_answers_every_line() {
     assert_eq!(code, 2);
     assert!(err.contains("1 of 3 positions"), "{err}");
     let lines = json_lines(&out);
-    assert_eq!(lines.len(), 3);
+    // Three answers, then the batch's own error as JSON (`--json` errors are JSON).
+    assert_eq!(lines.len(), 4);
+    assert!(lines[3]["error"].as_str().unwrap().contains("1 of 3"));
+    assert_eq!(lines[3]["exit_code"], 2);
     assert_eq!(lines[0]["position"], start.as_str());
     assert!(lines[1]["error"]
         .as_str()

@@ -83,7 +83,7 @@ fn altered_distances_are_caught() {
     assert!(!r.all_agree());
     assert_eq!(r.disagreements, r.decided, "every decided sample disagrees");
     let (code, out, _) = run(&["verify", "--tables", d.to_str().unwrap(), "--search", "20"]);
-    assert_ne!(code, 0);
+    assert_eq!(code, 1, "a disagreement exits 1");
     assert!(out.contains("DISAGREE"), "{out}");
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -1,0 +1,109 @@
+//! One writer per output directory, and no debris from the last one.
+//!
+//! A solve holds `DIR/.huntsolve.lock` (created exclusively, holding the writer's
+//! process id) until it returns. A second solve into the same directory refuses
+//! while that process lives; a lock left by a process that no longer runs (kill -9,
+//! power loss) is taken over. Holding the lock, the solve removes the temporary files
+//! a killed or disk-full run leaves behind: `*.hst.tmpNNN` (table writes) and
+//! `summary.json.tmp`. Both are only ever renamed into place whole, so removing them
+//! loses nothing.
+
+use crate::error::{Error, Result};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Name of the lock file inside the output directory.
+pub const LOCK_FILE: &str = ".huntsolve.lock";
+
+/// An exclusive claim on an output directory, released when dropped.
+#[derive(Debug)]
+pub struct DirLock {
+    path: PathBuf,
+}
+
+impl DirLock {
+    /// Takes the lock on `dir` (which must exist), or says who holds it.
+    pub fn acquire(dir: &Path) -> Result<DirLock> {
+        let path = dir.join(LOCK_FILE);
+        // Two attempts: the second after removing a lock whose process is gone.
+        for _ in 0..2 {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(mut f) => {
+                    writeln!(f, "{}", std::process::id())
+                        .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+                    return Ok(DirLock { path });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let text = std::fs::read_to_string(&path).unwrap_or_default();
+                    match text.trim().parse::<u32>() {
+                        Ok(pid) if process_alive(pid) => {
+                            return Err(Error::Input(format!(
+                                "{} is being written by another huntsolve (process {pid}); wait for it or choose another --out (remove {} if that process is not huntsolve)",
+                                dir.display(),
+                                path.display()
+                            )))
+                        }
+                        // Stale (or half-written by a writer killed at once): take over.
+                        _ => {
+                            let _ = std::fs::remove_file(&path);
+                        }
+                    }
+                }
+                Err(e) => return Err(Error::io(format!("creating {}", path.display()), e)),
+            }
+        }
+        Err(Error::Input(format!(
+            "{}: could not take the lock {} (another writer keeps creating it)",
+            dir.display(),
+            path.display()
+        )))
+    }
+}
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Whether process `pid` exists (Linux `/proc`; elsewhere assume it does, so a
+/// lock is never taken from a live writer).
+fn process_alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        // Our own pid in the file: left by an earlier process that had the same id.
+        return false;
+    }
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return true;
+    }
+    proc.join(pid.to_string()).exists()
+}
+
+/// Removes the temporary files a killed or failed writer left in `dir`
+/// (`*.hst.tmp<pid>`, `summary.json.tmp`); returns how many. Call it holding
+/// the [`DirLock`].
+pub fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
+    let rd =
+        std::fs::read_dir(dir).map_err(|e| Error::io(format!("listing {}", dir.display()), e))?;
+    let mut removed = 0;
+    for entry in rd {
+        let entry = entry.map_err(|e| Error::io(format!("listing {}", dir.display()), e))?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let stale = name == "summary.json.tmp"
+            || name
+                .split_once(".hst.tmp")
+                .is_some_and(|(_, pid)| pid.bytes().all(|b| b.is_ascii_digit()));
+        if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+            std::fs::remove_file(entry.path())
+                .map_err(|e| Error::io(format!("removing {}", entry.path().display()), e))?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
