@@ -10,8 +10,8 @@
 //! `distance`, `best`, `moves` with `move`/`value`/`distance`/`score`, `score`,
 //! `pv`, `depth`, `nodes`, `nps`, `seconds`), computed by the same library
 //! functions, and:
-//! - `source`: `table` (exact, from the tables), `proof` (exact, from the
-//!   prover: not wired yet, see the `HOOK(issue 10)` in this file), `search` (a time-limited search:
+//! - `source`: `table` (exact, from the tables), `proof` (exact, from
+//!   the df-pn prover with the tables as leaves, within the request's time), `search` (a time-limited search:
 //!   **not proven**; `value` is set only where the search itself proved it) or
 //!   `rules` (the game is over);
 //! - `exact`: whether `value` is a proven game value;
@@ -430,11 +430,25 @@ struct ApiAnswer {
     seconds: f64,
 }
 
-/// HOOK(issue 10, prover): when the df-pn prover over tables lands on main,
-/// try it here, before search, and answer with `source: "proof"` (exact). Until
-/// then no position is proved here and the search fallback answers.
-fn prove<G: Notation>(_game: &G, _pos: &G::Pos) -> Option<SearchAnswer> {
-    None
+/// Hash for one proof attempt (MiB).
+const PROOF_HASH_MIB: usize = 64;
+
+/// A position no table knows: the df-pn prover ([`crate::answer::exact`]),
+/// with the first table set as leaves and the request's time as its budget,
+/// answers with `source: "proof"` when it proves a value. `None` when the value
+/// stays unknown in time, or when the rules' repetition option is one the
+/// prover does not handle soundly (only `draw` is).
+fn prove<G: TierGame + Evaluate, O: crate::game::Oracle<G>>(
+    game: &G,
+    pos: &G::Pos,
+    oracle: &O,
+    time: Duration,
+) -> Option<SearchAnswer> {
+    crate::prove::check_repetition_rule(game).ok()?;
+    let tt = TransTable::new(SEARCH_HASH_MIB);
+    let a =
+        crate::answer::exact::exact_answer(game, pos, oracle, PROOF_HASH_MIB, 1, Some(time), &tt);
+    a.value.is_some().then_some(a)
 }
 
 /// Answers a position: from the first table set that knows its value, else by
@@ -490,8 +504,12 @@ fn answer_position<G: TierGame + Evaluate>(
         found = Some((a, "table", Some(name), known));
     }
     if found.is_none() {
-        if let Some(a) = prove(game, &pos) {
-            found = Some((a, "proof", None, Vec::new()));
+        let proved = match oracles.first() {
+            Some(&(name, o)) => prove(game, &pos, o, req.time).map(|a| (a, Some(name))),
+            None => prove(game, &pos, &NoOracle, req.time).map(|a| (a, None)),
+        };
+        if let Some((a, tables)) = proved {
+            found = Some((a, "proof", tables, Vec::new()));
         }
     }
     let (a, source, tables, table_moves) = match found {
