@@ -86,6 +86,14 @@ pub fn run(args: Args) -> Result<()> {
             .collect();
         PathBuf::from("results").join(format!("compare-{}", names.join("-vs-")))
     });
+    // The report folder: refuse a file (or a path under one) before any game is played.
+    if let Some(file) = out.ancestors().find(|p| p.exists() && !p.is_dir()) {
+        return Err(huntsolve::Error::Input(format!(
+            "--out {}: {} is a file, not a directory",
+            out.display(),
+            file.display()
+        )));
+    }
     let command = reproduce_command(&args, &cfg, &out);
     let bars = Bars::new();
     // Taken before the games: the checkout may move on during a long run.

@@ -293,3 +293,18 @@ fn a_non_utf8_line_does_not_abort_the_batch() {
     assert_eq!(lines[0]["best"], lines[2]["best"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 of 3 positions"));
 }
+
+#[test]
+fn compare_out_that_is_a_file_is_refused_before_playing() {
+    let file = std::env::temp_dir().join(format!("huntsolve-out-file-{}", std::process::id()));
+    std::fs::write(&file, "x").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_huntsolve"))
+        .args(["compare", "kaooa", "kaooa-6", "--games", "2", "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is a file, not a directory"), "{err}");
+    std::fs::remove_file(&file).unwrap();
+}

@@ -288,10 +288,7 @@ fn positions_without_tables_are_proven_when_the_prover_finishes() {
 fn positions_without_tables_are_searched_not_proven() {
     let srv = start(vec![tables().join("kaooa")]);
     // Games far too large to prove in 0.2 s: answered by search, not proven.
-    for (rules, family) in [
-        ("caikaboroda", "tafl"),
-        ("cows-leopards-mogol", "hunt"),
-    ] {
+    for (rules, family) in [("caikaboroda", "tafl"), ("cows-leopards-mogol", "hunt")] {
         let (status, a) = get_json(srv.addr, &format!("/api/position?rules={rules}&time=0.2"));
         assert_eq!(status, 200, "{a}");
         assert_eq!(a["source"], "search", "{rules}");
