@@ -33,6 +33,7 @@ use crate::stats::ladder::{run_ladder, write_ladder};
 use crate::stats::math::Interval;
 use crate::stats::plot::plot_err;
 use crate::stats::report::safe_name;
+use crate::stats::report::{create_report_dir, write_report_file};
 use crate::stats::tournament::TournamentConfig;
 use crate::variant::AnyGame;
 use plotters::prelude::*;
@@ -553,13 +554,8 @@ fn heatmap(path: &Path, r: &ExploreReport, a: usize, b: usize) -> Result<()> {
 
 /// Writes the exploration files into `dir`; returns their paths.
 pub fn write_explore(dir: &Path, r: &ExploreReport) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
-    let write = |name: &str, text: &str| -> Result<PathBuf> {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| Error::io(format!("writing {}", p.display()), e))?;
-        Ok(p)
-    };
+    create_report_dir(dir)?;
+    let write = |name: &str, text: &str| write_report_file(dir, name, text);
     let mut files = vec![
         write("explore.md", &explore_markdown(r))?,
         write("explore.csv", &explore_csv(r))?,

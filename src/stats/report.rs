@@ -275,6 +275,18 @@ fn write_file(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|e| Error::io(format!("writing {}", path.display()), e))
 }
 
+/// Creates the report folder `dir` (and its parents).
+pub(crate) fn create_report_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))
+}
+
+/// Writes `text` to the file `name` of the report folder `dir`; returns its path.
+pub(crate) fn write_report_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
+    let path = dir.join(name);
+    write_file(&path, text)?;
+    Ok(path)
+}
+
 /// The Markdown report.
 pub fn markdown(r: &CompareReport) -> String {
     let mut s = String::new();
@@ -554,8 +566,7 @@ pub fn comparisons_csv(r: &CompareReport) -> String {
 
 /// Writes the report files into `dir`; returns their paths.
 pub fn write_compare(dir: &Path, r: &CompareReport) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    create_report_dir(dir)?;
     let mut written = Vec::new();
     let md = dir.join("report.md");
     write_file(&md, &markdown(r))?;

@@ -30,6 +30,7 @@ use crate::retro::manifest::{plan_any, solve_any};
 use crate::retro::Scope;
 use crate::stats::plot;
 use crate::stats::report::safe_name;
+use crate::stats::report::{create_report_dir, write_report_file};
 use crate::tier::Outcomes;
 use crate::variant::AnyGame;
 use std::fmt::Write as _;
@@ -397,13 +398,8 @@ pub fn sweep_markdown(r: &SweepReport) -> String {
 
 /// Writes the sweep files into `dir`; returns their paths.
 pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
-    let write = |name: &str, text: &str| -> Result<PathBuf> {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| Error::io(format!("writing {}", p.display()), e))?;
-        Ok(p)
-    };
+    create_report_dir(dir)?;
+    let write = |name: &str, text: &str| write_report_file(dir, name, text);
     let mut files = vec![write("sweep.md", &sweep_markdown(r))?];
     let mut csv = String::from("value,rules,canonical_rules,start_side,start_value,start_value_side0,start_distance,tiers,positions,classes,wins,losses,draws,max_distance,memory_bytes,seconds,tiers_solved_now,tiers_resumed\n");
     for x in &r.rows {

@@ -2,6 +2,7 @@
 //! score and draw plots.
 
 use super::*;
+use crate::stats::report::{create_report_dir, write_report_file};
 
 /// `hunter's`, `attackers'`.
 pub(super) fn possessive(name: &str) -> String {
@@ -333,13 +334,8 @@ fn ladder_plot(
 
 /// Writes the ladder files into `dir`; returns their paths.
 pub fn write_ladder(dir: &Path, r: &LadderReport) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
-    let write = |name: &str, text: &str| -> Result<PathBuf> {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| Error::io(format!("writing {}", p.display()), e))?;
-        Ok(p)
-    };
+    create_report_dir(dir)?;
+    let write = |name: &str, text: &str| write_report_file(dir, name, text);
     let mut files = vec![
         write("ladder.md", &ladder_markdown(r))?,
         write("ladder.csv", &ladder_csv(r))?,
