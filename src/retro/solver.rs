@@ -504,8 +504,9 @@ fn edges<G: TierGame>(
         .count() as u16
 }
 
-/// Frontier entries (distance, slot) found by one job of a sweep.
-type Found = Vec<(u32, u32)>;
+/// Frontier entries found by one job of a sweep: slots by distance (4 bytes an
+/// entry; pairs would take 8 and twice that while merged).
+type Found = BTreeMap<u32, Vec<u32>>;
 
 /// Solves one tier whose child tiers are solved (their records in `children`).
 ///
@@ -570,7 +571,7 @@ pub fn solve_tier_with<G: TierGame>(
                     return Err(Error::Interrupted);
                 }
                 let mut scratch = Scratch::new();
-                let mut found = Vec::new();
+                let mut found = Found::new();
                 let (start, end) = (j * chunk, ((j + 1) * chunk).min(n));
                 let want = |index: u64| !hint || game.may_have_inner_moves(tier, index) == second;
                 let absorbing = (hint && second).then_some(&words[..]);
@@ -594,7 +595,10 @@ pub fn solve_tier_with<G: TierGame>(
                         Scanned::Final(r) => {
                             words[i].store(LATE | u32::from(r), Ordering::Relaxed);
                             if r != REC_DRAW && game.may_have_unmoves(tier, index) {
-                                found.push((decode(r).map_or(0, |x| x.1), i as u32));
+                                found
+                                    .entry(decode(r).map_or(0, |x| x.1))
+                                    .or_default()
+                                    .push(i as u32);
                             }
                         }
                         Scanned::Inner(count, exits) => {
@@ -606,7 +610,7 @@ pub fn solve_tier_with<G: TierGame>(
                             }
                             words[i].store(exits.word(count)?, Ordering::Relaxed);
                             if let Some(w) = exits.win {
-                                found.push((w, i as u32));
+                                found.entry(w).or_default().push(i as u32);
                             }
                         }
                     }
@@ -627,8 +631,8 @@ pub fn solve_tier_with<G: TierGame>(
     progress.finish_stage();
     let mut buckets: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     for part in first {
-        for (d, i) in part {
-            buckets.entry(d).or_default().push(i);
+        for (d, slots) in part {
+            buckets.entry(d).or_default().extend(slots);
         }
     }
 
