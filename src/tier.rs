@@ -82,6 +82,32 @@ pub trait TierGame: Notation {
     fn may_have_inner_moves(&self, _tier: Self::Tier, _index: u64) -> bool {
         true
     }
+    /// The tier and index of the child after each of `moves` (legal in `pos`, which
+    /// lies in `tier`), in order, into `out`. With `inner` false, a child in `tier`
+    /// itself gets index 0 (the solver only counts those). A game may rank the
+    /// children of one position faster together than one by one (they share most
+    /// pieces). Default: [`Game::play`](crate::game::Game::play), [`TierGame::tier_of`],
+    /// [`TierGame::rank`].
+    fn child_indices(
+        &self,
+        tier: Self::Tier,
+        pos: &Self::Pos,
+        moves: &[Self::Move],
+        inner: bool,
+        out: &mut Vec<(Self::Tier, u64)>,
+    ) {
+        out.clear();
+        for &m in moves {
+            let child = self.play(pos, m);
+            let ct = self.tier_of(&child);
+            let index = if ct == tier && !inner {
+                0
+            } else {
+                self.rank(ct, &child)
+            };
+            out.push((ct, index));
+        }
+    }
     /// Calls `f(index, position)` for every slot of `range` that `want` accepts
     /// and that holds a position, in increasing index order, with the position
     /// [`TierGame::unrank`] gives. A game may enumerate consecutive slots faster

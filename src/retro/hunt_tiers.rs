@@ -76,6 +76,8 @@ struct Index {
     chunk_rank: Vec<u64>,
     /// Indexed by the number of hunters on board.
     sets: Vec<HunterSets>,
+    /// `point[s][q]`: the image of point `q` under symmetry `s`.
+    point: Vec<[u8; 64]>,
 }
 
 /// Width of the chunks of [`Index::chunk_rank`].
@@ -120,12 +122,22 @@ impl Index {
                 }
             }
         }
+        let point = (0..syms)
+            .map(|s| {
+                let mut row = [0u8; 64];
+                for (q, cell) in row.iter_mut().enumerate().take(n) {
+                    *cell = board.map_mask(s, 1u64 << q).trailing_zeros() as u8;
+                }
+                row
+            })
+            .collect();
         let mut idx = Index {
             n,
             table,
             binom,
             chunk_rank,
             sets: Vec::new(),
+            point,
         };
         for h in 0..=game.rules().hunters as usize {
             let mut masks = Vec::new();
@@ -195,14 +207,13 @@ impl Index {
         if prey.count_ones() <= 4 {
             return self.prey_rank_plain(hunters, prey);
         }
-        let mut x = prey;
-        let mut h = hunters;
-        while h != 0 {
-            let q = 63 - h.leading_zeros();
-            h &= !(1u64 << q);
-            let low = (1u64 << q) - 1;
-            x = (x & low) | ((x >> 1) & !low);
-        }
+        self.compressed_rank(squeeze(prey, hunters))
+    }
+
+    /// Colex rank of a prey mask already compressed onto the points free of
+    /// hunters (see [`squeeze`]), chunk by chunk from [`Index::chunk_rank`].
+    #[inline]
+    fn compressed_rank(&self, mut x: u64) -> u64 {
         let stride = self.n + 1;
         let mut r = 0;
         let mut below = 0usize;
@@ -309,6 +320,21 @@ impl Index {
             stab,
         )
     }
+}
+
+/// `prey` compressed onto the points free of `hunters` (disjoint sets): the hunter
+/// points are squeezed out, highest first, so lower positions stay put.
+#[inline]
+fn squeeze(prey: u64, hunters: u64) -> u64 {
+    let mut x = prey;
+    let mut h = hunters;
+    while h != 0 {
+        let q = 63 - h.leading_zeros();
+        h &= !(1u64 << q);
+        let low = (1u64 << q) - 1;
+        x = (x & low) | ((x >> 1) & !low);
+    }
+    x
 }
 
 /// `mask` (a subset of the points `free`, listed in increasing order) as a mask
@@ -602,6 +628,90 @@ impl TierGame for HuntGame {
         })
     }
 
+    /// With the prey to move, a drop or a step changes one or two prey points
+    /// under the same hunter set: the hunter class and the symmetries that make it
+    /// canonical are looked up once, the prey set is mapped and compressed once per
+    /// such symmetry, and each child's prey rank is that compressed mask with the
+    /// moved point's compressed image set (and the start cleared). Other moves are
+    /// played and ranked.
+    fn child_indices(
+        &self,
+        t: HuntTier,
+        pos: &HuntPos,
+        moves: &[HuntMove],
+        inner: bool,
+        out: &mut Vec<(HuntTier, u64)>,
+    ) {
+        out.clear();
+        let general = |m: HuntMove, out: &mut Vec<(HuntTier, u64)>| {
+            let child = self.play(pos, m);
+            let ct = self.tier_of(&child);
+            let index = if ct == t && !inner {
+                0
+            } else {
+                with_index(self, |idx| idx.rank(&child))
+            };
+            out.push((ct, index));
+        };
+        if pos.hunter_to_move {
+            for &m in moves {
+                general(m, out);
+            }
+            return;
+        }
+        with_index(self, |idx| {
+            let h = pos.hunters.count_ones() as usize;
+            let p = pos.prey.count_ones() as usize;
+            let sets = &idx.sets[h];
+            let (class, start, len) = sets.lookup[idx.prey_rank(0, pos.hunters) as usize];
+            let best_h = sets.masks[class as usize];
+            let syms = &sets.to_canon[start as usize..(start + len) as usize];
+            let mut images = [(0u8, 0u64); 16];
+            if syms.len() > images.len() {
+                for &m in moves {
+                    general(m, out);
+                }
+                return;
+            }
+            for (k, &s) in syms.iter().enumerate() {
+                images[k] = (s, squeeze(idx.map(s as usize, pos.prey), best_h));
+            }
+            let images = &images[..syms.len()];
+            // Compressed position of the image of point `q` under `s`.
+            let at = |s: u8, q: u8| {
+                let y = idx.point[s as usize][q as usize] as u32;
+                1u64 << (y - (best_h & ((1u64 << y) - 1)).count_ones())
+            };
+            let best = |f: &dyn Fn(u8, u64) -> u64| {
+                images
+                    .iter()
+                    .map(|&(s, x)| idx.compressed_rank(f(s, x)))
+                    .min()
+                    .unwrap_or(0)
+            };
+            for &m in moves {
+                match m.kind {
+                    MoveKind::Drop => {
+                        let ct = HuntTier {
+                            prey_in_hand: t.prey_in_hand - 1,
+                            ..t
+                        };
+                        let r = best(&|s, x| x | at(s, m.to));
+                        let per = idx.binom[idx.n - h][p + 1];
+                        out.push((ct, (class as u64 * per + r) * 2));
+                    }
+                    MoveKind::Step if !inner => out.push((t, 0)),
+                    MoveKind::Step => {
+                        let r = best(&|s, x| x & !at(s, m.from) | at(s, m.to));
+                        let per = idx.binom[idx.n - h][p];
+                        out.push((t, (class as u64 * per + r) * 2));
+                    }
+                    _ => general(m, out),
+                }
+            }
+        })
+    }
+
     fn unmoves(&self, pos: &HuntPos, out: &mut Vec<HuntPos>) {
         out.clear();
         if last_mover_only_drops(self, self.tier_of(pos), pos.hunter_to_move) {
@@ -834,6 +944,44 @@ mod tests {
                     "{spec} {hunters:x} {prey:x}"
                 );
             }
+        }
+    }
+
+    /// The batched child ranking equals playing each move and ranking the child.
+    #[test]
+    fn child_indices_equal_play_and_rank() {
+        for (spec, scope) in [
+            ("bagh-chal", Scope::MaxInHand(2)),
+            ("kaooa", Scope::Whole),
+            ("diviyan-keliya", Scope::MaxPrey(3)),
+            ("bagh-chal,hunters=2,hunter_start=hand,prey=5", Scope::Whole),
+        ] {
+            let g = crate::hunt::from_spec(spec).unwrap();
+            let mut rng = crate::random::Rng::new(11);
+            let (mut moves, mut got) = (Vec::new(), Vec::new());
+            let mut checked = 0;
+            for t in g.scope_tiers(&scope).unwrap() {
+                let size = g.tier_size(t);
+                for _ in 0..300 {
+                    let Some(p) = g.unrank(t, rng.below(size as usize) as u64) else {
+                        continue;
+                    };
+                    g.legal_moves(&p, &mut moves);
+                    for inner in [true, false] {
+                        g.child_indices(t, &p, &moves, inner, &mut got);
+                        assert_eq!(got.len(), moves.len());
+                        for (&m, &(ct, r)) in moves.iter().zip(&got) {
+                            let c = g.play(&p, m);
+                            assert_eq!(ct, g.tier_of(&c), "{spec}");
+                            if inner || ct != t {
+                                assert_eq!(r, g.rank(ct, &c), "{spec} {}", g.format_position(&p));
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(checked > 1000, "{spec}: {checked}");
         }
     }
 

@@ -296,6 +296,7 @@ fn scan_position<G: TierGame>(
     }
     let Scratch {
         moves,
+        indices,
         exit_ranks,
         inner_ranks,
     } = scratch;
@@ -306,19 +307,19 @@ fn scan_position<G: TierGame>(
     let mut exits = Exits::default();
     // First every child's rank, then the reads: the reads (cache misses in large
     // tiers) are independent of each other and overlap.
-    for &m in moves.iter() {
-        let child = game.play(pos, m);
-        let ct = game.tier_of(&child);
+    game.child_indices(tier, pos, moves, absorb.is_some(), indices);
+    for (&(ct, r), &m) in indices.iter().zip(moves.iter()) {
         if ct == tier {
             if absorb.is_some() {
-                inner_ranks.push(game.rank(tier, &child));
+                inner_ranks.push(r);
             } else {
                 inner += 1;
             }
         } else if let Some(k) = children.slot(ct) {
-            exit_ranks.push((k, game.rank(ct, &child)));
+            exit_ranks.push((k, r));
         } else if game.tier_is_terminal(ct) {
             // A terminal tier is not stored: its positions' values are their outcomes.
+            let child = game.play(pos, m);
             let v = game.outcome(&child).ok_or_else(|| {
                 Error::Internal(format!(
                     "position {} lies in terminal tier {} but is not terminal",
@@ -389,6 +390,8 @@ fn scan_position<G: TierGame>(
 /// Buffers of one scanning job, reused slot after slot.
 struct Scratch<G: TierGame> {
     moves: Vec<G::Move>,
+    /// (tier, index) of every child.
+    indices: Vec<(G::Tier, u64)>,
     /// (child table, rank) of the moves that leave the tier.
     exit_ranks: Vec<(usize, u64)>,
     /// Ranks of the in-tier children (when absorbing).
@@ -400,6 +403,7 @@ impl<G: TierGame> Scratch<G> {
     fn new() -> Self {
         Scratch {
             moves: Vec::new(),
+            indices: Vec::new(),
             exit_ranks: Vec::new(),
             inner_ranks: Vec::new(),
         }
