@@ -30,7 +30,7 @@
 //!    slots that [`TierGame::may_have_unmoves`] rules out are not even unranked.
 //! 3. **Draws.** What is left undetermined is a draw (infinite play).
 //!
-//! State: one 32-bit word per slot (see [`U`] and the other bits): a decided
+//! State: one 32-bit word per slot (see the constants `U`, `E`, `W`, `LATE`): a decided
 //! slot holds its record; an undecided one its counter, escape flag and best
 //! exit distance. One word means one cache miss per predecessor update (the
 //! tiers are far larger than the caches) and 4 bytes a slot.
