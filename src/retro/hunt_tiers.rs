@@ -297,6 +297,14 @@ impl Index {
     }
 }
 
+/// The number of distinct items of a short list (the images of a position under
+/// a board's few symmetries: a quadratic scan beats hashing).
+pub(crate) fn distinct<T: PartialEq>(items: &[T]) -> u64 {
+    (0..items.len())
+        .filter(|&i| !items[..i].contains(&items[i]))
+        .count() as u64
+}
+
 /// Calls `f` with every `k`-subset of `0..n` as a bit mask.
 fn for_each_subset(n: usize, k: usize, f: &mut dyn FnMut(u64)) {
     fn rec(start: usize, n: usize, k: usize, acc: u64, f: &mut dyn FnMut(u64)) {
@@ -446,6 +454,16 @@ impl TierGame for HuntGame {
     fn rank_orbit(&self, _t: HuntTier, pos: &HuntPos) -> (u64, Option<u32>) {
         let (r, stab) = with_index(self, |idx| idx.rank_stab(pos));
         (r, Some(stab))
+    }
+
+    /// Distinct images of the piece sets under the board's symmetries
+    /// ([`crate::board::Board::map_mask`]; the ranking tables are not used).
+    fn orbit_size(&self, pos: &HuntPos) -> Option<u64> {
+        let board = self.board();
+        let images: Vec<(u64, u64)> = (0..board.symmetries.len())
+            .map(|s| (board.map_mask(s, pos.hunters), board.map_mask(s, pos.prey)))
+            .collect();
+        Some(distinct(&images))
     }
 
     fn unrank(&self, t: HuntTier, index: u64) -> Option<HuntPos> {

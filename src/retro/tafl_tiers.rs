@@ -416,6 +416,26 @@ impl TierGame for TaflGame {
         (r, Some(stab))
     }
 
+    /// Distinct images of the pieces under the 8 symmetries of the square (the
+    /// geometry's cell maps; the ranking tables are not used). A king-captured
+    /// position stands for itself: the `kx` tier has one slot per side to move.
+    fn orbit_size(&self, pos: &TaflPos) -> Option<u64> {
+        if pos.king == NONE {
+            return Some(1);
+        }
+        let geo = self.geometry();
+        let images: Vec<(u128, u128, u8)> = (0..geo.sym.len())
+            .map(|s| {
+                (
+                    geo.map_bits(s, pos.attackers),
+                    geo.map_bits(s, pos.defenders),
+                    geo.sym[s][pos.king as usize],
+                )
+            })
+            .collect();
+        Some(super::hunt_tiers::distinct(&images))
+    }
+
     fn unrank(&self, t: TaflTier, index: u64) -> Option<TaflPos> {
         let side_attackers = index & 1 == 0;
         if t.king_captured {

@@ -113,6 +113,15 @@ impl TierGame for TicTacToe {
             && self.rank(tier, &p) == index;
         ok.then_some(p)
     }
+    fn orbit_size(&self, pos: &TttPos) -> Option<u64> {
+        let images: Vec<(u16, u16)> = (0..8)
+            .map(|s| {
+                let q = map(pos, s);
+                (q.x, q.o)
+            })
+            .collect();
+        Some(super::hunt_tiers::distinct(&images))
+    }
     fn unmoves(&self, _pos: &TttPos, out: &mut Vec<TttPos>) {
         // Every move adds a mark: no predecessor lies in the same tier.
         out.clear();
