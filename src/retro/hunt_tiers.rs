@@ -297,12 +297,27 @@ impl Index {
     }
 }
 
-/// The number of distinct items of a short list (the images of a position under
-/// a board's few symmetries: a quadratic scan beats hashing).
-pub(crate) fn distinct<T: PartialEq>(items: &[T]) -> u64 {
-    (0..items.len())
-        .filter(|&i| !items[..i].contains(&items[i]))
-        .count() as u64
+/// The number of distinct values of `image(s)` for `s` in `0..n` (the images of a
+/// position under a board's few symmetries: a quadratic scan beats hashing, and up
+/// to 16 images stay on the stack, as verify asks this for every stored class).
+pub(crate) fn distinct_images<T: Copy + Default + PartialEq>(
+    n: usize,
+    image: impl Fn(usize) -> T,
+) -> u64 {
+    let count = |items: &[T]| {
+        (0..items.len())
+            .filter(|&i| !items[..i].contains(&items[i]))
+            .count() as u64
+    };
+    let mut buf = [T::default(); 16];
+    if n <= buf.len() {
+        for (s, slot) in buf[..n].iter_mut().enumerate() {
+            *slot = image(s);
+        }
+        count(&buf[..n])
+    } else {
+        count(&(0..n).map(image).collect::<Vec<T>>())
+    }
 }
 
 /// Calls `f` with every `k`-subset of `0..n` as a bit mask.
@@ -460,10 +475,9 @@ impl TierGame for HuntGame {
     /// ([`crate::board::Board::map_mask`]; the ranking tables are not used).
     fn orbit_size(&self, pos: &HuntPos) -> Option<u64> {
         let board = self.board();
-        let images: Vec<(u64, u64)> = (0..board.symmetries.len())
-            .map(|s| (board.map_mask(s, pos.hunters), board.map_mask(s, pos.prey)))
-            .collect();
-        Some(distinct(&images))
+        Some(distinct_images(board.symmetries.len(), |s| {
+            (board.map_mask(s, pos.hunters), board.map_mask(s, pos.prey))
+        }))
     }
 
     fn unrank(&self, t: HuntTier, index: u64) -> Option<HuntPos> {

@@ -424,16 +424,13 @@ impl TierGame for TaflGame {
             return Some(1);
         }
         let geo = self.geometry();
-        let images: Vec<(u128, u128, u8)> = (0..geo.sym.len())
-            .map(|s| {
-                (
-                    geo.map_bits(s, pos.attackers),
-                    geo.map_bits(s, pos.defenders),
-                    geo.sym[s][pos.king as usize],
-                )
-            })
-            .collect();
-        Some(super::hunt_tiers::distinct(&images))
+        Some(super::hunt_tiers::distinct_images(geo.sym.len(), |s| {
+            (
+                geo.map_bits(s, pos.attackers),
+                geo.map_bits(s, pos.defenders),
+                geo.sym[s][pos.king as usize],
+            )
+        }))
     }
 
     fn unrank(&self, t: TaflTier, index: u64) -> Option<TaflPos> {

@@ -114,13 +114,10 @@ impl TierGame for TicTacToe {
         ok.then_some(p)
     }
     fn orbit_size(&self, pos: &TttPos) -> Option<u64> {
-        let images: Vec<(u16, u16)> = (0..8)
-            .map(|s| {
-                let q = map(pos, s);
-                (q.x, q.o)
-            })
-            .collect();
-        Some(super::hunt_tiers::distinct(&images))
+        Some(super::hunt_tiers::distinct_images(8, |s| {
+            let q = map(pos, s);
+            (q.x, q.o)
+        }))
     }
     fn unmoves(&self, _pos: &TttPos, out: &mut Vec<TttPos>) {
         // Every move adds a mark: no predecessor lies in the same tier.

@@ -1,4 +1,4 @@
-//! Independent verification of tables: every stored value is re-derived from the
+//! Verification of tables apart from the solver: every stored value is re-derived from the
 //! position's children with forward move generation ([`Game::legal_moves`](crate::game::Game::legal_moves),
 //! [`Game::play`](crate::game::Game::play), [`Game::outcome`](crate::game::Game::outcome)) and compared with the record.
 //!

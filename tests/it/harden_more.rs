@@ -230,3 +230,114 @@ fn a_rerun_batch_keeps_the_timings_of_kept_tiers() {
     assert!(read_md().contains("tiers kept)"), "{}", read_md());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `verify` accounts for the orbits of every tier (kaooa: 52 tiers, 37,800
+/// placements, the `positions` of `solve`) in text and JSON; `analyze --by-side`
+/// weights the classes by their orbits, and the weighted totals are the
+/// placements `solve` reports.
+#[test]
+fn verify_accounts_for_orbits_and_analyze_weights_by_them() {
+    let dir = tmpdir("orbits");
+    let tables = dir.join("kaooa");
+    let t = tables.to_str().unwrap();
+    let (code, _, err) = run(&["solve", "kaooa", "--out", t]);
+    assert_eq!(code, Some(0), "{err}");
+    let summary = json(&std::fs::read_to_string(tables.join("summary.json")).unwrap());
+    let placements: u64 = summary["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(placements, 37_800);
+
+    let (code, out, err) = run(&["verify", "--tables", t, "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v = json(&out);
+    assert_eq!(v["orbit_mismatches"], 0);
+    assert_eq!(
+        v["orbits_checked"].as_u64(),
+        Some(v["tiers"].as_array().unwrap().len() as u64)
+    );
+    assert_eq!(
+        v["tiers"].as_array().unwrap().len(),
+        summary["tiers"].as_array().unwrap().len()
+    );
+    for tier in v["tiers"].as_array().unwrap() {
+        assert_eq!(tier["orbits_agree"], true, "{tier}");
+        assert_eq!(tier["covered"], tier["placements"]);
+        let s = summary["tiers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["tier"] == tier["tier"])
+            .unwrap();
+        assert_eq!(tier["placements"], s["positions"], "{tier} vs {s}");
+    }
+    let (code, out, err) = run(&["verify", "--tables", t]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains(
+            "their orbits cover the placements of 52 of 52 tiers exactly once (37800 placements)"
+        ),
+        "{out}"
+    );
+
+    let (code, out, err) = run(&["analyze", "--tables", t, "--by-side", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let a = json(&out);
+    let weighted: Vec<&serde_json::Value> = a["by_side"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["weighted"])
+        .collect();
+    let total: u64 = weighted
+        .iter()
+        .map(|w| w["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, placements);
+    for w in &weighted {
+        let parts: u64 = ["wins", "losses", "draws"]
+            .iter()
+            .map(|k| w[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(parts, w["positions"].as_u64().unwrap());
+    }
+    // Per tier and side, the weighted count is at least the class count.
+    for tier in a["tiers"].as_array().unwrap() {
+        for s in tier["by_side"].as_array().unwrap() {
+            assert!(
+                s["weighted"]["positions"].as_u64() >= s["positions"].as_u64(),
+                "{s}"
+            );
+        }
+    }
+    let (_, out, _) = run(&["analyze", "--tables", t, "--by-side"]);
+    assert!(
+        out.contains("by side to move, positions (each class weighted by its orbit size"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The library refuses a transposition table the machine cannot give with an
+/// error instead of aborting the process (only the command line bounded --hash).
+#[test]
+fn search_with_an_impossible_hash_size_is_a_memory_error() {
+    use huntsolve::game::{Game, NoOracle};
+    use huntsolve::search::{search_fresh, SearchConfig, TransTable};
+    let g = huntsolve::hunt::from_spec("kaooa").unwrap();
+    let cfg = SearchConfig::depth(1);
+    for mib in [usize::MAX, 1 << 40] {
+        match search_fresh(&g, &g.start(), &NoOracle, &cfg, mib) {
+            Err(huntsolve::Error::Memory(m)) => assert!(m.contains("MiB"), "{m}"),
+            other => panic!("{mib} MiB: {:?}", other.map(|r| r.nodes)),
+        }
+        assert!(matches!(
+            TransTable::new(mib),
+            Err(huntsolve::Error::Memory(_))
+        ));
+    }
+    assert!(search_fresh(&g, &g.start(), &NoOracle, &cfg, 1).is_ok());
+}
