@@ -347,13 +347,13 @@ fn run_game<G: FullGame, O: Oracle<G>>(
             Err(e) => {
                 failed += 1;
                 if args.json.json {
-                    let shown = huntsolve::error::bounded(&text);
+                    let shown = huntsolve::error::bounded(text);
                     let obj = serde_json::json!({"position": shown, "error": e.to_string()});
                     out::println(&obj.to_string())?;
                 } else {
                     out::println(&format!(
                         "{}: error: {e}\n",
-                        huntsolve::error::bounded(&text)
+                        huntsolve::error::bounded(text)
                     ))?;
                 }
             }

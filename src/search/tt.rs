@@ -93,7 +93,7 @@ impl TransTable {
     /// A table of at most `mib` MiB (rounded down to a power of two entries,
     /// at least 1024 entries). The memory is reserved fallibly: a size the
     /// machine cannot give (or whose byte count overflows) is
-    /// [`Error::Memory`](crate::error::Error::Memory), not an abort.
+    /// [`Error::Memory`], not an abort.
     pub fn new(mib: usize) -> Result<TransTable> {
         let too_big = || Error::Memory(format!("a transposition table of {mib} MiB"));
         let bytes = mib.max(1).checked_mul(1024 * 1024).ok_or_else(too_big)?;
