@@ -126,6 +126,20 @@ fn long_input_is_echoed_once_and_bounded() {
             "1".into(),
             "--json".into(),
         ],
+        // Usage errors: clap's own echo of the value is shortened too.
+        vec![
+            "query".into(),
+            "kaooa".into(),
+            "start".into(),
+            "--threads".into(),
+            arg.clone(),
+        ],
+        vec![
+            "query".into(),
+            "kaooa".into(),
+            "start".into(),
+            format!("--{}", &arg[2..]),
+        ],
     ];
     for case in &cases {
         let args: Vec<&str> = case.iter().map(String::as_str).collect();
