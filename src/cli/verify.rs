@@ -1,5 +1,7 @@
 //! `huntsolve verify --tables DIR [--rules R] [--json] [--threads T]`: re-derives
-//! every stored value from its children; exit status 0 only when all agree.
+//! every stored value from its children and accounts for the orbits of every tier
+//! (the classes' orbit sizes must sum to the tier's placements); exit status 0
+//! only when all agree.
 //! With `--search N`: instead, N random positions of the tables are searched
 //! without them (exact alpha-beta) and compared with the stored values.
 
