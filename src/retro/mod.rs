@@ -2,7 +2,7 @@
 //!
 //! - [`crate::tier`] (below this module): the [`TierGame`] interface and the record encoding.
 //! - [`solver`]: [`solve_tier`], backward induction inside one tier.
-//! - [`reference`]: the previous solver, the baseline of `bench --retro` and a cross-check.
+//! - [`reference`](mod@reference): the previous solver, the baseline of `bench --retro` and a cross-check.
 //! - [`tafl_tiers`]: tafl as a [`TierGame`] (tiers by material, king-cell index).
 //! - [`scope`]: which tiers a solve covers ([`Scope`], [`Solvable`]).
 //! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
