@@ -27,7 +27,7 @@ fn run_suite<G: Evaluate>(g: &G, positions: &[G::Pos], depth: u32, tt: &TransTab
 }
 
 fn bench(c: &mut Criterion) {
-    let tt = TransTable::new(16);
+    let tt = TransTable::new(16).expect("a 16 MiB table");
     let ttt = huntsolve::toy::TicTacToe::default();
     let exact = SearchConfig {
         exact: true,

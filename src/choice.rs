@@ -5,7 +5,7 @@
 //! the same value are accepted aliases. Parsing, printing and the "accepted: ..."
 //! list of an error message all read that one table, so they cannot drift apart.
 
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 
 /// An option value spelled by one word of a fixed list.
 pub trait Choice: Copy + PartialEq + Sized + 'static {
@@ -52,7 +52,9 @@ pub trait Choice: Copy + PartialEq + Sized + 'static {
     fn parse_option(key: &str, value: &str) -> Result<Self> {
         Self::from_word(value).ok_or_else(|| {
             Error::Rules(format!(
-                "bad value '{value}' for '{key}'; accepted: {}",
+                "bad value {} for {}; accepted: {}",
+                quote(value),
+                quote(key),
                 Self::accepted()
             ))
         })

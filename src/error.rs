@@ -85,6 +85,36 @@ impl Error {
     }
 }
 
+/// Most characters of user input an error message quotes (see [`quote`]).
+pub const QUOTE_CHARS: usize = 200;
+
+/// User input as an error message quotes it: `'text'`, or, when it is longer than
+/// [`QUOTE_CHARS`] characters, its beginning and its length (`'xxx…' (10000000 bytes)`),
+/// so that a 10 MB position does not come back as 10 MB of error. Every message that
+/// echoes what the user typed (positions, moves, rules, sizes, names) goes through here.
+pub fn quote(text: &str) -> String {
+    match cut(text) {
+        None => format!("'{text}'"),
+        Some(head) => format!("'{head}…' ({} bytes)", text.len()),
+    }
+}
+
+/// [`quote`] without the quotation marks: `text`, or its first [`QUOTE_CHARS`]
+/// characters, `…` and its length in bytes.
+pub fn bounded(text: &str) -> String {
+    match cut(text) {
+        None => text.to_string(),
+        Some(head) => format!("{head}… ({} bytes)", text.len()),
+    }
+}
+
+/// The first [`QUOTE_CHARS`] characters of `text`, when it has more.
+fn cut(text: &str) -> Option<&str> {
+    text.char_indices()
+        .nth(QUOTE_CHARS)
+        .map(|(end, _)| &text[..end])
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -171,3 +201,22 @@ impl TableFault {
 
 /// Result alias used throughout the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_input_is_quoted_by_its_beginning_and_length() {
+        assert_eq!(quote("e5"), "'e5'");
+        let exact = "x".repeat(QUOTE_CHARS);
+        assert_eq!(quote(&exact), format!("'{exact}'"));
+        let long = "é".repeat(10 * QUOTE_CHARS);
+        let q = quote(&long);
+        assert_eq!(
+            q,
+            format!("'{}…' ({} bytes)", "é".repeat(QUOTE_CHARS), long.len())
+        );
+        assert_eq!(bounded(&long), q[1..].replacen("…'", "…", 1));
+    }
+}

@@ -163,7 +163,8 @@ pub trait Notation: Game {
             .ok_or_else(|| {
                 let list: Vec<String> = moves.iter().map(|&m| self.format_move(pos, m)).collect();
                 crate::error::Error::Move(format!(
-                    "'{wanted}' is not legal here; legal moves: {}",
+                    "{} is not legal here; legal moves: {}",
+                    crate::error::quote(wanted),
                     if list.is_empty() {
                         "none".to_string()
                     } else {
@@ -238,8 +239,9 @@ pub fn play_line<G: Notation>(game: &G, pos: &G::Pos, line: &str) -> Result<G::P
     for (ply, text) in line.split_whitespace().enumerate() {
         if let Some(v) = game.outcome(&cur) {
             return Err(crate::error::Error::Move(format!(
-                "ply {}: '{text}': the game is already over ({} for the side to move)",
+                "ply {}: {}: the game is already over ({} for the side to move)",
                 ply + 1,
+                crate::error::quote(text),
                 v
             )));
         }

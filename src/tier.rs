@@ -60,6 +60,16 @@ pub trait TierGame: Notation {
     fn rank_orbit(&self, tier: Self::Tier, pos: &Self::Pos) -> (u64, Option<u32>) {
         (self.rank(tier, pos), None)
     }
+    /// The number of distinct positions among the images of `pos` under the
+    /// board's symmetries (its orbit): how many placements its class stands for.
+    /// Computed from the board's symmetry maps, not from [`TierGame::rank`], so
+    /// that verification can check that the stored classes of a tier cover its
+    /// placements exactly once (a rank collision drops a class, a non-canonical
+    /// duplicate adds one). `None` when the game does not say; then that check is
+    /// skipped. Default: `None`.
+    fn orbit_size(&self, _pos: &Self::Pos) -> Option<u64> {
+        None
+    }
     /// A representative position of slot `index`, or `None` if the slot holds no
     /// canonical, well-formed position.
     fn unrank(&self, tier: Self::Tier, index: u64) -> Option<Self::Pos>;

@@ -4,7 +4,7 @@
 //! Known facts it must reproduce: perft(9) = 255168 complete games and the start
 //! is a draw.
 
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use crate::game::{Evaluate, Game, Notation, Value};
 
 const LINES: [u16; 8] = [
@@ -135,7 +135,8 @@ impl Notation for TicTacToe {
         }
         if t.chars().count() != 9 {
             return Err(Error::Position(format!(
-                "'{t}': expected 9 cells of X, O or ."
+                "{}: expected 9 cells of X, O or .",
+                quote(t)
             )));
         }
         let mut p = TttPos::default();
@@ -144,12 +145,12 @@ impl Notation for TicTacToe {
                 'X' | 'x' => p.x |= 1 << i,
                 'O' | 'o' => p.o |= 1 << i,
                 '.' => {}
-                _ => return Err(Error::Position(format!("'{t}': bad cell '{c}'"))),
+                _ => return Err(Error::Position(format!("{}: bad cell '{c}'", quote(t)))),
             }
         }
         let (nx, no) = (p.x.count_ones(), p.o.count_ones());
         if nx != no && nx != no + 1 {
-            return Err(Error::Position(format!("'{t}': {nx} X and {no} O")));
+            return Err(Error::Position(format!("{}: {nx} X and {no} O", quote(t))));
         }
         Ok(p)
     }

@@ -1,7 +1,7 @@
 //! One rules value for any family: parses `preset[,key=value...]` and dispatches
 //! to the family that owns the preset.
 
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use crate::{hunt, tafl};
 
 /// A game of either family.
@@ -32,7 +32,8 @@ impl AnyGame {
         }
         let names: Vec<&str> = all_presets().iter().map(|p| p.1).collect();
         Err(Error::Rules(format!(
-            "unknown preset '{name}'; accepted: {}",
+            "unknown preset {}; accepted: {}",
+            quote(name),
             names.join(", ")
         )))
     }

@@ -176,7 +176,7 @@ pub fn crosscheck_dir<G: TierGame + Evaluate>(
                 exact: true,
                 ..Default::default()
             };
-            let r = search_fresh(game, pos, &NoOracle, &cfg, HASH_MIB);
+            let r = search_fresh(game, pos, &NoOracle, &cfg, HASH_MIB)?;
             let (search, agree) = match (r.proven, value) {
                 (Some((v, d)), Value::Draw) => (format!("{v} {d}"), v == Value::Draw),
                 (None, Value::Draw) => (format!("unproven to depth {depth}"), true),

@@ -2,7 +2,7 @@
 //! wings (25, 33, 37, 43, 49 points) and the pentagram of Kaooa.
 
 use super::{algebraic_name, Board, Point};
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use std::collections::HashMap;
 
 /// The built-in boards: (name, description).
@@ -53,7 +53,8 @@ impl Board {
             }
             "pentagram10" => pentagram(),
             _ => Err(Error::Board(format!(
-                "unknown board '{name}'; built-in boards: {} (or a path to a board file)",
+                "unknown board {}; built-in boards: {} (or a path to a board file)",
+                quote(name),
                 BUILTIN.iter().map(|b| b.0).collect::<Vec<_>>().join(", ")
             ))),
         }

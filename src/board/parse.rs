@@ -2,7 +2,7 @@
 //! [`crate::board`], and algebraic point names.
 
 use super::{Board, Point, MAX_POINTS};
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use std::collections::HashMap;
 
 impl Board {
@@ -46,7 +46,8 @@ impl Board {
                 "point" => {
                     if words.len() != 3 && words.len() != 4 {
                         return Err(Error::Board(format!(
-                            "line {ln}: expected 'point X Y [NAME]', got '{line}'"
+                            "line {ln}: expected 'point X Y [NAME]', got {}",
+                            quote(line)
                         )));
                     }
                     let coord = |w: &str| {
@@ -55,7 +56,8 @@ impl Board {
                             .filter(|v| (0..=1000).contains(v))
                             .ok_or_else(|| {
                                 Error::Board(format!(
-                                    "line {ln}: coordinate '{w}' is not an integer in 0..=1000"
+                                    "line {ln}: coordinate {} is not an integer in 0..=1000",
+                                    quote(w)
                                 ))
                             })
                     };
@@ -78,7 +80,8 @@ impl Board {
                 }
                 other => {
                     return Err(Error::Board(format!(
-                        "line {ln}: unknown keyword '{other}'; accepted: name, point, line, centre"
+                        "line {ln}: unknown keyword {}; accepted: name, point, line, centre",
+                        quote(other)
                     )))
                 }
             }
@@ -133,19 +136,18 @@ impl Board {
             let mut ids = Vec::new();
             for n in names {
                 let id = by_name.get(n.as_str()).ok_or_else(|| {
-                    Error::Board(format!("line {ln}: unknown point '{n}' in a line"))
+                    Error::Board(format!("line {ln}: unknown point {} in a line", quote(n)))
                 })?;
                 ids.push(*id);
             }
             lines.push(ids);
         }
-        let centre =
-            match centre {
-                Some((n, ln)) => Some(*by_name.get(n.as_str()).ok_or_else(|| {
-                    Error::Board(format!("line {ln}: unknown centre point '{n}'"))
-                })?),
-                None => None,
-            };
+        let centre = match centre {
+            Some((n, ln)) => Some(*by_name.get(n.as_str()).ok_or_else(|| {
+                Error::Board(format!("line {ln}: unknown centre point {}", quote(&n)))
+            })?),
+            None => None,
+        };
         Board::new(&name, points, lines, centre, !explicit)
     }
 }
@@ -176,7 +178,8 @@ pub(super) fn check_point_name(name: &str) -> std::result::Result<(), String> {
         || name.chars().next().is_some_and(|c| c.is_ascii_digit())
     {
         return Err(format!(
-            "point name '{name}' must be letters and digits, start with a letter, contain no 'x', and not be 'pass' or 'start'"
+            "point name {} must be letters and digits, start with a letter, contain no 'x', and not be 'pass' or 'start'",
+            quote(name)
         ));
     }
     Ok(())

@@ -17,10 +17,12 @@ pub fn max_threads() -> usize {
 }
 
 fn parse_threads(text: &str) -> Result<usize, String> {
-    let n: usize = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a whole number of threads"))?;
+    let n: usize = text.trim().parse().map_err(|_| {
+        format!(
+            "{} is not a whole number of threads",
+            huntsolve::error::quote(text)
+        )
+    })?;
     let max = max_threads();
     if n == 0 {
         return Err("at least 1 thread".into());
@@ -54,10 +56,12 @@ impl Threads {
 /// has available (80 % of MemAvailable, as `solve --memory` assumes): allocating it
 /// would abort the process instead of returning an error.
 fn parse_hash(text: &str) -> Result<usize, String> {
-    let mib: u64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a whole number of MiB"))?;
+    let mib: u64 = text.trim().parse().map_err(|_| {
+        format!(
+            "{} is not a whole number of MiB",
+            huntsolve::error::quote(text)
+        )
+    })?;
     if mib == 0 {
         return Err("at least 1 MiB".into());
     }

@@ -242,7 +242,7 @@ pub fn run(args: Args) -> Result<()> {
         .iter()
         .map(|p| p.1)
         .collect();
-    let tt = TransTable::new(args.hash.or(64));
+    let tt = TransTable::new(args.hash.or(64))?;
     let mut total = Line {
         nodes: 0,
         time: Duration::ZERO,

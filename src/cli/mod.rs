@@ -89,7 +89,7 @@ impl Command {
 /// Parses the command line and runs the subcommand; also says whether the output
 /// is JSON, so `main` can report an error in the same form.
 pub fn main() -> (Result<()>, bool) {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| exit_on_usage_error(e));
     let json = cli.command.json();
     let result = match cli.command {
         Command::Presets(a) => presets::run(a),
@@ -111,4 +111,29 @@ pub fn main() -> (Result<()>, bool) {
         Command::Serve(a) => serve::run(a),
     };
     (result, json)
+}
+
+/// Prints a usage error and exits as clap does, except that a long value or
+/// argument it quotes is shortened like the library's messages
+/// ([`huntsolve::error::bounded`]): clap echoes an invalid `--threads` of 100 kB whole.
+fn exit_on_usage_error(e: clap::Error) -> ! {
+    use clap::error::{ContextKind, ContextValue};
+    let long: Vec<String> = [ContextKind::InvalidValue, ContextKind::InvalidArg]
+        .into_iter()
+        .filter_map(|k| match e.get(k) {
+            Some(ContextValue::String(v)) if v.chars().count() > huntsolve::error::QUOTE_CHARS => {
+                Some(v.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    if long.is_empty() {
+        e.exit()
+    }
+    let mut text = e.render().to_string();
+    for v in &long {
+        text = text.replace(v.as_str(), &huntsolve::error::bounded(v));
+    }
+    eprint!("{text}");
+    std::process::exit(e.exit_code())
 }

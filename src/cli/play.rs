@@ -91,7 +91,8 @@ impl Engine {
         }
         let bad = || {
             Error::Input(format!(
-                "engine '{text}': accepted depth=N, time=SECONDS, nodes=N, mcts=N, mcts-time=SECONDS, random, human"
+                "engine {}: accepted depth=N, time=SECONDS, nodes=N, mcts=N, mcts-time=SECONDS, random, human",
+                huntsolve::error::quote(text)
             ))
         };
         match text.trim() {
@@ -257,7 +258,7 @@ fn play_game<G: FullGame>(
 fn run_games<G: FullGame>(g: &G, args: &Args) -> Result<()> {
     let engines = [Engine::parse(&args.white)?, Engine::parse(&args.black)?];
     let mut rng = Rng::new(args.seed);
-    let tt = TransTable::new(args.hash.or(64));
+    let tt = TransTable::new(args.hash.or(64))?;
     let mut wins = [0u32; 2];
     let mut draws = 0;
     for n in 1..=args.games {

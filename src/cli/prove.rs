@@ -433,13 +433,13 @@ fn bench_search_game<G: huntsolve::FullGame>(
     plies: usize,
     count: usize,
     seed: u64,
-) -> (u64, f64) {
+) -> Result<(u64, f64)> {
     let positions = if plies == 0 {
         vec![g.start()]
     } else {
         huntsolve::search::suite::random_positions(g, count, plies, seed)
     };
-    let tt = huntsolve::search::TransTable::new(64);
+    let tt = huntsolve::search::TransTable::new(64)?;
     let (mut n, mut s) = (0, 0.0);
     for pos in positions {
         tt.clear();
@@ -457,7 +457,7 @@ fn bench_search_game<G: huntsolve::FullGame>(
         n += r.nodes;
         s += r.time.as_secs_f64();
     }
-    (n, s)
+    Ok((n, s))
 }
 
 /// Runs `bench --prove`.
@@ -478,7 +478,7 @@ pub fn bench_prove(threads: usize, hash: usize, seed: u64) -> Result<()> {
             let l = huntsolve::with_game!(&any, g => bench_prove_game(g, plies, count, seed, t, hash.max(1)));
             let ab = if t == 1 {
                 let (n, s) =
-                    huntsolve::with_game!(&any, g => bench_search_game(g, plies, count, seed));
+                    huntsolve::with_game!(&any, g => bench_search_game(g, plies, count, seed))?;
                 format!("{:.0}", n as f64 / s.max(1e-9))
             } else {
                 "-".into()

@@ -314,7 +314,7 @@ fn run_game<G: FullGame, O: Oracle<G>>(
     args: &Args,
 ) -> Result<()> {
     let cfg = config(args);
-    let tt = TransTable::new(args.hash.or(64));
+    let tt = TransTable::new(args.hash.or(64))?;
     let moves = args.moves.join(" ");
     let one = |text: &str| answer_one(game, oracle, tables, oracle_error, text, &moves, &cfg, &tt);
     if args.position != "-" {
@@ -347,10 +347,14 @@ fn run_game<G: FullGame, O: Oracle<G>>(
             Err(e) => {
                 failed += 1;
                 if args.json.json {
-                    let obj = serde_json::json!({"position": text, "error": e.to_string()});
+                    let shown = huntsolve::error::bounded(text);
+                    let obj = serde_json::json!({"position": shown, "error": e.to_string()});
                     out::println(&obj.to_string())?;
                 } else {
-                    out::println(&format!("{text}: error: {e}\n"))?;
+                    out::println(&format!(
+                        "{}: error: {e}\n",
+                        huntsolve::error::bounded(text)
+                    ))?;
                 }
             }
         }

@@ -7,7 +7,8 @@ use huntsolve::retro::driver::{
     check_index, default_memory_limit, format_bytes, parse_size, SolveOptions,
 };
 use huntsolve::retro::manifest::{
-    plan_any, results_markdown, solve_any, write_results, JobResult, Manifest, DEFAULT_MANIFEST,
+    plan_any, read_results, results_markdown, solve_any, write_results, JobResult, Manifest,
+    DEFAULT_MANIFEST,
 };
 use huntsolve::retro::Scope;
 use huntsolve::{AnyGame, Error, Result};
@@ -223,6 +224,8 @@ fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
     };
     let limit = memory_limit(args.memory.as_deref().or(m.memory.as_deref()))?;
     let mut results = Vec::new();
+    // The file this run rewrites: the timings of jobs whose tiers are all kept.
+    let earlier = m.results.as_deref().map(read_results).unwrap_or_default();
     for job in &m.jobs {
         let out = match (&args.out, &job.out) {
             (Some(base), None) => base.join(&job.name),
@@ -232,7 +235,7 @@ fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
         let res = AnyGame::parse(&job.rules)
             .and_then(|g| solve_job(&g, &scope, &out, threads, limit, args.json.json));
         match res {
-            Ok(r) => results.push(JobResult::done(job, &scope, &out, &r)),
+            Ok(r) => results.push(JobResult::done(job, &scope, &out, &r, &earlier)),
             Err(Error::Interrupted) => return Err(Error::Interrupted),
             Err(e) => {
                 eprintln!("job {}: {e}", job.name);

@@ -1,5 +1,7 @@
 //! `huntsolve verify --tables DIR [--rules R] [--json] [--threads T]`: re-derives
-//! every stored value from its children; exit status 0 only when all agree.
+//! every stored value from its children and accounts for the orbits of every tier
+//! (the classes' orbit sizes must sum to the tier's placements); exit status 0
+//! only when all agree.
 //! With `--search N`: instead, N random positions of the tables are searched
 //! without them (exact alpha-beta) and compared with the stored values.
 
@@ -7,9 +9,9 @@ use super::args::{Json, Tables, Threads};
 use super::out;
 use huntsolve::answer::{crosscheck_dir, CrossReport};
 use huntsolve::retro::driver::{default_memory_limit, parse_size};
-use huntsolve::retro::TierGame;
+use huntsolve::retro::{Solvable, TierGame};
 use huntsolve::table::{
-    list_tiers, rules_of_dir, table_path, verify_dir_with_cache, Table, VerifyReport,
+    list_tiers, rules_of_dir, table_path, verify_dir_with, Table, VerifyReport,
 };
 use huntsolve::{AnyGame, Error, Result};
 
@@ -48,10 +50,10 @@ pub(crate) trait TierJob {
     /// What the job returns.
     type Out;
     /// Runs the job on a concrete game.
-    fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<Self::Out>;
+    fn run<G: Solvable + huntsolve::Evaluate>(self, game: &G) -> Result<Self::Out>;
 }
 
-/// Runs `job` on the game inside `any` (every family implements [`TierGame`]).
+/// Runs `job` on the game inside `any` (every family implements [`Solvable`]).
 pub(crate) fn dispatch<J: TierJob>(any: &AnyGame, job: J) -> Result<J::Out> {
     huntsolve::with_game!(any, g => job.run(g))
 }
@@ -60,9 +62,15 @@ struct Verify<'a>(&'a Args);
 
 impl TierJob for Verify<'_> {
     type Out = VerifyReport;
-    fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<VerifyReport> {
+    fn run<G: Solvable + huntsolve::Evaluate>(self, game: &G) -> Result<VerifyReport> {
         let cache = cache_bytes(self.0)?;
-        verify_dir_with_cache(game, &self.0.tables.tables, cache, &out::Bars::new())
+        verify_dir_with(
+            game,
+            &self.0.tables.tables,
+            cache,
+            Some(G::tier_placements),
+            &out::Bars::new(),
+        )
     }
 }
 
@@ -120,10 +128,25 @@ pub fn run(args: Args) -> Result<()> {
     }
     if report.all_agree() {
         Ok(())
+    } else if report.mismatches > 0 {
+        Err(Error::Disagreement(format!(
+            "verify: {} of {} positions disagree with their children{}",
+            report.mismatches,
+            report.positions,
+            if report.orbit_mismatches > 0 {
+                format!(
+                    ", and the orbits of {} tiers do not cover their placements",
+                    report.orbit_mismatches
+                )
+            } else {
+                String::new()
+            }
+        )))
     } else {
         Err(Error::Disagreement(format!(
-            "verify: {} of {} positions disagree with their children",
-            report.mismatches, report.positions
+            "verify: the classes' orbits of {} of {} tiers do not cover their placements exactly (a rank collision or a class stored twice)",
+            report.orbit_mismatches,
+            report.tiers.len()
         )))
     }
 }
@@ -131,18 +154,40 @@ pub fn run(args: Args) -> Result<()> {
 fn text(r: &VerifyReport) -> String {
     let mut s = format!("rules {}\n", r.rules);
     s.push_str(&format!(
-        "{:<14} {:>12} {:>12} {:>10} {:>9} {:>12}\n",
-        "tier", "slots", "positions", "mismatches", "seconds", "positions/s"
+        "{:<14} {:>12} {:>12} {:>10} {:>14} {:>6} {:>9} {:>12}\n",
+        "tier",
+        "slots",
+        "positions",
+        "mismatches",
+        "placements",
+        "orbits",
+        "seconds",
+        "positions/s"
     ));
     for t in &r.tiers {
         s.push_str(&format!(
-            "{:<14} {:>12} {:>12} {:>10} {:>9.2} {:>12.0}\n",
+            "{:<14} {:>12} {:>12} {:>10} {:>14} {:>6} {:>9.2} {:>12.0}\n",
             t.tier,
             t.records,
             t.positions,
             t.mismatches,
+            t.placements.map_or("-".into(), |p| p.to_string()),
+            match t.orbits_agree {
+                Some(true) => "ok",
+                Some(false) => "WRONG",
+                None => "-",
+            },
             t.seconds,
             t.positions as f64 / t.seconds.max(1e-9)
+        ));
+    }
+    for t in r.tiers.iter().filter(|t| t.orbits_agree == Some(false)) {
+        s.push_str(&format!(
+            "ORBITS tier {}: the orbits of its {} classes cover {} placements, but the tier has {} (a rank collision drops classes, a class stored twice adds one)\n",
+            t.tier,
+            t.positions,
+            t.covered.unwrap_or(0),
+            t.placements.unwrap_or(0)
         ));
     }
     for m in &r.examples {
@@ -161,6 +206,14 @@ fn text(r: &VerifyReport) -> String {
             r.positions,
             r.tiers.len()
         ));
+        if r.orbits_checked > 0 {
+            let placements: u64 = r.tiers.iter().filter_map(|t| t.covered).sum();
+            s.push_str(&format!(
+                "their orbits cover the placements of {} of {} tiers exactly once ({placements} placements)\n",
+                r.orbits_checked,
+                r.tiers.len()
+            ));
+        }
     }
     s
 }

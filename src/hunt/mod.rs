@@ -40,7 +40,7 @@ pub use rules::{
 };
 
 use crate::board::Board;
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use movegen::Tables;
 use position::Keys;
 use std::sync::Arc;
@@ -80,8 +80,8 @@ impl HuntGame {
             Board::from_file(std::path::Path::new(&rules.board))?
         } else {
             return Err(Error::Rules(format!(
-                "unknown board '{}'; accepted: {} or a board file path",
-                rules.board,
+                "unknown board {}; accepted: {} or a board file path",
+                quote(&rules.board),
                 crate::board::BUILTIN
                     .iter()
                     .map(|b| b.0)
@@ -102,10 +102,17 @@ impl HuntGame {
         if let HunterStart::Points(names) = &rules.hunter_start {
             for n in names {
                 let id = board.point_by_name(n).ok_or_else(|| {
-                    Error::Rules(format!("hunter_start: no point '{n}' on {}", board.name))
+                    Error::Rules(format!(
+                        "hunter_start: no point {} on {}",
+                        quote(n),
+                        board.name
+                    ))
                 })?;
                 if start_hunters >> id & 1 == 1 {
-                    return Err(Error::Rules(format!("hunter_start: '{n}' listed twice")));
+                    return Err(Error::Rules(format!(
+                        "hunter_start: {} listed twice",
+                        quote(n)
+                    )));
                 }
                 start_hunters |= 1 << id;
             }

@@ -3,14 +3,18 @@
 //! [`crate::hunt`].
 
 use super::{HuntGame, HuntMove, HuntPos, MoveKind};
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use crate::game::{Game, Notation};
 
 impl HuntGame {
     pub(super) fn point(&self, name: &str) -> Result<u8> {
-        self.board
-            .point_by_name(name)
-            .ok_or_else(|| Error::Move(format!("no point '{name}' on board {}", self.board.name)))
+        self.board.point_by_name(name).ok_or_else(|| {
+            Error::Move(format!(
+                "no point {} on board {}",
+                quote(name),
+                self.board.name
+            ))
+        })
     }
 
     pub(super) fn legal_list(&self, pos: &HuntPos) -> String {
@@ -53,7 +57,8 @@ impl Notation for HuntGame {
         if text == "start" {
             return Ok(self.start());
         }
-        let bad = |m: String| Error::Position(format!("'{text}': {m}"));
+        let quoted = quote(text);
+        let bad = |m: String| Error::Position(format!("{quoted}: {m}"));
         let parts: Vec<&str> = text.split(['/', '|']).collect();
         if parts.len() != 3 {
             return Err(bad(
@@ -79,26 +84,27 @@ impl Notation for HuntGame {
             }
         }
         let counts = parts[1];
+        let counts_q = quote(counts);
         let num = |tag: char, rest: &str| -> Result<(u8, usize)> {
             let r = rest
                 .strip_prefix(tag)
-                .ok_or_else(|| bad(format!("expected '{tag}<n>' in '{counts}'")))?;
+                .ok_or_else(|| bad(format!("expected '{tag}<n>' in {counts_q}")))?;
             let len = r.chars().take_while(|c| c.is_ascii_digit()).count();
             let n = r[..len]
                 .parse::<u8>()
-                .map_err(|_| bad(format!("bad number after '{tag}' in '{counts}'")))?;
+                .map_err(|_| bad(format!("bad number after '{tag}' in {counts_q}")))?;
             Ok((n, 1 + len))
         };
         let (hih, a) = num('h', counts)?;
         let (pih, b) = num('p', &counts[a..])?;
         let (cap, c) = num('c', &counts[a + b..])?;
         if a + b + c != counts.len() {
-            return Err(bad(format!("trailing text in '{counts}'")));
+            return Err(bad(format!("trailing text in {counts_q}")));
         }
         let hunter_to_move = match parts[2] {
             "h" => true,
             "p" => false,
-            s => return Err(bad(format!("side '{s}'; use h or p"))),
+            s => return Err(bad(format!("side {}; use h or p", quote(s)))),
         };
         let r = &self.rules;
         if hunters.count_ones() + hih as u32 != r.hunters as u32 {
@@ -152,13 +158,20 @@ impl Notation for HuntGame {
             Some(HuntMove::pass())
         } else if t.contains('x') {
             let names: Vec<&str> = t.split('x').collect();
+            if names.iter().any(|n| n.is_empty()) {
+                return Err(Error::Move(format!(
+                    "{}: a capture names every point it lands on, e.g. c6xe6xe8",
+                    quote(t)
+                )));
+            }
             let ids = names
                 .iter()
                 .map(|n| self.point(n))
                 .collect::<Result<Vec<u8>>>()?;
             if ids.len() < 2 {
                 return Err(Error::Move(format!(
-                    "'{t}': a capture needs a landing point"
+                    "{}: a capture needs a landing point",
+                    quote(t)
                 )));
             }
             self.walk_path(pos, ids[0], &ids[1..])
@@ -171,7 +184,8 @@ impl Notation for HuntGame {
         match wanted {
             Some(m) if moves.contains(&m) => Ok(m),
             _ => Err(Error::Move(format!(
-                "'{t}' is not legal here; legal moves: {}",
+                "{} is not legal here; legal moves: {}",
+                quote(t),
                 self.legal_list(pos)
             ))),
         }

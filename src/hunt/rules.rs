@@ -10,7 +10,7 @@
 //! the board geometry (so a board file that changes changes the fingerprint).
 
 use crate::choice::Choice;
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 
 /// The two sides of a hunt game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -344,7 +344,8 @@ impl HuntRules {
             },
             _ => {
                 return Err(Error::Rules(format!(
-                    "unknown hunt preset '{name}'; accepted: {}",
+                    "unknown hunt preset {}; accepted: {}",
+                    quote(name),
                     PRESETS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
                 )))
             }
@@ -361,13 +362,14 @@ impl HuntRules {
             let part = part.trim();
             let (key, value) = part.split_once('=').ok_or_else(|| {
                 Error::Rules(format!(
-                    "'{part}' is not key=value; keys: {}",
+                    "{} is not key=value; keys: {}",
+                    quote(part),
                     KEYS.join(", ")
                 ))
             })?;
             let (key, value) = (key.trim(), value.trim());
             if seen.contains(&key) {
-                return Err(Error::Rules(format!("key '{key}' given twice")));
+                return Err(Error::Rules(format!("key {} given twice", quote(key))));
             }
             rules.set(key, value)?;
             seen.push(key);
@@ -380,7 +382,9 @@ impl HuntRules {
     pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
         let bad = |accepted: &str| {
             Error::Rules(format!(
-                "bad value '{value}' for '{key}'; accepted: {accepted}"
+                "bad value {} for {}; accepted: {accepted}",
+                quote(value),
+                quote(key)
             ))
         };
         match key {
@@ -456,7 +460,8 @@ impl HuntRules {
             }
             _ => {
                 return Err(Error::Rules(format!(
-                    "unknown key '{key}'; accepted: {}",
+                    "unknown key {}; accepted: {}",
+                    quote(key),
                     KEYS.join(", ")
                 )))
             }

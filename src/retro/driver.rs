@@ -9,7 +9,7 @@
 
 use super::scope::{Scope, Solvable};
 use super::solver::{solve_tier, ChildValues, TierStats};
-use crate::error::{Error, Result, TableFault};
+use crate::error::{quote, Error, Result, TableFault};
 use crate::progress::{stop_requested, Progress};
 use crate::tier::{decode, Outcomes, TierGame, RECORD_ENCODING};
 use rayon::prelude::*;
@@ -285,6 +285,7 @@ pub fn default_memory_limit() -> Option<u64> {
 /// Parses a size such as `512M`, `8G`, `1.5G`, `100000` (bytes).
 pub fn parse_size(text: &str) -> Result<u64> {
     let t = text.trim();
+    let q = quote(t);
     let (num, mul) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
         Some((i, _)) => {
             let unit = t[i..].to_ascii_uppercase();
@@ -296,7 +297,7 @@ pub fn parse_size(text: &str) -> Result<u64> {
                 "T" => 1 << 40,
                 _ => {
                     return Err(Error::Input(format!(
-                        "size '{t}': unknown unit; use K, M, G or T"
+                        "size {q}: unknown unit; use K, M, G or T"
                     )))
                 }
             };
@@ -307,15 +308,15 @@ pub fn parse_size(text: &str) -> Result<u64> {
     let v: f64 = num
         .trim()
         .parse()
-        .map_err(|_| Error::Input(format!("size '{t}' is not a number with a unit (e.g. 8G)")))?;
+        .map_err(|_| Error::Input(format!("size {q} is not a number with a unit (e.g. 8G)")))?;
     if v.is_nan() || v < 0.0 || !v.is_finite() {
-        return Err(Error::Input(format!("size '{t}' must be non-negative")));
+        return Err(Error::Input(format!("size {q} must be non-negative")));
     }
     let bytes = v * mul as f64;
     // `as u64` would saturate silently: 99999999999999999999G is a typo, not "no limit".
     if bytes >= u64::MAX as f64 {
         return Err(Error::Input(format!(
-            "size '{t}' is larger than any memory (at most 16 EiB)"
+            "size {q} is larger than any memory (at most 16 EiB)"
         )));
     }
     Ok(bytes as u64)

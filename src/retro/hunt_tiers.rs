@@ -337,6 +337,29 @@ fn squeeze(prey: u64, hunters: u64) -> u64 {
     x
 }
 
+/// The number of distinct values of `image(s)` for `s` in `0..n` (the images of a
+/// position under a board's few symmetries: a quadratic scan beats hashing, and up
+/// to 16 images stay on the stack, as verify asks this for every stored class).
+pub(crate) fn distinct_images<T: Copy + Default + PartialEq>(
+    n: usize,
+    image: impl Fn(usize) -> T,
+) -> u64 {
+    let count = |items: &[T]| {
+        (0..items.len())
+            .filter(|&i| !items[..i].contains(&items[i]))
+            .count() as u64
+    };
+    let mut buf = [T::default(); 16];
+    if n <= buf.len() {
+        for (s, slot) in buf[..n].iter_mut().enumerate() {
+            *slot = image(s);
+        }
+        count(&buf[..n])
+    } else {
+        count(&(0..n).map(image).collect::<Vec<T>>())
+    }
+}
+
 /// `mask` (a subset of the points `free`, listed in increasing order) as a mask
 /// over the positions in that list.
 fn compress(mask: u64, free: &[u8]) -> u64 {
@@ -511,6 +534,15 @@ impl TierGame for HuntGame {
     fn rank_orbit(&self, _t: HuntTier, pos: &HuntPos) -> (u64, Option<u32>) {
         let (r, stab) = with_index(self, |idx| idx.rank_stab(pos));
         (r, Some(stab))
+    }
+
+    /// Distinct images of the piece sets under the board's symmetries
+    /// ([`crate::board::Board::map_mask`]; the ranking tables are not used).
+    fn orbit_size(&self, pos: &HuntPos) -> Option<u64> {
+        let board = self.board();
+        Some(distinct_images(board.symmetries.len(), |s| {
+            (board.map_mask(s, pos.hunters), board.map_mask(s, pos.prey))
+        }))
     }
 
     fn unrank(&self, t: HuntTier, index: u64) -> Option<HuntPos> {

@@ -19,7 +19,7 @@
 
 use super::driver::{plan, solve, Plan, SolveOptions, SolveReport};
 use super::scope::Scope;
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use crate::progress::Progress;
 use crate::variant::AnyGame;
 use std::path::{Path, PathBuf};
@@ -80,19 +80,19 @@ impl Manifest {
                 && !j.name.starts_with('.');
             if !safe {
                 return Err(Error::Input(format!(
-                    "manifest job {}: name '{}' must be letters, digits, '-', '_' or '.'",
+                    "manifest job {}: name {} must be letters, digits, '-', '_' or '.'",
                     k + 1,
-                    j.name
+                    quote(&j.name)
                 )));
             }
             if m.jobs[..k].iter().any(|o| o.name == j.name) {
                 return Err(Error::Input(format!(
-                    "manifest: job name '{}' appears twice",
-                    j.name
+                    "manifest: job name {} appears twice",
+                    quote(&j.name)
                 )));
             }
             Scope::parse(j.scope.as_deref().unwrap_or("whole"))
-                .map_err(|e| Error::Input(format!("manifest job '{}': {e}", j.name)))?;
+                .map_err(|e| Error::Input(format!("manifest job {}: {e}", quote(&j.name))))?;
         }
         Ok(m)
     }
@@ -165,8 +165,22 @@ pub fn solve_any(
     }
 }
 
+/// Where a job's `seconds` come from ([`JobResult::timing`]).
+pub mod timing {
+    /// This run solved every tier of the job.
+    pub const THIS_RUN: &str = "this run";
+    /// Every tier was kept from disk; the figures are those of the run that solved
+    /// them, carried over from the results file this run rewrites.
+    pub const EARLIER_RUN: &str = "earlier run";
+    /// This run solved some tiers and kept the others: the seconds cover only the
+    /// tiers solved now.
+    pub const PARTIAL: &str = "partial";
+    /// Every tier was kept from disk and no earlier figure is known.
+    pub const NOT_TIMED: &str = "not timed";
+}
+
 /// The outcome of one manifest job, for the results summary.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct JobResult {
     /// Job name.
     pub name: String,
@@ -188,10 +202,18 @@ pub struct JobResult {
     pub start: Option<String>,
     /// Distance of the start, if in scope.
     pub start_distance: Option<u32>,
-    /// Seconds of this run.
-    pub seconds: f64,
-    /// Slots solved per second in this run (0 when everything was resumed).
-    pub slots_per_second: f64,
+    /// Seconds spent solving the job's tiers, as [`JobResult::timing`] says
+    /// (`None` when not timed or failed).
+    pub seconds: Option<f64>,
+    /// Slots solved per second over those seconds.
+    pub slots_per_second: Option<f64>,
+    /// Tiers kept from disk by this run (solved by an earlier one).
+    #[serde(default)]
+    pub kept: usize,
+    /// Where `seconds` come from: one of the [`timing`] constants (empty for a
+    /// failed job, and in results files written before this field existed).
+    #[serde(default)]
+    pub timing: String,
 }
 
 impl JobResult {
@@ -208,15 +230,26 @@ impl JobResult {
             classes: 0,
             start: None,
             start_distance: None,
-            seconds: 0.0,
-            slots_per_second: 0.0,
+            seconds: None,
+            slots_per_second: None,
+            kept: 0,
+            timing: String::new(),
         }
     }
 
-    /// A finished job.
-    pub fn done(job: &Job, scope: &Scope, out: &Path, r: &SolveReport) -> JobResult {
+    /// A finished job. When this run kept every tier from disk, the timing of the
+    /// same job in `earlier` (the results file this run rewrites) is carried over,
+    /// if it describes the same solve; a rerun of the batch thus keeps the figures
+    /// of the run that did the work instead of reporting the seconds of reading.
+    pub fn done(
+        job: &Job,
+        scope: &Scope,
+        out: &Path,
+        r: &SolveReport,
+        earlier: &[JobResult],
+    ) -> JobResult {
         let s = &r.summary;
-        JobResult {
+        let mut res = JobResult {
             name: job.name.clone(),
             rules: s.rules.clone(),
             scope: scope.name(),
@@ -227,14 +260,73 @@ impl JobResult {
             classes: s.tiers.iter().map(|t| t.outcomes.classes).sum(),
             start: s.start.as_ref().map(|v| v.value.clone()),
             start_distance: s.start.as_ref().map(|v| v.distance),
-            seconds: r.seconds,
-            slots_per_second: if r.slots_solved > 0 && r.seconds > 0.0 {
-                r.slots_solved as f64 / r.seconds
-            } else {
-                0.0
-            },
+            seconds: Some(r.seconds),
+            slots_per_second: (r.slots_solved > 0 && r.seconds > 0.0)
+                .then(|| r.slots_solved as f64 / r.seconds),
+            kept: r.resumed,
+            timing: timing::THIS_RUN.into(),
+        };
+        if r.resumed > 0 && r.solved > 0 {
+            res.timing = timing::PARTIAL.into();
+        } else if r.resumed > 0 {
+            let same = earlier.iter().find(|e| e.describes_same_solve(&res));
+            match same {
+                Some(e) => {
+                    res.seconds = e.seconds;
+                    res.slots_per_second = e.slots_per_second;
+                    res.timing = timing::EARLIER_RUN.into();
+                }
+                None => {
+                    res.seconds = None;
+                    res.slots_per_second = None;
+                    res.timing = timing::NOT_TIMED.into();
+                }
+            }
+        }
+        res
+    }
+
+    /// Whether `self` (an earlier result) timed a complete solve of the job `now`
+    /// describes: same job, rules, scope, tiers and classes, and seconds of a run
+    /// that solved every tier (then or in the run it was carried over from).
+    fn describes_same_solve(&self, now: &JobResult) -> bool {
+        let complete = match self.timing.as_str() {
+            timing::THIS_RUN | timing::EARLIER_RUN => true,
+            // Written before `timing` existed: complete when it solved any slot.
+            "" => self.slots_per_second.is_some_and(|v| v > 0.0),
+            _ => false,
+        };
+        complete
+            && self.seconds.is_some()
+            && self.status == "ok"
+            && self.name == now.name
+            && self.rules == now.rules
+            && self.scope == now.scope
+            && self.tiers == now.tiers
+            && self.classes == now.classes
+    }
+
+    /// The seconds cell of the Markdown summary: the figure, and where it comes
+    /// from unless this run measured it.
+    fn seconds_text(&self) -> String {
+        match (self.seconds, self.timing.as_str()) {
+            (Some(s), timing::EARLIER_RUN) => format!("{s:.2} (earlier run; all tiers kept)"),
+            (Some(s), timing::PARTIAL) => format!("{s:.2} (partial: {} tiers kept)", self.kept),
+            (Some(s), _) => format!("{s:.2}"),
+            (None, timing::NOT_TIMED) => "kept (not timed)".into(),
+            (None, _) => "-".into(),
         }
     }
+}
+
+/// The results of an earlier run of a manifest (`<base>.json`), to carry the
+/// timings of jobs whose tiers a rerun keeps; empty when the file is missing or
+/// unreadable (it only ever supplies figures, never stops a batch).
+pub fn read_results(base: &Path) -> Vec<JobResult> {
+    std::fs::read_to_string(base.with_extension("json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
 }
 
 /// The results summary as a Markdown table.
@@ -250,7 +342,7 @@ pub fn results_markdown(results: &[JobResult]) -> String {
             _ => "-".into(),
         };
         s.push_str(&format!(
-            "| {} | `{}` | {} | {} | {} | {} | {} | {:.2} | {:.0} | {} |\n",
+            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             r.name,
             r.rules,
             r.scope,
@@ -258,8 +350,8 @@ pub fn results_markdown(results: &[JobResult]) -> String {
             r.positions,
             r.classes,
             start,
-            r.seconds,
-            r.slots_per_second,
+            r.seconds_text(),
+            r.slots_per_second.map_or("-".into(), |v| format!("{v:.0}")),
             r.status.replace('|', "\\|")
         ));
     }

@@ -1,6 +1,6 @@
 //! Which tiers a solve covers: the whole game, the movement phase, or a slice.
 
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use crate::tier::TierGame;
 use std::collections::BTreeSet;
 
@@ -32,7 +32,11 @@ impl Scope {
         let t = text.trim();
         let num = |s: &str| {
             s.trim().parse::<u32>().map_err(|_| {
-                Error::Input(format!("scope '{t}': '{s}' is not a non-negative integer"))
+                Error::Input(format!(
+                    "scope {}: {} is not a non-negative integer",
+                    quote(t),
+                    quote(s)
+                ))
             })
         };
         if t == "whole" || t.is_empty() {
@@ -51,7 +55,8 @@ impl Scope {
             })
         } else {
             Err(Error::Input(format!(
-                "unknown scope '{t}'; accepted: whole, movement, max-prey=N, max-in-hand=N, material=A,D"
+                "unknown scope {}; accepted: whole, movement, max-prey=N, max-in-hand=N, material=A,D",
+                quote(t)
             )))
         }
     }

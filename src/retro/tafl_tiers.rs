@@ -416,6 +416,23 @@ impl TierGame for TaflGame {
         (r, Some(stab))
     }
 
+    /// Distinct images of the pieces under the 8 symmetries of the square (the
+    /// geometry's cell maps; the ranking tables are not used). A king-captured
+    /// position stands for itself: the `kx` tier has one slot per side to move.
+    fn orbit_size(&self, pos: &TaflPos) -> Option<u64> {
+        if pos.king == NONE {
+            return Some(1);
+        }
+        let geo = self.geometry();
+        Some(super::hunt_tiers::distinct_images(geo.sym.len(), |s| {
+            (
+                geo.map_bits(s, pos.attackers),
+                geo.map_bits(s, pos.defenders),
+                geo.sym[s][pos.king as usize],
+            )
+        }))
+    }
+
     fn unrank(&self, t: TaflTier, index: u64) -> Option<TaflPos> {
         let side_attackers = index & 1 == 0;
         if t.king_captured {

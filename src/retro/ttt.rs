@@ -113,6 +113,12 @@ impl TierGame for TicTacToe {
             && self.rank(tier, &p) == index;
         ok.then_some(p)
     }
+    fn orbit_size(&self, pos: &TttPos) -> Option<u64> {
+        Some(super::hunt_tiers::distinct_images(8, |s| {
+            let q = map(pos, s);
+            (q.x, q.o)
+        }))
+    }
     fn unmoves(&self, _pos: &TttPos, out: &mut Vec<TttPos>) {
         // Every move adds a mark: no predecessor lies in the same tier.
         out.clear();

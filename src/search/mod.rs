@@ -30,6 +30,7 @@ pub mod suite;
 pub mod tt;
 mod worker;
 
+use crate::error::Result;
 use crate::game::{Evaluate, Game, Oracle, Value};
 use crate::progress::stop_requested;
 use hashbrown::HashSet;
@@ -186,16 +187,17 @@ impl<G: Game> SearchResult<G> {
 }
 
 /// Searches `pos` with a fresh table of `hash_mib` MiB (deterministic with one
-/// thread and a depth or node limit).
+/// thread and a depth or node limit); [`Error::Memory`](crate::error::Error::Memory)
+/// when the table cannot be allocated.
 pub fn search_fresh<G: Evaluate, O: Oracle<G>>(
     game: &G,
     pos: &G::Pos,
     oracle: &O,
     cfg: &SearchConfig,
     hash_mib: usize,
-) -> SearchResult<G> {
-    let tt = TransTable::new(hash_mib);
-    search(game, pos, oracle, cfg, &tt)
+) -> Result<SearchResult<G>> {
+    let tt = TransTable::new(hash_mib)?;
+    Ok(search(game, pos, oracle, cfg, &tt))
 }
 
 /// Searches `pos` using (and filling) `tt`, which may be reused across calls.

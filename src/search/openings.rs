@@ -98,7 +98,7 @@ pub fn rank_openings<G: FullGame, O: Oracle<G>, K: Ord>(
             }
         }
     }
-    let tt = TransTable::new(cfg.hash_mib);
+    let tt = TransTable::new(cfg.hash_mib)?;
     progress.stage("openings", lines.len() as u64);
     let mut out = Vec::with_capacity(lines.len());
     for (moves, class_size, pos) in lines {

@@ -10,7 +10,11 @@
 //! is always replaced, so deep results survive while recent shallow ones are
 //! still cached.
 
+use crate::error::{Error, Result};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bytes of one entry (two `AtomicU64`).
+const ENTRY_BYTES: usize = 16;
 
 /// Kind of bound a stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,21 +91,31 @@ impl std::fmt::Debug for TransTable {
 
 impl TransTable {
     /// A table of at most `mib` MiB (rounded down to a power of two entries,
-    /// at least 1024 entries).
-    pub fn new(mib: usize) -> TransTable {
-        let bytes = mib.max(1) * 1024 * 1024;
+    /// at least 1024 entries). The memory is reserved fallibly: a size the
+    /// machine cannot give (or whose byte count overflows) is
+    /// [`Error::Memory`], not an abort.
+    pub fn new(mib: usize) -> Result<TransTable> {
+        let too_big = || Error::Memory(format!("a transposition table of {mib} MiB"));
+        let bytes = mib.max(1).checked_mul(1024 * 1024).ok_or_else(too_big)?;
         let mut entries = 1024usize;
-        while entries * 2 * 16 <= bytes {
+        while entries
+            .checked_mul(2 * ENTRY_BYTES)
+            .is_some_and(|b| b <= bytes)
+        {
             entries *= 2;
         }
-        let slots = (0..entries)
-            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-            .collect();
-        TransTable {
+        let mut slots: Vec<[AtomicU64; 2]> = Vec::new();
+        slots.try_reserve_exact(entries).map_err(|e| {
+            Error::Memory(format!(
+                "a transposition table of {mib} MiB ({entries} entries): {e}"
+            ))
+        })?;
+        slots.extend((0..entries).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+        Ok(TransTable {
             slots,
             mask: entries - 1,
             age: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Number of entries.
@@ -198,7 +212,7 @@ mod tests {
 
     #[test]
     fn round_trip_and_miss() {
-        let tt = TransTable::new(1);
+        let tt = TransTable::new(1).unwrap();
         let e = Entry {
             score: -29_990,
             depth: 17,
@@ -212,7 +226,7 @@ mod tests {
 
     #[test]
     fn torn_entry_is_a_miss() {
-        let tt = TransTable::new(1);
+        let tt = TransTable::new(1).unwrap();
         let a = Entry {
             score: 5,
             depth: 3,
@@ -233,5 +247,18 @@ mod tests {
         tt.slots[bucket][1].store(data_b, Ordering::Relaxed);
         assert_eq!(tt.probe(ka), None);
         assert_eq!(tt.probe(kb), None);
+    }
+
+    #[test]
+    fn sizes_the_machine_cannot_give_are_memory_errors() {
+        // A byte count that overflows, and one no machine has (2^60 bytes, reserved
+        // without touching it): both refused, neither aborts.
+        for mib in [usize::MAX, 1 << 40] {
+            match TransTable::new(mib) {
+                Err(Error::Memory(m)) => assert!(m.contains(&format!("{mib} MiB")), "{m}"),
+                other => panic!("{mib} MiB: {other:?}"),
+            }
+        }
+        assert_eq!(TransTable::new(1).unwrap().len(), 1 << 16);
     }
 }

@@ -445,7 +445,7 @@ fn prove<G: TierGame + Evaluate, O: crate::game::Oracle<G>>(
     time: Duration,
 ) -> Option<SearchAnswer> {
     crate::prove::check_repetition_rule(game).ok()?;
-    let tt = TransTable::new(SEARCH_HASH_MIB);
+    let tt = TransTable::new(SEARCH_HASH_MIB).ok()?;
     let a =
         crate::answer::exact::exact_answer(game, pos, oracle, PROOF_HASH_MIB, 1, Some(time), &tt);
     a.value.is_some().then_some(a)
@@ -484,7 +484,7 @@ fn answer_position<G: TierGame + Evaluate>(
             continue;
         }
         let searched = if q.moves.iter().any(|m| m.value.is_none()) {
-            let tt = TransTable::new(SEARCH_HASH_MIB);
+            let tt = TransTable::new(SEARCH_HASH_MIB)?;
             Some(checked(answer(game, &pos, oracle, &cfg, &tt), oracle)?)
         } else {
             None
@@ -515,7 +515,7 @@ fn answer_position<G: TierGame + Evaluate>(
     let (a, source, tables, table_moves) = match found {
         Some(f) => f,
         None => {
-            let tt = TransTable::new(SEARCH_HASH_MIB);
+            let tt = TransTable::new(SEARCH_HASH_MIB)?;
             let a = match oracles.first() {
                 Some(&(name, o)) => (
                     checked(answer(game, &pos, o, &cfg, &tt), o)?,

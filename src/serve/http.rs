@@ -67,7 +67,10 @@ pub(super) fn parse_query(query: &str) -> Result<Params, String> {
         let key = decode(k)?;
         let value = decode(v)?;
         if params.insert(key.clone(), value).is_some() {
-            return Err(format!("parameter '{key}' given twice"));
+            return Err(format!(
+                "parameter {} given twice",
+                crate::error::quote(&key)
+            ));
         }
     }
     Ok(params)
@@ -86,7 +89,7 @@ fn decode(s: &str) -> Result<String, String> {
                     .get(i + 1..i + 3)
                     .and_then(|h| std::str::from_utf8(h).ok())
                     .and_then(|h| u8::from_str_radix(h, 16).ok())
-                    .ok_or_else(|| format!("bad percent escape in '{s}'"))?;
+                    .ok_or_else(|| format!("bad percent escape in {}", crate::error::quote(s)))?;
                 out.push(hex);
                 i += 2;
             }
@@ -94,7 +97,8 @@ fn decode(s: &str) -> Result<String, String> {
         }
         i += 1;
     }
-    String::from_utf8(out).map_err(|_| format!("'{s}' is not UTF-8 once decoded"))
+    String::from_utf8(out)
+        .map_err(|_| format!("{} is not UTF-8 once decoded", crate::error::quote(s)))
 }
 
 #[cfg(test)]

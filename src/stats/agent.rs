@@ -5,7 +5,7 @@
 //! generator (for tie-breaking and randomised openings). Agents hold no
 //! per-game state, so one agent serves every game of a tournament in parallel.
 
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use crate::game::{FullGame, Value};
 use crate::random::Rng;
 
@@ -68,7 +68,8 @@ impl EngineSpec {
         }
         let bad = || {
             Error::Input(format!(
-                "engine '{t}': expected random, greedy, depth=D (plies, 1..=64), time=S (seconds > 0), mcts=N (iterations) or mcts-time=S"
+                "engine {}: expected random, greedy, depth=D (plies, 1..=64), time=S (seconds > 0), mcts=N (iterations) or mcts-time=S",
+                quote(t)
             ))
         };
         match t {

@@ -22,7 +22,7 @@
 //! `heatmap-<key1>-<key2>.svg` per pair of options (balance, averaged over
 //! the other option when there are three).
 
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use crate::game::Value;
 use crate::progress::Progress;
 use crate::retro::driver::SolveOptions;
@@ -54,7 +54,8 @@ impl GridOption {
     pub fn parse(text: &str) -> Result<GridOption> {
         let bad = |why: &str| {
             Error::Input(format!(
-                "--grid '{text}': {why}; expected KEY=V1,V2,... or KEY=A..B, e.g. prey=3..4 or board=alquerque25,mogol37"
+                "--grid {}: {why}; expected KEY=V1,V2,... or KEY=A..B, e.g. prey=3..4 or board=alquerque25,mogol37",
+                quote(text)
             ))
         };
         let (key, vals) = text.split_once('=').ok_or_else(|| bad("no '='"))?;

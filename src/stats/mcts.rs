@@ -571,7 +571,8 @@ impl MctsSpec {
         }
         let bad = |why: &str| {
             Err(format!(
-                "engine '{t}': {why}; expected mcts=N (iterations, 1..=10^9) or mcts-time=S (seconds > 0), optionally with :cutoff=K (plies, 1..=10000) and :c=X (exploration > 0)"
+                "engine {}: {why}; expected mcts=N (iterations, 1..=10^9) or mcts-time=S (seconds > 0), optionally with :cutoff=K (plies, 1..=10000) and :c=X (exploration > 0)",
+                crate::error::quote(t)
             ))
         };
         let mut parts = t.split(':');

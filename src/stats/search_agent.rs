@@ -61,7 +61,7 @@ impl<G: FullGame> Agent<G> for SearchAgent {
     }
 
     fn choose(&self, game: &G, pos: &G::Pos, history: &[u64], _rng: &mut Rng) -> Result<G::Move> {
-        let r = search_fresh(game, pos, &NoOracle, &self.config(history, false), HASH_MIB);
+        let r = search_fresh(game, pos, &NoOracle, &self.config(history, false), HASH_MIB)?;
         r.best.ok_or_else(|| {
             Error::Internal(format!(
                 "{}: search found no move in {}",
@@ -81,7 +81,7 @@ impl<G: FullGame> Agent<G> for SearchAgent {
         let Some(temp) = self.softmax else {
             return crate::stats::agent::uniform_move(game, pos, rng);
         };
-        let r = search_fresh(game, pos, &NoOracle, &self.config(history, true), HASH_MIB);
+        let r = search_fresh(game, pos, &NoOracle, &self.config(history, true), HASH_MIB)?;
         let mut roots = r.root_moves;
         if roots.is_empty() {
             return crate::stats::agent::uniform_move(game, pos, rng);

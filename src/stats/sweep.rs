@@ -22,7 +22,7 @@
 //! `sweep_size.svg` (positions and start distance) and `sweep_classes.svg`
 //! (shares of won, lost and drawn classes).
 
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use crate::game::{Game, Value};
 use crate::progress::Progress;
 use crate::retro::driver::{format_bytes, SolveOptions, SolveReport};
@@ -55,7 +55,8 @@ impl SweepParam {
     pub fn parse(text: &str) -> Result<SweepParam> {
         let bad = |why: &str| {
             Error::Input(format!(
-                "--param '{text}': {why}; expected KEY=V1..V2, e.g. hunter_win=1..20 or hunter_win=captures>=1..20"
+                "--param {}: {why}; expected KEY=V1..V2, e.g. hunter_win=1..20 or hunter_win=captures>=1..20",
+                quote(text)
             ))
         };
         let (key, value) = text.split_once('=').ok_or_else(|| bad("no '='"))?;

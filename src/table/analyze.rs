@@ -88,13 +88,46 @@ pub struct SideStats {
     pub max_win: u32,
     /// Longest loss distance of this side to move (0 when there is no loss).
     pub max_loss: u32,
+    /// The same counts over positions rather than classes: each class weighted by
+    /// its orbit size ([`TierGame::orbit_size`]), so symmetric images count
+    /// separately, as `solve`'s `positions` do. `None` when the game has no orbit
+    /// sizes (and then absent from JSON).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weighted: Option<Weighted>,
+}
+
+/// Outcome counts over positions (orbit-weighted classes) of one side to move,
+/// values from that side's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Weighted {
+    /// Positions with this side to move.
+    pub positions: u64,
+    /// Of those, won by this side.
+    pub wins: u64,
+    /// Of those, lost by this side.
+    pub losses: u64,
+    /// Of those, drawn.
+    pub draws: u64,
+}
+
+impl Weighted {
+    fn add(a: Weighted, b: Weighted) -> Weighted {
+        Weighted {
+            positions: a.positions + b.positions,
+            wins: a.wins + b.wins,
+            losses: a.losses + b.losses,
+            draws: a.draws + b.draws,
+        }
+    }
 }
 
 impl SideStats {
+    /// An empty total (weighted counts start at zero; a tier without them clears them).
     fn new(side: usize, name: &str) -> Self {
         SideStats {
             side,
             name: name.into(),
+            weighted: Some(Weighted::default()),
             ..SideStats::default()
         }
     }
@@ -106,6 +139,10 @@ impl SideStats {
         self.draws += o.draws;
         self.max_win = self.max_win.max(o.max_win);
         self.max_loss = self.max_loss.max(o.max_loss);
+        self.weighted = self
+            .weighted
+            .zip(o.weighted)
+            .map(|(a, b)| Weighted::add(a, b));
     }
 }
 
@@ -177,7 +214,7 @@ const CHUNK: u64 = 4096;
 
 /// Counts of one side to move, summed across parallel chunks (no allocation, so
 /// tiers of billions of slots cost no memory per chunk).
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Tally {
     positions: u64,
     wins: u64,
@@ -185,10 +222,35 @@ struct Tally {
     draws: u64,
     max_win: u32,
     max_loss: u32,
+    /// Orbit-weighted counts; `None` once a position had no orbit size.
+    weighted: Option<Weighted>,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            positions: 0,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+            max_win: 0,
+            max_loss: 0,
+            weighted: Some(Weighted::default()),
+        }
+    }
 }
 
 impl Tally {
-    fn count(&mut self, v: Value, d: u32) {
+    fn count(&mut self, v: Value, d: u32, orbit: Option<u64>) {
+        self.weighted = self.weighted.zip(orbit).map(|(mut w, n)| {
+            w.positions += n;
+            match v {
+                Value::Win => w.wins += n,
+                Value::Loss => w.losses += n,
+                Value::Draw => w.draws += n,
+            }
+            w
+        });
         self.positions += 1;
         match v {
             Value::Win => {
@@ -211,6 +273,7 @@ impl Tally {
             draws: x.draws + y.draws,
             max_win: x.max_win.max(y.max_win),
             max_loss: x.max_loss.max(y.max_loss),
+            weighted: x.weighted.zip(y.weighted).map(|(p, q)| Weighted::add(p, q)),
         };
         [m(a[0], b[0]), m(a[1], b[1])]
     }
@@ -249,7 +312,7 @@ fn count_by_side<G: TierGame>(
                         game.tier_name(tier)
                     )));
                 };
-                slot.count(v, d);
+                slot.count(v, d, game.orbit_size(&pos));
             }
             progress.advance(end - c * CHUNK);
             Ok(acc)
@@ -267,6 +330,7 @@ fn count_by_side<G: TierGame>(
                 draws: t.draws,
                 max_win: t.max_win,
                 max_loss: t.max_loss,
+                weighted: t.weighted,
             }
         })
         .collect())
@@ -482,6 +546,45 @@ impl AnalyzeReport {
         }
         for x in &self.by_side {
             row(&mut s, "total", x);
+        }
+        if self.by_side.iter().all(|x| x.weighted.is_some()) {
+            s.push_str(
+                "\nby side to move, positions (each class weighted by its orbit size: symmetric images counted separately)\n",
+            );
+            s.push_str(&format!(
+                "{:<14} {:<10} {:>14} {:>14} {:>8} {:>14} {:>8} {:>14} {:>8}\n",
+                "tier", "to move", "positions", "wins", "%", "losses", "%", "draws", "%"
+            ));
+            let wrow = |s: &mut String, tier: &str, x: &SideStats| {
+                let Some(w) = x.weighted else { return };
+                let pct = |n: u64| {
+                    if w.positions == 0 {
+                        "-".to_string()
+                    } else {
+                        format!("{:.3}", 100.0 * n as f64 / w.positions as f64)
+                    }
+                };
+                s.push_str(&format!(
+                    "{:<14} {:<10} {:>14} {:>14} {:>8} {:>14} {:>8} {:>14} {:>8}\n",
+                    tier,
+                    x.name,
+                    w.positions,
+                    w.wins,
+                    pct(w.wins),
+                    w.losses,
+                    pct(w.losses),
+                    w.draws,
+                    pct(w.draws)
+                ));
+            };
+            for t in &self.tiers {
+                for x in &t.by_side {
+                    wrow(&mut s, &t.tier, x);
+                }
+            }
+            for x in &self.by_side {
+                wrow(&mut s, "total", x);
+            }
         }
         s
     }

@@ -20,7 +20,7 @@ pub mod query;
 pub mod verify;
 
 pub use analyze::{
-    analyze_dir, analyze_dir_with, AnalyzeOptions, AnalyzeReport, SideStats, TierStats,
+    analyze_dir, analyze_dir_with, AnalyzeOptions, AnalyzeReport, SideStats, TierStats, Weighted,
 };
 pub use cache::{BlockCache, DEFAULT_CACHE_BYTES};
 pub use file::Table;
@@ -29,4 +29,6 @@ pub use format::{
 };
 pub use probe::{list_tiers, rules_of_dir, TableOracle, TableSet};
 pub use query::{query_tables, query_with, MoveResult, QueryResult};
-pub use verify::{verify_dir, verify_dir_with_cache, verify_tier, VerifyReport};
+pub use verify::{
+    verify_dir, verify_dir_with, verify_dir_with_cache, verify_tier, Placements, VerifyReport,
+};

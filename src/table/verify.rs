@@ -1,4 +1,4 @@
-//! Independent verification of tables: every stored value is re-derived from the
+//! Verification of tables apart from the solver: every stored value is re-derived from the
 //! position's children with forward move generation ([`Game::legal_moves`](crate::game::Game::legal_moves),
 //! [`Game::play`](crate::game::Game::play), [`Game::outcome`](crate::game::Game::outcome)) and compared with the record.
 //!
@@ -12,6 +12,14 @@
 //! Rules per position: terminal → `outcome`, distance 0; a win if some child is a
 //! loss for its side to move (distance 1 + the least such child distance); a loss
 //! if every child is a win (1 + the greatest); otherwise a draw.
+//!
+//! **Orbit accounting.** Checking values cannot see a class the index never stores
+//! (two classes ranked to one slot: the table holds one of them, correctly valued).
+//! So, when the caller gives each tier's placement count ([`Placements`], counted
+//! by binomials), every stored class's orbit is counted from the board's symmetry
+//! maps ([`TierGame::orbit_size`], which does not use the ranking), and the sum
+//! over a tier must equal its placements: a dropped class makes it smaller, a
+//! class stored twice larger.
 
 use super::probe::{list_tiers, TableOracle};
 use crate::error::{Error, Result, TableFault};
@@ -43,6 +51,11 @@ pub struct Mismatch {
     pub derived: String,
 }
 
+/// The number of placements (positions with side to move, before symmetry
+/// reduction) of a tier, counted without the index: `Solvable::tier_placements` of
+/// the generation layer, passed down for [orbit accounting](self).
+pub type Placements<G> = fn(&G, <G as TierGame>::Tier) -> u64;
+
 /// Verification result of one tier.
 #[derive(Clone, Debug, Serialize)]
 pub struct TierCheck {
@@ -54,6 +67,14 @@ pub struct TierCheck {
     pub positions: u64,
     /// Slots whose record disagrees.
     pub mismatches: u64,
+    /// Placements the tier holds by count (`None`: not given, no orbit accounting).
+    pub placements: Option<u64>,
+    /// Sum of the orbit sizes of the stored classes, i.e. the placements they stand
+    /// for (`None` when not computed: no placement count, or the game has no
+    /// [`TierGame::orbit_size`]).
+    pub covered: Option<u64>,
+    /// Whether `covered == placements` (`None` when not computed).
+    pub orbits_agree: Option<bool>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -69,14 +90,19 @@ pub struct VerifyReport {
     pub positions: u64,
     /// Records that disagree.
     pub mismatches: u64,
+    /// Tiers whose classes' orbits do not cover their placements exactly.
+    pub orbit_mismatches: u64,
+    /// Tiers whose orbits were accounted for (the others: not computed).
+    pub orbits_checked: u64,
     /// Up to ten disagreeing records per tier.
     pub examples: Vec<Mismatch>,
 }
 
 impl VerifyReport {
-    /// Whether every record agrees with its children.
+    /// Whether every record agrees with its children and every accounted tier's
+    /// orbits cover its placements.
     pub fn all_agree(&self) -> bool {
-        self.mismatches == 0
+        self.mismatches == 0 && self.orbit_mismatches == 0
     }
 }
 
@@ -182,26 +208,36 @@ fn derive<G: TierGame>(
 /// A disagreeing slot: (position text, what the children say).
 type Disagreement = (Option<String>, String);
 
-/// Checks one slot: (whether it holds a position, the disagreement if any).
+/// What one slot holds.
+enum Slot {
+    /// No position.
+    Empty,
+    /// A position whose orbit has this size (`None`: not computed).
+    Class(Option<u64>),
+}
+
+/// Checks one slot: what it holds, and the disagreement if any.
 fn check_slot<G: TierGame>(
     oracle: &TableOracle<G>,
     tier: G::Tier,
     records: &[u16],
     index: u64,
     moves: &mut Vec<G::Move>,
-) -> Result<(bool, Option<Disagreement>)> {
+    orbits: bool,
+) -> Result<(Slot, Option<Disagreement>)> {
     let game = oracle.game();
     let stored = records[index as usize];
     let Some(pos) = game.unrank(tier, index) else {
         return Ok((
-            false,
+            Slot::Empty,
             (stored != REC_NONE).then(|| (None, "none (the slot holds no position)".into())),
         ));
     };
+    let slot = Slot::Class(if orbits { game.orbit_size(&pos) } else { None });
     let text = || Some(game.format_position(&pos));
     if game.tier_of(&pos) != tier {
         return Ok((
-            true,
+            slot,
             Some((
                 text(),
                 format!(
@@ -214,21 +250,27 @@ fn check_slot<G: TierGame>(
     let back = game.rank(tier, &pos);
     if back != index {
         return Ok((
-            true,
+            slot,
             Some((text(), format!("rank(unrank({index})) = {back}"))),
         ));
     }
     Ok(match derive(oracle, tier, records, &pos, moves)? {
-        Ok((v, d)) if encode(v, d) == stored => (true, None),
-        Ok((v, d)) => (true, Some((text(), record_text(encode(v, d))))),
-        Err(reason) => (true, Some((text(), reason))),
+        Ok((v, d)) if encode(v, d) == stored => (slot, None),
+        Ok((v, d)) => (slot, Some((text(), record_text(encode(v, d))))),
+        Err(reason) => (slot, Some((text(), reason))),
     })
 }
 
-/// Verifies the table of `tier` in the oracle's directory.
+/// Counts of one parallel chunk: positions, mismatches, orbit sum (`None` once a
+/// position had no orbit size), examples.
+type ChunkCounts = (u64, u64, Option<u64>, Vec<Mismatch>);
+
+/// Verifies the table of `tier` in the oracle's directory; with `placements`,
+/// accounts for the orbits of its classes too ([orbit accounting](self)).
 pub fn verify_tier<G: TierGame>(
     oracle: &TableOracle<G>,
     tier: G::Tier,
+    placements: Option<Placements<G>>,
     progress: &dyn Progress,
 ) -> Result<(TierCheck, Vec<Mismatch>)> {
     let start = Instant::now();
@@ -244,7 +286,8 @@ pub fn verify_tier<G: TierGame>(
     let records = table.read_all()?;
     let n = records.len() as u64;
     progress.stage(&format!("verify {name}"), n);
-    let chunks: Vec<(u64, u64, Vec<Mismatch>)> = (0..n.div_ceil(CHUNK))
+    let orbits = placements.is_some();
+    let chunks: Vec<ChunkCounts> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             if stop_requested() {
@@ -252,10 +295,15 @@ pub fn verify_tier<G: TierGame>(
             }
             let mut moves = Vec::new();
             let (mut positions, mut bad, mut examples) = (0u64, 0u64, Vec::new());
+            let mut covered = Some(0u64);
             let end = ((c + 1) * CHUNK).min(n);
             for index in c * CHUNK..end {
-                let (is_pos, mismatch) = check_slot(oracle, tier, &records, index, &mut moves)?;
-                positions += is_pos as u64;
+                let (slot, mismatch) =
+                    check_slot(oracle, tier, &records, index, &mut moves, orbits)?;
+                if let Slot::Class(orbit) = slot {
+                    positions += 1;
+                    covered = covered.zip(orbit).map(|(a, b)| a.saturating_add(b));
+                }
                 if let Some((position, derived)) = mismatch {
                     bad += 1;
                     if examples.len() < EXAMPLES {
@@ -270,7 +318,7 @@ pub fn verify_tier<G: TierGame>(
                 }
             }
             progress.advance(end - c * CHUNK);
-            Ok((positions, bad, examples))
+            Ok((positions, bad, covered, examples))
         })
         .collect::<Result<_>>()?;
     progress.finish_stage();
@@ -279,14 +327,22 @@ pub fn verify_tier<G: TierGame>(
         records: n,
         positions: 0,
         mismatches: 0,
+        placements: placements.map(|f| f(game, tier)),
+        covered: orbits.then_some(0),
+        orbits_agree: None,
         seconds: 0.0,
     };
     let mut examples = Vec::new();
-    for (p, b, e) in chunks {
+    for (p, b, o, e) in chunks {
         check.positions += p;
         check.mismatches += b;
+        check.covered = check.covered.zip(o).map(|(a, b)| a.saturating_add(b));
         examples.extend(e);
     }
+    if check.placements.is_none() {
+        check.covered = None;
+    }
+    check.orbits_agree = check.covered.zip(check.placements).map(|(c, p)| c == p);
     examples.truncate(EXAMPLES);
     check.seconds = start.elapsed().as_secs_f64();
     Ok((check, examples))
@@ -319,22 +375,36 @@ pub fn dir_tiers<G: TierGame>(game: &G, dir: &Path) -> Result<Vec<G::Tier>> {
 }
 
 /// Verifies every table in `dir` (checking each file's checksums and rules too)
-/// with the default block cache ([`super::DEFAULT_CACHE_BYTES`]).
+/// with the default block cache ([`super::DEFAULT_CACHE_BYTES`]), without orbit
+/// accounting (see [`verify_dir_with`]).
 pub fn verify_dir<G: TierGame>(
     game: &G,
     dir: &Path,
     progress: &dyn Progress,
 ) -> Result<VerifyReport> {
-    verify_dir_with_cache(game, dir, super::DEFAULT_CACHE_BYTES, progress)
+    verify_dir_with(game, dir, super::DEFAULT_CACHE_BYTES, None, progress)
 }
 
-/// [`verify_dir`] with a block cache of `cache_bytes` decoded bytes. Drops and
-/// captures land all over a child tier's index, so a cache smaller than the child
-/// tables decodes a block per probe; one that holds them decodes each block once.
+/// [`verify_dir`] with a block cache of `cache_bytes` decoded bytes, without orbit
+/// accounting.
 pub fn verify_dir_with_cache<G: TierGame>(
     game: &G,
     dir: &Path,
     cache_bytes: usize,
+    progress: &dyn Progress,
+) -> Result<VerifyReport> {
+    verify_dir_with(game, dir, cache_bytes, None, progress)
+}
+
+/// Verifies every table in `dir` with a block cache of `cache_bytes` decoded bytes
+/// and, with `placements`, the [orbit accounting](self) of every tier. Drops and
+/// captures land all over a child tier's index, so a cache smaller than the child
+/// tables decodes a block per probe; one that holds them decodes each block once.
+pub fn verify_dir_with<G: TierGame>(
+    game: &G,
+    dir: &Path,
+    cache_bytes: usize,
+    placements: Option<Placements<G>>,
     progress: &dyn Progress,
 ) -> Result<VerifyReport> {
     let oracle = TableOracle::with_set(game, super::TableSet::new(dir, cache_bytes)?);
@@ -343,12 +413,18 @@ pub fn verify_dir_with_cache<G: TierGame>(
         tiers: Vec::new(),
         positions: 0,
         mismatches: 0,
+        orbit_mismatches: 0,
+        orbits_checked: 0,
         examples: Vec::new(),
     };
     for tier in dir_tiers(game, dir)? {
-        let (check, examples) = verify_tier(&oracle, tier, progress)?;
+        let (check, examples) = verify_tier(&oracle, tier, placements, progress)?;
         report.positions += check.positions;
         report.mismatches += check.mismatches;
+        if let Some(agree) = check.orbits_agree {
+            report.orbits_checked += 1;
+            report.orbit_mismatches += u64::from(!agree);
+        }
         report.tiers.push(check);
         report.examples.extend(examples);
     }

@@ -3,7 +3,7 @@
 
 use super::geometry::NONE;
 use super::{bit, TaflGame, TaflMove, TaflPos};
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use crate::game::{Game, Notation};
 
 impl Notation for TaflGame {
@@ -41,7 +41,8 @@ impl Notation for TaflGame {
         let n = self.geo.n;
         let (board, side) = text.rsplit_once(char::is_whitespace).ok_or_else(|| {
             Error::Position(format!(
-                "'{text}': expected {n} rows of A/D/K/. separated by '/', a space, then 'a' or 'd'"
+                "{}: expected {n} rows of A/D/K/. separated by '/', a space, then 'a' or 'd'",
+                quote(text)
             ))
         })?;
         let attackers_to_move = match side {
@@ -49,7 +50,8 @@ impl Notation for TaflGame {
             "d" => false,
             _ => {
                 return Err(Error::Position(format!(
-                    "side to move '{side}': expected 'a' (attackers) or 'd' (defenders)"
+                    "side to move {}: expected 'a' (attackers) or 'd' (defenders)",
+                    quote(side)
                 )))
             }
         };
@@ -66,8 +68,9 @@ impl Notation for TaflGame {
             let chars: Vec<char> = row.chars().collect();
             if chars.len() != n {
                 return Err(Error::Position(format!(
-                    "rank {}: '{row}' has {} cells, expected {n}",
+                    "rank {}: {} has {} cells, expected {n}",
                     y + 1,
+                    quote(row),
                     chars.len()
                 )));
             }
@@ -115,15 +118,15 @@ impl Notation for TaflGame {
         let t = text.trim();
         let (a, b) = t
             .split_once('-')
-            .ok_or_else(|| Error::Move(format!("'{t}': expected from-to, e.g. e3-h3")))?;
+            .ok_or_else(|| Error::Move(format!("{}: expected from-to, e.g. e3-h3", quote(t))))?;
         let from = self
             .geo
             .parse_cell(a)
-            .ok_or_else(|| Error::Move(format!("'{a}' is not a cell of this board")))?;
+            .ok_or_else(|| Error::Move(format!("{} is not a cell of this board", quote(a))))?;
         let to = self
             .geo
             .parse_cell(b)
-            .ok_or_else(|| Error::Move(format!("'{b}' is not a cell of this board")))?;
+            .ok_or_else(|| Error::Move(format!("{} is not a cell of this board", quote(b))))?;
         let mv = TaflMove { from, to };
         let mut moves = Vec::new();
         self.legal_moves(pos, &mut moves);
@@ -132,7 +135,8 @@ impl Notation for TaflGame {
         } else {
             let list: Vec<String> = moves.iter().map(|&m| self.format_move(pos, m)).collect();
             Err(Error::Move(format!(
-                "'{t}' is not legal here; legal moves: {}",
+                "{} is not legal here; legal moves: {}",
+                quote(t),
                 if list.is_empty() {
                     "none".to_string()
                 } else {

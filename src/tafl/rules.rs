@@ -34,7 +34,7 @@
 //! are fixed. Men never stop on the throne.
 
 use crate::choice::Choice;
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 use std::fmt;
 
 /// Which side moves first, or which side a piece belongs to.
@@ -423,7 +423,10 @@ fn parse_yes_no(key: &str, v: &str) -> Result<bool> {
 }
 
 fn bad_value(key: &str, v: &str, accepted: &str) -> Error {
-    Error::Rules(format!("'{key}={v}': accepted values: {accepted}"))
+    Error::Rules(format!(
+        "{}: accepted values: {accepted}",
+        quote(&format!("{key}={v}"))
+    ))
 }
 
 impl TaflRules {
@@ -539,7 +542,8 @@ impl TaflRules {
             }
             _ => {
                 return Err(Error::Rules(format!(
-                    "unknown key '{key}'; accepted keys: {}",
+                    "unknown key {}; accepted keys: {}",
+                    quote(key),
                     KEYS.join(", ")
                 )))
             }
@@ -554,7 +558,8 @@ impl TaflRules {
         let mut rules = TaflRules::preset(name).ok_or_else(|| {
             let names: Vec<&str> = PRESETS.iter().map(|p| p.0).collect();
             Error::Rules(format!(
-                "unknown tafl preset '{name}'; accepted: {}",
+                "unknown tafl preset {}; accepted: {}",
+                quote(name),
                 names.join(", ")
             ))
         })?;
@@ -565,7 +570,13 @@ impl TaflRules {
             .map(|p| {
                 p.split_once('=')
                     .map(|(k, v)| (k.trim(), v.trim()))
-                    .ok_or_else(|| Error::Rules(format!("'{p}' is not key=value (in '{spec}')")))
+                    .ok_or_else(|| {
+                        Error::Rules(format!(
+                            "{} is not key=value (in {})",
+                            quote(p),
+                            quote(spec)
+                        ))
+                    })
             })
             .collect::<Result<_>>()?;
         for &(k, v) in pairs.iter().filter(|p| p.0 == "board") {
@@ -573,7 +584,11 @@ impl TaflRules {
         }
         for &(k, v) in &pairs {
             if seen.contains(&k) {
-                return Err(Error::Rules(format!("key '{k}' given twice in '{spec}'")));
+                return Err(Error::Rules(format!(
+                    "key {} given twice in {}",
+                    quote(k),
+                    quote(spec)
+                )));
             }
             seen.push(k);
             if k != "board" {

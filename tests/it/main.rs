@@ -5,8 +5,10 @@
 
 mod common;
 
+mod docs_sync;
 mod harden_board;
 mod harden_cli;
+mod harden_more;
 mod harden_table;
 mod hunt_board;
 mod hunt_cli;
@@ -39,6 +41,7 @@ mod table_cli;
 mod table_crosscheck;
 mod table_cycles;
 mod table_format;
+mod table_orbits;
 mod table_probe;
 mod table_verify;
 mod tafl_diff;

@@ -131,7 +131,7 @@ fn exact_mode_on_cyclic_graphs() {
                 limits: vec![Limit::Depth(24)],
                 ..Default::default()
             };
-            let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1);
+            let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1).unwrap();
             match solved[node as usize] {
                 Some(want) => {
                     assert_eq!(r.proven, Some(want), "graph {:?} node {node}", g);

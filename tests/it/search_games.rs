@@ -13,7 +13,7 @@ fn check<G: huntsolve::FullGame>(g: &G, depth: u32) {
                 threads,
                 ..Default::default()
             };
-            search::search_fresh(g, &pos, &NoOracle, &cfg, 4)
+            search::search_fresh(g, &pos, &NoOracle, &cfg, 4).unwrap()
         };
         let a = run(1);
         let b = run(1);

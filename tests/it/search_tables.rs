@@ -24,7 +24,7 @@ fn check(spec: &str, samples: usize, reach: u32) {
     solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
     let oracle = TableOracle::new(&g, &dir).unwrap();
     let mut rng = Rng::new(7);
-    let tt = TransTable::new(8);
+    let tt = TransTable::new(8).unwrap();
     let (mut proven, mut draws) = (0, 0);
     let mut moves = Vec::new();
     for i in 0..samples {
@@ -64,7 +64,7 @@ fn check(spec: &str, samples: usize, reach: u32) {
             draws += 1;
         }
         // With the tables as oracle the search is exact at once.
-        let r = search::search_fresh(&g, &pos, &oracle, &SearchConfig::depth(1), 1);
+        let r = search::search_fresh(&g, &pos, &oracle, &SearchConfig::depth(1), 1).unwrap();
         if want.0 != Value::Draw {
             assert_eq!(r.proven, Some(want), "{spec} {text} with oracle");
         }

@@ -49,7 +49,7 @@ fn exact_cfg() -> SearchConfig {
 #[test]
 fn exact_mode_proves_the_start_a_draw() {
     let g = TicTacToe::default();
-    let r = search::search_fresh(&g, &g.start(), &NoOracle, &exact_cfg(), 4);
+    let r = search::search_fresh(&g, &g.start(), &NoOracle, &exact_cfg(), 4).unwrap();
     assert_eq!(r.proven, Some((Value::Draw, 0)));
     assert!(r.best.is_some());
 }
@@ -65,7 +65,7 @@ fn exact_mode_agrees_with_brute_force_on_every_position() {
     let (mut wins, mut losses, mut draws) = (0, 0, 0);
     for pos in positions {
         let want = memo[&pos];
-        let r = search::search_fresh(&g, &pos, &NoOracle, &exact_cfg(), 1);
+        let r = search::search_fresh(&g, &pos, &NoOracle, &exact_cfg(), 1).unwrap();
         assert_eq!(r.proven, Some(want), "position {}", g.format_position(&pos));
         match want.0 {
             Value::Win => wins += 1,
@@ -90,7 +90,7 @@ fn heuristic_search_finds_a_forced_win() {
     // X: a1 b1, O: a2 b2, X to move: c1 wins at once.
     let g = TicTacToe { line_weight: 10 };
     let pos = g.parse_position("XX.OO....").unwrap();
-    let r = search::search_fresh(&g, &pos, &NoOracle, &SearchConfig::depth(4), 1);
+    let r = search::search_fresh(&g, &pos, &NoOracle, &SearchConfig::depth(4), 1).unwrap();
     assert_eq!(g.format_move(&pos, r.best.unwrap()), "c1");
     assert_eq!(r.proven, Some((Value::Win, 1)));
     // A double threat: X a1 c3 b2? Build one: X a1, c1; O b1, a2... X to move at b2 wins in 3.
@@ -98,7 +98,7 @@ fn heuristic_search_finds_a_forced_win() {
     let mut memo = HashMap::new();
     let want = solve(&g, pos, &mut memo);
     assert_eq!(want.0, Value::Win);
-    let r = search::search_fresh(&g, &pos, &NoOracle, &SearchConfig::depth(6), 1);
+    let r = search::search_fresh(&g, &pos, &NoOracle, &SearchConfig::depth(6), 1).unwrap();
     assert_eq!(r.proven, Some(want));
 }
 
@@ -113,7 +113,7 @@ fn all_moves_scores_every_root_move() {
         all_moves: true,
         ..Default::default()
     };
-    let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1);
+    let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1).unwrap();
     assert_eq!(r.root_moves.len(), 7);
     for rm in &r.root_moves {
         assert!(rm.exact);
@@ -160,13 +160,13 @@ fn oracle_values_are_used_as_proofs() {
         limits: vec![Limit::Depth(3)],
         ..Default::default()
     };
-    let with = search::search_fresh(&g, &start, &table, &cfg, 1);
+    let with = search::search_fresh(&g, &start, &table, &cfg, 1).unwrap();
     assert_eq!(with.proven, Some((Value::Draw, 0)));
-    let without = search::search_fresh(&g, &start, &NoOracle, &cfg, 1);
+    let without = search::search_fresh(&g, &start, &NoOracle, &cfg, 1).unwrap();
     assert_eq!(without.proven, None);
     // A position with a win: the oracle distance carries through.
     let pos = g.parse_position("X.X.O...O").unwrap();
-    let r = search::search_fresh(&g, &pos, &table, &exact_cfg(), 1);
+    let r = search::search_fresh(&g, &pos, &table, &exact_cfg(), 1).unwrap();
     assert_eq!(r.proven, Some(memo[&pos]));
 }
 
@@ -175,7 +175,7 @@ fn one_thread_is_deterministic() {
     let g = TicTacToe { line_weight: 7 };
     let pos = g.parse_position("X........").unwrap();
     let run = || {
-        let r = search::search_fresh(&g, &pos, &NoOracle, &SearchConfig::depth(5), 1);
+        let r = search::search_fresh(&g, &pos, &NoOracle, &SearchConfig::depth(5), 1).unwrap();
         (r.nodes, r.best, r.score, r.pv.clone(), r.depth)
     };
     let a = run();
@@ -191,7 +191,7 @@ fn two_threads_return_legal_moves_and_the_same_proofs() {
     solve(&g, g.start(), &mut memo);
     let mut positions: Vec<TttPos> = memo.keys().copied().collect();
     positions.sort_by_key(|p| (p.x, p.o));
-    let tt = TransTable::new(1);
+    let tt = TransTable::new(1).unwrap();
     for pos in positions.iter().step_by(37) {
         if g.outcome(pos).is_some() {
             continue;
@@ -235,13 +235,13 @@ fn limits_and_stop_flag() {
         limits: vec![Limit::Nodes(500)],
         ..Default::default()
     };
-    let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1);
+    let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1).unwrap();
     assert!(r.nodes <= 501, "nodes {}", r.nodes);
     assert!(r.interrupted);
     assert!(r.best.is_some());
     let cfg = SearchConfig::default();
     cfg.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1);
+    let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1).unwrap();
     assert!(r.interrupted);
     assert!(r.best.is_some());
 }
@@ -257,7 +257,7 @@ fn repetition_in_history_scores_a_draw() {
         history: vec![g.hash(&win)],
         ..Default::default()
     };
-    let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1);
+    let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1).unwrap();
     // c1 is terminal (outcome before repetition), so it still wins at once.
     assert_eq!(r.proven, Some((Value::Win, 1)));
     let g = TicTacToe { line_weight: 10 };
@@ -269,7 +269,7 @@ fn repetition_in_history_scores_a_draw() {
             history,
             ..Default::default()
         };
-        let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1);
+        let r = search::search_fresh(&g, &pos, &NoOracle, &cfg, 1).unwrap();
         r.root_moves.iter().find(|m| m.mv == 5).unwrap().score
     };
     assert_ne!(score_of_c2(vec![]), 0);
@@ -336,7 +336,7 @@ fn search_answer_has_the_query_keys() {
         exact: true,
         ..Default::default()
     };
-    let a = answer(&g, &pos, &NoOracle, &cfg, &TransTable::new(1));
+    let a = answer(&g, &pos, &NoOracle, &cfg, &TransTable::new(1).unwrap());
     assert_eq!(a.value, Some("win"));
     assert_eq!(a.distance, Some(1));
     assert_eq!(a.best.as_deref(), Some("c1"));
