@@ -5,6 +5,7 @@
 
 mod common;
 
+mod cluster;
 mod harden_board;
 mod harden_cli;
 mod harden_table;
