@@ -285,15 +285,37 @@ fn manager<G: Solvable>(
     options: &ClusterOptions,
     observer: &dyn Observer,
 ) -> Result<SolveReport> {
+    let mut stopped = false;
+    let result = manage(
+        cluster,
+        game,
+        scope,
+        out_dir,
+        options,
+        observer,
+        &mut stopped,
+    );
+    // Whatever went wrong, the workers wait for an order: let them go (once). After an
+    // interrupt they were signalled too, and some may be gone.
+    if !stopped && !matches!(result, Err(Error::Interrupted)) {
+        stop_all(&cluster.world);
+    }
+    result
+}
+
+/// The manager's work; sets `stopped` once it has told every worker to stop.
+fn manage<G: Solvable>(
+    cluster: &Cluster,
+    game: &G,
+    scope: &Scope,
+    out_dir: &Path,
+    options: &ClusterOptions,
+    observer: &dyn Observer,
+    stopped: &mut bool,
+) -> Result<SolveReport> {
     let world = &cluster.world;
     let workers = (world.size() - 1) as usize;
-    let (plan, _lock) = match manager_setup(game, scope, out_dir, options) {
-        Ok(p) => p,
-        Err(e) => {
-            stop_all(world);
-            return Err(e);
-        }
-    };
+    let (plan, _lock) = manager_setup(game, scope, out_dir, options)?;
     // Every worker must see the directory the manager locked, through its lock file.
     let lock_text = std::fs::read_to_string(out_dir.join(LOCK_FILE))
         .map_err(|e| Error::io(format!("reading {}", out_dir.join(LOCK_FILE).display()), e))?;
@@ -309,13 +331,7 @@ fn manager<G: Solvable>(
     let mut hosts: HashMap<i32, String> = HashMap::new();
     let mut problems = Vec::new();
     while hosts.len() < workers {
-        let (rank, report) = match receive::<Report>(world, None) {
-            Ok(x) => x,
-            Err(e) => {
-                stop_all(world);
-                return Err(e);
-            }
-        };
+        let (rank, report) = receive::<Report>(world, None)?;
         match report {
             Report::Ready { host, error } => {
                 if let Some(e) = error {
@@ -324,15 +340,13 @@ fn manager<G: Solvable>(
                 hosts.insert(rank, host);
             }
             other => {
-                stop_all(world);
                 return Err(Error::Internal(format!(
                     "rank {rank} answered the check with {other:?}"
-                )));
+                )))
             }
         }
     }
     if !problems.is_empty() {
-        stop_all(world);
         return Err(Error::Cluster(format!(
             "{} of {workers} workers cannot take part:\n  {}",
             problems.len(),
@@ -416,10 +430,7 @@ fn manager<G: Solvable>(
                 observer.event(&Event::Stopped { in_flight });
                 return Err(Error::Interrupted);
             }
-            Err(e) => {
-                stop_all(world);
-                return Err(e);
-            }
+            Err(e) => return Err(e),
         };
         in_flight.remove(&rank);
         idle.push(rank);
@@ -468,14 +479,15 @@ fn manager<G: Solvable>(
                 ));
             }
             other => {
-                stop_all(world);
                 return Err(Error::Internal(format!(
                     "rank {rank} sent an unexpected report {other:?}"
-                )));
+                )))
             }
         }
     }
+    // Every worker is idle: let them go before the summary is read and written.
     stop_all(world);
+    *stopped = true;
     if !failures.is_empty() {
         return Err(Error::Cluster(format!(
             "{}; the {} tables finished are kept in {} and a rerun resumes",
