@@ -203,26 +203,30 @@ pub(super) fn announce_plan(
     scope: &Scope,
     limit: Option<u64>,
     quiet: bool,
+    per_worker: bool,
 ) -> Result<()> {
     // Before the plan: planning builds the ranking tables, which may alone be too big.
     huntsolve::with_game!(game, g => check_index(g, limit))?;
     let info = plan_any(game, scope)?;
     let rules = huntsolve::with_game!(game, g => huntsolve::Game::rules_string(g));
+    let memory = if per_worker {
+        // An MPI worker solves one tier at a time.
+        format!("memory per worker ≈ {}", format_bytes(info.memory_serial))
+    } else if info.memory_serial < info.memory {
+        format!(
+            "memory needed ≈ {} with independent tiers in parallel, ≈ {} one tier at a time",
+            format_bytes(info.memory),
+            format_bytes(info.memory_serial)
+        )
+    } else {
+        format!("memory needed ≈ {}", format_bytes(info.memory))
+    };
     let line = format!(
-        "{rules} [{}]: {} tiers, {} positions, {} index slots; memory needed ≈ {}{}{}",
+        "{rules} [{}]: {} tiers, {} positions, {} index slots; {memory}{}",
         scope.name(),
         info.tiers,
         info.placements,
         info.slots,
-        format_bytes(info.memory),
-        if info.memory_serial < info.memory {
-            format!(
-                " with independent tiers in parallel, ≈ {} one tier at a time",
-                format_bytes(info.memory_serial)
-            )
-        } else {
-            String::new()
-        },
         limit.map_or(String::new(), |l| format!(" (limit {})", format_bytes(l)))
     );
     if quiet {
@@ -241,7 +245,7 @@ fn solve_job(
     limit: Option<u64>,
     quiet: bool,
 ) -> Result<SolveReport> {
-    announce_plan(game, scope, limit, quiet)?;
+    announce_plan(game, scope, limit, quiet, false)?;
     let options = SolveOptions {
         threads,
         memory_limit: limit,
