@@ -66,6 +66,43 @@ pub trait TierGame: Notation {
     /// Every position of the same tier from which one legal move leads to `pos`
     /// (duplicates allowed). Used by the solver instead of a reverse graph.
     fn unmoves(&self, pos: &Self::Pos, out: &mut Vec<Self::Pos>);
+    /// Whether the position in slot `index` of `tier` may have in-tier
+    /// predecessors (a non-empty [`TierGame::unmoves`]): a cheap test on the index
+    /// alone. `false` must be certain; it lets the solver skip unranking decided
+    /// slots that no position of the tier waits for (in a placement tier, every
+    /// position whose last mover could only drop). Default: `true`.
+    fn may_have_unmoves(&self, _tier: Self::Tier, _index: u64) -> bool {
+        true
+    }
+    /// Whether the position in slot `index` of `tier` may have in-tier moves: a
+    /// cheap test on the index alone. `false` must be certain (every legal move
+    /// of the position leaves the tier, as when the side to move must drop); the
+    /// solver then settles those slots first and lets the others read them
+    /// instead of propagating them. Default: `true`.
+    fn may_have_inner_moves(&self, _tier: Self::Tier, _index: u64) -> bool {
+        true
+    }
+    /// Calls `f(index, position)` for every slot of `range` that `want` accepts
+    /// and that holds a position, in increasing index order, with the position
+    /// [`TierGame::unrank`] gives. A game may enumerate consecutive slots faster
+    /// than it unranks them one by one (the solver's sweeps use this). Stops at
+    /// the first error of `f`. Default: `unrank` each wanted index.
+    fn for_each_slot(
+        &self,
+        tier: Self::Tier,
+        range: std::ops::Range<u64>,
+        want: &dyn Fn(u64) -> bool,
+        f: &mut dyn FnMut(u64, &Self::Pos) -> Result<()>,
+    ) -> Result<()> {
+        for index in range {
+            if want(index) {
+                if let Some(pos) = self.unrank(tier, index) {
+                    f(index, &pos)?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Version of the record encoding below, written into table headers.
