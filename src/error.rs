@@ -47,6 +47,9 @@ pub enum Error {
     /// A broken invariant of the library itself (a bug, never the user's
     /// mistake), with what was found.
     Internal(String),
+    /// A process of a solve across machines (`solve --mpi`) failed or could not
+    /// take part: which rank, on which host, with which tier, and why.
+    Cluster(String),
 }
 
 impl Error {
@@ -129,6 +132,7 @@ impl fmt::Display for Error {
             Error::Io { context, source } => write!(f, "{context}: {source}"),
             Error::Disagreement(m) => write!(f, "{m}"),
             Error::Internal(m) => write!(f, "internal error (a bug; please report it): {m}"),
+            Error::Cluster(m) => write!(f, "{m}"),
         }
     }
 }

@@ -14,7 +14,8 @@
 //!    ([`AnyGame`], one value for any rules string);
 //! 5. storage: [`table`] (file format, probing, verification, analysis);
 //! 6. generation: [`retro`] (the retrograde solver), which writes through
-//!    [`table`]'s public API;
+//!    [`table`]'s public API; then `cluster` (feature `mpi`: the same tier graph
+//!    solved by MPI processes across machines, over [`retro`]'s driver);
 //! 7. search: [`search`] (alpha-beta), which sees tables only as an [`Oracle`],
 //!    and [`prove`] (the df-pn prover and its certificates; it reads tables
 //!    as leaves through [`table`]);
@@ -31,6 +32,8 @@
 pub mod answer;
 pub mod board;
 pub mod choice;
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod error;
 pub mod game;
 pub mod hunt;

@@ -21,6 +21,7 @@ pub mod query;
 pub mod serve;
 pub mod show;
 pub mod solve;
+pub mod solve_mpi;
 pub mod sweep;
 pub mod verify;
 

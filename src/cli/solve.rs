@@ -4,7 +4,7 @@
 use super::args::{Json, Threads};
 use super::out::{println, Bars};
 use huntsolve::retro::driver::{
-    check_index, default_memory_limit, format_bytes, parse_size, SolveOptions,
+    check_index, default_memory_limit, format_bytes, parse_size, SolveOptions, SolveReport,
 };
 use huntsolve::retro::manifest::{
     plan_any, read_results, results_markdown, solve_any, write_results, JobResult, Manifest,
@@ -43,10 +43,20 @@ pub struct Args {
     pub memory: Option<String>,
     #[command(flatten)]
     pub json: Json,
+    /// Solve across machines: start under `mpirun` or `srun`; rank 0 hands tiers to the
+    /// other ranks, which solve them into --out on a shared filesystem (needs a build
+    /// with `--features mpi`; --threads and --memory then apply to each worker).
+    #[arg(long)]
+    pub mpi: bool,
 }
 
+/// Solves one job: `Some(report)` from the process that reports (a single
+/// process, or the MPI manager), `None` from an MPI worker, which prints nothing.
+pub(super) type JobSolver<'a> =
+    dyn Fn(&AnyGame, &Scope, &Path, usize, Option<u64>, bool) -> Result<Option<SolveReport>> + 'a;
+
 /// The scope of a single solve (clap's `scope` group admits at most one option).
-fn scope_of(args: &Args) -> Result<Scope> {
+pub(super) fn scope_of(args: &Args) -> Result<Scope> {
     if let Some(p) = &args.phase {
         return match p.as_str() {
             "movement" => Ok(Scope::Movement),
@@ -68,7 +78,7 @@ fn scope_of(args: &Args) -> Result<Scope> {
     Ok(Scope::Whole)
 }
 
-fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
+pub(super) fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
     match text {
         Some(t) => parse_size(t).map(Some),
         None => Ok(default_memory_limit()),
@@ -77,12 +87,22 @@ fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
 
 /// Runs `solve`.
 pub fn run(args: Args) -> Result<()> {
+    if args.mpi {
+        return super::solve_mpi::run(args);
+    }
+    run_with(&args, &|g, s, o, t, l, q| {
+        solve_job(g, s, o, t, l, q).map(Some)
+    })
+}
+
+/// Runs `solve` with `solver` for each job (this process, or MPI).
+pub(super) fn run_with(args: &Args, solver: &JobSolver) -> Result<()> {
     match args.target.as_deref() {
         // Scope options without rules are refused by clap (`scope` requires `target`).
         None => {
             println("running the embedded default batch (huntsolve solve <rules|manifest.toml> for others)")?;
             let m = Manifest::parse(DEFAULT_MANIFEST)?;
-            run_manifest(&m, &args)
+            run_manifest(&m, args, solver)
         }
         Some(t) if t.ends_with(".toml") || Path::new(t).is_file() => {
             if args.phase.is_some()
@@ -95,13 +115,13 @@ pub fn run(args: Args) -> Result<()> {
                 ));
             }
             let m = Manifest::read(Path::new(t))?;
-            run_manifest(&m, &args)
+            run_manifest(&m, args, solver)
         }
-        Some(rules) => run_single(rules, &args),
+        Some(rules) => run_single(rules, args, solver),
     }
 }
 
-fn run_single(rules: &str, args: &Args) -> Result<()> {
+fn run_single(rules: &str, args: &Args, solver: &JobSolver) -> Result<()> {
     let game = AnyGame::parse(rules)?;
     let scope = scope_of(args)?;
     let out = args.out.clone().unwrap_or_else(|| {
@@ -114,14 +134,17 @@ fn run_single(rules: &str, args: &Args) -> Result<()> {
         PathBuf::from("tables").join(name)
     });
     let limit = memory_limit(args.memory.as_deref())?;
-    let report = solve_job(
+    let Some(report) = solver(
         &game,
         &scope,
         &out,
         args.threads.or(0),
         limit,
         args.json.json,
-    )?;
+    )?
+    else {
+        return Ok(());
+    };
     let s = &report.summary;
     if args.json.json {
         let text = serde_json::to_string_pretty(s)
@@ -174,6 +197,47 @@ fn run_single(rules: &str, args: &Args) -> Result<()> {
     println(&text)
 }
 
+/// Checks the ranking tables against `limit`, plans the scope and prints the plan's
+/// line (on stderr when `quiet`: stdout then carries JSON only).
+pub(super) fn announce_plan(
+    game: &AnyGame,
+    scope: &Scope,
+    limit: Option<u64>,
+    quiet: bool,
+    per_worker: bool,
+) -> Result<()> {
+    // Before the plan: planning builds the ranking tables, which may alone be too big.
+    huntsolve::with_game!(game, g => check_index(g, limit))?;
+    let info = plan_any(game, scope)?;
+    let rules = huntsolve::with_game!(game, g => huntsolve::Game::rules_string(g));
+    let memory = if per_worker {
+        // An MPI worker solves one tier at a time.
+        format!("memory per worker ≈ {}", format_bytes(info.memory_serial))
+    } else if info.memory_serial < info.memory {
+        format!(
+            "memory needed ≈ {} with independent tiers in parallel, ≈ {} one tier at a time",
+            format_bytes(info.memory),
+            format_bytes(info.memory_serial)
+        )
+    } else {
+        format!("memory needed ≈ {}", format_bytes(info.memory))
+    };
+    let line = format!(
+        "{rules} [{}]: {} tiers, {} positions, {} index slots; {memory}{}",
+        scope.name(),
+        info.tiers,
+        info.placements,
+        info.slots,
+        limit.map_or(String::new(), |l| format!(" (limit {})", format_bytes(l)))
+    );
+    if quiet {
+        eprintln!("{line}");
+        Ok(())
+    } else {
+        println(&line)
+    }
+}
+
 fn solve_job(
     game: &AnyGame,
     scope: &Scope,
@@ -181,33 +245,8 @@ fn solve_job(
     threads: usize,
     limit: Option<u64>,
     quiet: bool,
-) -> Result<huntsolve::retro::driver::SolveReport> {
-    // Before the plan: planning builds the ranking tables, which may alone be too big.
-    huntsolve::with_game!(game, g => check_index(g, limit))?;
-    let info = plan_any(game, scope)?;
-    let rules = huntsolve::with_game!(game, g => huntsolve::Game::rules_string(g));
-    let line = format!(
-        "{rules} [{}]: {} tiers, {} positions, {} index slots; memory needed ≈ {}{}{}",
-        scope.name(),
-        info.tiers,
-        info.placements,
-        info.slots,
-        format_bytes(info.memory),
-        if info.memory_serial < info.memory {
-            format!(
-                " with independent tiers in parallel, ≈ {} one tier at a time",
-                format_bytes(info.memory_serial)
-            )
-        } else {
-            String::new()
-        },
-        limit.map_or(String::new(), |l| format!(" (limit {})", format_bytes(l)))
-    );
-    if quiet {
-        eprintln!("{line}");
-    } else {
-        println(&line)?;
-    }
+) -> Result<SolveReport> {
+    announce_plan(game, scope, limit, quiet, false)?;
     let options = SolveOptions {
         threads,
         memory_limit: limit,
@@ -216,7 +255,7 @@ fn solve_job(
     solve_any(game, scope, out, &options, &bars)
 }
 
-fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
+fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
     let threads = if let Some(n) = args.threads.threads {
         n
     } else {
@@ -226,6 +265,7 @@ fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
     let mut results = Vec::new();
     // The file this run rewrites: the timings of jobs whose tiers are all kept.
     let earlier = m.results.as_deref().map(read_results).unwrap_or_default();
+    let mut reporting = true;
     for job in &m.jobs {
         let out = match (&args.out, &job.out) {
             (Some(base), None) => base.join(&job.name),
@@ -233,15 +273,22 @@ fn run_manifest(m: &Manifest, args: &Args) -> Result<()> {
         };
         let scope = Scope::parse(job.scope.as_deref().unwrap_or("whole"))?;
         let res = AnyGame::parse(&job.rules)
-            .and_then(|g| solve_job(&g, &scope, &out, threads, limit, args.json.json));
+            .and_then(|g| solver(&g, &scope, &out, threads, limit, args.json.json));
         match res {
-            Ok(r) => results.push(JobResult::done(job, &scope, &out, &r, &earlier)),
+            Ok(Some(r)) => results.push(JobResult::done(job, &scope, &out, &r, &earlier)),
+            Ok(None) => reporting = false,
             Err(Error::Interrupted) => return Err(Error::Interrupted),
             Err(e) => {
-                eprintln!("job {}: {e}", job.name);
+                if reporting {
+                    eprintln!("job {}: {e}", job.name);
+                }
                 results.push(JobResult::failed(job, &out, &e));
             }
         }
+    }
+    if !reporting {
+        // An MPI worker: the manager reports.
+        return Ok(());
     }
     if let Some(base) = &m.results {
         write_results(base, &results)?;

@@ -237,7 +237,7 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
 
 /// Estimated bytes to solve `batch` at once: working memory of its tiers plus the
 /// records of their (distinct) stored children.
-fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> Result<u64> {
+pub(crate) fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> Result<u64> {
     let slots = checked_total(batch.iter().map(|&t| game.tier_size(t)), "index slots")?;
     let kids: std::collections::BTreeSet<G::Tier> = batch
         .iter()
@@ -398,27 +398,120 @@ pub fn solve<G: Solvable>(
 ) -> Result<SolveReport> {
     check_index(game, options.memory_limit)?;
     let plan = plan(game, scope)?;
-    if let Some(limit) = options.memory_limit {
-        if plan.memory_serial > limit {
-            return Err(Error::Memory(format!(
-                "{} ({} scope) needs about {} even one tier at a time, but the limit is {}; raise --memory or choose a smaller scope",
-                game.rules_string(),
-                scope.name(),
-                format_bytes(plan.memory_serial),
-                format_bytes(limit)
-            )));
-        }
-    }
-    std::fs::create_dir_all(out_dir)
-        .map_err(|e| Error::io(format!("creating {}", out_dir.display()), e))?;
-    // One writer per directory; then the debris of a killed run can go.
-    let _lock = super::lock::DirLock::acquire(out_dir)?;
-    super::lock::remove_stale_temporaries(out_dir)?;
+    check_memory_serial(game, scope, &plan, options.memory_limit)?;
+    let _lock = open_out_dir(out_dir)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
         .map_err(|e| Error::Input(format!("cannot start worker threads: {e}")))?;
     pool.install(|| run_plan(game, scope, &plan, out_dir, options.memory_limit, progress))
+}
+
+/// Refuses a plan whose largest tier (with its children's records) exceeds `limit`.
+pub fn check_memory_serial<G: Solvable>(
+    game: &G,
+    scope: &Scope,
+    plan: &Plan<G::Tier>,
+    limit: Option<u64>,
+) -> Result<()> {
+    match limit {
+        Some(limit) if plan.memory_serial > limit => Err(Error::Memory(format!(
+            "{} ({} scope) needs about {} even one tier at a time, but the limit is {}; raise --memory or choose a smaller scope",
+            game.rules_string(),
+            scope.name(),
+            format_bytes(plan.memory_serial),
+            format_bytes(limit)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Creates `out_dir`, takes its lock (one writer per directory) and removes the
+/// debris of a killed run; the lock is released when the value is dropped.
+pub fn open_out_dir(out_dir: &Path) -> Result<super::lock::DirLock> {
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| Error::io(format!("creating {}", out_dir.display()), e))?;
+    let lock = super::lock::DirLock::acquire(out_dir)?;
+    super::lock::remove_stale_temporaries(out_dir)?;
+    Ok(lock)
+}
+
+/// The summary of `tier` when its table in `out_dir` can be kept (same rules,
+/// index version, encoding and size, statistics readable); `None` when it must
+/// be solved (absent, damaged or stale).
+pub fn kept_tier<G: Solvable>(
+    game: &G,
+    tier: G::Tier,
+    out_dir: &Path,
+) -> Result<Option<TierSummary>> {
+    let name = game.tier_name(tier);
+    let path = table_path(out_dir, &name);
+    Ok(existing(game, tier, &path)?.map(|(_table, extra)| {
+        tier_summary(
+            &name,
+            game.tier_placements(tier),
+            &extra.stats,
+            extra.seconds,
+        )
+    }))
+}
+
+/// Solves `tier` from its children's records and writes its table into
+/// `out_dir` (temporary file, then rename: a reader never sees half a table).
+/// The one step both [`solve`] and the MPI workers run per tier.
+pub fn solve_and_write_tier<G: Solvable>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    out_dir: &Path,
+    progress: &dyn Progress,
+) -> Result<(TierSummary, Vec<u16>)> {
+    let name = game.tier_name(tier);
+    let placements = game.tier_placements(tier);
+    let res = solve_tier(game, tier, children, progress)?;
+    let extra = Extra {
+        stats: res.stats.clone(),
+        placements,
+        seconds: res.seconds,
+    };
+    let meta = TableMeta {
+        rules: game.rules_string(),
+        fingerprint: game.fingerprint(),
+        tier: name.clone(),
+        index_version: INDEX_VERSION,
+        encoding: RECORD_ENCODING,
+        positions: res.records.len() as u64,
+        extra: serde_json::to_string(&extra)
+            .map_err(|e| Error::Internal(format!("encoding statistics: {e}")))?,
+    };
+    write_table(&table_path(out_dir, &name), &meta, &res.records)?;
+    Ok((
+        tier_summary(&name, placements, &res.stats, res.seconds),
+        res.records,
+    ))
+}
+
+/// `summary.json`'s contents: the tiers of `plan` found in `done` in plan order,
+/// and the start position's record when the scope holds it.
+pub fn make_summary<G: TierGame>(
+    game: &G,
+    plan: &Plan<G::Tier>,
+    done: &BTreeMap<G::Tier, TierSummary>,
+    start_record: Option<(crate::game::Value, u32)>,
+) -> Summary {
+    Summary {
+        rules: game.rules_string(),
+        tiers: plan
+            .waves
+            .iter()
+            .flatten()
+            .filter_map(|t| done.get(t).cloned())
+            .collect(),
+        start: start_record.map(|(v, d)| StartValue {
+            value: v.name().to_string(),
+            distance: d,
+        }),
+    }
 }
 
 /// A finished tier of a wave: summary, records when freshly solved, whether fresh.
@@ -480,39 +573,12 @@ fn run_plan<G: Solvable>(
         // Independent tiers of the wave in parallel; each tier parallel inside.
         let results: Mutex<Vec<Done<G::Tier>>> = Mutex::new(Vec::new());
         wave.par_iter().try_for_each(|&t| -> Result<()> {
-            let name = game.tier_name(t);
-            let path = table_path(out_dir, &name);
-            let placements = game.tier_placements(t);
-            let (summary, records, fresh) = if let Some((_table, extra)) = existing(game, t, &path)?
-            {
-                (
-                    tier_summary(&name, placements, &extra.stats, extra.seconds),
-                    None,
-                    false,
-                )
+            let (summary, records, fresh) = if let Some(summary) = kept_tier(game, t, out_dir)? {
+                (summary, None, false)
             } else {
-                let res = solve_tier(game, t, &children, progress)?;
-                let extra = Extra {
-                    stats: res.stats.clone(),
-                    placements,
-                    seconds: res.seconds,
-                };
-                let meta = TableMeta {
-                    rules: game.rules_string(),
-                    fingerprint: game.fingerprint(),
-                    tier: name.clone(),
-                    index_version: INDEX_VERSION,
-                    encoding: RECORD_ENCODING,
-                    positions: res.records.len() as u64,
-                    extra: serde_json::to_string(&extra)
-                        .map_err(|e| Error::Internal(format!("encoding statistics: {e}")))?,
-                };
-                write_table(&path, &meta, &res.records)?;
-                (
-                    tier_summary(&name, placements, &res.stats, res.seconds),
-                    Some(Arc::new(res.records)),
-                    true,
-                )
+                let (summary, records) =
+                    solve_and_write_tier(game, t, &children, out_dir, progress)?;
+                (summary, Some(Arc::new(records)), true)
             };
             if let Ok(mut r) = results.lock() {
                 r.push((t, summary, records, fresh));
@@ -561,20 +627,7 @@ fn run_plan<G: Solvable>(
             }
         }
     }
-    let tiers: Vec<TierSummary> = plan
-        .waves
-        .iter()
-        .flatten()
-        .filter_map(|t| done.get(t).cloned())
-        .collect();
-    let summary = Summary {
-        rules: game.rules_string(),
-        tiers,
-        start: start_record.map(|(v, d)| StartValue {
-            value: v.name().to_string(),
-            distance: d,
-        }),
-    };
+    let summary = make_summary(game, plan, &done, start_record);
     let _ = scope;
     write_summary(out_dir, &summary)?;
     Ok(SolveReport {

@@ -18,6 +18,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("variants", &["variant"]),
     ("storage", &["table"]),
     ("generation", &["retro"]),
+    ("distributed generation", &["cluster"]),
     ("search", &["search", "prove"]),
     ("combinations", &["answer"]),
     ("statistics", &["stats"]),

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod cluster;
 mod docs_sync;
 mod harden_board;
 mod harden_cli;

@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# End-to-end check of `huntsolve solve --mpi` on this machine: 3 MPI processes
+# (a manager and 2 workers, oversubscribed), against one-process solves.
+#
+#   scripts/mpi-check.sh
+#
+# Installs Open MPI and libclang when missing (scripts/mpi-install.sh), builds
+# with `--features mpi` (dev profile), then, in a temporary directory:
+# 1. solves kaooa, a 25-point-board variant (seed A rules with 4 cows, whole
+#    game) and `diviyan-keliya --max-prey 3` once in one process and once under
+#    `mpirun -np 3`: every table's records (examples/table_digest.rs), the
+#    summary.json (without solve times) and `verify` must agree;
+# 2. kills the busy worker of an MPI solve mid-tier: mpirun must fail naming the
+#    unfinished tier, and a rerun must resume and end with the same records;
+# 3. makes one tier's table unwritable: the manager must name the tier and exit
+#    non-zero, and a rerun (after the fix) must keep the 51 other tables;
+# 4. starts the workers in another directory than the manager (a relative --out
+#    that is not shared): the job must refuse, saying the workers cannot reach it.
+# Ends with "mpi-check: N passed, M failed"; exits 1 when a check failed. About a
+# minute on 2 idle cores after the build.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/mpi-install.sh || { echo "mpi-check: installing Open MPI failed"; exit 1; }
+echo "mpi-check: building with --features mpi"
+timeout 1800 cargo build --quiet --features mpi --bin huntsolve --example table_digest || {
+  echo "mpi-check: the build with --features mpi failed"
+  exit 1
+}
+bin=$PWD/target/debug/huntsolve
+digest=$PWD/target/debug/examples/table_digest
+
+tmp=$(mktemp -d -t huntsolve-mpi.XXXXXX)
+job=""
+cleanup() {
+  if [ -n "$job" ] && kill -0 "$job" 2>/dev/null; then
+    kill "$job" 2>/dev/null || true
+    wait "$job" 2>/dev/null || true
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+mpi=(timeout 300 mpirun --allow-run-as-root --oversubscribe -np 3)
+passed=0
+failed=0
+ok() {
+  echo "mpi-check: ok: $*"
+  passed=$((passed + 1))
+}
+fail() {
+  echo "mpi-check: FAIL: $*"
+  failed=$((failed + 1))
+}
+
+# compare SINGLE DIR LABEL: records, summary and verify of DIR against $tmp/SINGLE.
+compare() {
+  local single=$tmp/$1 dir=$2 label=$3 n
+  "$digest" "$single" >"$tmp/a.digest" && "$digest" "$dir" >"$tmp/b.digest"
+  n=$(wc -l <"$tmp/b.digest")
+  if [ "$n" -gt 0 ] && cmp -s "$tmp/a.digest" "$tmp/b.digest"; then
+    ok "$label: all $n tables hold the records of the one-process solve"
+  else
+    fail "$label: records differ from the one-process solve ($n tables)"
+    diff "$tmp/a.digest" "$tmp/b.digest" | head -10
+  fi
+  if cmp -s <(grep -v '"seconds"' "$single/summary.json") <(grep -v '"seconds"' "$dir/summary.json"); then
+    ok "$label: summary.json agrees (solve times aside)"
+  else
+    fail "$label: summary.json differs"
+    diff <(grep -v '"seconds"' "$single/summary.json") <(grep -v '"seconds"' "$dir/summary.json") | head -10
+  fi
+  if timeout 300 "$bin" verify --tables "$dir" --threads 2 >"$tmp/verify.log" 2>&1; then
+    ok "$label: verify passes"
+  else
+    fail "$label: verify failed"
+    tail -5 "$tmp/verify.log"
+  fi
+}
+
+# solve_both NAME RULES [SCOPE OPTIONS...]: one process into $tmp/NAME-single,
+# MPI into $tmp/NAME, then compare.
+solve_both() {
+  local name=$1 rules=$2
+  shift 2
+  if ! timeout 300 "$bin" solve "$rules" "$@" --threads 2 --out "$tmp/$name-single" \
+    >"$tmp/$name-single.log" 2>&1; then
+    fail "$name: the one-process solve failed"
+    tail -5 "$tmp/$name-single.log"
+    return
+  fi
+  if "${mpi[@]}" "$bin" solve "$rules" "$@" --mpi --threads 1 --out "$tmp/$name" \
+    >"$tmp/$name.log" 2>&1; then
+    ok "$name: solved by 2 MPI workers ($(grep -c 'solved by rank' "$tmp/$name.log") tiers)"
+  else
+    fail "$name: mpirun failed"
+    tail -20 "$tmp/$name.log"
+    return
+  fi
+  compare "$name-single" "$tmp/$name" "$name"
+}
+
+solve_both kaooa kaooa
+solve_both alquerque25-4cows "diviyan-keliya,board=alquerque25,prey=4,hunter_win=captures>=4"
+solve_both diviyan-keliya-max-prey-3 diviyan-keliya --max-prey 3
+
+# 2. A worker killed mid-tier. The scope's 3 tiers form a chain whose last tier
+# holds 94 % of the slots (seconds of work): once two tables exist, the worker
+# using CPU is inside that tier.
+dir=$tmp/killed
+"${mpi[@]}" "$bin" solve diviyan-keliya --max-prey 3 --mpi --threads 1 --out "$dir" \
+  >"$tmp/killed.log" 2>&1 &
+job=$!
+for _ in $(seq 1 1200); do
+  [ "$(find "$dir" -maxdepth 1 -name '*.hst' 2>/dev/null | wc -l)" -ge 2 ] && break
+  kill -0 "$job" 2>/dev/null || break
+  sleep 0.05
+done
+# The worker ranks: descendants of the job whose environment gives a rank other than 0.
+workers=()
+for p in $(pgrep -P "$job") $(for c in $(pgrep -P "$job"); do pgrep -P "$c"; done); do
+  r=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p')
+  [ -n "$r" ] && [ "$r" != 0 ] && workers+=("$p")
+done
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+declare -A before=()
+for p in "${workers[@]}"; do before[$p]=$(cpu "$p"); done
+sleep 0.5
+victim=""
+best=-1
+for p in "${workers[@]}"; do
+  d=$(($(cpu "$p") - ${before[$p]}))
+  if [ "$d" -gt "$best" ]; then
+    best=$d
+    victim=$p
+  fi
+done
+if [ -n "$victim" ]; then
+  kill -9 "$victim"
+  wait "$job"
+  rc=$?
+  job=""
+  if [ "$rc" -ne 0 ] && grep -q "unfinished: h" "$tmp/killed.log"; then
+    ok "killed worker: mpirun exited $rc, the manager named the unfinished tier ($(grep -o 'unfinished: [^;]*' "$tmp/killed.log"))"
+  else
+    fail "killed worker: mpirun exited $rc without naming the unfinished tier"
+    tail -20 "$tmp/killed.log"
+  fi
+  if "${mpi[@]}" "$bin" solve diviyan-keliya --max-prey 3 --mpi --threads 1 --out "$dir" \
+    >"$tmp/rerun.log" 2>&1 && grep -q "[1-9][0-9]* kept from disk" "$tmp/rerun.log"; then
+    ok "killed worker: the rerun resumed ($(grep -o '[0-9]* solved, [0-9]* kept from disk' "$tmp/rerun.log"))"
+    compare diviyan-keliya-max-prey-3-single "$dir" "killed worker, rerun"
+  else
+    fail "killed worker: the rerun did not resume"
+    tail -20 "$tmp/rerun.log"
+  fi
+else
+  wait "$job"
+  job=""
+  fail "killed worker: found no worker process to kill (the job had ended?)"
+  tail -20 "$tmp/killed.log"
+fi
+
+# 3. A tier whose table cannot be written (a directory in its place).
+dir=$tmp/unwritable
+mkdir -p "$dir/h1p7c0.hst"
+if "${mpi[@]}" "$bin" solve kaooa --mpi --threads 1 --out "$dir" >"$tmp/unwritable.log" 2>&1; then
+  fail "unwritable table: the job succeeded"
+elif grep -q "error: tier h1p7c0 failed on rank" "$tmp/unwritable.log"; then
+  ok "unwritable table: the manager named the tier and exited non-zero"
+else
+  fail "unwritable table: no error naming tier h1p7c0"
+  tail -20 "$tmp/unwritable.log"
+fi
+rmdir "$dir/h1p7c0.hst"
+if "${mpi[@]}" "$bin" solve kaooa --mpi --threads 1 --out "$dir" >"$tmp/unwritable2.log" 2>&1 &&
+  grep -q "1 solved, 51 kept from disk" "$tmp/unwritable2.log"; then
+  ok "unwritable table: the rerun kept the 51 finished tables and solved the last"
+  compare kaooa-single "$dir" "unwritable table, rerun"
+else
+  fail "unwritable table: the rerun did not resume as expected"
+  tail -20 "$tmp/unwritable2.log"
+fi
+
+# 4. Workers that do not see the manager's directory (relative --out, other working directory).
+mkdir -p "$tmp/manager" "$tmp/workers"
+if timeout 300 mpirun --allow-run-as-root --oversubscribe -np 1 -wdir "$tmp/manager" \
+  "$bin" solve kaooa --mpi --out shared : -np 2 -wdir "$tmp/workers" \
+  "$bin" solve kaooa --mpi --out shared >"$tmp/unshared.log" 2>&1; then
+  fail "unshared directory: the job succeeded"
+elif grep -q "cannot reach the shared output directory" "$tmp/unshared.log"; then
+  ok "unshared directory: refused, the workers say they cannot reach it"
+else
+  fail "unshared directory: no clear message"
+  tail -20 "$tmp/unshared.log"
+fi
+
+echo "mpi-check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

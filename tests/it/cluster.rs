@@ -1,0 +1,66 @@
+//! The per-tier step an MPI worker runs (`kept_tier`, then children read from disk
+//! and `solve_and_write_tier`), tier by tier in the manager's order, gives the
+//! tables and summary of the one-process `solve`; and `solve --mpi` in a build
+//! without the `mpi` feature says how to get one. The MPI runs themselves are in
+//! `scripts/mpi-check.sh` (they need Open MPI and `mpirun`).
+
+use crate::common::graph::GraphGame;
+use huntsolve::progress::NoProgress;
+use huntsolve::retro::driver::{
+    kept_tier, load_records, make_summary, plan, solve, solve_and_write_tier,
+};
+use huntsolve::retro::{ChildValues, Scope, SolveOptions, TierGame};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+#[test]
+fn tier_by_tier_from_disk_equals_solve() {
+    let g = GraphGame::random(11, 5, 400, 2, 0.3, true);
+    let base = std::env::temp_dir().join(format!("huntsolve-cluster-{}", std::process::id()));
+    let (one, steps) = (base.join("one"), base.join("steps"));
+    let _ = std::fs::remove_dir_all(&base);
+    let opts = SolveOptions {
+        threads: 1,
+        memory_limit: None,
+    };
+    let report = solve(&g, &Scope::Whole, &one, &opts, &NoProgress).unwrap();
+
+    std::fs::create_dir_all(&steps).unwrap();
+    let p = plan(&g, &Scope::Whole).unwrap();
+    let mut done = BTreeMap::new();
+    for &t in p.waves.iter().flatten() {
+        assert_eq!(
+            kept_tier(&g, t, &steps).unwrap(),
+            None,
+            "tier {t} not yet written"
+        );
+        let mut children = ChildValues::new();
+        for c in g.stored_children(t) {
+            children.insert(c, Arc::new(load_records(&g, &steps, c).unwrap()));
+        }
+        let (summary, records) =
+            solve_and_write_tier(&g, t, &children, &steps, &NoProgress).unwrap();
+        assert_eq!(records, load_records(&g, &steps, t).unwrap());
+        assert_eq!(records, load_records(&g, &one, t).unwrap(), "tier {t}");
+        // What a rerun's manager would keep is what the worker reported.
+        assert_eq!(kept_tier(&g, t, &steps).unwrap().as_ref(), Some(&summary));
+        done.insert(t, summary);
+    }
+    let summary = make_summary(&g, &p, &done, None);
+    let strip = |s: &huntsolve::retro::Summary| {
+        s.tiers
+            .iter()
+            .map(|t| (t.tier.clone(), t.positions, t.outcomes))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&summary), strip(&report.summary));
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_flag_without_the_feature_is_refused_clearly() {
+    let (code, _out, err) = crate::common::table::run(&["solve", "kaooa", "--mpi"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--features mpi"), "{err}");
+}
