@@ -49,6 +49,7 @@ pub fn exact_answer<G: FullGame, O: Oracle<G>>(
         seconds: runs.iter().map(|r| r.seconds).sum(),
         plies_at_most: bound,
         distance_exact: false,
+        stopped: last.stopped,
     };
     let left = time.map(|t| t.saturating_sub(t0.elapsed()));
     let depth = match value {

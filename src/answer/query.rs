@@ -73,6 +73,9 @@ pub struct ProofSummary {
     pub plies_at_most: Option<u32>,
     /// Whether `distance` is exact (from the bounded alpha-beta).
     pub distance_exact: bool,
+    /// Why the prover stopped when the value is unknown (`time`, `nodes`,
+    /// `memory`: out of the `--hash` budget, `interrupt`).
+    pub stopped: Option<crate::prove::StopReason>,
 }
 
 /// Searches `pos` with every root move scored exactly ([`SearchConfig::all_moves`]
