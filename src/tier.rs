@@ -66,6 +66,69 @@ pub trait TierGame: Notation {
     /// Every position of the same tier from which one legal move leads to `pos`
     /// (duplicates allowed). Used by the solver instead of a reverse graph.
     fn unmoves(&self, pos: &Self::Pos, out: &mut Vec<Self::Pos>);
+    /// Whether the position in slot `index` of `tier` may have in-tier
+    /// predecessors (a non-empty [`TierGame::unmoves`]): a cheap test on the index
+    /// alone. `false` must be certain; it lets the solver skip unranking decided
+    /// slots that no position of the tier waits for (in a placement tier, every
+    /// position whose last mover could only drop). Default: `true`.
+    fn may_have_unmoves(&self, _tier: Self::Tier, _index: u64) -> bool {
+        true
+    }
+    /// Whether the position in slot `index` of `tier` may have in-tier moves: a
+    /// cheap test on the index alone. `false` must be certain (every legal move
+    /// of the position leaves the tier, as when the side to move must drop); the
+    /// solver then settles those slots first and lets the others read them
+    /// instead of propagating them. Default: `true`.
+    fn may_have_inner_moves(&self, _tier: Self::Tier, _index: u64) -> bool {
+        true
+    }
+    /// The tier and index of the child after each of `moves` (legal in `pos`, which
+    /// lies in `tier`), in order, into `out`. With `inner` false, a child in `tier`
+    /// itself gets index 0 (the solver only counts those). A game may rank the
+    /// children of one position faster together than one by one (they share most
+    /// pieces). Default: [`Game::play`](crate::game::Game::play), [`TierGame::tier_of`],
+    /// [`TierGame::rank`].
+    fn child_indices(
+        &self,
+        tier: Self::Tier,
+        pos: &Self::Pos,
+        moves: &[Self::Move],
+        inner: bool,
+        out: &mut Vec<(Self::Tier, u64)>,
+    ) {
+        out.clear();
+        for &m in moves {
+            let child = self.play(pos, m);
+            let ct = self.tier_of(&child);
+            let index = if ct == tier && !inner {
+                0
+            } else {
+                self.rank(ct, &child)
+            };
+            out.push((ct, index));
+        }
+    }
+    /// Calls `f(index, position)` for every slot of `range` that `want` accepts
+    /// and that holds a position, in increasing index order, with the position
+    /// [`TierGame::unrank`] gives. A game may enumerate consecutive slots faster
+    /// than it unranks them one by one (the solver's sweeps use this). Stops at
+    /// the first error of `f`. Default: `unrank` each wanted index.
+    fn for_each_slot(
+        &self,
+        tier: Self::Tier,
+        range: std::ops::Range<u64>,
+        want: &dyn Fn(u64) -> bool,
+        f: &mut dyn FnMut(u64, &Self::Pos) -> Result<()>,
+    ) -> Result<()> {
+        for index in range {
+            if want(index) {
+                if let Some(pos) = self.unrank(tier, index) {
+                    f(index, &pos)?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Version of the record encoding below, written into table headers.

@@ -64,6 +64,25 @@ pub struct Args {
     /// With --mcts: playout cut-off in plies (scored by the evaluation).
     #[arg(long)]
     pub cutoff: Option<u32>,
+    /// Benchmark the retrograde solver instead, on these rules: the tiers of
+    /// --tiers solved in memory by the current solver and by the previous one
+    /// (the baseline), with 1 thread and with --threads (default: one per core),
+    /// in one run; every run must give the same records.
+    #[arg(long, value_name = "RULES")]
+    pub retro: Option<String>,
+    /// With --retro: tiers to solve, comma-separated, children first (e.g. h0p1c2,h0p1c1).
+    #[arg(long, value_name = "LIST")]
+    pub tiers: Option<String>,
+    /// With --retro: directory of the solved child tiers (their records are also
+    /// compared with tables of the benchmarked tiers found there). Default: tables.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
+    /// With --retro: time only the current solver (no baseline runs).
+    #[arg(long)]
+    pub no_baseline: bool,
+    /// With --retro: machine-readable output (JSON).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Parses repeated `--eval key=value` options into `game`.
@@ -181,6 +200,9 @@ fn run_mcts(args: &Args, iterations: u64, only: &Option<Vec<&str>>) -> Result<()
 
 /// Runs `bench`.
 pub fn run(args: Args) -> Result<()> {
+    if let Some(rules) = &args.retro {
+        return super::bench_retro::run(&args, rules, &super::out::Bars::new());
+    }
     if args.prove {
         return super::prove::bench_prove(args.threads.or(1), args.hash.or(64), args.seed);
     }

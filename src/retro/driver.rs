@@ -23,9 +23,15 @@ use crate::table::{table_path, write_table, Table, TableMeta};
 /// Version of the index schemes of [`TierGame`] implementations, written into table headers.
 pub const INDEX_VERSION: u32 = 1;
 
-/// Bytes of working memory per slot of a tier being solved: record, counter and
-/// flags (2 + 2 + 2), the final record vector (2), and frontier entries (≈ 4).
-pub const WORK_BYTES_PER_SLOT: u64 = 12;
+/// Bytes of working memory per slot of a tier being solved (the children's
+/// records, 2 bytes a slot, are counted apart): the solver's word (4), the final
+/// record vector (2), and the first frontier (up to 5). Measured peaks (resident
+/// set of `solve` re-solving one Bagh-Chal tier, children included): h0p0c4, a
+/// movement tier where almost every class enters the first frontier, 707 MB for
+/// 67.8 M slots (6 + 4.4 bytes a slot); h0p1c4, a placement tier whose
+/// frontier is empty, 1.20 GB for 180.8 M slots plus 136 MB of child records
+/// (6.0 bytes a slot). The estimate is an upper bound for placement tiers.
+pub const WORK_BYTES_PER_SLOT: u64 = 11;
 
 /// Options of [`solve`].
 #[derive(Clone, Debug, Default)]

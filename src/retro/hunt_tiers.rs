@@ -65,7 +65,9 @@ struct Index {
     n: usize,
     /// `table[s][chunk][byte]`: image under symmetry `s` of `byte` at bit offset `8·chunk`.
     table: Vec<[[u64; 256]; 8]>,
-    binom: Vec<Vec<u64>>,
+    /// `binom[a][b]` = C(a, b), a flat array: one load per lookup (a `Vec` of
+    /// `Vec`s cost a second, dependent load in the unranking loop).
+    binom: Box<[[u64; 65]; 65]>,
     /// Colex rank by chunks of [`CHUNK_BITS`] bits: entry `(c · 2^CHUNK_BITS + bits) ·
     /// (n + 1) + below` is the rank contribution of chunk `c` holding `bits` when
     /// `below` members lie in lower chunks. Turns the per-member loop of
@@ -74,6 +76,8 @@ struct Index {
     chunk_rank: Vec<u64>,
     /// Indexed by the number of hunters on board.
     sets: Vec<HunterSets>,
+    /// `point[s][q]`: the image of point `q` under symmetry `s`.
+    point: Vec<[u8; 64]>,
 }
 
 /// Width of the chunks of [`Index::chunk_rank`].
@@ -92,9 +96,12 @@ impl Index {
                 }
             }
         }
-        let binom: Vec<Vec<u64>> = (0..=64u64)
-            .map(|a| (0..=64u64).map(|b| binomial(a, b)).collect())
-            .collect();
+        let mut binom = Box::new([[0u64; 65]; 65]);
+        for (a, row) in binom.iter_mut().enumerate() {
+            for (b, cell) in row.iter_mut().enumerate() {
+                *cell = binomial(a as u64, b as u64);
+            }
+        }
         let chunks = n.div_ceil(CHUNK_BITS);
         let mut chunk_rank = vec![0u64; (chunks << CHUNK_BITS) * (n + 1)];
         for c in 0..chunks {
@@ -115,12 +122,22 @@ impl Index {
                 }
             }
         }
+        let point = (0..syms)
+            .map(|s| {
+                let mut row = [0u8; 64];
+                for (q, cell) in row.iter_mut().enumerate().take(n) {
+                    *cell = board.map_mask(s, 1u64 << q).trailing_zeros() as u8;
+                }
+                row
+            })
+            .collect();
         let mut idx = Index {
             n,
             table,
             binom,
             chunk_rank,
             sets: Vec::new(),
+            point,
         };
         for h in 0..=game.rules().hunters as usize {
             let mut masks = Vec::new();
@@ -190,14 +207,13 @@ impl Index {
         if prey.count_ones() <= 4 {
             return self.prey_rank_plain(hunters, prey);
         }
-        let mut x = prey;
-        let mut h = hunters;
-        while h != 0 {
-            let q = 63 - h.leading_zeros();
-            h &= !(1u64 << q);
-            let low = (1u64 << q) - 1;
-            x = (x & low) | ((x >> 1) & !low);
-        }
+        self.compressed_rank(squeeze(prey, hunters))
+    }
+
+    /// Colex rank of a prey mask already compressed onto the points free of
+    /// hunters (see [`squeeze`]), chunk by chunk from [`Index::chunk_rank`].
+    #[inline]
+    fn compressed_rank(&self, mut x: u64) -> u64 {
         let stride = self.n + 1;
         let mut r = 0;
         let mut below = 0usize;
@@ -227,6 +243,15 @@ impl Index {
             k += 1;
         }
         r
+    }
+
+    /// Every point of the board.
+    fn all(&self) -> u64 {
+        if self.n >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.n) - 1
+        }
     }
 
     /// The prey set of colex rank `rank` with `count` prey among the points not in `hunters`.
@@ -297,6 +322,30 @@ impl Index {
     }
 }
 
+/// `prey` compressed onto the points free of `hunters` (disjoint sets): the hunter
+/// points are squeezed out, highest first, so lower positions stay put.
+#[inline]
+fn squeeze(prey: u64, hunters: u64) -> u64 {
+    let mut x = prey;
+    let mut h = hunters;
+    while h != 0 {
+        let q = 63 - h.leading_zeros();
+        h &= !(1u64 << q);
+        let low = (1u64 << q) - 1;
+        x = (x & low) | ((x >> 1) & !low);
+    }
+    x
+}
+
+/// `mask` (a subset of the points `free`, listed in increasing order) as a mask
+/// over the positions in that list.
+fn compress(mask: u64, free: &[u8]) -> u64 {
+    free.iter()
+        .enumerate()
+        .filter(|(_, &q)| mask >> q & 1 == 1)
+        .fold(0, |acc, (i, _)| acc | 1u64 << i)
+}
+
 /// Calls `f` with every `k`-subset of `0..n` as a bit mask.
 fn for_each_subset(n: usize, k: usize, f: &mut dyn FnMut(u64)) {
     fn rec(start: usize, n: usize, k: usize, acc: u64, f: &mut dyn FnMut(u64)) {
@@ -352,6 +401,22 @@ fn tier_is_won(game: &HuntGame, t: HuntTier) -> bool {
         hash: 0,
     };
     game.hunters_have_won(&probe)
+}
+
+/// Whether, in tier `t` with the hunters (`hunter_to_move`) or the prey to move,
+/// the side that moved last had no in-tier move at all: it still had pieces in
+/// hand and must drop them before moving (H4), so it dropped (a move from
+/// another tier) and no un-move of this tier leads here. Equally: with the other
+/// side to move, that side has no in-tier move (every move of it is a drop).
+/// Passes are the one exception kept conservative: a prey that may pass is never
+/// ruled out.
+fn last_mover_only_drops(game: &HuntGame, t: HuntTier, hunter_to_move: bool) -> bool {
+    let rules = game.rules();
+    if hunter_to_move {
+        t.prey_in_hand > 0 && rules.drop_before_move.1 && rules.prey_no_moves != PreyNoMoves::Pass
+    } else {
+        t.hunters_in_hand > 0 && rules.drop_before_move.0
+    }
 }
 
 impl TierGame for HuntGame {
@@ -473,8 +538,185 @@ impl TierGame for HuntGame {
         })
     }
 
+    fn may_have_unmoves(&self, t: HuntTier, index: u64) -> bool {
+        // Slot parity is the side to move (see the index); the last mover is the other.
+        !last_mover_only_drops(self, t, index & 1 == 0)
+    }
+
+    fn may_have_inner_moves(&self, t: HuntTier, index: u64) -> bool {
+        // The side to move of this slot is the last mover of the other slot of the pair.
+        !last_mover_only_drops(self, t, index & 1 == 1)
+    }
+
+    /// Consecutive slots share their pieces pairwise (the side is the low bit), and
+    /// consecutive prey ranks are consecutive in colex order, which is the numeric
+    /// order of the prey mask compressed onto the points free of hunters: the next
+    /// prey set is the next larger number with as many bits (Gosper's rule),
+    /// spread back onto the free points. Only the first slot of each hunter class
+    /// is unranked; the stabiliser check of symmetric classes is as in `unrank`.
+    fn for_each_slot(
+        &self,
+        t: HuntTier,
+        range: std::ops::Range<u64>,
+        want: &dyn Fn(u64) -> bool,
+        f: &mut dyn FnMut(u64, &HuntPos) -> Result<()>,
+    ) -> Result<()> {
+        let Some((h, p)) = on_board(self, t) else {
+            return Ok(());
+        };
+        let end = range.end.min(self.tier_size(t));
+        with_index(self, |idx| {
+            let per = idx.binom[idx.n - h][p];
+            let sets = &idx.sets[h];
+            // The current pair: (class, prey rank) and its compressed prey mask.
+            let mut state: Option<(u64, u64, u64)> = None;
+            let mut free = [0u8; 64];
+            let mut nfree;
+            let mut pair = range.start >> 1;
+            while pair * 2 < end {
+                let (class, prank) = (pair / per, pair % per);
+                let Some(&hunters) = sets.masks.get(class as usize) else {
+                    break;
+                };
+                let x = match state {
+                    Some((c, r, x)) if c == class && r + 1 == prank => {
+                        // Gosper: the next larger mask with the same number of bits.
+                        let low = x & x.wrapping_neg();
+                        let ripple = x + low;
+                        (((ripple ^ x) >> 2) / low) | ripple
+                    }
+                    _ => {
+                        nfree = 0;
+                        let mut fm = idx.all() & !hunters;
+                        while fm != 0 {
+                            free[nfree] = fm.trailing_zeros() as u8;
+                            fm &= fm - 1;
+                            nfree += 1;
+                        }
+                        compress(idx.prey_unrank(hunters, p, prank), &free[..nfree])
+                    }
+                };
+                state = Some((class, prank, x));
+                let mut prey = 0u64;
+                let mut m = x;
+                while m != 0 {
+                    prey |= 1u64 << free[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                let symmetric = !sets.stabiliser[class as usize].is_empty();
+                for side in 0..2u64 {
+                    let index = pair * 2 + side;
+                    if index < range.start || index >= end || !want(index) {
+                        continue;
+                    }
+                    let pos = self.make_pos(
+                        hunters,
+                        prey,
+                        t.hunters_in_hand,
+                        t.prey_in_hand,
+                        t.captured,
+                        side == 0,
+                    );
+                    if symmetric && idx.rank(&pos) != index {
+                        continue;
+                    }
+                    f(index, &pos)?;
+                }
+                pair += 1;
+            }
+            Ok(())
+        })
+    }
+
+    /// With the prey to move, a drop or a step changes one or two prey points
+    /// under the same hunter set: the hunter class and the symmetries that make it
+    /// canonical are looked up once, the prey set is mapped and compressed once per
+    /// such symmetry, and each child's prey rank is that compressed mask with the
+    /// moved point's compressed image set (and the start cleared). Other moves are
+    /// played and ranked.
+    fn child_indices(
+        &self,
+        t: HuntTier,
+        pos: &HuntPos,
+        moves: &[HuntMove],
+        inner: bool,
+        out: &mut Vec<(HuntTier, u64)>,
+    ) {
+        out.clear();
+        let general = |m: HuntMove, out: &mut Vec<(HuntTier, u64)>| {
+            let child = self.play(pos, m);
+            let ct = self.tier_of(&child);
+            let index = if ct == t && !inner {
+                0
+            } else {
+                with_index(self, |idx| idx.rank(&child))
+            };
+            out.push((ct, index));
+        };
+        if pos.hunter_to_move {
+            for &m in moves {
+                general(m, out);
+            }
+            return;
+        }
+        with_index(self, |idx| {
+            let h = pos.hunters.count_ones() as usize;
+            let p = pos.prey.count_ones() as usize;
+            let sets = &idx.sets[h];
+            let (class, start, len) = sets.lookup[idx.prey_rank(0, pos.hunters) as usize];
+            let best_h = sets.masks[class as usize];
+            let syms = &sets.to_canon[start as usize..(start + len) as usize];
+            let mut images = [(0u8, 0u64); 16];
+            if syms.len() > images.len() {
+                for &m in moves {
+                    general(m, out);
+                }
+                return;
+            }
+            for (k, &s) in syms.iter().enumerate() {
+                images[k] = (s, squeeze(idx.map(s as usize, pos.prey), best_h));
+            }
+            let images = &images[..syms.len()];
+            // Compressed position of the image of point `q` under `s`.
+            let at = |s: u8, q: u8| {
+                let y = idx.point[s as usize][q as usize] as u32;
+                1u64 << (y - (best_h & ((1u64 << y) - 1)).count_ones())
+            };
+            let best = |f: &dyn Fn(u8, u64) -> u64| {
+                images
+                    .iter()
+                    .map(|&(s, x)| idx.compressed_rank(f(s, x)))
+                    .min()
+                    .unwrap_or(0)
+            };
+            for &m in moves {
+                match m.kind {
+                    MoveKind::Drop => {
+                        let ct = HuntTier {
+                            prey_in_hand: t.prey_in_hand - 1,
+                            ..t
+                        };
+                        let r = best(&|s, x| x | at(s, m.to));
+                        let per = idx.binom[idx.n - h][p + 1];
+                        out.push((ct, (class as u64 * per + r) * 2));
+                    }
+                    MoveKind::Step if !inner => out.push((t, 0)),
+                    MoveKind::Step => {
+                        let r = best(&|s, x| x & !at(s, m.from) | at(s, m.to));
+                        let per = idx.binom[idx.n - h][p];
+                        out.push((t, (class as u64 * per + r) * 2));
+                    }
+                    _ => general(m, out),
+                }
+            }
+        })
+    }
+
     fn unmoves(&self, pos: &HuntPos, out: &mut Vec<HuntPos>) {
         out.clear();
+        if last_mover_only_drops(self, self.tier_of(pos), pos.hunter_to_move) {
+            return;
+        }
         let board = self.board();
         let empty = board.all_mask() & !(pos.hunters | pos.prey);
         let hunter_moved = !pos.hunter_to_move;
@@ -702,6 +944,44 @@ mod tests {
                     "{spec} {hunters:x} {prey:x}"
                 );
             }
+        }
+    }
+
+    /// The batched child ranking equals playing each move and ranking the child.
+    #[test]
+    fn child_indices_equal_play_and_rank() {
+        for (spec, scope) in [
+            ("bagh-chal", Scope::MaxInHand(2)),
+            ("kaooa", Scope::Whole),
+            ("diviyan-keliya", Scope::MaxPrey(3)),
+            ("bagh-chal,hunters=2,hunter_start=hand,prey=5", Scope::Whole),
+        ] {
+            let g = crate::hunt::from_spec(spec).unwrap();
+            let mut rng = crate::random::Rng::new(11);
+            let (mut moves, mut got) = (Vec::new(), Vec::new());
+            let mut checked = 0;
+            for t in g.scope_tiers(&scope).unwrap() {
+                let size = g.tier_size(t);
+                for _ in 0..300 {
+                    let Some(p) = g.unrank(t, rng.below(size as usize) as u64) else {
+                        continue;
+                    };
+                    g.legal_moves(&p, &mut moves);
+                    for inner in [true, false] {
+                        g.child_indices(t, &p, &moves, inner, &mut got);
+                        assert_eq!(got.len(), moves.len());
+                        for (&m, &(ct, r)) in moves.iter().zip(&got) {
+                            let c = g.play(&p, m);
+                            assert_eq!(ct, g.tier_of(&c), "{spec}");
+                            if inner || ct != t {
+                                assert_eq!(r, g.rank(ct, &c), "{spec} {}", g.format_position(&p));
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(checked > 1000, "{spec}: {checked}");
         }
     }
 

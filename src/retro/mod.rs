@@ -2,16 +2,20 @@
 //!
 //! - [`crate::tier`] (below this module): the [`TierGame`] interface and the record encoding.
 //! - [`solver`]: [`solve_tier`], backward induction inside one tier.
+//! - [`reference`]: the previous solver, the baseline of `bench --retro` and a cross-check.
 //! - [`tafl_tiers`]: tafl as a [`TierGame`] (tiers by material, king-cell index).
 //! - [`scope`]: which tiers a solve covers ([`Scope`], [`Solvable`]).
 //! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
+//! - [`bench`]: chosen tiers solved in memory by both solvers, timed.
 //! - [`manifest`]: batches of solves described in TOML.
 
+pub mod bench;
 pub mod cache;
 pub mod driver;
 pub mod hunt_tiers;
 pub mod lock;
 pub mod manifest;
+pub mod reference;
 pub mod scope;
 pub mod solver;
 pub mod tafl_tiers;
@@ -21,4 +25,4 @@ mod ttt;
 pub use crate::tier::TierGame;
 pub use driver::{solve, SolveOptions, Summary, TierSummary};
 pub use scope::{Scope, Solvable};
-pub use solver::{solve_tier, ChildValues, TierResult, TierStats};
+pub use solver::{solve_tier, solve_tier_with, Absorb, ChildValues, TierResult, TierStats};

@@ -3,21 +3,37 @@
 //! Phases (each a sweep over the tier's index space, parallel with rayon for
 //! large tiers, one job for tiny ones):
 //!
-//! 1. **Scan.** Every slot is unranked. Empty slots stay [`REC_NONE`]. Terminal
-//!    positions get their [`Game::outcome`](crate::game::Game::outcome) at distance 0. Moves that leave the
-//!    tier are resolved from the solved child tiers (or, for a child tier whose every
-//!    position is over, [`TierGame::tier_is_terminal`], from the child's outcome: such
-//!    tiers are not stored); moves that stay inside are
-//!    counted. A position without in-tier moves is final after the scan. A
-//!    position with a losing exit child is a *pending* win at that distance (an
-//!    in-tier child may still give a faster win).
+//! 1. **Scan**, in two sweeps. Every slot is unranked once. Empty slots get
+//!    [`REC_NONE`]. Terminal positions get their
+//!    [`Game::outcome`](crate::game::Game::outcome) at distance 0. Moves that
+//!    leave the tier are resolved from the solved child tiers (or, for a child
+//!    tier whose every position is over, [`TierGame::tier_is_terminal`], from the
+//!    child's outcome: such tiers are not stored). The **first sweep** takes the
+//!    slots that [`TierGame::may_have_inner_moves`] rules out (in a placement
+//!    tier, every position whose side to move must drop): all their moves leave
+//!    the tier, so they are final at once. The **second sweep** takes the others:
+//!    an in-tier child from the first sweep is *absorbed*, read forward and
+//!    folded into the value (a lost child: a win at its distance + 1; a draw: an
+//!    escape; a won child: a loss candidate); every other in-tier move is
+//!    counted. A position with nothing counted is final after the scan. A
+//!    position with a losing exit or absorbed child is a *pending* win at that
+//!    distance (a counted child may still give a faster win). First-sweep slots
+//!    are never propagated, since their predecessors have read them: in a
+//!    placement tier that is half the slots, and the un-move generation, the
+//!    unranking and a random atomic update per edge are saved for them.
 //! 2. **Propagation by distance.** Level `d` holds every position whose value
-//!    is final at distance `d`. First the losses of level `d` make each
-//!    undetermined predecessor a win at `d + 1`; then the wins of level `d`
+//!    became final at distance `d` in the second sweep or later. First the
+//!    losses of level `d` make each undetermined predecessor a win at `d + 1`; then the wins of level `d`
 //!    decrement their predecessors' counters, and a counter reaching zero with
 //!    no draw or win exit makes a loss at `max(d + 1, worst exit loss)`.
-//!    Predecessors come from [`TierGame::unmoves`], never from a reverse graph.
+//!    Predecessors come from [`TierGame::unmoves`], never from a reverse graph;
+//!    slots that [`TierGame::may_have_unmoves`] rules out are not even unranked.
 //! 3. **Draws.** What is left undetermined is a draw (infinite play).
+//!
+//! State: one 32-bit word per slot (see [`U`] and the other bits): a decided
+//! slot holds its record; an undecided one its counter, escape flag and best
+//! exit distance. One word means one cache miss per predecessor update (the
+//! tiers are far larger than the caches) and 4 bytes a slot.
 //!
 //! Symmetry: a slot stands for a whole symmetry class and its counter counts
 //! the in-tier moves of the class representative (`unrank`). When a child
@@ -26,11 +42,15 @@
 //! its own representative that land in class `c`. That makes the counting exact
 //! whatever the stabilisers of the two classes and whatever duplicates
 //! `unmoves` returns: every (representative move → child class) edge is
-//! counted once at the scan and removed once here.
+//! either absorbed, or counted at the scan and removed once here.
 //!
-//! Determinism: within a level, losses are processed before wins and every
-//! decision depends only on the set of positions of the level, so the records
+//! Determinism: absorption reads only first-sweep slots, which are complete
+//! before the second sweep starts and never change; within a level, losses
+//! are processed before wins and every decision depends only on the set of positions of the level, so the records
 //! are the same with any number of threads; frontiers are sorted before use.
+//! The records equal those of [`super::reference::solve_tier_reference`] (the
+//! previous solver, kept as baseline and cross-check): a position's value and
+//! distance are a function of the game graph.
 
 use crate::error::{Error, Result};
 use crate::game::Value;
@@ -38,22 +58,35 @@ use crate::progress::{stop_requested, Progress};
 use crate::tier::{decode, encode, Outcomes, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 /// Tiers below this many slots are solved as one job (no rayon splitting):
 /// the overhead of splitting would exceed the work.
 const SMALL_TIER: usize = 1 << 14;
-/// Minimum number of slots per rayon job in large tiers.
-const MIN_JOB: usize = 1 << 10;
+/// Slots per rayon job of the sweeps in large tiers.
+const CHUNK: usize = 1 << 12;
+/// Minimum number of frontier entries per rayon job of a propagation level.
+const MIN_LEVEL_JOB: usize = 256;
 
-/// `aux` bit: the slot holds a position with at least one in-tier move.
-const AUX_INNER: u16 = 1 << 15;
-/// `aux` bit: some exit leads to a draw or a win, so the position never loses.
-const AUX_ESCAPE: u16 = 1 << 14;
-/// `aux` bits: worst forced loss distance through an exit (0: no exit).
-const AUX_LOSS: u16 = (1 << 14) - 1;
+/// Word bit: the slot holds an undecided position with in-tier moves.
+const U: u32 = 1 << 31;
+/// Undecided word bit: some exit (or absorbed child) leads to a draw or a win,
+/// so the position never loses.
+const E: u32 = 1 << 30;
+/// Undecided word bit: [`DIST`] holds the best win distance through an exit or
+/// absorbed child (a pending win); without it, the worst loss distance.
+const W: u32 = 1 << 29;
+/// Undecided word: the counter of in-tier moves to undecided children, bits 14..29.
+const CNT_SHIFT: u32 = 14;
+/// Largest counter a word holds.
+const CNT_MAX: u32 = (1 << 15) - 1;
+/// Undecided word: a distance (see [`W`]).
+const DIST: u32 = (1 << 14) - 1;
+/// Decided word bit: decided after the scan, so its predecessors counted it and
+/// it is propagated (absorption must not read it).
+const LATE: u32 = 1 << 30;
 
 /// Solved records of the child tiers of the tier being solved, indexed by rank.
 #[derive(Debug)]
@@ -78,6 +111,25 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
         }
     }
 
+    /// Position of `tier` in the list, if loaded (for [`ChildValues::record`]).
+    fn slot(&self, tier: T) -> Option<usize> {
+        self.tables.iter().position(|(t, _)| *t == tier)
+    }
+
+    /// Record `index` of the tier at list position `k` ([`REC_NONE`] past the end).
+    fn record(&self, k: usize, index: u64) -> u16 {
+        self.tables[k]
+            .1
+            .get(index as usize)
+            .copied()
+            .unwrap_or(REC_NONE)
+    }
+
+    /// The tier at list position `k`.
+    fn tier(&self, k: usize) -> T {
+        self.tables[k].0
+    }
+
     /// The records of `tier`, if loaded.
     pub fn get(&self, tier: T) -> Option<&[u16]> {
         self.tables
@@ -87,7 +139,7 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
     }
 
     /// Looks up the value of `pos` (which lies in `tier`).
-    fn probe<G: TierGame<Tier = T>>(
+    pub(super) fn probe<G: TierGame<Tier = T>>(
         &self,
         game: &G,
         tier: T,
@@ -149,27 +201,76 @@ pub struct TierResult {
     pub seconds: f64,
 }
 
-/// Shared state of one tier during solving.
-struct Work<'a, G: TierGame> {
-    game: &'a G,
-    tier: G::Tier,
-    rec: Vec<AtomicU16>,
-    cnt: Vec<AtomicU16>,
-    aux: Vec<u16>,
+/// How [`solve_tier_with`] goes about a tier. The records never depend on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Absorb {
+    /// Use [`TierGame::may_have_inner_moves`]: the slots it rules out are scanned
+    /// first and absorbed by the others (every placement tier of a hunt game).
+    #[default]
+    Hint,
+    /// Ignore the hint: every decided slot is propagated (the previous solver's order).
+    Never,
 }
 
-/// What the scan found for one slot.
+/// What the scan found for one position.
 enum Scanned {
     /// Final record; pushed to the frontier at this distance unless a draw.
     Final(u16),
-    /// In-tier node: counter, aux bits, and a pending exit win distance.
-    Inner(u16, u16, Option<u32>),
-    /// Empty slot.
-    Empty,
+    /// In-tier node: number of in-tier moves, and what the exits give.
+    Inner(u32, Exits),
+}
+
+/// What the moves that leave the tier give a position.
+#[derive(Clone, Copy, Debug, Default)]
+struct Exits {
+    /// Fastest win through an exit (a child lost at distance `d` gives `d + 1`).
+    win: Option<u32>,
+    /// Some exit leads to a draw.
+    draw: bool,
+    /// Slowest loss through an exit (0: none).
+    loss: u32,
+}
+
+impl Exits {
+    /// Folds in a child's value (from the child's side to move's view).
+    fn add(&mut self, value: Value, d: u32) {
+        match value {
+            Value::Loss => self.win = Some(self.win.map_or(d + 1, |w| w.min(d + 1))),
+            Value::Draw => self.draw = true,
+            Value::Win => self.loss = self.loss.max(d + 1),
+        }
+    }
+
+    /// The record of a position whose every move is accounted for here.
+    fn record(&self) -> Result<Option<u16>> {
+        Ok(if let Some(w) = self.win {
+            Some(encode(Value::Win, check_distance(w)?))
+        } else if self.draw {
+            Some(REC_DRAW)
+        } else if self.loss > 0 {
+            Some(encode(Value::Loss, check_distance(self.loss)?))
+        } else {
+            None
+        })
+    }
+
+    /// The undecided word with `count` in-tier moves still open.
+    fn word(&self, count: u32) -> Result<u32> {
+        let mut w = U | count << CNT_SHIFT;
+        if self.win.is_some() || self.draw {
+            w |= E;
+        }
+        if let Some(d) = self.win {
+            w |= W | check_distance(d)?;
+        } else {
+            w |= check_distance(self.loss)?;
+        }
+        Ok(w)
+    }
 }
 
 fn check_distance(d: u32) -> Result<u32> {
-    if d > MAX_DISTANCE || d > AUX_LOSS as u32 {
+    if d > MAX_DISTANCE || d > DIST {
         return Err(Error::Internal(format!(
             "distance {d} exceeds the record encoding's limit"
         )));
@@ -177,167 +278,239 @@ fn check_distance(d: u32) -> Result<u32> {
     Ok(d)
 }
 
-impl<G: TierGame> Work<'_, G> {
-    fn scan_slot(
-        &self,
-        index: u64,
-        children: &ChildValues<G::Tier>,
-        moves: &mut Vec<G::Move>,
-    ) -> Result<Scanned> {
-        let game = self.game;
-        let Some(pos) = game.unrank(self.tier, index) else {
-            return Ok(Scanned::Empty);
-        };
-        if let Some(v) = game.outcome(&pos) {
-            return Ok(Scanned::Final(encode(v, 0)));
+/// Scans slot `index` of `tier`: empty, final, or in-tier moves and exits.
+///
+/// With `absorb`, an in-tier child whose word is a plain decided record (a slot
+/// of the first sweep, see [`Absorb::Hint`]) is folded into the exits instead of
+/// being counted.
+fn scan_position<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    pos: &G::Pos,
+    children: &ChildValues<G::Tier>,
+    scratch: &mut Scratch<G>,
+    absorb: Option<&[AtomicU32]>,
+) -> Result<Scanned> {
+    if let Some(v) = game.outcome(pos) {
+        return Ok(Scanned::Final(encode(v, 0)));
+    }
+    let Scratch {
+        moves,
+        indices,
+        exit_ranks,
+        inner_ranks,
+    } = scratch;
+    game.legal_moves(pos, moves);
+    exit_ranks.clear();
+    inner_ranks.clear();
+    let mut inner = 0u32;
+    let mut exits = Exits::default();
+    // First every child's rank, then the reads: the reads (cache misses in large
+    // tiers) are independent of each other and overlap.
+    game.child_indices(tier, pos, moves, absorb.is_some(), indices);
+    for (&(ct, r), &m) in indices.iter().zip(moves.iter()) {
+        if ct == tier {
+            if absorb.is_some() {
+                inner_ranks.push(r);
+            } else {
+                inner += 1;
+            }
+        } else if let Some(k) = children.slot(ct) {
+            exit_ranks.push((k, r));
+        } else if game.tier_is_terminal(ct) {
+            // A terminal tier is not stored: its positions' values are their outcomes.
+            let child = game.play(pos, m);
+            let v = game.outcome(&child).ok_or_else(|| {
+                Error::Internal(format!(
+                    "position {} lies in terminal tier {} but is not terminal",
+                    game.format_position(&child),
+                    game.tier_name(ct)
+                ))
+            })?;
+            exits.add(v, 0);
+        } else {
+            return Err(Error::Internal(format!(
+                "child tier {} is not solved (needed by a move of {})",
+                game.tier_name(ct),
+                game.format_position(pos)
+            )));
         }
-        game.legal_moves(&pos, moves);
-        let (mut inner, mut win, mut draw, mut loss) = (0u32, None::<u32>, false, 0u32);
-        for &m in moves.iter() {
-            let child = game.play(&pos, m);
-            let ct = game.tier_of(&child);
-            if ct == self.tier {
+    }
+    for &(k, r) in exit_ranks.iter() {
+        let (v, d) = decode(children.record(k, r)).ok_or_else(|| {
+            Error::Internal(format!(
+                "a move of {} leads to empty slot {r} of tier {} (rank/unrank mismatch)",
+                game.format_position(pos),
+                game.tier_name(children.tier(k))
+            ))
+        })?;
+        exits.add(v, d);
+    }
+    if let Some(words) = absorb {
+        for &c in inner_ranks.iter() {
+            let cw = words
+                .get(c as usize)
+                .map_or(U, |x| x.load(Ordering::Relaxed));
+            if cw & (U | LATE) != 0 {
                 inner += 1;
                 continue;
             }
-            // A terminal tier is not stored: its positions' values are their outcomes
-            // (asked only when the child tier is not loaded, off the common path).
-            let value = if children.get(ct).is_none() && game.tier_is_terminal(ct) {
-                let v = game.outcome(&child).ok_or_else(|| {
-                    Error::Internal(format!(
-                        "position {} lies in terminal tier {} but is not terminal",
-                        game.format_position(&child),
-                        game.tier_name(ct)
-                    ))
-                })?;
-                (v, 0)
-            } else {
-                children.probe(game, ct, &child)?
-            };
-            match value {
-                (Value::Loss, d) => win = Some(win.map_or(d + 1, |w| w.min(d + 1))),
-                (Value::Draw, _) => draw = true,
-                (Value::Win, d) => loss = loss.max(d + 1),
-            }
-        }
-        if inner == 0 {
-            return Ok(Scanned::Final(if let Some(w) = win {
-                encode(Value::Win, check_distance(w)?)
-            } else if draw {
-                REC_DRAW
-            } else if loss > 0 {
-                encode(Value::Loss, check_distance(loss)?)
-            } else {
-                return Err(Error::Internal(format!(
-                    "position {} has no legal move but is not terminal",
-                    game.format_position(&pos)
-                )));
-            }));
-        }
-        let inner = u16::try_from(inner).map_err(|_| {
-            Error::Internal(format!(
-                "position {} has more than 65535 in-tier moves",
-                game.format_position(&pos)
-            ))
-        })?;
-        let mut aux = AUX_INNER | check_distance(loss)? as u16;
-        if win.is_some() || draw {
-            aux |= AUX_ESCAPE;
-        }
-        if let Some(w) = win {
-            check_distance(w)?;
-        }
-        Ok(Scanned::Inner(inner, aux, win))
-    }
-
-    /// Distinct predecessor classes of the class `child` (its representative's un-moves).
-    fn pred_classes(&self, child: u64, buf: &mut Vec<G::Pos>) -> Vec<u64> {
-        let game = self.game;
-        let Some(rep) = game.unrank(self.tier, child) else {
-            return Vec::new();
-        };
-        game.unmoves(&rep, buf);
-        let mut preds: Vec<u64> = buf
-            .iter()
-            .filter(|p| game.tier_of(p) == self.tier)
-            .map(|p| game.rank(self.tier, p))
-            .collect();
-        preds.sort_unstable();
-        preds.dedup();
-        preds
-    }
-
-    /// Predecessor classes of the class `child` with the number of in-tier
-    /// moves of each predecessor's representative that land in class `child`
-    /// (the edges a decided `child` removes from the predecessor's counter).
-    ///
-    /// Fast path (the game reports stabiliser orders, see
-    /// [`TierGame::rank_orbit`]): from the un-moves alone, `u · |Stab(q)| /
-    /// |Stab(c)|`. Otherwise the moves of every predecessor's representative
-    /// are regenerated and counted.
-    fn pred_edges(
-        &self,
-        child: u64,
-        buf: &mut Vec<G::Pos>,
-        classes: &mut Vec<(u64, u32)>,
-        moves: &mut Vec<G::Move>,
-        out: &mut Vec<(u64, u16)>,
-    ) {
-        out.clear();
-        let game = self.game;
-        let Some(rep) = game.unrank(self.tier, child) else {
-            return;
-        };
-        let (_, stab_c) = game.rank_orbit(self.tier, &rep);
-        game.unmoves(&rep, buf);
-        classes.clear();
-        let mut exact = stab_c.is_some();
-        for p in buf.iter() {
-            if game.tier_of(p) != self.tier {
-                continue;
-            }
-            let (q, sq) = game.rank_orbit(self.tier, p);
-            exact &= sq.is_some();
-            classes.push((q, sq.unwrap_or(0)));
-        }
-        classes.sort_unstable();
-        if let (true, Some(sc)) = (exact, stab_c) {
-            let mut i = 0;
-            while i < classes.len() {
-                let (q, sq) = classes[i];
-                let mut j = i;
-                while j < classes.len() && classes[j].0 == q {
-                    j += 1;
-                }
-                let u = (j - i) as u32;
-                debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
-                out.push((q, (u * sq / sc) as u16));
-                i = j;
-            }
-        } else {
-            classes.dedup_by_key(|x| x.0);
-            for &(q, _) in classes.iter() {
-                out.push((q, self.edges(q, child, moves)));
-            }
+            let (v, d) = decode(cw as u16).ok_or_else(|| {
+                Error::Internal(format!(
+                    "a move of {} leads to empty slot {c} of tier {} (rank/unrank mismatch)",
+                    game.format_position(pos),
+                    game.tier_name(tier)
+                ))
+            })?;
+            exits.add(v, d);
         }
     }
-
-    /// Number of moves of the representative of class `pred` that land in class `child`.
-    fn edges(&self, pred: u64, child: u64, moves: &mut Vec<G::Move>) -> u16 {
-        let game = self.game;
-        let Some(rep) = game.unrank(self.tier, pred) else {
-            return 0;
+    if inner == 0 {
+        return match exits.record()? {
+            Some(r) => Ok(Scanned::Final(r)),
+            None => Err(Error::Internal(format!(
+                "position {} has no legal move but is not terminal",
+                game.format_position(pos)
+            ))),
         };
-        game.legal_moves(&rep, moves);
-        moves
-            .iter()
-            .filter(|&&m| {
-                let c = game.play(&rep, m);
-                game.tier_of(&c) == self.tier && game.rank(self.tier, &c) == child
-            })
-            .count() as u16
+    }
+    if inner > CNT_MAX {
+        return Err(Error::Internal(format!(
+            "position {} has more than {CNT_MAX} in-tier moves",
+            game.format_position(pos)
+        )));
+    }
+    if let Some(w) = exits.win {
+        check_distance(w)?;
+    }
+    check_distance(exits.loss)?;
+    Ok(Scanned::Inner(inner, exits))
+}
+
+/// Buffers of one scanning job, reused slot after slot.
+struct Scratch<G: TierGame> {
+    moves: Vec<G::Move>,
+    /// (tier, index) of every child.
+    indices: Vec<(G::Tier, u64)>,
+    /// (child table, rank) of the moves that leave the tier.
+    exit_ranks: Vec<(usize, u64)>,
+    /// Ranks of the in-tier children (when absorbing).
+    inner_ranks: Vec<u64>,
+}
+
+impl<G: TierGame> Scratch<G> {
+    /// Empty buffers.
+    fn new() -> Self {
+        Scratch {
+            moves: Vec::new(),
+            indices: Vec::new(),
+            exit_ranks: Vec::new(),
+            inner_ranks: Vec::new(),
+        }
     }
 }
+
+/// Distinct predecessor classes of the class `child` (its representative's un-moves).
+fn pred_classes<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    child: u64,
+    buf: &mut Vec<G::Pos>,
+    out: &mut Vec<u64>,
+) {
+    out.clear();
+    let Some(rep) = game.unrank(tier, child) else {
+        return;
+    };
+    game.unmoves(&rep, buf);
+    out.extend(
+        buf.iter()
+            .filter(|p| game.tier_of(p) == tier)
+            .map(|p| game.rank(tier, p)),
+    );
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// Predecessor classes of the class `child` with the number of in-tier
+/// moves of each predecessor's representative that land in class `child`
+/// (the edges a decided `child` removes from the predecessor's counter).
+///
+/// Fast path (the game reports stabiliser orders, see
+/// [`TierGame::rank_orbit`]): from the un-moves alone, `u · |Stab(q)| /
+/// |Stab(c)|`. Otherwise the moves of every predecessor's representative
+/// are regenerated and counted.
+fn pred_edges<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    child: u64,
+    buf: &mut Vec<G::Pos>,
+    classes: &mut Vec<(u64, u32)>,
+    moves: &mut Vec<G::Move>,
+    out: &mut Vec<(u64, u16)>,
+) {
+    out.clear();
+    let Some(rep) = game.unrank(tier, child) else {
+        return;
+    };
+    let (_, stab_c) = game.rank_orbit(tier, &rep);
+    game.unmoves(&rep, buf);
+    classes.clear();
+    let mut exact = stab_c.is_some();
+    for p in buf.iter() {
+        if game.tier_of(p) != tier {
+            continue;
+        }
+        let (q, sq) = game.rank_orbit(tier, p);
+        exact &= sq.is_some();
+        classes.push((q, sq.unwrap_or(0)));
+    }
+    classes.sort_unstable();
+    if let (true, Some(sc)) = (exact, stab_c) {
+        let mut i = 0;
+        while i < classes.len() {
+            let (q, sq) = classes[i];
+            let mut j = i;
+            while j < classes.len() && classes[j].0 == q {
+                j += 1;
+            }
+            let u = (j - i) as u32;
+            debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
+            out.push((q, (u * sq / sc) as u16));
+            i = j;
+        }
+    } else {
+        classes.dedup_by_key(|x| x.0);
+        for &(q, _) in classes.iter() {
+            out.push((q, edges(game, tier, q, child, moves)));
+        }
+    }
+}
+
+/// Number of moves of the representative of class `pred` that land in class `child`.
+fn edges<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    pred: u64,
+    child: u64,
+    moves: &mut Vec<G::Move>,
+) -> u16 {
+    let Some(rep) = game.unrank(tier, pred) else {
+        return 0;
+    };
+    game.legal_moves(&rep, moves);
+    moves
+        .iter()
+        .filter(|&&m| {
+            let c = game.play(&rep, m);
+            game.tier_of(&c) == tier && game.rank(tier, &c) == child
+        })
+        .count() as u16
+}
+
+/// Frontier entries found by one job of a sweep: slots by distance (4 bytes an
+/// entry; pairs would take 8 and twice that while merged).
+type Found = BTreeMap<u32, Vec<u32>>;
 
 /// Solves one tier whose child tiers are solved (their records in `children`).
 ///
@@ -349,6 +522,18 @@ pub fn solve_tier<G: TierGame>(
     children: &ChildValues<G::Tier>,
     progress: &dyn Progress,
 ) -> Result<TierResult> {
+    solve_tier_with(game, tier, children, progress, Absorb::Hint)
+}
+
+/// [`solve_tier`] with the game's hint used or ignored (the records are the
+/// same; tests and benchmarks compare the two).
+pub fn solve_tier_with<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    progress: &dyn Progress,
+    absorb: Absorb,
+) -> Result<TierResult> {
     let started = Instant::now();
     let size = game.tier_size(tier);
     if size >= u32::MAX as u64 {
@@ -358,114 +543,232 @@ pub fn solve_tier<G: TierGame>(
         )));
     }
     let n = size as usize;
-    let min_len = if n < SMALL_TIER { n.max(1) } else { MIN_JOB };
+    let chunk = if n < SMALL_TIER { n.max(1) } else { CHUNK };
+    let jobs = n.div_ceil(chunk);
     let name = game.tier_name(tier);
+    let mut words: Vec<AtomicU32> = Vec::new();
+    words.try_reserve_exact(n).map_err(|_| {
+        Error::Memory(format!(
+            "tier {name}: cannot allocate {n} words of solver state"
+        ))
+    })?;
+    words.extend((0..n).map(|_| AtomicU32::new(U)));
+    let words = words;
 
-    // Phase 1: scan.
+    // Phase 1: scan, in two sweeps. The first takes the slots the hint rules out
+    // (no in-tier move: final at once, never propagated); the second the others,
+    // folding the first sweep's slots in (their words are plain records) and
+    // counting every other in-tier move. A slot decided in the second sweep is
+    // marked LATE: positions of the same sweep may have counted it, so it is
+    // propagated. Each job returns its frontier entries.
+    let hint = absorb == Absorb::Hint;
     progress.stage(&format!("{name} scan"), size);
-    let mut work = Work {
-        game,
-        tier,
-        rec: (0..n).map(|_| AtomicU16::new(REC_NONE)).collect(),
-        cnt: (0..n).map(|_| AtomicU16::new(0)).collect(),
-        aux: Vec::new(),
-    };
-    let chunk = if n < SMALL_TIER { n.max(1) } else { 1 << 12 };
-    let mut aux = vec![0u16; n];
-    // Each chunk returns its frontier entries (distance, index), merged in chunk order.
-    let found: Vec<Result<Vec<(u32, u32)>>> = aux
-        .par_chunks_mut(chunk)
-        .enumerate()
-        .map(|(ci, aux_chunk)| {
-            if stop_requested() {
-                return Err(Error::Interrupted);
-            }
-            let mut moves = Vec::new();
-            let mut out = Vec::new();
-            let base = ci * chunk;
-            for (k, a) in aux_chunk.iter_mut().enumerate() {
-                let i = base + k;
-                match work.scan_slot(i as u64, children, &mut moves)? {
-                    Scanned::Empty => {}
-                    Scanned::Final(r) => {
-                        work.rec[i].store(r, Ordering::Relaxed);
-                        if r != REC_DRAW {
-                            out.push((decode(r).map_or(0, |x| x.1), i as u32));
-                        }
-                    }
-                    Scanned::Inner(c, bits, win) => {
-                        work.cnt[i].store(c, Ordering::Relaxed);
-                        *a = bits;
-                        if let Some(w) = win {
-                            out.push((w, i as u32));
-                        }
-                    }
+    let mut first: Vec<Found> = Vec::with_capacity(jobs);
+    for second in [false, true] {
+        if !second && !hint {
+            continue;
+        }
+        let part: Vec<Result<Found>> = (0..jobs)
+            .into_par_iter()
+            .map(|j| {
+                if stop_requested() {
+                    return Err(Error::Interrupted);
                 }
-            }
-            progress.advance(aux_chunk.len() as u64);
-            Ok(out)
-        })
-        .collect();
-    work.aux = aux;
-    let mut buckets: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    for part in found {
-        for (d, i) in part? {
-            buckets.entry(d).or_default().push(i);
+                let mut scratch = Scratch::new();
+                let mut found = Found::new();
+                let (start, end) = (j * chunk, ((j + 1) * chunk).min(n));
+                let want = |index: u64| !hint || game.may_have_inner_moves(tier, index) == second;
+                let absorbing = (hint && second).then_some(&words[..]);
+                // Slots the enumeration skips hold no position.
+                let empty = |from: usize, upto: usize| {
+                    for (k, w) in words.iter().enumerate().take(upto).skip(from) {
+                        if want(k as u64) {
+                            w.store(u32::from(REC_NONE), Ordering::Relaxed);
+                        }
+                    }
+                };
+                let mut next = start;
+                let mut visit = |index: u64, pos: &G::Pos| -> Result<()> {
+                    let i = index as usize;
+                    empty(next, i);
+                    next = i + 1;
+                    match scan_position(game, tier, pos, children, &mut scratch, absorbing)? {
+                        Scanned::Final(r) if !second => {
+                            words[i].store(u32::from(r), Ordering::Relaxed)
+                        }
+                        Scanned::Final(r) => {
+                            words[i].store(LATE | u32::from(r), Ordering::Relaxed);
+                            if r != REC_DRAW && game.may_have_unmoves(tier, index) {
+                                found
+                                    .entry(decode(r).map_or(0, |x| x.1))
+                                    .or_default()
+                                    .push(i as u32);
+                            }
+                        }
+                        Scanned::Inner(count, exits) => {
+                            if !second {
+                                return Err(Error::Internal(format!(
+                                    "slot {i} of tier {} has in-tier moves, but the game's hint ruled them out",
+                                    game.tier_name(tier)
+                                )));
+                            }
+                            words[i].store(exits.word(count)?, Ordering::Relaxed);
+                            if let Some(w) = exits.win {
+                                found.entry(w).or_default().push(i as u32);
+                            }
+                        }
+                    }
+                    Ok(())
+                };
+                game.for_each_slot(tier, start as u64..end as u64, &want, &mut visit)?;
+                empty(next, end);
+                progress.advance(((end - start) / if hint { 2 } else { 1 }) as u64);
+                Ok(found)
+            })
+            .collect();
+        if second {
+            first = part.into_iter().collect::<Result<_>>()?;
+        } else {
+            part.into_iter().collect::<Result<Vec<_>>>()?;
         }
     }
     progress.finish_stage();
+    let mut buckets: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for part in first {
+        for (d, slots) in part {
+            buckets.entry(d).or_default().extend(slots);
+        }
+    }
 
     // Phase 2: propagation by distance.
     progress.stage(&format!("{name} propagate"), 0);
+    let levels = propagate(game, tier, &words, &mut buckets, progress)?;
+    progress.finish_stage();
+
+    // Phase 3: what is left is a draw.
+    let mut records: Vec<u16> = Vec::new();
+    records
+        .try_reserve_exact(n)
+        .map_err(|_| Error::Memory(format!("tier {name}: cannot allocate {n} records")))?;
+    words
+        .par_iter()
+        .with_min_len(chunk)
+        .map(|w| {
+            let w = w.load(Ordering::Relaxed);
+            if w & U != 0 {
+                REC_DRAW
+            } else {
+                w as u16
+            }
+        })
+        .collect_into_vec(&mut records);
+    drop(words);
+    let mut stats = TierStats::of_records(&records);
+    stats.levels = levels;
+    Ok(TierResult {
+        records,
+        stats,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Sets an undecided word to a decided record; `false` if it was decided already.
+fn decide(word: &AtomicU32, record: u16) -> bool {
+    let mut cur = word.load(Ordering::Relaxed);
+    loop {
+        if cur & U == 0 {
+            return false;
+        }
+        match word.compare_exchange_weak(
+            cur,
+            LATE | u32::from(record),
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        ) {
+            Ok(_) => return true,
+            Err(now) => cur = now,
+        }
+    }
+}
+
+/// Removes `e` in-tier moves from an undecided word; returns the loss record
+/// it was decided with when its counter reaches zero without an escape.
+fn decrement(word: &AtomicU32, e: u32, next: u32) -> Option<u16> {
+    let mut cur = word.load(Ordering::Relaxed);
+    loop {
+        if cur & U == 0 {
+            return None;
+        }
+        let count = cur >> CNT_SHIFT & CNT_MAX;
+        debug_assert!(count >= e, "counter underflow");
+        let left = count.saturating_sub(e);
+        let (new, loss) = if left == 0 && cur & E == 0 {
+            let r = encode(Value::Loss, next.max(cur & DIST));
+            (LATE | u32::from(r), Some(r))
+        } else {
+            (cur & !(CNT_MAX << CNT_SHIFT) | left << CNT_SHIFT, None)
+        };
+        match word.compare_exchange_weak(cur, new, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return loss,
+            Err(now) => cur = now,
+        }
+    }
+}
+
+/// Phase 2: processes the frontier level by level; returns the number of levels.
+fn propagate<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    words: &[AtomicU32],
+    buckets: &mut BTreeMap<u32, Vec<u32>>,
+    progress: &dyn Progress,
+) -> Result<u32> {
     let mut levels = 0u32;
     while let Some((d, mut frontier)) = buckets.pop_first() {
         if stop_requested() {
             return Err(Error::Interrupted);
         }
         levels += 1;
-        let rec = &work.rec;
-        // Pending exit wins not beaten by a faster in-tier win become final now.
-        frontier.sort_unstable();
+        // Pending wins not beaten by a faster in-tier win become final now.
+        frontier.par_sort_unstable();
         frontier.dedup();
-        for &i in &frontier {
-            let _ = rec[i as usize].compare_exchange(
-                REC_NONE,
-                encode(Value::Win, d),
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
-        }
+        let win_d = encode(Value::Win, check_distance(d)?);
         let (mut losses, mut wins) = (Vec::new(), Vec::new());
         for &i in &frontier {
-            match decode(rec[i as usize].load(Ordering::Relaxed)) {
+            let w = words[i as usize].load(Ordering::Relaxed);
+            let w = if w & U != 0 {
+                decide(&words[i as usize], win_d);
+                words[i as usize].load(Ordering::Relaxed)
+            } else {
+                w
+            };
+            if !game.may_have_unmoves(tier, i as u64) {
+                continue;
+            }
+            match decode(w as u16) {
                 Some((Value::Loss, x)) if x == d => losses.push(i),
                 Some((Value::Win, x)) if x == d => wins.push(i),
                 _ => {} // superseded pending entry
             }
         }
+        drop(frontier);
         let next = check_distance(d + 1)?;
-        let wref = &work;
+        let win_next = encode(Value::Win, next);
         // Losses first: their predecessors are wins at d + 1.
         let new_wins: Vec<u32> = losses
             .par_iter()
-            .with_min_len(min_len.min(256))
-            .map_init(Vec::new, |buf, &c| {
-                let mut out = Vec::new();
-                for q in wref.pred_classes(c as u64, buf) {
-                    if rec[q as usize]
-                        .compare_exchange(
-                            REC_NONE,
-                            encode(Value::Win, next),
-                            Ordering::Relaxed,
-                            Ordering::Relaxed,
-                        )
-                        .is_ok()
-                    {
-                        out.push(q as u32);
-                    }
-                }
-                out
-            })
+            .with_min_len(MIN_LEVEL_JOB)
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(buf, preds), &c| {
+                    pred_classes(game, tier, c as u64, buf, preds);
+                    preds
+                        .iter()
+                        .filter(|&&q| decide(&words[q as usize], win_next))
+                        .map(|&q| q as u32)
+                        .collect::<Vec<u32>>()
+                },
+            )
             .flatten_iter()
             .collect();
         if !new_wins.is_empty() {
@@ -474,27 +777,18 @@ pub fn solve_tier<G: TierGame>(
         // Then wins: decrement predecessors; zero without escape is a loss.
         let new_losses: Vec<(u32, u32)> = wins
             .par_iter()
-            .with_min_len(min_len.min(256))
+            .with_min_len(MIN_LEVEL_JOB)
             .map_init(
                 || (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
                 |(buf, classes, moves, preds), &c| {
-                    let mut out = Vec::new();
-                    wref.pred_edges(c as u64, buf, classes, moves, preds);
-                    for &(q, e) in preds.iter() {
-                        let qi = q as usize;
-                        if rec[qi].load(Ordering::Relaxed) != REC_NONE {
-                            continue;
-                        }
-                        let old = wref.cnt[qi].fetch_sub(e, Ordering::Relaxed);
-                        debug_assert!(old >= e, "counter underflow");
-                        let aux = wref.aux[qi];
-                        if old == e && aux & AUX_ESCAPE == 0 {
-                            let l = next.max((aux & AUX_LOSS) as u32);
-                            rec[qi].store(encode(Value::Loss, l), Ordering::Relaxed);
-                            out.push((l, q as u32));
-                        }
-                    }
-                    out
+                    pred_edges(game, tier, c as u64, buf, classes, moves, preds);
+                    preds
+                        .iter()
+                        .filter_map(|&(q, e)| {
+                            decrement(&words[q as usize], u32::from(e), next)
+                                .map(|r| (decode(r).map_or(next, |x| x.1), q as u32))
+                        })
+                        .collect::<Vec<(u32, u32)>>()
                 },
             )
             .flatten_iter()
@@ -505,29 +799,5 @@ pub fn solve_tier<G: TierGame>(
         progress.advance(1);
         progress.message(&format!("distance {d}"));
     }
-    progress.finish_stage();
-
-    // Phase 3: what is left is a draw.
-    let aux = &work.aux;
-    let records: Vec<u16> = work
-        .rec
-        .into_par_iter()
-        .zip(aux.par_iter())
-        .with_min_len(min_len)
-        .map(|(r, &a)| {
-            let r = r.into_inner();
-            if r == REC_NONE && a & AUX_INNER != 0 {
-                REC_DRAW
-            } else {
-                r
-            }
-        })
-        .collect();
-    let mut stats = TierStats::of_records(&records);
-    stats.levels = levels;
-    Ok(TierResult {
-        records,
-        stats,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+    Ok(levels)
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The whole Bagh-Chal game by retrograde analysis, resumable: run it again after an
+# interruption (Ctrl-C, a killed session) and it keeps every finished tier on disk.
+#
+#   scripts/solve-bagh-chal.sh [OUT_DIR] [THREADS]
+#
+# Default OUT_DIR: tables/bagh-chal-whole (git-ignored). Needs about 11 GB of memory at the
+# largest tiers (the plan prints its estimate first; the limit is raised to 20G here) and
+# disk for the compressed tables. Logs to OUT_DIR/solve.log with one line per finished stage;
+# peak memory and CPU time from /usr/bin/time go to OUT_DIR/time.log. When the solve is
+# complete it runs `verify` over every table and `analyze --by-side` into OUT_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-tables/bagh-chal-whole}"
+threads="${2:-$(nproc)}"
+mkdir -p "$out"
+cargo build --release --quiet --bin huntsolve
+bin=target/release/huntsolve
+echo "solve: bagh-chal whole into $out, $threads threads ($(date -u +%FT%TZ))" | tee -a "$out/solve.log"
+/usr/bin/time -v -o "$out/time.log" -a \
+  "$bin" solve bagh-chal --out "$out" --threads "$threads" --memory 20G 2>>"$out/solve.log" \
+  | tee -a "$out/solve.log"
+echo "verify: $(date -u +%FT%TZ)" | tee -a "$out/solve.log"
+/usr/bin/time -v -o "$out/time-verify.log" "$bin" verify --tables "$out" --threads "$threads" --json >"$out/verify.json"
+"$bin" analyze --tables "$out" --by-side --json >"$out/analyze.json"
+du -sb "$out"/*.hst | awk '{s+=$1} END {print "tables on disk: " s " bytes"}' | tee -a "$out/solve.log"

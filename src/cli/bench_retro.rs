@@ -1,0 +1,137 @@
+//! `huntsolve bench --retro RULES --tiers T,... --tables DIR`: the tier solver
+//! timed against the previous one in one run (see `huntsolve::retro::bench`).
+
+use super::bench::Args;
+use super::out::println;
+use huntsolve::retro::bench::{bench_tiers, BenchReport, Solver};
+use huntsolve::retro::Solvable;
+use huntsolve::{AnyGame, Error, Result};
+use std::path::Path;
+
+/// Runs `bench --retro`.
+pub fn run(args: &Args, rules: &str, progress: &dyn huntsolve::progress::Progress) -> Result<()> {
+    let tiers = args.tiers.as_deref().ok_or_else(|| {
+        Error::Input("--retro needs --tiers T1,T2,... (children first), e.g. --tiers h0p1c2".into())
+    })?;
+    let dir = args.tables.as_deref().unwrap_or(Path::new("tables"));
+    let threads = args
+        .threads
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut counts = vec![1];
+    if threads > 1 {
+        counts.push(threads);
+    }
+    let mut runs = Vec::new();
+    for &t in &counts {
+        if !args.no_baseline {
+            runs.push((Solver::Reference, t));
+        }
+        runs.push((Solver::Current, t));
+    }
+    let game = AnyGame::parse(rules)?;
+    let report = huntsolve::with_game!(&game, g => bench_game(g, tiers, dir, &runs, progress))?;
+    if args.json {
+        let text = serde_json::to_string_pretty(&report)
+            .map_err(|e| Error::Internal(format!("encoding the report: {e}")))?;
+        return println(&text);
+    }
+    print_report(&report, &counts, !args.no_baseline)
+}
+
+fn bench_game<G: Solvable>(
+    g: &G,
+    tiers: &str,
+    dir: &Path,
+    runs: &[(Solver, usize)],
+    progress: &dyn huntsolve::progress::Progress,
+) -> Result<BenchReport> {
+    let list = tiers
+        .split(',')
+        .map(|s| g.parse_tier(s.trim()))
+        .collect::<Result<Vec<_>>>()?;
+    bench_tiers(g, dir, &list, runs, progress)
+}
+
+fn print_report(r: &BenchReport, counts: &[usize], baseline: bool) -> Result<()> {
+    println(&format!("retrograde solver benchmark: {}", r.rules))?;
+    println(&format!(
+        "{:<10} {:<10} {:>7} {:>13} {:>9} {:>9} {:>13}",
+        "tier", "solver", "threads", "slots", "wall s", "cpu s", "slots/s"
+    ))?;
+    for x in &r.runs {
+        println(&format!(
+            "{:<10} {:<10} {:>7} {:>13} {:>9.2} {:>9} {:>13.0}",
+            x.tier,
+            x.solver.name(),
+            x.threads,
+            x.slots,
+            x.seconds,
+            x.cpu_seconds.map_or("-".into(), |c| format!("{c:.2}")),
+            x.slots_per_second
+        ))?;
+    }
+    let total = |s: Solver, t: usize| -> (u64, f64, Option<f64>) {
+        let rows = r.runs.iter().filter(|x| x.solver == s && x.threads == t);
+        rows.fold((0, 0.0, Some(0.0)), |(n, w, c), x| {
+            (
+                n + x.slots,
+                w + x.seconds,
+                c.zip(x.cpu_seconds).map(|(a, b)| a + b),
+            )
+        })
+    };
+    println("totals:")?;
+    for &t in counts {
+        for s in [Solver::Reference, Solver::Current] {
+            if s == Solver::Reference && !baseline {
+                continue;
+            }
+            let (n, w, c) = total(s, t);
+            println(&format!(
+                "  {:<10} {} thread(s): {n} slots in {w:.2} s wall{}, {:.0} slots/s, {:.0} slots/s per thread",
+                s.name(),
+                t,
+                c.map_or(String::new(), |c| format!(" ({c:.2} s CPU)")),
+                n as f64 / w.max(1e-9),
+                n as f64 / w.max(1e-9) / t as f64
+            ))?;
+        }
+    }
+    let rate = |s: Solver, t: usize| {
+        let (n, w, _) = total(s, t);
+        n as f64 / w.max(1e-9)
+    };
+    if baseline {
+        println(&format!(
+            "current / reference, 1 thread: {:.2}x",
+            rate(Solver::Current, 1) / rate(Solver::Reference, 1)
+        ))?;
+    }
+    if let Some(&t) = counts.get(1) {
+        let (_, w, c) = total(Solver::Current, t);
+        println(&format!(
+            "current, {t} threads / 1 thread: {:.2}x{}",
+            rate(Solver::Current, t) / rate(Solver::Current, 1),
+            c.map_or(String::new(), |c| format!(
+                " (wall = {:.2} x CPU time)",
+                w / c.max(1e-9)
+            ))
+        ))?;
+        if baseline {
+            println(&format!(
+                "current {t} threads / reference {t} threads: {:.2}x",
+                rate(Solver::Current, t) / rate(Solver::Reference, t)
+            ))?;
+        }
+    }
+    if !r.checked_against_tables.is_empty() {
+        println(&format!(
+            "records identical across all runs and equal to the tables of: {}",
+            r.checked_against_tables.join(", ")
+        ))?;
+    } else {
+        println("records identical across all runs (no table of these tiers to compare with)")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,175 @@
+//! Benchmark of the tier solver: chosen tiers solved in memory (no table is
+//! written) by the current solver and by the previous one
+//! ([`super::reference`]), each with chosen thread counts, in one run, so
+//! that speed ratios are measured under the same conditions. Every run of a
+//! tier must give the same records, and the records of a table already in the
+//! children's directory are compared too: a benchmark that changed an answer
+//! is an error, not a figure.
+
+use super::driver::load_records;
+use super::reference::solve_tier_reference;
+use super::scope::Solvable;
+use super::solver::{solve_tier_with, Absorb, ChildValues, TierResult};
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::table::table_path;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Which solver a run uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Solver {
+    /// [`super::reference::solve_tier_reference`], the previous solver (baseline).
+    Reference,
+    /// [`super::solver::solve_tier`], the current solver.
+    Current,
+}
+
+impl Solver {
+    /// Short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Solver::Reference => "reference",
+            Solver::Current => "current",
+        }
+    }
+}
+
+/// One timed solve of one tier.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BenchRun {
+    /// Tier name.
+    pub tier: String,
+    /// Solver used.
+    pub solver: Solver,
+    /// Worker threads.
+    pub threads: usize,
+    /// Index slots of the tier.
+    pub slots: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Slots per second.
+    pub slots_per_second: f64,
+    /// CPU seconds of the whole process during the run (user + system, from
+    /// `/proc/self/stat`; `None` where that is not readable).
+    pub cpu_seconds: Option<f64>,
+}
+
+/// CPU seconds used by this process so far (Linux: `/proc/self/stat`, in clock
+/// ticks of 1/100 s, the kernel's `USER_HZ` on every Linux architecture).
+pub fn process_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) in parentheses.
+    let rest = &text[text.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+/// What [`bench_tiers`] measured.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BenchReport {
+    /// Rules string.
+    pub rules: String,
+    /// Every run, tier by tier in the order given.
+    pub runs: Vec<BenchRun>,
+    /// Tiers whose records were also compared with a table in the directory.
+    pub checked_against_tables: Vec<String>,
+}
+
+/// Solves `tiers` (in the order given: a tier's children must be earlier in the
+/// list or solved in `dir`) with every (solver, threads) of `runs`, comparing
+/// the records of all runs and with `dir`'s table of the tier when there is one.
+pub fn bench_tiers<G: Solvable>(
+    game: &G,
+    dir: &Path,
+    tiers: &[G::Tier],
+    runs: &[(Solver, usize)],
+    progress: &dyn Progress,
+) -> Result<BenchReport> {
+    if runs.is_empty() || tiers.is_empty() {
+        return Err(Error::Input(
+            "nothing to benchmark: no tier or no run".into(),
+        ));
+    }
+    let mut solved: Vec<(G::Tier, Arc<Vec<u16>>)> = Vec::new();
+    let mut out = Vec::new();
+    let mut checked = Vec::new();
+    for &t in tiers {
+        let name = game.tier_name(t);
+        if game.tier_is_terminal(t) {
+            return Err(Error::Input(format!(
+                "tier {name} holds only positions that are over: nothing to solve"
+            )));
+        }
+        let mut children = ChildValues::new();
+        for c in game.stored_children(t) {
+            let recs = match solved.iter().find(|(s, _)| *s == c) {
+                Some((_, r)) => r.clone(),
+                None => Arc::new(load_records(game, dir, c).map_err(|e| {
+                    Error::Input(format!(
+                        "tier {name} needs child tier {} (solve it first, or list it before {name}): {e}",
+                        game.tier_name(c)
+                    ))
+                })?),
+            };
+            children.insert(c, recs);
+        }
+        let mut first: Option<Vec<u16>> = None;
+        for &(solver, threads) in runs {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| Error::Input(format!("cannot start {threads} threads: {e}")))?;
+            let cpu0 = process_cpu_seconds();
+            let started = Instant::now();
+            let res: TierResult = pool.install(|| match solver {
+                Solver::Reference => solve_tier_reference(game, t, &children, progress),
+                Solver::Current => solve_tier_with(game, t, &children, progress, Absorb::Hint),
+            })?;
+            let seconds = started.elapsed().as_secs_f64();
+            let cpu_seconds = process_cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
+            let slots = res.records.len() as u64;
+            match &first {
+                None => first = Some(res.records),
+                Some(f) => {
+                    if *f != res.records {
+                        return Err(Error::Disagreement(format!(
+                            "tier {name}: the {} solver with {threads} threads gives other records than the first run",
+                            solver.name()
+                        )));
+                    }
+                }
+            }
+            out.push(BenchRun {
+                tier: name.clone(),
+                solver,
+                threads,
+                slots,
+                seconds,
+                slots_per_second: slots as f64 / seconds.max(1e-9),
+                cpu_seconds,
+            });
+        }
+        let records = first.unwrap_or_default();
+        if table_path(dir, &name).exists() {
+            let stored = load_records(game, dir, t)?;
+            if stored != records {
+                return Err(Error::Disagreement(format!(
+                    "tier {name}: the records differ from the table in {}",
+                    dir.display()
+                )));
+            }
+            checked.push(name.clone());
+        }
+        solved.push((t, Arc::new(records)));
+    }
+    Ok(BenchReport {
+        rules: game.rules_string(),
+        runs: out,
+        checked_against_tables: checked,
+    })
+}

@@ -1,0 +1,417 @@
+//! The previous per-tier retrograde solver (commit f002e8a), kept unchanged as
+//! the baseline of `huntsolve bench --retro` (speed ratios measured in one run)
+//! and as a second implementation the tests compare [`super::solver::solve_tier`]
+//! with: their records must be identical, since retrograde values and distances
+//! are a function of the game graph, not of the algorithm.
+//!
+//! Phases: every slot is scanned (terminal, exits resolved from child tiers,
+//! in-tier moves counted); then propagation by distance from *every* decided
+//! slot through [`TierGame::unmoves`] (losses make predecessors wins, wins
+//! decrement predecessors' counters); what is left is a draw. State lives in
+//! three arrays (record, counter, flags: 6 bytes a slot).
+
+use super::solver::{ChildValues, TierResult, TierStats};
+use crate::error::{Error, Result};
+use crate::game::Value;
+use crate::progress::{stop_requested, Progress};
+use crate::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::time::Instant;
+
+/// Tiers below this many slots are solved as one job (no rayon splitting):
+/// the overhead of splitting would exceed the work.
+const SMALL_TIER: usize = 1 << 14;
+/// Minimum number of slots per rayon job in large tiers.
+const MIN_JOB: usize = 1 << 10;
+
+/// `aux` bit: the slot holds a position with at least one in-tier move.
+const AUX_INNER: u16 = 1 << 15;
+/// `aux` bit: some exit leads to a draw or a win, so the position never loses.
+const AUX_ESCAPE: u16 = 1 << 14;
+/// `aux` bits: worst forced loss distance through an exit (0: no exit).
+const AUX_LOSS: u16 = (1 << 14) - 1;
+
+/// Shared state of one tier during solving.
+struct Work<'a, G: TierGame> {
+    game: &'a G,
+    tier: G::Tier,
+    rec: Vec<AtomicU16>,
+    cnt: Vec<AtomicU16>,
+    aux: Vec<u16>,
+}
+
+/// What the scan found for one slot.
+enum Scanned {
+    /// Final record; pushed to the frontier at this distance unless a draw.
+    Final(u16),
+    /// In-tier node: counter, aux bits, and a pending exit win distance.
+    Inner(u16, u16, Option<u32>),
+    /// Empty slot.
+    Empty,
+}
+
+fn check_distance(d: u32) -> Result<u32> {
+    if d > MAX_DISTANCE || d > AUX_LOSS as u32 {
+        return Err(Error::Internal(format!(
+            "distance {d} exceeds the record encoding's limit"
+        )));
+    }
+    Ok(d)
+}
+
+impl<G: TierGame> Work<'_, G> {
+    fn scan_slot(
+        &self,
+        index: u64,
+        children: &ChildValues<G::Tier>,
+        moves: &mut Vec<G::Move>,
+    ) -> Result<Scanned> {
+        let game = self.game;
+        let Some(pos) = game.unrank(self.tier, index) else {
+            return Ok(Scanned::Empty);
+        };
+        if let Some(v) = game.outcome(&pos) {
+            return Ok(Scanned::Final(encode(v, 0)));
+        }
+        game.legal_moves(&pos, moves);
+        let (mut inner, mut win, mut draw, mut loss) = (0u32, None::<u32>, false, 0u32);
+        for &m in moves.iter() {
+            let child = game.play(&pos, m);
+            let ct = game.tier_of(&child);
+            if ct == self.tier {
+                inner += 1;
+                continue;
+            }
+            // A terminal tier is not stored: its positions' values are their outcomes
+            // (asked only when the child tier is not loaded, off the common path).
+            let value = if children.get(ct).is_none() && game.tier_is_terminal(ct) {
+                let v = game.outcome(&child).ok_or_else(|| {
+                    Error::Internal(format!(
+                        "position {} lies in terminal tier {} but is not terminal",
+                        game.format_position(&child),
+                        game.tier_name(ct)
+                    ))
+                })?;
+                (v, 0)
+            } else {
+                children.probe(game, ct, &child)?
+            };
+            match value {
+                (Value::Loss, d) => win = Some(win.map_or(d + 1, |w| w.min(d + 1))),
+                (Value::Draw, _) => draw = true,
+                (Value::Win, d) => loss = loss.max(d + 1),
+            }
+        }
+        if inner == 0 {
+            return Ok(Scanned::Final(if let Some(w) = win {
+                encode(Value::Win, check_distance(w)?)
+            } else if draw {
+                REC_DRAW
+            } else if loss > 0 {
+                encode(Value::Loss, check_distance(loss)?)
+            } else {
+                return Err(Error::Internal(format!(
+                    "position {} has no legal move but is not terminal",
+                    game.format_position(&pos)
+                )));
+            }));
+        }
+        let inner = u16::try_from(inner).map_err(|_| {
+            Error::Internal(format!(
+                "position {} has more than 65535 in-tier moves",
+                game.format_position(&pos)
+            ))
+        })?;
+        let mut aux = AUX_INNER | check_distance(loss)? as u16;
+        if win.is_some() || draw {
+            aux |= AUX_ESCAPE;
+        }
+        if let Some(w) = win {
+            check_distance(w)?;
+        }
+        Ok(Scanned::Inner(inner, aux, win))
+    }
+
+    /// Distinct predecessor classes of the class `child` (its representative's un-moves).
+    fn pred_classes(&self, child: u64, buf: &mut Vec<G::Pos>) -> Vec<u64> {
+        let game = self.game;
+        let Some(rep) = game.unrank(self.tier, child) else {
+            return Vec::new();
+        };
+        game.unmoves(&rep, buf);
+        let mut preds: Vec<u64> = buf
+            .iter()
+            .filter(|p| game.tier_of(p) == self.tier)
+            .map(|p| game.rank(self.tier, p))
+            .collect();
+        preds.sort_unstable();
+        preds.dedup();
+        preds
+    }
+
+    /// Predecessor classes of the class `child` with the number of in-tier
+    /// moves of each predecessor's representative that land in class `child`
+    /// (the edges a decided `child` removes from the predecessor's counter).
+    ///
+    /// Fast path (the game reports stabiliser orders, see
+    /// [`TierGame::rank_orbit`]): from the un-moves alone, `u · |Stab(q)| /
+    /// |Stab(c)|`. Otherwise the moves of every predecessor's representative
+    /// are regenerated and counted.
+    fn pred_edges(
+        &self,
+        child: u64,
+        buf: &mut Vec<G::Pos>,
+        classes: &mut Vec<(u64, u32)>,
+        moves: &mut Vec<G::Move>,
+        out: &mut Vec<(u64, u16)>,
+    ) {
+        out.clear();
+        let game = self.game;
+        let Some(rep) = game.unrank(self.tier, child) else {
+            return;
+        };
+        let (_, stab_c) = game.rank_orbit(self.tier, &rep);
+        game.unmoves(&rep, buf);
+        classes.clear();
+        let mut exact = stab_c.is_some();
+        for p in buf.iter() {
+            if game.tier_of(p) != self.tier {
+                continue;
+            }
+            let (q, sq) = game.rank_orbit(self.tier, p);
+            exact &= sq.is_some();
+            classes.push((q, sq.unwrap_or(0)));
+        }
+        classes.sort_unstable();
+        if let (true, Some(sc)) = (exact, stab_c) {
+            let mut i = 0;
+            while i < classes.len() {
+                let (q, sq) = classes[i];
+                let mut j = i;
+                while j < classes.len() && classes[j].0 == q {
+                    j += 1;
+                }
+                let u = (j - i) as u32;
+                debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
+                out.push((q, (u * sq / sc) as u16));
+                i = j;
+            }
+        } else {
+            classes.dedup_by_key(|x| x.0);
+            for &(q, _) in classes.iter() {
+                out.push((q, self.edges(q, child, moves)));
+            }
+        }
+    }
+
+    /// Number of moves of the representative of class `pred` that land in class `child`.
+    fn edges(&self, pred: u64, child: u64, moves: &mut Vec<G::Move>) -> u16 {
+        let game = self.game;
+        let Some(rep) = game.unrank(self.tier, pred) else {
+            return 0;
+        };
+        game.legal_moves(&rep, moves);
+        moves
+            .iter()
+            .filter(|&&m| {
+                let c = game.play(&rep, m);
+                game.tier_of(&c) == self.tier && game.rank(self.tier, &c) == child
+            })
+            .count() as u16
+    }
+}
+
+/// Solves one tier whose child tiers are solved (their records in `children`).
+///
+/// Runs on the current rayon pool; tiers below a few thousand slots run as one job.
+/// Returns [`Error::Interrupted`] when a stop is requested.
+pub fn solve_tier_reference<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    progress: &dyn Progress,
+) -> Result<TierResult> {
+    let started = Instant::now();
+    let size = game.tier_size(tier);
+    if size >= u32::MAX as u64 {
+        return Err(Error::Memory(format!(
+            "tier {} has {size} slots; the solver indexes at most 2^32 - 1",
+            game.tier_name(tier)
+        )));
+    }
+    let n = size as usize;
+    let min_len = if n < SMALL_TIER { n.max(1) } else { MIN_JOB };
+    let name = game.tier_name(tier);
+
+    // Phase 1: scan.
+    progress.stage(&format!("{name} scan"), size);
+    let mut work = Work {
+        game,
+        tier,
+        rec: (0..n).map(|_| AtomicU16::new(REC_NONE)).collect(),
+        cnt: (0..n).map(|_| AtomicU16::new(0)).collect(),
+        aux: Vec::new(),
+    };
+    let chunk = if n < SMALL_TIER { n.max(1) } else { 1 << 12 };
+    let mut aux = vec![0u16; n];
+    // Each chunk returns its frontier entries (distance, index), merged in chunk order.
+    let found: Vec<Result<Vec<(u32, u32)>>> = aux
+        .par_chunks_mut(chunk)
+        .enumerate()
+        .map(|(ci, aux_chunk)| {
+            if stop_requested() {
+                return Err(Error::Interrupted);
+            }
+            let mut moves = Vec::new();
+            let mut out = Vec::new();
+            let base = ci * chunk;
+            for (k, a) in aux_chunk.iter_mut().enumerate() {
+                let i = base + k;
+                match work.scan_slot(i as u64, children, &mut moves)? {
+                    Scanned::Empty => {}
+                    Scanned::Final(r) => {
+                        work.rec[i].store(r, Ordering::Relaxed);
+                        if r != REC_DRAW {
+                            out.push((decode(r).map_or(0, |x| x.1), i as u32));
+                        }
+                    }
+                    Scanned::Inner(c, bits, win) => {
+                        work.cnt[i].store(c, Ordering::Relaxed);
+                        *a = bits;
+                        if let Some(w) = win {
+                            out.push((w, i as u32));
+                        }
+                    }
+                }
+            }
+            progress.advance(aux_chunk.len() as u64);
+            Ok(out)
+        })
+        .collect();
+    work.aux = aux;
+    let mut buckets: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for part in found {
+        for (d, i) in part? {
+            buckets.entry(d).or_default().push(i);
+        }
+    }
+    progress.finish_stage();
+
+    // Phase 2: propagation by distance.
+    progress.stage(&format!("{name} propagate"), 0);
+    let mut levels = 0u32;
+    while let Some((d, mut frontier)) = buckets.pop_first() {
+        if stop_requested() {
+            return Err(Error::Interrupted);
+        }
+        levels += 1;
+        let rec = &work.rec;
+        // Pending exit wins not beaten by a faster in-tier win become final now.
+        frontier.sort_unstable();
+        frontier.dedup();
+        for &i in &frontier {
+            let _ = rec[i as usize].compare_exchange(
+                REC_NONE,
+                encode(Value::Win, d),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+        }
+        let (mut losses, mut wins) = (Vec::new(), Vec::new());
+        for &i in &frontier {
+            match decode(rec[i as usize].load(Ordering::Relaxed)) {
+                Some((Value::Loss, x)) if x == d => losses.push(i),
+                Some((Value::Win, x)) if x == d => wins.push(i),
+                _ => {} // superseded pending entry
+            }
+        }
+        let next = check_distance(d + 1)?;
+        let wref = &work;
+        // Losses first: their predecessors are wins at d + 1.
+        let new_wins: Vec<u32> = losses
+            .par_iter()
+            .with_min_len(min_len.min(256))
+            .map_init(Vec::new, |buf, &c| {
+                let mut out = Vec::new();
+                for q in wref.pred_classes(c as u64, buf) {
+                    if rec[q as usize]
+                        .compare_exchange(
+                            REC_NONE,
+                            encode(Value::Win, next),
+                            Ordering::Relaxed,
+                            Ordering::Relaxed,
+                        )
+                        .is_ok()
+                    {
+                        out.push(q as u32);
+                    }
+                }
+                out
+            })
+            .flatten_iter()
+            .collect();
+        if !new_wins.is_empty() {
+            buckets.entry(next).or_default().extend(new_wins);
+        }
+        // Then wins: decrement predecessors; zero without escape is a loss.
+        let new_losses: Vec<(u32, u32)> = wins
+            .par_iter()
+            .with_min_len(min_len.min(256))
+            .map_init(
+                || (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+                |(buf, classes, moves, preds), &c| {
+                    let mut out = Vec::new();
+                    wref.pred_edges(c as u64, buf, classes, moves, preds);
+                    for &(q, e) in preds.iter() {
+                        let qi = q as usize;
+                        if rec[qi].load(Ordering::Relaxed) != REC_NONE {
+                            continue;
+                        }
+                        let old = wref.cnt[qi].fetch_sub(e, Ordering::Relaxed);
+                        debug_assert!(old >= e, "counter underflow");
+                        let aux = wref.aux[qi];
+                        if old == e && aux & AUX_ESCAPE == 0 {
+                            let l = next.max((aux & AUX_LOSS) as u32);
+                            rec[qi].store(encode(Value::Loss, l), Ordering::Relaxed);
+                            out.push((l, q as u32));
+                        }
+                    }
+                    out
+                },
+            )
+            .flatten_iter()
+            .collect();
+        for (l, q) in new_losses {
+            buckets.entry(l).or_default().push(q);
+        }
+        progress.advance(1);
+        progress.message(&format!("distance {d}"));
+    }
+    progress.finish_stage();
+
+    // Phase 3: what is left is a draw.
+    let aux = &work.aux;
+    let records: Vec<u16> = work
+        .rec
+        .into_par_iter()
+        .zip(aux.par_iter())
+        .with_min_len(min_len)
+        .map(|(r, &a)| {
+            let r = r.into_inner();
+            if r == REC_NONE && a & AUX_INNER != 0 {
+                REC_DRAW
+            } else {
+                r
+            }
+        })
+        .collect();
+    let mut stats = TierStats::of_records(&records);
+    stats.levels = levels;
+    Ok(TierResult {
+        records,
+        stats,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,164 @@
+//! The tier solver against the previous one (`retro::reference`, kept as a baseline):
+//! every tier of several games, with absorption automatic, forced on and forced off,
+//! with 1 and 2 threads, must give the reference's records exactly. And the
+//! solver's shortcut hint `may_have_unmoves` must never rule out a slot that some
+//! in-tier move reaches (checked forward, from every position's moves).
+
+use huntsolve::game::Game;
+use huntsolve::progress::NoProgress;
+use huntsolve::retro::driver::plan;
+use huntsolve::retro::reference::solve_tier_reference;
+use huntsolve::retro::{solve_tier_with, Absorb, ChildValues, Scope, Solvable, TierGame};
+use std::sync::Arc;
+
+/// Solves every tier of `scope` in memory with the reference (1 thread) and with
+/// the hint used and ignored (1 thread), and used with 2 threads; panics on the
+/// first differing tier. Returns the tiers solved and the classes counted.
+fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64) {
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    let (one, two) = (pool(1), pool(2));
+    let plan = plan(game, scope).unwrap();
+    let mut children = ChildValues::new();
+    let (mut tiers, mut classes) = (0, 0u64);
+    for wave in &plan.waves {
+        for &t in wave {
+            let want = one
+                .install(|| solve_tier_reference(game, t, &children, &NoProgress))
+                .unwrap();
+            for (mode, threads) in [
+                (Absorb::Hint, &one),
+                (Absorb::Never, &one),
+                (Absorb::Hint, &two),
+            ] {
+                let got = threads
+                    .install(|| solve_tier_with(game, t, &children, &NoProgress, mode))
+                    .unwrap();
+                assert!(
+                    got.records == want.records,
+                    "{} tier {} ({mode:?}, {} threads): records differ at slot {:?}",
+                    game.rules_string(),
+                    game.tier_name(t),
+                    threads.current_num_threads(),
+                    got.records
+                        .iter()
+                        .zip(&want.records)
+                        .position(|(a, b)| a != b)
+                );
+                assert_eq!(got.stats.outcomes, want.stats.outcomes);
+            }
+            tiers += 1;
+            classes += want.stats.outcomes.classes;
+            children.insert(t, Arc::new(want.records));
+        }
+    }
+    (tiers, classes)
+}
+
+fn check_hunt(cases: &[(&str, Scope)]) {
+    for (spec, scope) in cases {
+        let g = huntsolve::hunt::from_spec(spec).unwrap();
+        let (tiers, classes) = same_records(&g, scope);
+        assert!(tiers > 1 && classes > 0, "{spec}");
+    }
+}
+
+#[test]
+fn hunt_games_same_records_as_the_reference_solver() {
+    check_hunt(&[
+        ("kaooa-6", Scope::Whole),
+        ("kaooa", Scope::Whole),
+        // Bagh-Chal's board, tigers dropped too, goats drop first, chains, compulsory
+        // captures: placement tiers of both sides, absorbed.
+        (
+            "bagh-chal,hunters=2,hunter_start=hand,prey=3,hunter_win=captures>=2,chain=continue,capture_compulsory=true",
+            Scope::Whole,
+        ),
+    ]);
+}
+
+/// Larger cases (a minute or more in the test profile): `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn larger_hunt_games_same_records_as_the_reference_solver() {
+    check_hunt(&[
+        ("bagh-chal,prey=3,hunter_win=captures>=2", Scope::Whole),
+        (
+            "bagh-chal,hunters=2,hunter_start=hand,prey=4,hunter_win=captures>=2,chain=continue",
+            Scope::Whole,
+        ),
+        ("diviyan-keliya", Scope::MaxPrey(2)),
+    ]);
+    let g = huntsolve::tafl::from_spec("brandubh").unwrap();
+    let scope = Scope::Material {
+        attackers: 2,
+        defenders: 1,
+    };
+    assert!(same_records(&g, &scope).0 > 1);
+}
+
+#[test]
+fn tafl_game_same_records_as_the_reference_solver() {
+    let g = huntsolve::tafl::from_spec("caikaboroda").unwrap();
+    let scope = Scope::Material {
+        attackers: 2,
+        defenders: 0,
+    };
+    let (tiers, classes) = same_records(&g, &scope);
+    assert!(tiers > 1 && classes > 0);
+}
+
+/// Forward check of the hint: from every position of every tier, each in-tier
+/// move lands in a slot the hint allows predecessors for; and the hint does rule
+/// out slots in placement tiers (else it is not tested at all).
+#[test]
+fn may_have_unmoves_never_rules_out_a_reachable_slot() {
+    for spec in [
+        "kaooa",
+        "bagh-chal,hunters=2,hunter_start=hand,prey=3,hunter_win=captures>=2",
+    ] {
+        let g = huntsolve::hunt::from_spec(spec).unwrap();
+        let mut moves = Vec::new();
+        let mut ruled_out = 0u64;
+        for t in g.scope_tiers(&Scope::Whole).unwrap() {
+            if g.tier_is_terminal(t) {
+                continue;
+            }
+            for i in 0..g.tier_size(t) {
+                if !g.may_have_unmoves(t, i) {
+                    ruled_out += 1;
+                }
+                if !g.may_have_inner_moves(t, i) {
+                    ruled_out += 1;
+                }
+                let Some(p) = g.unrank(t, i) else { continue };
+                if g.outcome(&p).is_some() {
+                    continue;
+                }
+                g.legal_moves(&p, &mut moves);
+                for &m in &moves {
+                    let c = g.play(&p, m);
+                    if g.tier_of(&c) == t {
+                        assert!(
+                            g.may_have_inner_moves(t, i),
+                            "{spec}: {} has an in-tier move, ruled out",
+                            huntsolve::game::Notation::format_position(&g, &p),
+                        );
+                        let ci = g.rank(t, &c);
+                        assert!(
+                            g.may_have_unmoves(t, ci),
+                            "{spec}: {} reaches slot {ci} of tier {}, ruled out",
+                            huntsolve::game::Notation::format_position(&g, &p),
+                            g.tier_name(t)
+                        );
+                    }
+                }
+            }
+        }
+        assert!(ruled_out > 0, "{spec}: the hint ruled out nothing");
+    }
+}
