@@ -5,6 +5,10 @@
 //! - [`crosscheck`]: solved tables against search on seeded random positions
 //!   (`verify --search`), a check that shares nothing with the retrograde solver
 //!   or the verifier but the rules engine.
+//! - [`exact`]: `query --exact`, the prover's value and the distance search
+//!   bounded by the proof.
+//! - [`openings`]: `openings --prove`, the ranked opening lines proven by the
+//!   prover (tables as leaves) and re-ranked by proven value.
 //!
 //! Neither [`crate::table`] nor [`crate::search`] imports this module: tables
 //! know nothing of search, and search sees tables only through the
@@ -12,6 +16,7 @@
 
 pub mod crosscheck;
 pub mod exact;
+pub mod openings;
 pub mod query;
 
 pub use crosscheck::{crosscheck_dir, CrossReport, CrossSample};

@@ -73,6 +73,9 @@ pub struct ProofSummary {
     pub plies_at_most: Option<u32>,
     /// Whether `distance` is exact (from the bounded alpha-beta).
     pub distance_exact: bool,
+    /// Why the prover stopped when the value is unknown (`time`, `nodes`,
+    /// `memory`: out of the `--hash` budget, `interrupt`).
+    pub stopped: Option<crate::prove::StopReason>,
 }
 
 /// Searches `pos` with every root move scored exactly ([`SearchConfig::all_moves`]
@@ -88,7 +91,20 @@ pub fn answer<G: FullGame, O: Oracle<G>>(
         all_moves: true,
         ..cfg.clone()
     };
-    let r = search(game, pos, oracle, &cfg, tt);
+    answer_as_configured(game, pos, oracle, &cfg, tt)
+}
+
+/// Searches `pos` with `cfg` as given and answers it: without
+/// [`SearchConfig::all_moves`], only the best move's score is exact (the
+/// others are bounds, and their values are given only where proven).
+pub fn answer_as_configured<G: FullGame, O: Oracle<G>>(
+    game: &G,
+    pos: &G::Pos,
+    oracle: &O,
+    cfg: &SearchConfig,
+    tt: &TransTable,
+) -> SearchAnswer {
+    let r = search(game, pos, oracle, cfg, tt);
     let mut pv = Vec::new();
     let mut p = pos.clone();
     for &m in &r.pv {

@@ -1,19 +1,27 @@
 //! `huntsolve openings`: ranks the first placements of a hunt game (and the
 //! replies with `--plies 2`) up to the board's symmetries by search, and writes
 //! `results/openings-<rules>.csv` and `.json` (the command line is recorded in
-//! both).
+//! both). With `--prove`, each line's end position is then given to the df-pn
+//! prover (`--prove-nodes`/`--prove-time` per position, the `--tables` as
+//! leaves) and the lines are re-ranked by proven value where one was found
+//! (see `huntsolve::answer::openings`).
 
 use super::args::{Hash, Threads};
 use super::bench::apply_evals;
 use super::out::{println, Bars};
-use huntsolve::game::{Game, NoOracle};
+use huntsolve::answer::openings::{
+    from_search, prove_openings, ProveOpeningsConfig, ProvenOpening,
+};
+use huntsolve::game::Game;
 use huntsolve::hunt::{HuntGame, HuntPos};
+use huntsolve::prove::check_repetition_rule;
+use huntsolve::prove::tables::TableDirs;
 use huntsolve::search::openings::{rank_openings, OpeningLine, OpeningsConfig};
 use huntsolve::search::score_text;
 use huntsolve::variant::AnyGame;
 use huntsolve::{Error, Result};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Arguments of `openings`.
 #[derive(clap::Args, Debug)]
@@ -36,6 +44,18 @@ pub struct Args {
     /// Output folder.
     #[arg(long, default_value = "results")]
     pub out: PathBuf,
+    /// Prove each line's end position with the df-pn prover and rank by proven value.
+    #[arg(long)]
+    pub prove: bool,
+    /// Prover node limit per position (with `--prove`).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub prove_nodes: u64,
+    /// Prover time limit per position in seconds (with `--prove`).
+    #[arg(long)]
+    pub prove_time: Option<f64>,
+    /// Directory of solved tables (repeatable): leaves of the search and the prover.
+    #[arg(long)]
+    pub tables: Vec<PathBuf>,
 }
 
 /// Symmetry-canonical key of a hunt position: the least image of the piece
@@ -78,6 +98,17 @@ pub fn run(args: Args) -> Result<()> {
         }
     };
     apply_evals(&mut g, &args.eval)?;
+    if let Some(t) = args.prove_time {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(Error::Input(format!(
+                "--prove-time {t}: expected a positive number of seconds"
+            )));
+        }
+    }
+    if args.prove {
+        check_repetition_rule(&g)?;
+    }
+    let tables = TableDirs::open(&g, &args.tables)?;
     let cfg = OpeningsConfig {
         depth: args.depth,
         plies: args.plies,
@@ -86,9 +117,29 @@ pub fn run(args: Args) -> Result<()> {
     };
     let started = Instant::now();
     let bars = Bars::new();
-    let lines = rank_openings(&g, &NoOracle, &cfg, |p| canon(&g, p), &bars)?;
+    let lines = rank_openings(&g, &tables, &cfg, |p| canon(&g, p), &bars)?;
+    let lines: Vec<(OpeningLine<HuntGame>, ProvenOpening)> = if args.prove {
+        let pcfg = ProveOpeningsConfig {
+            nodes: Some(args.prove_nodes),
+            time: args.prove_time.map(Duration::from_secs_f64),
+            hash_mib: args.hash.or(256),
+            threads: args.threads.or(1),
+        };
+        prove_openings(&g, &tables, lines, &pcfg, &bars)?
+    } else {
+        lines
+            .into_iter()
+            .map(|l| {
+                let p = from_search(&l);
+                (l, p)
+            })
+            .collect()
+    };
+    if let Some(e) = tables.take_error() {
+        return Err(e);
+    }
     let secs = started.elapsed().as_secs_f64();
-    let command = format!(
+    let mut command = format!(
         "huntsolve openings {} --depth {} --plies {} --threads {}{}",
         args.rules,
         args.depth,
@@ -99,33 +150,55 @@ pub fn run(args: Args) -> Result<()> {
             .map(|e| format!(" --eval {e}"))
             .collect::<String>()
     );
+    for t in &args.tables {
+        command.push_str(&format!(" --tables {}", t.display()));
+    }
+    if args.prove {
+        command.push_str(&format!(" --prove --prove-nodes {}", args.prove_nodes));
+        if let Some(t) = args.prove_time {
+            command.push_str(&format!(" --prove-time {t}"));
+        }
+        command.push_str(&format!(" --hash {}", args.hash.or(256)));
+    }
     let first = g.side_name(g.side_to_move(&g.start()));
     println(&format!("# {command}  ({secs:.1} s)"))?;
     println(&format!(
-        "# score from the first mover's view ({first}); class = symmetric equivalents"
+        "# score and proven value from the first mover's view ({first}); class = symmetric equivalents"
     ))?;
     println(&format!(
-        "{:>4}  {:<12} {:>5} {:>10} {:>12}  pv",
-        "rank", "line", "class", "score", "nodes"
+        "{:>4}  {:<12} {:>5} {:>10} {:<12} {:<6} {:>12}  pv",
+        "rank", "line", "class", "score", "proven", "source", "nodes"
     ))?;
-    for (i, l) in lines.iter().enumerate() {
+    for (i, (l, p)) in lines.iter().enumerate() {
         println(&format!(
-            "{:>4}  {:<12} {:>5} {:>10} {:>12}  {}",
+            "{:>4}  {:<12} {:>5} {:>10} {:<12} {:<6} {:>12}  {}",
             i + 1,
             l.text,
             l.class_size,
             score_text(l.score),
-            l.nodes,
+            proven_text(p),
+            p.source.map_or("-", |s| s.name()),
+            l.nodes + p.prover_nodes,
             l.pv
         ))?;
     }
     write_files(&g, &args, &lines, &command, secs)
 }
 
+/// `win in 9`, `win ≤17` (a proof's length bounds the distance), `draw` or `-`.
+fn proven_text(p: &ProvenOpening) -> String {
+    match (p.value, p.distance, p.plies_at_most) {
+        (None, _, _) => "-".into(),
+        (Some(v), Some(d), _) => format!("{v} in {d}"),
+        (Some(v), None, Some(d)) => format!("{v} ≤{d}"),
+        (Some(v), None, None) => v.name().into(),
+    }
+}
+
 fn write_files(
     g: &HuntGame,
     args: &Args,
-    lines: &[OpeningLine<HuntGame>],
+    lines: &[(OpeningLine<HuntGame>, ProvenOpening)],
     command: &str,
     secs: f64,
 ) -> Result<()> {
@@ -145,18 +218,21 @@ fn write_files(
     let suffix = if args.plies == 2 { "-2ply" } else { "" };
     let csv_path = args.out.join(format!("openings-{name}{suffix}.csv"));
     let mut csv = format!(
-        "# {command}\n# {secs:.1} s; score in centi-cows from the first mover's view ({})\nrank,line,class_size,score,proven,distance,nodes,pv\n",
+        "# {command}\n# {secs:.1} s; score in centi-cows, proven value from the first mover's view ({}); source: table, proof (df-pn) or search; plies_at_most: the proof's length\nrank,line,class_size,score,proven,source,distance,plies_at_most,prover_nodes,nodes,pv\n",
         g.side_name(g.side_to_move(&g.start()))
     );
-    for (i, l) in lines.iter().enumerate() {
+    for (i, (l, p)) in lines.iter().enumerate() {
         csv.push_str(&format!(
-            "{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{}\n",
             i + 1,
             csv_field(&l.text),
             l.class_size,
             l.score,
-            l.proven.map(|p| p.0.name()).unwrap_or(""),
-            l.proven.map(|p| p.1.to_string()).unwrap_or_default(),
+            p.value.map(|v| v.name()).unwrap_or(""),
+            p.source.map(|s| s.name()).unwrap_or(""),
+            p.distance.map(|d| d.to_string()).unwrap_or_default(),
+            p.plies_at_most.map(|d| d.to_string()).unwrap_or_default(),
+            p.prover_nodes,
             l.nodes,
             csv_field(&l.pv)
         ));
@@ -170,12 +246,18 @@ fn write_files(
         "seconds": secs,
         "depth": args.depth,
         "plies": args.plies,
-        "lines": lines.iter().map(|l| serde_json::json!({
+        "prove": args.prove,
+        "lines": lines.iter().map(|(l, p)| serde_json::json!({
             "line": l.text,
             "class_size": l.class_size,
             "score": l.score,
-            "value": l.proven.map(|p| p.0.name()),
-            "distance": l.proven.map(|p| p.1),
+            "value": p.value.map(|v| v.name()),
+            "source": p.source.map(|s| s.name()),
+            "distance": p.distance,
+            "plies_at_most": p.plies_at_most,
+            "prover_nodes": p.prover_nodes,
+            "prover_seconds": p.prover_seconds,
+            "runs": p.runs,
             "nodes": l.nodes,
             "pv": l.pv,
         })).collect::<Vec<_>>(),

@@ -93,6 +93,9 @@ struct ProveOut {
     certificates: Vec<SavedCert>,
     peak_memory_bytes: Option<u64>,
     hash_bytes: usize,
+    /// The `--hash` budget and the most of it in use at once.
+    memory_budget_bytes: usize,
+    memory_budget_peak_bytes: usize,
 }
 
 #[derive(Serialize)]
@@ -246,6 +249,8 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         certificates: certs,
         peak_memory_bytes: peak_memory(),
         hash_bytes: tt.bytes(),
+        memory_budget_bytes: tt.budget().cap(),
+        memory_budget_peak_bytes: tt.budget().peak(),
     };
     if args.json.json {
         let s = serde_json::to_string(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
@@ -268,9 +273,11 @@ fn text(o: &ProveOut) -> String {
     );
     for r in &o.runs {
         s.push_str(&format!(
-            "run: {} wins? {:<9} root pn {} dn {}, {} nodes, {} table hits, {:.2} s{}\n",
+            "run: {} wins? {:<9}{} root pn {} dn {}, {} nodes, {} table hits, {:.2} s{}\n",
             r.side_name,
             format!("{:?}", r.outcome).to_lowercase(),
+            r.stopped
+                .map_or(String::new(), |s| format!(" ({})", s.text())),
             num(r.pn),
             num(r.dn),
             r.nodes,
@@ -281,12 +288,15 @@ fn text(o: &ProveOut) -> String {
         ));
     }
     s.push_str(&format!(
-        "total    {} nodes, {:.0} nodes/s, {} table hits, {:.2} s, proof table {} MiB, peak memory {}\n",
+        "total    {} nodes, {:.0} nodes/s, {} table hits, {:.2} s, proof table {:.1} MiB, \
+         --hash budget {:.1} of {:.1} MiB used at peak, peak memory {}\n",
         o.nodes,
         o.nodes_per_second,
         o.table_hits,
         o.seconds,
-        o.hash_bytes >> 20,
+        o.hash_bytes as f64 / (1 << 20) as f64,
+        o.memory_budget_peak_bytes as f64 / (1 << 20) as f64,
+        o.memory_budget_bytes as f64 / (1 << 20) as f64,
         o.peak_memory_bytes
             .map_or("unknown".into(), |b| format!("{} MiB", b >> 20))
     ));

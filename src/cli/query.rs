@@ -12,6 +12,8 @@
 //! then finds the exact distance by an exact alpha-beta bounded by the proof's
 //! length (see `huntsolve::answer::exact`). `--exact --depth N` is the
 //! depth-capped exact alpha-beta instead ("unknown beyond depth N").
+//! With `--exact`, `--hash` is both the alpha-beta's table and the prover's
+//! memory budget (default 256 MiB for the prover).
 //! With position `-`, reads positions from stdin, one per line, and answers each.
 
 use super::args::{Hash, Json, MaybeTables, Threads};
@@ -35,7 +37,7 @@ const DEFAULT_DEPTH: u32 = 6;
 /// Exact values of positions from the tables (`Ok(None)`: no table covers it).
 type ExactFn<'a, G> = dyn Fn(&<G as Game>::Pos) -> Result<Exact> + 'a;
 
-/// Proof table of `--exact` (MiB).
+/// Memory budget of the prover of `--exact` without `--hash` (MiB).
 const PROVE_HASH_MIB: usize = 256;
 /// Plies of a drawn principal variation printed from the tables.
 const TABLE_DRAW_PV: usize = 12;
@@ -164,6 +166,7 @@ fn answer_one<G: FullGame, O: Oracle<G>>(
     moves: &str,
     cfg: &SearchConfig,
     tt: &TransTable,
+    prove_hash_mib: usize,
 ) -> Result<SearchAnswer> {
     let pos = game.parse_position(text)?;
     let pos = huntsolve::game::play_line(game, &pos, moves)?;
@@ -212,7 +215,7 @@ fn answer_one<G: FullGame, O: Oracle<G>>(
             game,
             &pos,
             oracle,
-            PROVE_HASH_MIB,
+            prove_hash_mib,
             cfg.threads,
             time,
             tt,
@@ -241,10 +244,12 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, exact: bool) -> Result<Strin
         None if a.proof.is_some() => {
             let p = a.proof.as_ref().expect("checked");
             format!(
-                "unknown (root pn {} dn {} after {} prover nodes)",
+                "unknown (root pn {} dn {} after {} prover nodes{})",
                 huntsolve::prove::dfpn::num(p.pn),
                 huntsolve::prove::dfpn::num(p.dn),
-                p.nodes
+                p.nodes,
+                p.stopped
+                    .map_or(String::new(), |r| format!(", stopped: {}", r.text()))
             )
         }
         None if exact => format!("unknown beyond depth {}", a.depth),
@@ -316,7 +321,21 @@ fn run_game<G: FullGame, O: Oracle<G>>(
     let cfg = config(args);
     let tt = TransTable::new(args.hash.or(64))?;
     let moves = args.moves.join(" ");
-    let one = |text: &str| answer_one(game, oracle, tables, oracle_error, text, &moves, &cfg, &tt);
+    // With --exact, --hash is also the prover's memory budget.
+    let prove_hash = args.hash.or(PROVE_HASH_MIB);
+    let one = |text: &str| {
+        answer_one(
+            game,
+            oracle,
+            tables,
+            oracle_error,
+            text,
+            &moves,
+            &cfg,
+            &tt,
+            prove_hash,
+        )
+    };
     if args.position != "-" {
         let a = one(&args.position)?;
         return show(game, &a, args);

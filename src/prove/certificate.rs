@@ -35,6 +35,7 @@
 //! Every field is checked when reading; a damaged file is an error naming what
 //! is wrong, never a panic.
 
+use super::budget::{vec_bytes, MEMO_ENTRY_BYTES, SMALL_FRAME_BYTES};
 use super::dfpn::{wins_for, Prover, RunOutcome};
 use crate::error::{Error, Result};
 use crate::game::{Game, Notation, Oracle, Value};
@@ -404,9 +405,61 @@ struct Builder<'a, 'b, G: Game, O: Oracle<G>> {
     tables: Vec<TableRef>,
     leaf_table: &'b LeafTable<'b, G>,
     max_nodes: usize,
+    /// Stack-set entries charged (its largest size so far).
+    stack_charged: usize,
+}
+
+/// Bytes a node may take in the builder's vector (with growth slack) and its
+/// list of children.
+fn node_bytes(n: &Node) -> usize {
+    2 * std::mem::size_of::<Node>()
+        + match n {
+            Node::All(k) => vec_bytes::<u32>(k.capacity()),
+            _ => 0,
+        }
 }
 
 impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
+    /// Charges `n` bytes to the prover's memory budget, or fails with
+    /// "out of memory budget".
+    fn charge(&mut self, n: usize) -> Result<()> {
+        if self.worker.acct.charge(n) {
+            return Ok(());
+        }
+        Err(Error::Memory(format!(
+            "out of memory budget: the certificate needs more than the {} MiB of --hash \
+             ({} nodes built so far)",
+            self.prover.tt.budget().cap() >> 20,
+            self.nodes.len()
+        )))
+    }
+
+    /// Records `id` as the certificate node of position `h`.
+    fn memo_insert(&mut self, h: u64, id: u32) -> Result<()> {
+        self.charge(MEMO_ENTRY_BYTES)?;
+        self.memo.insert(h, id);
+        Ok(())
+    }
+
+    fn stack_insert(&mut self, h: u64) -> Result<()> {
+        if self.stack.len() >= self.stack_charged {
+            self.charge(MEMO_ENTRY_BYTES)?;
+            self.stack_charged += 1;
+        }
+        self.stack.insert(h);
+        Ok(())
+    }
+
+    /// Charges a frame of `positions` children (and their move list).
+    fn frame<P>(&mut self, positions: usize, moves: usize) -> Result<usize> {
+        let n = SMALL_FRAME_BYTES
+            + vec_bytes::<(u32, usize, P)>(positions)
+            + vec_bytes::<G::Move>(moves)
+            + vec_bytes::<u32>(positions);
+        self.charge(n)?;
+        Ok(n)
+    }
+
     fn table_leaf(&mut self, pos: &G::Pos, value: Value, distance: u32) -> Result<Node> {
         let t = (self.leaf_table)(pos)?.ok_or_else(|| {
             Error::Internal(format!(
@@ -429,6 +482,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
     }
 
     fn push(&mut self, n: Node) -> Result<u32> {
+        self.charge(node_bytes(&n))?;
         if self.nodes.len() >= self.max_nodes {
             return Err(Error::Memory(format!(
                 "the certificate would exceed {} nodes",
@@ -459,6 +513,14 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
     }
 
     fn unknown(&self, pos: &G::Pos) -> Error {
+        if self.prover.out_of_memory() {
+            return Error::Memory(format!(
+                "out of memory budget: re-proving {} for the certificate needs more than \
+                 the {} MiB of --hash",
+                self.prover.game.format_position(pos),
+                self.prover.tt.budget().cap() >> 20
+            ));
+        }
         Error::Input(format!(
             "certificate: position {} could not be re-proven within the budget \
              (a larger --hash keeps proofs in the table)",
@@ -482,7 +544,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
                 return Ok(None);
             }
             let id = self.push(Node::Terminal)?;
-            self.memo.insert(h, id);
+            self.memo_insert(h, id)?;
             return Ok(Some(id));
         }
         if let Some((v, d)) = self.prover.oracle.probe(g, pos) {
@@ -491,12 +553,13 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
             }
             let n = self.table_leaf(pos, v, d)?;
             let id = self.push(n)?;
-            self.memo.insert(h, id);
+            self.memo_insert(h, id)?;
             return Ok(Some(id));
         }
         let mut moves = Vec::new();
         g.legal_moves(pos, &mut moves);
-        self.stack.insert(h);
+        let frame = self.frame::<G::Pos>(moves.len(), moves.capacity())?;
+        self.stack_insert(h)?;
         let node = if mover == self.side {
             // Proven children first, shortest stored proof first.
             let mut cands: Vec<(u32, usize, G::Pos)> = moves
@@ -559,10 +622,11 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
             ok.then_some(Node::All(kids))
         };
         self.stack.remove(&h);
+        self.worker.acct.release(frame);
         match node {
             Some(n) => {
                 let id = self.push(n)?;
-                self.memo.insert(h, id);
+                self.memo_insert(h, id)?;
                 Ok(Some(id))
             }
             None => Ok(None),
@@ -577,7 +641,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
             return Ok(id);
         }
         let id = self.push(Node::Terminal)?;
-        self.memo.insert(h, id);
+        self.memo_insert(h, id)?;
         let mover = g.side_to_move(pos);
         if g.outcome(pos).is_some() {
             return Ok(id);
@@ -588,13 +652,17 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
         }
         let mut moves = Vec::new();
         g.legal_moves(pos, &mut moves);
+        let frame = self.frame::<G::Pos>(moves.len(), moves.capacity())?;
         let children: Vec<G::Pos> = moves.iter().map(|&m| g.play(pos, m)).collect();
         if mover == self.side {
             let mut kids = Vec::with_capacity(children.len());
+            // The node's list of children stays (charged here, not in `push`).
+            self.charge(vec_bytes::<u32>(children.len()))?;
             for c in &children {
                 kids.push(self.no_win(c)?);
             }
             self.nodes[id as usize] = Node::All(kids);
+            self.worker.acct.release(frame);
             return Ok(id);
         }
         // A child already in the graph closes a cycle at no cost; then a known
@@ -636,6 +704,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
             mv: i as u32,
             child: cid,
         };
+        self.worker.acct.release(frame);
         Ok(id)
     }
 }
@@ -714,6 +783,7 @@ pub fn extract<G: Notation, O: Oracle<G>>(
                     tables: Vec::new(),
                     leaf_table,
                     max_nodes,
+                    stack_charged: 0,
                 };
                 let root = match b.kind {
                     Kind::Win => b.win(pos)?.ok_or_else(|| {
@@ -723,6 +793,10 @@ pub fn extract<G: Notation, O: Oracle<G>>(
                     })?,
                     Kind::NoWin => b.no_win(pos)?,
                 };
+                // The renumbered copy and its two index vectors.
+                let copy = b.nodes.iter().map(node_bytes).sum::<usize>()
+                    + vec_bytes::<u32>(2 * b.nodes.len());
+                b.charge(copy)?;
                 let nodes = renumber(&b.nodes, root);
                 Ok(Certificate {
                     header: CertHeader {

@@ -5,6 +5,7 @@
 
 mod closure;
 mod runs;
+use super::budget::{vec_bytes, Account, FRAME_BYTES, MOVES_RESERVE, PATH_ENTRY_BYTES};
 use super::tt::{Entry, ProofTable, Reps, INF, MAX_FINITE};
 use crate::game::{Game, Oracle, Value};
 use crate::progress::{stop_requested, Progress};
@@ -69,6 +70,32 @@ pub enum RunOutcome {
     Unknown,
 }
 
+/// Why a run stopped before a proof or disproof.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StopReason {
+    /// The time limit.
+    Time,
+    /// The node limit.
+    Nodes,
+    /// The memory budget (`--hash`): "out of memory budget".
+    Memory,
+    /// A stop request (Ctrl-C or the caller's flag).
+    Interrupt,
+}
+
+impl StopReason {
+    /// Text for people.
+    pub fn text(self) -> &'static str {
+        match self {
+            StopReason::Time => "time limit",
+            StopReason::Nodes => "node limit",
+            StopReason::Memory => "out of memory budget",
+            StopReason::Interrupt => "interrupted",
+        }
+    }
+}
+
 /// Figures of one run.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunReport {
@@ -90,6 +117,11 @@ pub struct RunReport {
     pub seconds: f64,
     /// For a proof: the plies the stored proof needs at most (from the table).
     pub proof_plies: Option<u32>,
+    /// Why the run stopped, when its outcome is unknown.
+    pub stopped: Option<StopReason>,
+    /// Most bytes of the memory budget in use at once (the table included),
+    /// over the prover's life so far.
+    pub memory_peak_bytes: usize,
 }
 
 /// Whether `v` (from the view of the side to move, `mover`) is a win for `side`.
@@ -120,12 +152,15 @@ struct Shared {
     busy: Vec<AtomicU32>,
     /// Total node count at which the current phase ends.
     phase_end: AtomicU64,
+    /// A worker could not charge the memory budget: every run stops.
+    memory_out: AtomicBool,
 }
 
 impl Shared {
     fn should_stop(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
             || self.external.load(Ordering::Relaxed)
+            || self.memory_out.load(Ordering::Relaxed)
             || stop_requested()
     }
 }
@@ -173,6 +208,10 @@ pub(crate) struct Worker<'a, G: Game, O: Oracle<G>> {
     hits: u64,
     stopped: bool,
     progress: Option<&'a dyn Progress>,
+    /// This worker's share of the memory budget.
+    pub(crate) acct: Account<'a>,
+    /// Path-map entries charged (the map's largest size so far).
+    path_charged: usize,
 }
 
 /// What a worker knows about a position without expanding it.
@@ -229,6 +268,57 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             }
         }
         self.stopped
+    }
+
+    /// Charges `n` bytes to the memory budget; when they do not fit, marks
+    /// the prover out of memory and stops this worker.
+    pub(crate) fn charge(&mut self, n: usize) -> bool {
+        if self.acct.charge(n) {
+            return true;
+        }
+        self.shared.memory_out.store(true, Ordering::Relaxed);
+        self.shared.stop.store(true, Ordering::Relaxed);
+        self.stopped = true;
+        false
+    }
+
+    /// The moves of `pos` with the frame's charge (move list, `T` per child
+    /// and `native` bytes of stack); `None` when the budget is spent. The move
+    /// list is charged [`MOVES_RESERVE`] before it is generated, then its size.
+    pub(crate) fn frame_moves<T>(
+        &mut self,
+        pos: &G::Pos,
+        native: usize,
+    ) -> Option<(Vec<G::Move>, usize)> {
+        let before = native + MOVES_RESERVE;
+        if !self.charge(before) {
+            return None;
+        }
+        let mut moves = Vec::new();
+        self.game.legal_moves(pos, &mut moves);
+        let list = vec_bytes::<G::Move>(moves.capacity());
+        let frame = native + list + vec_bytes::<T>(moves.len());
+        if frame > before {
+            if !self.charge(frame - before) {
+                self.acct.release(before);
+                return None;
+            }
+        } else {
+            self.acct.release(before - frame);
+        }
+        Some((moves, frame))
+    }
+
+    /// Makes room for one more path entry; `false` when the budget is spent.
+    fn charge_path(&mut self) -> bool {
+        if self.path.len() < self.path_charged {
+            return true;
+        }
+        if !self.charge(PATH_ENTRY_BYTES) {
+            return false;
+        }
+        self.path_charged += 1;
+        true
     }
 
     fn flush(&mut self) {
@@ -405,8 +495,15 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         let start_nodes = self.nodes;
         self.tick();
         let or = self.game.side_to_move(pos) == self.side;
-        let mut moves = Vec::new();
-        self.game.legal_moves(pos, &mut moves);
+        let Some((moves, frame)) = self.frame_moves::<Child<G::Pos>>(pos, FRAME_BYTES) else {
+            return Res {
+                pn: 1,
+                dn: 1,
+                dist: 0,
+                rep: NO_REP,
+                reps: Reps::default(),
+            };
+        };
         let mut ch: Vec<Child<G::Pos>> = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
             let p = self.game.play(pos, m);
@@ -498,6 +595,9 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
                 (rest(thpn, r.pn, c.pn), thdn.min(grow(b2, c.dn)))
             };
             let (cpos, chash) = (c.pos.clone(), c.hash);
+            if !self.charge_path() {
+                break;
+            }
             self.path.insert(chash, ply + 1);
             let cr = self.mid(&cpos, chash, ply + 1, cpn, cdn);
             self.path.remove(&chash);
@@ -524,6 +624,9 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             r = Self::combine(or, &ch);
         }
         busy.fetch_sub(1, Ordering::Relaxed);
+        drop(ch);
+        drop(moves);
+        self.acct.release(frame);
         if r.dn == 0 && r.rep != NO_REP {
             if r.rep >= ply {
                 // Only repetitions of this node or below: holds on any path.
@@ -584,6 +687,9 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             return (l.pn, l.dn, l.dist);
         }
         self.path.clear();
+        if !self.charge_path() {
+            return (l.pn, l.dn, l.dist);
+        }
         self.path.insert(hash, 0);
         let r = self.mid(pos, hash, 0, INF, INF);
         self.path.clear();
@@ -624,12 +730,24 @@ pub struct Prover<'a, G: Game, O: Oracle<G>> {
     /// Configuration.
     pub cfg: ProveConfig,
     shared: Shared,
+    /// Bytes of the busy counters charged to the budget.
+    busy_bytes: usize,
+}
+
+impl<G: Game, O: Oracle<G>> Drop for Prover<'_, G, O> {
+    fn drop(&mut self) {
+        self.tt.budget().release(self.busy_bytes);
+    }
 }
 
 impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
     /// A prover; the clock of `cfg.time` starts now and covers every run.
     pub fn new(game: &'a G, oracle: &'a O, tt: &'a ProofTable, cfg: ProveConfig) -> Self {
         let threads = cfg.threads.max(1);
+        let slots = if threads > 1 { BUSY_SLOTS } else { 1 };
+        let busy_bytes = vec_bytes::<AtomicU32>(slots);
+        // Charged before they are made; without room, every run stops at once.
+        let charged = tt.budget().try_charge(busy_bytes);
         let shared = Shared {
             stop: AtomicBool::new(false),
             external: cfg.stop.clone(),
@@ -640,10 +758,11 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             start: Instant::now(),
             deadline: cfg.time,
             node_limit: cfg.nodes,
-            busy: (0..if threads > 1 { BUSY_SLOTS } else { 1 })
+            busy: (0..if charged { slots } else { 1 })
                 .map(|_| AtomicU32::new(0))
                 .collect(),
             phase_end: AtomicU64::new(u64::MAX),
+            memory_out: AtomicBool::new(!charged),
         };
         Prover {
             game,
@@ -651,6 +770,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             tt,
             cfg,
             shared,
+            busy_bytes: if charged { busy_bytes } else { 0 },
         }
     }
 
@@ -669,6 +789,8 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             hits: 0,
             stopped: false,
             progress: None,
+            acct: Account::new(self.tt.budget()),
+            path_charged: 0,
         }
     }
 
@@ -680,6 +802,11 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
     /// Total nodes so far (all runs).
     pub fn nodes(&self) -> u64 {
         self.shared.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Whether a run stopped because the memory budget was spent.
+    pub fn out_of_memory(&self) -> bool {
+        self.shared.memory_out.load(Ordering::Relaxed)
     }
 
     /// Seconds since the prover was made.

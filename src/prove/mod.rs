@@ -83,6 +83,13 @@
 //! principle corrupt a result; certificates ([`certificate`]) are checked by
 //! replaying the rules ([`check`]), which removes that doubt.
 //!
+//! # Memory
+//! `--hash MiB` bounds everything the prover keeps: the table, the search
+//! frames, the closure search's set and the certificate being built are
+//! charged to one budget before they are allocated ([`budget`]). A run that
+//! would exceed it stops unknown with [`StopReason::Memory`] ("out of memory
+//! budget"); certificate extraction returns [`crate::error::Error::Memory`].
+//!
 //! # Certificates
 //! [`certificate::extract`] turns a finished run into a solution graph: for a
 //! proof, an acyclic graph with one move at S's nodes and every legal move at
@@ -91,13 +98,14 @@
 //! positions or table values. [`check`] re-checks a certificate with the rules
 //! engine and the tables only.
 
+pub mod budget;
 pub mod certificate;
 pub mod check;
 pub mod dfpn;
 pub mod tables;
 pub mod tt;
 
-pub use dfpn::{wins_for, ProveConfig, Prover, RunOutcome, RunReport};
+pub use dfpn::{wins_for, ProveConfig, Prover, RunOutcome, RunReport, StopReason};
 pub use tt::ProofTable;
 
 use crate::error::{Error, Result};

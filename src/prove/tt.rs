@@ -19,18 +19,23 @@
 //! disproofs (see [`crate::prove`]): the ancestors whose presence on the path
 //! the disproof needs. It is consulted only for entries marked as such hints.
 //!
-//! Memory: `--hash MiB` is the whole budget, allocated or capped once: 7/8 for
-//! the slots (24 bytes each), 1/8 for the repetition sets (at most one entry
-//! per [`REP_ENTRY_BYTES`]).
+//! Memory: `--hash MiB` is the prover's whole budget ([`MemoryBudget`], see
+//! [`super::budget`]). The table takes 1/2 of it for the slots (24 bytes
+//! each) and 1/8 for the repetition sets (a hash map allocated at its full
+//! capacity up front, never grown), both charged when the table is made; the
+//! rest (3/8) is the working memory of the searches and the certificate
+//! builder: the closure search's line can be thousands of frames deep in a
+//! movement phase (8,415 in a 2-leopard alquerque25 position, about 10 MB).
 
+use super::budget::MemoryBudget;
 use hashbrown::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// Most ancestors a stored repetition set names.
 pub const MAX_REPS: usize = 16;
-/// Budget per repetition-set entry (key, set, map overhead).
-pub const REP_ENTRY_BYTES: usize = 192;
+/// Bytes per bucket of the repetition-set map (key, set, control byte).
+pub const REP_BUCKET_BYTES: usize = std::mem::size_of::<(u64, Reps)>() + 1;
 
 /// The ancestors a path-dependent disproof repeats (hashes), or "too many".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -129,21 +134,49 @@ pub struct ProofTable {
     buckets: usize,
     reps: Mutex<HashMap<u64, Reps>>,
     reps_cap: usize,
+    fixed_bytes: usize,
+    budget: MemoryBudget,
 }
 
 impl ProofTable {
-    /// A table of at most `mib` MiB (at least one bucket).
+    /// A table within a budget of `mib` MiB (see the module docs); with a
+    /// budget too small for one bucket (`mib` 0), one bucket and no
+    /// repetition sets, and the budget still `mib` MiB.
     pub fn new(mib: usize) -> ProofTable {
         let bytes = mib.saturating_mul(1 << 20);
-        let buckets = (bytes / 8 * 7 / (SLOT_BYTES * WAYS)).max(1);
-        let slots = (0..buckets * WAYS)
+        let buckets = (bytes / 2 / (SLOT_BYTES * WAYS)).max(1);
+        let slots: Vec<[AtomicU64; 3]> = (0..buckets * WAYS)
             .map(|_| [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)])
             .collect();
+        // The largest power-of-two bucket count whose map fits in 1/8: the
+        // map is then made with exactly that many buckets (7/8 usable) and
+        // never grows, since a store beyond its capacity is dropped.
+        let share = bytes / 8;
+        let mut rep_buckets = 0usize;
+        if share >= 8 * REP_BUCKET_BYTES + 16 {
+            rep_buckets = 8;
+            while (rep_buckets * 2) * REP_BUCKET_BYTES + 16 <= share {
+                rep_buckets *= 2;
+            }
+        }
+        let reps_cap = rep_buckets / 8 * 7;
+        let reps = HashMap::with_capacity(reps_cap);
+        let fixed_bytes = slots.len() * SLOT_BYTES
+            + if rep_buckets > 0 {
+                rep_buckets * REP_BUCKET_BYTES + 16
+            } else {
+                0
+            };
+        let budget = MemoryBudget::new(bytes.max(fixed_bytes));
+        let charged = budget.try_charge(fixed_bytes);
+        debug_assert!(charged);
         ProofTable {
             slots,
             buckets,
-            reps: Mutex::new(HashMap::new()),
-            reps_cap: bytes / 8 / REP_ENTRY_BYTES,
+            reps: Mutex::new(reps),
+            reps_cap,
+            fixed_bytes,
+            budget,
         }
     }
 
@@ -152,9 +185,14 @@ impl ProofTable {
         self.slots.len()
     }
 
-    /// Bytes held by the slots and at most by the repetition sets.
+    /// Bytes of the slots and the repetition-set map (allocated once).
     pub fn bytes(&self) -> usize {
-        self.slots.len() * SLOT_BYTES + self.reps_cap * REP_ENTRY_BYTES
+        self.fixed_bytes
+    }
+
+    /// The prover's memory budget (`--hash`), the table's own bytes charged.
+    pub fn budget(&self) -> &MemoryBudget {
+        &self.budget
     }
 
     /// The repetition set stored for `key`.
@@ -169,7 +207,8 @@ impl ProofTable {
     /// Stores the repetition set of `key` (dropped when the map is full).
     pub fn store_reps(&self, key: u64, r: Reps) {
         let mut m = self.reps.lock().unwrap_or_else(|p| p.into_inner());
-        if m.len() < self.reps_cap || m.contains_key(&key) {
+        // Below the capacity the map was made with, so it never reallocates.
+        if m.len() < self.reps_cap.min(m.capacity()) || m.contains_key(&key) {
             m.insert(key, r);
         }
     }

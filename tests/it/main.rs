@@ -19,6 +19,8 @@ mod hunt_rules;
 mod layers;
 mod mcts;
 mod prove;
+mod prove_memory;
+mod prove_openings;
 mod retro_graph;
 mod retro_hunt;
 mod retro_published;

@@ -393,7 +393,9 @@ fn agree_with_tables<G: huntsolve::retro::scope::Solvable>(
         .collect();
     assert!(!tiers.is_empty());
     let mut rng = Rng::new(seed);
-    let tt = ProofTable::new(32);
+    // 64 MiB: the 2-leopard alquerque25 positions need about 11 MB of closure
+    // search (a line 8,415 frames deep) beside the table.
+    let tt = ProofTable::new(64);
     let (mut n, mut nodes, mut secs, mut draws) = (0, 0, 0.0, 0);
     let mut tries = 0;
     while n < samples {

@@ -4,12 +4,16 @@
 //! on success the whole set is stored as disproved.
 
 use super::*;
+use crate::prove::budget::{CLOSURE_ENTRY_BYTES, SMALL_FRAME_BYTES};
 
 /// State of the closure search: the positions assumed not won by the goal
 /// side (in insertion order, so a failed attempt removes what it added).
 pub(super) struct Closure {
     pub(super) in_set: HashMap<u64, ()>,
     pub(super) journal: Vec<u64>,
+    /// Entries charged to the memory budget: the most the set has held (a
+    /// hash map and a vector keep their capacity when emptied).
+    pub(super) charged: usize,
 }
 
 /// Result of the closure search at a position.
@@ -34,8 +38,12 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         let mut cl = Closure {
             in_set: HashMap::new(),
             journal: Vec::new(),
+            charged: 0,
         };
-        match self.close(pos, hash, &mut cl) {
+        let r = self.close(pos, hash, &mut cl);
+        // The set's charge goes with it (its positions are stored below or dropped).
+        self.acct.release(cl.charged * CLOSURE_ENTRY_BYTES);
+        match r {
             Close::Stopped => None,
             Close::Win(d) => Some((0, INF, d)),
             Close::NoWin => {
@@ -87,14 +95,37 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
                 return Close::NoWin;
             }
         }
+        if cl.journal.len() == cl.charged {
+            if !self.charge(CLOSURE_ENTRY_BYTES) {
+                return Close::Stopped;
+            }
+            cl.charged += 1;
+        }
+        let Some((moves, frame)) = self.frame_moves::<(u64, u32)>(pos, SMALL_FRAME_BYTES) else {
+            return Close::Stopped;
+        };
         let mark = cl.journal.len();
         cl.in_set.insert(hash, ());
         cl.journal.push(hash);
-        let mut moves = Vec::new();
-        self.game.legal_moves(pos, &mut moves);
-        let mut kids: Vec<(u64, u64, G::Pos)> = moves
+        let r = self.close_children(pos, key, mark, moves, cl);
+        self.acct.release(frame);
+        r
+    }
+
+    fn close_children(
+        &mut self,
+        pos: &G::Pos,
+        key: u64,
+        mark: usize,
+        moves: Vec<G::Move>,
+        cl: &mut Closure,
+    ) -> Close {
+        // (order, move index): a child is played again when it is searched,
+        // which keeps the frames of this deep recursion small.
+        let mut kids: Vec<(u64, u32)> = moves
             .iter()
-            .map(|&m| {
+            .enumerate()
+            .map(|(i, &m)| {
                 let c = self.game.play(pos, m);
                 let h = self.game.hash(&c);
                 // Order: most likely to fail first for the goal side's moves
@@ -105,14 +136,16 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
                     Some(e) => ((e.pn as u64) << 20) / (e.dn.max(1) as u64),
                     None => 1 << 20,
                 };
-                (order, h, c)
+                (order, i as u32)
             })
             .collect();
         let or = self.game.side_to_move(pos) == self.side;
         if or {
             kids.sort_by_key(|k| k.0);
-            for (_, h, c) in &kids {
-                match self.close(c, *h, cl) {
+            for &(_, i) in &kids {
+                let c = self.game.play(pos, moves[i as usize]);
+                let h = self.game.hash(&c);
+                match self.close(&c, h, cl) {
                     Close::NoWin => {}
                     Close::Win(d) => {
                         self.rollback(cl, mark);
@@ -126,8 +159,10 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         } else {
             kids.sort_by_key(|k| std::cmp::Reverse(k.0));
             let mut worst = 0;
-            for (_, h, c) in &kids {
-                match self.close(c, *h, cl) {
+            for &(_, i) in &kids {
+                let c = self.game.play(pos, moves[i as usize]);
+                let h = self.game.hash(&c);
+                match self.close(&c, h, cl) {
                     Close::NoWin => return Close::NoWin,
                     Close::Win(d) => {
                         worst = worst.max(d);

@@ -81,6 +81,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
         } else {
             RunOutcome::Unknown
         };
+        let stopped = (outcome == RunOutcome::Unknown).then(|| self.stop_reason());
         RunReport {
             side,
             side_name: self.game.side_name(side),
@@ -91,13 +92,39 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             table_hits: self.shared.table_hits.load(Ordering::Relaxed) - hits0,
             seconds: t0.elapsed().as_secs_f64(),
             proof_plies: (pn == 0).then_some(dist),
+            stopped,
+            memory_peak_bytes: self.tt.budget().peak(),
+        }
+    }
+
+    /// Why an unknown run stopped: the memory budget first (it also sets the
+    /// stop flag), then the node and time limits, else a stop request.
+    fn stop_reason(&self) -> StopReason {
+        if self.shared.memory_out.load(Ordering::Relaxed) {
+            StopReason::Memory
+        } else if self
+            .shared
+            .node_limit
+            .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n)
+        {
+            StopReason::Nodes
+        } else if self
+            .shared
+            .deadline
+            .is_some_and(|d| self.shared.start.elapsed() >= d)
+        {
+            StopReason::Time
+        } else {
+            StopReason::Interrupt
         }
     }
 
     pub(super) fn over_budget(&self) -> bool {
-        self.shared
-            .node_limit
-            .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n)
+        self.shared.memory_out.load(Ordering::Relaxed)
+            || self
+                .shared
+                .node_limit
+                .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n)
             || self
                 .shared
                 .deadline
@@ -144,18 +171,8 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
                 .collect()
         });
         // A finished run must not stop the next one; the budget stays.
-        if done.load(Ordering::Relaxed) {
-            let over = self
-                .shared
-                .node_limit
-                .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n)
-                || self
-                    .shared
-                    .deadline
-                    .is_some_and(|d| self.shared.start.elapsed() >= d);
-            if !over {
-                self.shared.stop.store(false, Ordering::Relaxed);
-            }
+        if done.load(Ordering::Relaxed) && !self.over_budget() {
+            self.shared.stop.store(false, Ordering::Relaxed);
         }
         results.iter().find(|r| r.0 == 0 || r.1 == 0).copied()
     }
