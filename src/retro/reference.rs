@@ -1,4 +1,5 @@
-//! The previous per-tier retrograde solver (commit f002e8a), kept unchanged as
+//! The previous per-tier retrograde solver (commit f002e8a; its algorithm unchanged,
+//! its predecessor enumeration now the shared `pred_classes`/`pred_edges`), kept as
 //! the baseline of `huntsolve bench --retro` (speed ratios measured in one run)
 //! and as a second implementation the tests compare [`super::solver::solve_tier`]
 //! with: their records must be identical, since retrograde values and distances
@@ -10,7 +11,7 @@
 //! decrement predecessors' counters); what is left is a draw. State lives in
 //! three arrays (record, counter, flags: 6 bytes a slot).
 
-use super::solver::{ChildValues, TierResult, TierStats};
+use super::solver::{pred_classes, pred_edges, ChildValues, TierResult, TierStats};
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
@@ -133,94 +134,6 @@ impl<G: TierGame> Work<'_, G> {
         }
         Ok(Scanned::Inner(inner, aux, win))
     }
-
-    /// Distinct predecessor classes of the class `child` (its representative's un-moves).
-    fn pred_classes(&self, child: u64, buf: &mut Vec<G::Pos>) -> Vec<u64> {
-        let game = self.game;
-        let Some(rep) = game.unrank(self.tier, child) else {
-            return Vec::new();
-        };
-        game.unmoves(&rep, buf);
-        let mut preds: Vec<u64> = buf
-            .iter()
-            .filter(|p| game.tier_of(p) == self.tier)
-            .map(|p| game.rank(self.tier, p))
-            .collect();
-        preds.sort_unstable();
-        preds.dedup();
-        preds
-    }
-
-    /// Predecessor classes of the class `child` with the number of in-tier
-    /// moves of each predecessor's representative that land in class `child`
-    /// (the edges a decided `child` removes from the predecessor's counter).
-    ///
-    /// Fast path (the game reports stabiliser orders, see
-    /// [`TierGame::rank_orbit`]): from the un-moves alone, `u · |Stab(q)| /
-    /// |Stab(c)|`. Otherwise the moves of every predecessor's representative
-    /// are regenerated and counted.
-    fn pred_edges(
-        &self,
-        child: u64,
-        buf: &mut Vec<G::Pos>,
-        classes: &mut Vec<(u64, u32)>,
-        moves: &mut Vec<G::Move>,
-        out: &mut Vec<(u64, u16)>,
-    ) {
-        out.clear();
-        let game = self.game;
-        let Some(rep) = game.unrank(self.tier, child) else {
-            return;
-        };
-        let (_, stab_c) = game.rank_orbit(self.tier, &rep);
-        game.unmoves(&rep, buf);
-        classes.clear();
-        let mut exact = stab_c.is_some();
-        for p in buf.iter() {
-            if game.tier_of(p) != self.tier {
-                continue;
-            }
-            let (q, sq) = game.rank_orbit(self.tier, p);
-            exact &= sq.is_some();
-            classes.push((q, sq.unwrap_or(0)));
-        }
-        classes.sort_unstable();
-        if let (true, Some(sc)) = (exact, stab_c) {
-            let mut i = 0;
-            while i < classes.len() {
-                let (q, sq) = classes[i];
-                let mut j = i;
-                while j < classes.len() && classes[j].0 == q {
-                    j += 1;
-                }
-                let u = (j - i) as u32;
-                debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
-                out.push((q, (u * sq / sc) as u16));
-                i = j;
-            }
-        } else {
-            classes.dedup_by_key(|x| x.0);
-            for &(q, _) in classes.iter() {
-                out.push((q, self.edges(q, child, moves)));
-            }
-        }
-    }
-
-    /// Number of moves of the representative of class `pred` that land in class `child`.
-    fn edges(&self, pred: u64, child: u64, moves: &mut Vec<G::Move>) -> u16 {
-        let game = self.game;
-        let Some(rep) = game.unrank(self.tier, pred) else {
-            return 0;
-        };
-        game.legal_moves(&rep, moves);
-        moves
-            .iter()
-            .filter(|&&m| {
-                let c = game.play(&rep, m);
-                game.tier_of(&c) == self.tier && game.rank(self.tier, &c) == child
-            })
-            .count() as u16
-    }
 }
 
 /// Solves one tier whose child tiers are solved (their records in `children`).
@@ -333,23 +246,27 @@ pub fn solve_tier_reference<G: TierGame>(
         let new_wins: Vec<u32> = losses
             .par_iter()
             .with_min_len(min_len.min(256))
-            .map_init(Vec::new, |buf, &c| {
-                let mut out = Vec::new();
-                for q in wref.pred_classes(c as u64, buf) {
-                    if rec[q as usize]
-                        .compare_exchange(
-                            REC_NONE,
-                            encode(Value::Win, next),
-                            Ordering::Relaxed,
-                            Ordering::Relaxed,
-                        )
-                        .is_ok()
-                    {
-                        out.push(q as u32);
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(buf, preds), &c| {
+                    let mut out = Vec::new();
+                    pred_classes(game, tier, c as u64, buf, preds);
+                    for &q in preds.iter() {
+                        if rec[q as usize]
+                            .compare_exchange(
+                                REC_NONE,
+                                encode(Value::Win, next),
+                                Ordering::Relaxed,
+                                Ordering::Relaxed,
+                            )
+                            .is_ok()
+                        {
+                            out.push(q as u32);
+                        }
                     }
-                }
-                out
-            })
+                    out
+                },
+            )
             .flatten_iter()
             .collect();
         if !new_wins.is_empty() {
@@ -363,7 +280,7 @@ pub fn solve_tier_reference<G: TierGame>(
                 || (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
                 |(buf, classes, moves, preds), &c| {
                     let mut out = Vec::new();
-                    wref.pred_edges(c as u64, buf, classes, moves, preds);
+                    pred_edges(game, tier, c as u64, buf, classes, moves, preds);
                     for &(q, e) in preds.iter() {
                         let qi = q as usize;
                         if rec[qi].load(Ordering::Relaxed) != REC_NONE {

@@ -411,7 +411,7 @@ impl<G: TierGame> Scratch<G> {
 }
 
 /// Distinct predecessor classes of the class `child` (its representative's un-moves).
-fn pred_classes<G: TierGame>(
+pub(super) fn pred_classes<G: TierGame>(
     game: &G,
     tier: G::Tier,
     child: u64,
@@ -440,7 +440,7 @@ fn pred_classes<G: TierGame>(
 /// [`TierGame::rank_orbit`]): from the un-moves alone, `u · |Stab(q)| /
 /// |Stab(c)|`. Otherwise the moves of every predecessor's representative
 /// are regenerated and counted.
-fn pred_edges<G: TierGame>(
+pub(super) fn pred_edges<G: TierGame>(
     game: &G,
     tier: G::Tier,
     child: u64,
