@@ -1,7 +1,8 @@
 //! `huntsolve verify --tables DIR [--rules R] [--json] [--threads T]`: re-derives
 //! every stored value from its children and accounts for the orbits of every tier
 //! (the classes' orbit sizes must sum to the tier's placements); exit status 0
-//! only when all agree.
+//! only when all agree. `--tiers` limits the full check to the named tiers;
+//! `--sample N` checks N random slots of every other tier instead.
 //! With `--search N`: instead, N random positions of the tables are searched
 //! without them (exact alpha-beta) and compared with the stored values.
 
@@ -11,7 +12,7 @@ use huntsolve::answer::{crosscheck_dir, CrossReport};
 use huntsolve::retro::driver::{default_memory_limit, parse_size};
 use huntsolve::retro::{Solvable, TierGame};
 use huntsolve::table::{
-    list_tiers, rules_of_dir, table_path, verify_dir_with, Table, VerifyReport,
+    list_tiers, rules_of_dir, table_path, verify_dir_scoped, Table, VerifyReport, VerifyScope,
 };
 use huntsolve::{AnyGame, Error, Result};
 
@@ -39,9 +40,22 @@ pub struct Args {
     /// directory, at most half of the available memory).
     #[arg(long)]
     cache: Option<String>,
-    /// With --search: seed of the random draws.
+    /// With --search or --sample: seed of the random draws.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Re-derive only these tiers' records, every slot (comma-separated tier names,
+    /// e.g. h0p10c0,h0p9c0); with --sample the other tiers are sampled.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "TIERS",
+        conflicts_with = "search"
+    )]
+    tiers: Option<Vec<String>>,
+    /// Re-derive N slots drawn at random in every tier (not named by --tiers) instead
+    /// of every slot: a check of a directory too large to verify whole.
+    #[arg(long, value_name = "N", conflicts_with = "search", value_parser = clap::value_parser!(u64).range(1..))]
+    sample: Option<u64>,
 }
 
 /// Work that needs a game with tiers (verify, analyze, query): one generic method,
@@ -64,11 +78,16 @@ impl TierJob for Verify<'_> {
     type Out = VerifyReport;
     fn run<G: Solvable + huntsolve::Evaluate>(self, game: &G) -> Result<VerifyReport> {
         let cache = cache_bytes(self.0)?;
-        verify_dir_with(
+        let scope = VerifyScope {
+            full: self.0.tiers.clone(),
+            sample: self.0.sample.map(|n| (n, self.0.seed)),
+        };
+        verify_dir_scoped(
             game,
             &self.0.tables.tables,
             cache,
             Some(G::tier_placements),
+            &scope,
             &out::Bars::new(),
         )
     }
@@ -154,9 +173,10 @@ pub fn run(args: Args) -> Result<()> {
 fn text(r: &VerifyReport) -> String {
     let mut s = format!("rules {}\n", r.rules);
     s.push_str(&format!(
-        "{:<14} {:>12} {:>12} {:>10} {:>14} {:>6} {:>9} {:>12}\n",
+        "{:<14} {:>12} {:>10} {:>12} {:>10} {:>14} {:>6} {:>9} {:>12}\n",
         "tier",
         "slots",
+        "checked",
         "positions",
         "mismatches",
         "placements",
@@ -166,9 +186,11 @@ fn text(r: &VerifyReport) -> String {
     ));
     for t in &r.tiers {
         s.push_str(&format!(
-            "{:<14} {:>12} {:>12} {:>10} {:>14} {:>6} {:>9.2} {:>12.0}\n",
+            "{:<14} {:>12} {:>10} {:>12} {:>10} {:>14} {:>6} {:>9.2} {:>12.0}\n",
             t.tier,
             t.records,
+            t.sampled_slots
+                .map_or("all".into(), |n| format!("{n} drawn")),
             t.positions,
             t.mismatches,
             t.placements.map_or("-".into(), |p| p.to_string()),

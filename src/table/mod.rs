@@ -30,5 +30,6 @@ pub use format::{
 pub use probe::{list_tiers, rules_of_dir, TableOracle, TableSet};
 pub use query::{query_tables, query_with, MoveResult, QueryResult};
 pub use verify::{
-    verify_dir, verify_dir_with, verify_dir_with_cache, verify_tier, Placements, VerifyReport,
+    sample_tier, verify_dir, verify_dir_scoped, verify_dir_with, verify_dir_with_cache,
+    verify_tier, Placements, VerifyReport, VerifyScope,
 };

@@ -22,9 +22,11 @@
 //! class stored twice larger.
 
 use super::probe::{list_tiers, TableOracle};
+use super::Table;
 use crate::error::{Error, Result, TableFault};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
+use crate::random::{hash_str, mix64, Rng};
 use crate::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_NONE};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -77,6 +79,24 @@ pub struct TierCheck {
     pub orbits_agree: Option<bool>,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// `None`: every slot was checked; `Some(n)`: only `n` slots drawn at random
+    /// (see [`VerifyScope`]; no orbit accounting then).
+    pub sampled_slots: Option<u64>,
+}
+
+/// Which tables [`verify_dir_scoped`] checks, and how.
+///
+/// With neither field set every tier is checked in full. `full` names the tiers
+/// checked in full (every slot, orbit accounting); `sample` = `(slots, seed)` checks
+/// that many slots drawn at random (uniformly, with replacement, from a generator
+/// seeded by `seed` and the tier's name) in every tier not checked in full. A tier
+/// neither named nor sampled is not checked.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyScope {
+    /// Tier names to check in full (`None`: all, unless `sample` is set).
+    pub full: Option<Vec<String>>,
+    /// Slots per tier to draw at random, and the seed.
+    pub sample: Option<(u64, u64)>,
 }
 
 /// Verification result of a directory.
@@ -115,12 +135,33 @@ pub fn record_text(r: u16) -> String {
     }
 }
 
+/// Where the records of the tier being verified come from: all of them in memory
+/// (a full check), or the table's blocks through the block cache (a sample).
+#[derive(Clone, Copy)]
+enum Records<'a> {
+    /// Every record, decoded.
+    All(&'a [u16]),
+    /// The table file, read a block at a time.
+    Table(&'a Table),
+}
+
+impl Records<'_> {
+    /// The record at `index`, `None` when the index is outside the tier.
+    fn get(self, index: u64) -> Result<Option<u16>> {
+        match self {
+            Records::All(r) => Ok(r.get(index as usize).copied()),
+            Records::Table(t) if index < t.records() => t.get(index).map(Some),
+            Records::Table(_) => Ok(None),
+        }
+    }
+}
+
 /// Re-derives the value of `pos` (in `tier`, whose records are `records`) from its
 /// children. `Ok(Err(reason))` describes an inconsistency found on the way.
 fn derive<G: TierGame>(
     oracle: &TableOracle<G>,
     tier: G::Tier,
-    records: &[u16],
+    records: Records<'_>,
     pos: &G::Pos,
     moves: &mut Vec<G::Move>,
 ) -> Result<std::result::Result<(Value, u32), String>> {
@@ -143,14 +184,14 @@ fn derive<G: TierGame>(
                 let ct = game.tier_of(&child);
                 let found = if ct == tier {
                     let i = game.rank(tier, &child);
-                    match records.get(i as usize) {
+                    match records.get(i)? {
                         None => {
                             return Ok(Err(format!(
                                 "child {} ranks to {i}, outside the tier",
                                 game.format_move(pos, m)
                             )))
                         }
-                        Some(&r) => decode(r),
+                        Some(r) => decode(r),
                     }
                 } else {
                     match oracle.record(&child)? {
@@ -220,13 +261,13 @@ enum Slot {
 fn check_slot<G: TierGame>(
     oracle: &TableOracle<G>,
     tier: G::Tier,
-    records: &[u16],
+    records: Records<'_>,
     index: u64,
     moves: &mut Vec<G::Move>,
     orbits: bool,
 ) -> Result<(Slot, Option<Disagreement>)> {
     let game = oracle.game();
-    let stored = records[index as usize];
+    let stored = records.get(index)?.unwrap_or(REC_NONE);
     let Some(pos) = game.unrank(tier, index) else {
         return Ok((
             Slot::Empty,
@@ -298,8 +339,14 @@ pub fn verify_tier<G: TierGame>(
             let mut covered = Some(0u64);
             let end = ((c + 1) * CHUNK).min(n);
             for index in c * CHUNK..end {
-                let (slot, mismatch) =
-                    check_slot(oracle, tier, &records, index, &mut moves, orbits)?;
+                let (slot, mismatch) = check_slot(
+                    oracle,
+                    tier,
+                    Records::All(&records),
+                    index,
+                    &mut moves,
+                    orbits,
+                )?;
                 if let Slot::Class(orbit) = slot {
                     positions += 1;
                     covered = covered.zip(orbit).map(|(a, b)| a.saturating_add(b));
@@ -331,6 +378,7 @@ pub fn verify_tier<G: TierGame>(
         covered: orbits.then_some(0),
         orbits_agree: None,
         seconds: 0.0,
+        sampled_slots: None,
     };
     let mut examples = Vec::new();
     for (p, b, o, e) in chunks {
@@ -343,6 +391,92 @@ pub fn verify_tier<G: TierGame>(
         check.covered = None;
     }
     check.orbits_agree = check.covered.zip(check.placements).map(|(c, p)| c == p);
+    examples.truncate(EXAMPLES);
+    check.seconds = start.elapsed().as_secs_f64();
+    Ok((check, examples))
+}
+
+/// Slots of one sampling work unit.
+const SAMPLE_CHUNK: u64 = 256;
+
+/// Verifies `slots` slots of the table of `tier` drawn at random (uniformly, with
+/// replacement; the draws depend only on `seed`, the tier's name and `slots`), reading
+/// the tier's own records through the block cache instead of decoding the whole table.
+pub fn sample_tier<G: TierGame>(
+    oracle: &TableOracle<G>,
+    tier: G::Tier,
+    slots: u64,
+    seed: u64,
+    progress: &dyn Progress,
+) -> Result<(TierCheck, Vec<Mismatch>)> {
+    let start = Instant::now();
+    let game = oracle.game();
+    let name = game.tier_name(tier);
+    let table = oracle.table(tier)?.ok_or_else(|| {
+        Error::table(
+            oracle.set().dir(),
+            TableFault::Missing,
+            format!("no table for tier {name}"),
+        )
+    })?;
+    let n = table.records();
+    let base = mix64(seed ^ hash_str(&name));
+    progress.stage(&format!("sample {name}"), slots);
+    let chunks: Vec<ChunkCounts> = (0..slots.div_ceil(SAMPLE_CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            if stop_requested() {
+                return Err(Error::Interrupted);
+            }
+            let mut rng = Rng::new(mix64(base.wrapping_add(c)));
+            let mut moves = Vec::new();
+            let (mut positions, mut bad, mut examples) = (0u64, 0u64, Vec::new());
+            let count = SAMPLE_CHUNK.min(slots - c * SAMPLE_CHUNK);
+            for _ in 0..count {
+                if n == 0 {
+                    break;
+                }
+                let index = rng.next_u64() % n;
+                let records = Records::Table(&table);
+                let (slot, mismatch) = check_slot(oracle, tier, records, index, &mut moves, false)?;
+                if let Slot::Class(_) = slot {
+                    positions += 1;
+                }
+                if let Some((position, derived)) = mismatch {
+                    bad += 1;
+                    if examples.len() < EXAMPLES {
+                        examples.push(Mismatch {
+                            tier: name.clone(),
+                            index,
+                            position,
+                            stored: record_text(table.get(index)?),
+                            derived,
+                        });
+                    }
+                }
+            }
+            progress.advance(count);
+            Ok((positions, bad, None, examples))
+        })
+        .collect::<Result<_>>()?;
+    progress.finish_stage();
+    let mut check = TierCheck {
+        tier: name,
+        records: n,
+        positions: 0,
+        mismatches: 0,
+        placements: None,
+        covered: None,
+        orbits_agree: None,
+        seconds: 0.0,
+        sampled_slots: Some(slots),
+    };
+    let mut examples = Vec::new();
+    for (p, b, _, e) in chunks {
+        check.positions += p;
+        check.mismatches += b;
+        examples.extend(e);
+    }
     examples.truncate(EXAMPLES);
     check.seconds = start.elapsed().as_secs_f64();
     Ok((check, examples))
@@ -407,6 +541,27 @@ pub fn verify_dir_with<G: TierGame>(
     placements: Option<Placements<G>>,
     progress: &dyn Progress,
 ) -> Result<VerifyReport> {
+    verify_dir_scoped(
+        game,
+        dir,
+        cache_bytes,
+        placements,
+        &VerifyScope::default(),
+        progress,
+    )
+}
+
+/// [`verify_dir_with`] on the tiers `scope` selects: some in full, the others by a
+/// random sample of their slots, or only some. A name in `scope.full` that is not
+/// a table of `dir` is an error.
+pub fn verify_dir_scoped<G: TierGame>(
+    game: &G,
+    dir: &Path,
+    cache_bytes: usize,
+    placements: Option<Placements<G>>,
+    scope: &VerifyScope,
+    progress: &dyn Progress,
+) -> Result<VerifyReport> {
     let oracle = TableOracle::with_set(game, super::TableSet::new(dir, cache_bytes)?);
     let mut report = VerifyReport {
         rules: game.rules_string(),
@@ -417,8 +572,31 @@ pub fn verify_dir_with<G: TierGame>(
         orbits_checked: 0,
         examples: Vec::new(),
     };
-    for tier in dir_tiers(game, dir)? {
-        let (check, examples) = verify_tier(&oracle, tier, placements, progress)?;
+    let tiers = dir_tiers(game, dir)?;
+    if let Some(names) = &scope.full {
+        for name in names {
+            if !tiers.iter().any(|&t| game.tier_name(t) == *name) {
+                return Err(Error::table(
+                    dir,
+                    TableFault::Missing,
+                    format!("no table for tier {}", crate::error::quote(name)),
+                ));
+            }
+        }
+    }
+    for tier in tiers {
+        let name = game.tier_name(tier);
+        let full = match &scope.full {
+            Some(names) => names.contains(&name),
+            None => scope.sample.is_none(),
+        };
+        let (check, examples) = if full {
+            verify_tier(&oracle, tier, placements, progress)?
+        } else if let Some((slots, seed)) = scope.sample {
+            sample_tier(&oracle, tier, slots, seed, progress)?
+        } else {
+            continue;
+        };
         report.positions += check.positions;
         report.mismatches += check.mismatches;
         if let Some(agree) = check.orbits_agree {

@@ -4,7 +4,9 @@
 use crate::common::table::{solved_dir, write_tier, TierTtt};
 use huntsolve::game::Value;
 use huntsolve::progress::NoProgress;
-use huntsolve::table::{analyze_dir, table_path, verify_dir, Table};
+use huntsolve::table::{
+    analyze_dir, table_path, verify_dir, verify_dir_scoped, Table, VerifyReport, VerifyScope,
+};
 use huntsolve::tier::{decode, encode, REC_NONE};
 
 #[test]
@@ -132,5 +134,94 @@ fn analysis_counts_match_the_records() {
     assert!(max_win < 9);
     let text = a.to_text();
     assert!(text.contains("longest wins"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `verify_dir_scoped` on `dir` with the given scope.
+fn scoped(dir: &std::path::Path, scope: &VerifyScope) -> huntsolve::Result<VerifyReport> {
+    verify_dir_scoped(
+        &TierTtt::default(),
+        dir,
+        huntsolve::table::DEFAULT_CACHE_BYTES,
+        None,
+        scope,
+        &NoProgress,
+    )
+}
+
+#[test]
+fn scoped_verify_checks_named_tiers_whole_and_samples_the_rest() {
+    let dir = solved_dir("verify-scoped");
+    // Only two tiers, every slot.
+    let only = VerifyScope {
+        full: Some(vec!["p3".into(), "p7".into()]),
+        sample: None,
+    };
+    let r = scoped(&dir, &only).unwrap();
+    assert!(r.all_agree(), "{:?}", r.examples);
+    let names: Vec<&str> = r.tiers.iter().map(|t| t.tier.as_str()).collect();
+    assert_eq!(names, ["p3", "p7"]);
+    assert!(r.tiers.iter().all(|t| t.sampled_slots.is_none()));
+    let whole = verify_dir(&TierTtt::default(), &dir, &NoProgress).unwrap();
+    let p3 = |r: &VerifyReport| r.tiers.iter().find(|t| t.tier == "p3").unwrap().positions;
+    assert_eq!(p3(&r), p3(&whole));
+
+    // p3 whole, the nine others sampled: 300 draws each, reproducible by seed.
+    let mixed = VerifyScope {
+        full: Some(vec!["p3".into()]),
+        sample: Some((300, 7)),
+    };
+    let a = scoped(&dir, &mixed).unwrap();
+    assert!(a.all_agree(), "{:?}", a.examples);
+    assert_eq!(a.tiers.len(), 10);
+    for t in &a.tiers {
+        let expect = if t.tier == "p3" { None } else { Some(300) };
+        assert_eq!(t.sampled_slots, expect, "{}", t.tier);
+        assert!(t.positions <= 300 || t.tier == "p3");
+    }
+    let b = scoped(&dir, &mixed).unwrap();
+    let counts = |r: &VerifyReport| r.tiers.iter().map(|t| t.positions).collect::<Vec<_>>();
+    assert_eq!(counts(&a), counts(&b));
+
+    // An unknown tier name is an error, not an empty check.
+    let bad = VerifyScope {
+        full: Some(vec!["p42".into()]),
+        sample: None,
+    };
+    let e = scoped(&dir, &bad).unwrap_err().to_string();
+    assert!(e.contains("p42"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_sample_catches_a_widespread_alteration() {
+    // Every drawn tier-6 record turned into a loss in 3: a sample of 200 must see it,
+    // and the altered tier is the one reported.
+    let dir = solved_dir("verify-sample-bad");
+    let mut recs = Table::open(&table_path(&dir, "p6"))
+        .unwrap()
+        .read_all()
+        .unwrap();
+    let mut changed = 0;
+    for r in recs.iter_mut().filter(|r| **r != REC_NONE) {
+        if decode(*r) != Some((Value::Loss, 3)) {
+            *r = encode(Value::Loss, 3);
+            changed += 1;
+        }
+    }
+    assert!(changed > 100);
+    write_tier(&dir, 6, &recs);
+    let scope = VerifyScope {
+        full: None,
+        sample: Some((200, 1)),
+    };
+    let r = scoped(&dir, &scope).unwrap();
+    assert!(!r.all_agree());
+    assert!(r.tiers.iter().find(|t| t.tier == "p6").unwrap().mismatches > 0);
+    assert!(
+        r.examples.iter().any(|m| m.tier == "p6"),
+        "{:?}",
+        r.examples
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
