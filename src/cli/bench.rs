@@ -57,6 +57,10 @@ pub struct Args {
     /// --threads if more than 1), with alpha-beta nodes/s on the same positions.
     #[arg(long)]
     pub prove: bool,
+    /// With --prove: plies from the root within which the prover's threads avoid
+    /// each other's lines (virtual proof numbers; default 3, 0 = never).
+    #[arg(long, value_name = "PLIES", requires = "prove")]
+    pub spread_plies: Option<u32>,
     /// Benchmark MCTS instead: this many iterations from every position
     /// (one thread), reporting iterations/s and playout plies/s.
     #[arg(long)]
@@ -204,7 +208,13 @@ pub fn run(args: Args) -> Result<()> {
         return super::bench_retro::run(&args, rules, &super::out::Bars::new());
     }
     if args.prove {
-        return super::prove::bench_prove(args.threads.or(1), args.hash.or(64), args.seed);
+        return super::prove::bench_prove(
+            args.threads.or(1),
+            args.hash.or(64),
+            args.seed,
+            args.spread_plies
+                .unwrap_or(huntsolve::prove::dfpn::DEFAULT_SPREAD_PLIES),
+        );
     }
     if let Some(n) = args.mcts {
         if n == 0 {

@@ -406,6 +406,7 @@ fn bench_prove_game<G: huntsolve::FullGame>(
     seed: u64,
     threads: usize,
     hash: usize,
+    spread_plies: u32,
 ) -> BenchLine {
     let positions = if plies == 0 {
         vec![g.start()]
@@ -426,6 +427,7 @@ fn bench_prove_game<G: huntsolve::FullGame>(
             &tt,
             ProveConfig {
                 threads,
+                spread_plies,
                 ..Default::default()
             },
         );
@@ -471,7 +473,7 @@ fn bench_search_game<G: huntsolve::FullGame>(
 }
 
 /// Runs `bench --prove`.
-pub fn bench_prove(threads: usize, hash: usize, seed: u64) -> Result<()> {
+pub fn bench_prove(threads: usize, hash: usize, seed: u64, spread_plies: u32) -> Result<()> {
     let mut runs = vec![1];
     if threads > 1 {
         runs.push(threads);
@@ -485,7 +487,7 @@ pub fn bench_prove(threads: usize, hash: usize, seed: u64) -> Result<()> {
         let (mut nodes, mut secs) = (0u64, 0.0f64);
         for &(rules, plies, count) in PROVE_SUITE {
             let any = AnyGame::parse(rules)?;
-            let l = huntsolve::with_game!(&any, g => bench_prove_game(g, plies, count, seed, t, hash.max(1)));
+            let l = huntsolve::with_game!(&any, g => bench_prove_game(g, plies, count, seed, t, hash.max(1), spread_plies));
             let ab = if t == 1 {
                 let (n, s) =
                     huntsolve::with_game!(&any, g => bench_search_game(g, plies, count, seed))?;

@@ -42,6 +42,10 @@ pub struct ProveConfig {
     pub phase_nodes: u64,
     /// Alternate df-pn with the closure search (see [`crate::prove`]).
     pub closure: bool,
+    /// With several threads: plies from the root within which a child another
+    /// thread is in counts as harder (virtual proof numbers); below them the
+    /// threads follow the plain df-pn choice and share results through the table.
+    pub spread_plies: u32,
 }
 
 impl Default for ProveConfig {
@@ -54,6 +58,7 @@ impl Default for ProveConfig {
             stop: Arc::new(AtomicBool::new(false)),
             phase_nodes: 1 << 18,
             closure: true,
+            spread_plies: DEFAULT_SPREAD_PLIES,
         }
     }
 }
@@ -154,6 +159,8 @@ struct Shared {
     phase_end: AtomicU64,
     /// A worker could not charge the memory budget: every run stops.
     memory_out: AtomicBool,
+    /// Plies from the root within which busy children count as harder.
+    spread_plies: u32,
 }
 
 impl Shared {
@@ -166,6 +173,10 @@ impl Shared {
 }
 
 const BUSY_SLOTS: usize = 1 << 16;
+
+/// Default of [`ProveConfig::spread_plies`]: measured with `bench --prove` (see
+/// results/proofs.md; no penalty at all and a penalty at every ply were worse).
+pub const DEFAULT_SPREAD_PLIES: u32 = 3;
 
 #[derive(Clone, Debug)]
 struct Child<P> {
@@ -536,7 +547,9 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         } else {
             Self::combine(or, &ch)
         };
-        let threads = shared.busy.len() > 1;
+        // Virtual proof numbers near the root only: deeper, steering threads away
+        // from each other's lines misled the search (13x the nodes on cyclic games).
+        let threads = shared.busy.len() > 1 && ply < shared.spread_plies;
         let eps = self.eps;
         while r.pn != 0 && r.dn != 0 && r.pn < thpn && r.dn < thdn && !self.stopped {
             if ply == 0 {
@@ -763,6 +776,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
                 .collect(),
             phase_end: AtomicU64::new(u64::MAX),
             memory_out: AtomicBool::new(!charged),
+            spread_plies: cfg.spread_plies,
         };
         Prover {
             game,

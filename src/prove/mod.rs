@@ -19,10 +19,14 @@
 //! ([`crate::game::Game::outcome`]) and every position an [`crate::game::Oracle`]
 //! knows (the tables given with `--tables`).
 //!
-//! Threads share the table; each runs df-pn from the root, and a child another
-//! thread is inside counts as harder (its number is multiplied by one plus the
-//! number of threads in it: a simple form of Kaneko's virtual proof numbers),
-//! so threads spread over different parts of the tree.
+//! Threads share the table; each runs df-pn from the root. Within the first
+//! [`dfpn::ProveConfig::spread_plies`] plies a child another thread is inside
+//! counts as harder (its number is multiplied by one plus the number of threads
+//! in it: a simple form of Kaneko's virtual proof numbers), so threads spread
+//! over different subtrees near the root; deeper they follow the plain df-pn
+//! choice. Applied at every ply, the penalty multiplied the nodes of the cyclic
+//! positions of `bench --prove` by 4-13 (threads kept each other out of the
+//! lines that mattered); see results/proofs.md for the measurement.
 //!
 //! # Repetition and the graph-history interaction (GHI)
 //! Positions carry no history; the rules say a cycle is a draw
