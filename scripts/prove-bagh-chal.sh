@@ -3,7 +3,7 @@
 # one-sided runs ("the tigers force a win", "the goats force a win"), each saved as a
 # certificate and re-checked by `check-proof`.
 #
-#   scripts/prove-bagh-chal.sh N [WHOLE_DIR] [THREADS] [HASH_MIB]
+#   [TIME_LIMIT=S] scripts/prove-bagh-chal.sh N [WHOLE_DIR] [THREADS] [HASH_MIB]
 #
 # The leaves are the tables of every tier with at most N goats in hand, hard-linked from
 # WHOLE_DIR (default tables/bagh-chal-whole, made by scripts/solve-bagh-chal.sh, or by
@@ -38,7 +38,8 @@ for side in hunter prey; do
   echo "prove --side $side:" | tee -a "$log"
   set +e
   /usr/bin/time -v -o "$leaves/time-$side.log" "$bin" prove bagh-chal start --side "$side" \
-    --tables "$leaves" --threads "$threads" --hash "$hash" --save "$cert" --json \
+    --tables "$leaves" --threads "$threads" --hash "$hash" ${TIME_LIMIT:+--time "$TIME_LIMIT"} \
+    --save "$cert" --json \
     >"$leaves/start.$side.json"
   status=$?
   set -e

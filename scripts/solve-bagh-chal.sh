@@ -34,4 +34,4 @@ fi
   "${scope[@]}" --json >"$out/verify.json"
 # --by-side unranks every slot (about 5 M slots/s: 2 hours here); BY_SIDE=1 asks for it.
 "$bin" analyze --tables "$out" ${BY_SIDE:+--by-side} --json >"$out/analyze.json"
-du -sb "$out"/*.hst | awk '{s+=$1} END {print "tables on disk: " s " bytes"}' | tee -a "$out/solve.log"
+du -sb "$out"/*.hst | awk '{s+=$1} END {printf "tables on disk: %.0f bytes\n", s}' | tee -a "$out/solve.log"

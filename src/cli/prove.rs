@@ -58,7 +58,8 @@ pub struct Args {
     /// Node limit over all threads.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Write the certificate(s) of the result.
+    /// Write the certificate(s) of the result (nothing, with a note on stderr, when the
+    /// value is unknown: the report is printed as usual).
     #[arg(long)]
     save: Option<PathBuf>,
     #[command(flatten)]
@@ -205,9 +206,11 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
                 .collect(),
         };
         if decisive.is_empty() {
-            return Err(Error::Input(
-                "no certificate to save: the value is unknown".into(),
-            ));
+            // The report (root numbers, nodes) is still worth having; nothing is written.
+            eprintln!(
+                "prove: nothing saved to {}: the value is unknown",
+                file.display()
+            );
         }
         let leaf =
             |p: &G::Pos| -> Result<Option<TableRef>> { Ok(tables.leaf(game, p)?.map(|x| x.0)) };
