@@ -84,7 +84,7 @@ pub struct Args {
     /// With --retro: time only the current solver (no baseline runs).
     #[arg(long)]
     pub no_baseline: bool,
-    /// With --retro: machine-readable output (JSON).
+    /// With --retro or --prove: machine-readable output (JSON).
     #[arg(long)]
     pub json: bool,
 }
@@ -214,6 +214,7 @@ pub fn run(args: Args) -> Result<()> {
             args.seed,
             args.spread_plies
                 .unwrap_or(huntsolve::prove::dfpn::DEFAULT_SPREAD_PLIES),
+            args.json,
         );
     }
     if let Some(n) = args.mcts {

@@ -475,17 +475,62 @@ fn bench_search_game<G: huntsolve::FullGame>(
     Ok((n, s))
 }
 
-/// Runs `bench --prove`.
-pub fn bench_prove(threads: usize, hash: usize, seed: u64, spread_plies: u32) -> Result<()> {
+/// One line of `bench --prove`.
+#[derive(serde::Serialize)]
+struct BenchRow {
+    rules: String,
+    positions: usize,
+    threads: usize,
+    nodes: u64,
+    seconds: f64,
+    nodes_per_second: f64,
+    /// Exact alpha-beta positions/s on the same positions (1-thread rows only).
+    alphabeta_nodes_per_second: Option<f64>,
+    values: Vec<String>,
+}
+
+/// `bench --prove --json`.
+#[derive(serde::Serialize)]
+struct BenchOut {
+    hash_mib: usize,
+    spread_plies: u32,
+    rows: Vec<BenchRow>,
+    /// (threads, nodes, seconds) per thread count.
+    totals: Vec<(usize, u64, f64)>,
+    /// 1-thread seconds over `threads`-thread seconds, when both ran.
+    speedup: Option<f64>,
+}
+
+/// Runs `bench --prove`: text, or one JSON object with `json`.
+pub fn bench_prove(
+    threads: usize,
+    hash: usize,
+    seed: u64,
+    spread_plies: u32,
+    json: bool,
+) -> Result<()> {
     let mut runs = vec![1];
     if threads > 1 {
         runs.push(threads);
     }
-    out::println(&format!(
+    let say = |line: String| -> Result<()> {
+        if json {
+            Ok(())
+        } else {
+            out::println(&line)
+        }
+    };
+    say(format!(
         "{:<62} {:>3} {:>12} {:>8} {:>11} {:>13}  values",
         "rules (positions)", "thr", "nodes", "s", "nodes/s", "a-b nodes/s"
     ))?;
-    let mut totals = Vec::new();
+    let mut report = BenchOut {
+        hash_mib: hash,
+        spread_plies,
+        rows: Vec::new(),
+        totals: Vec::new(),
+        speedup: None,
+    };
     for &t in &runs {
         let (mut nodes, mut secs) = (0u64, 0.0f64);
         for &(rules, plies, count) in PROVE_SUITE {
@@ -494,35 +539,50 @@ pub fn bench_prove(threads: usize, hash: usize, seed: u64, spread_plies: u32) ->
             let ab = if t == 1 {
                 let (n, s) =
                     huntsolve::with_game!(&any, g => bench_search_game(g, plies, count, seed))?;
-                format!("{:.0}", n as f64 / s.max(1e-9))
+                Some(n as f64 / s.max(1e-9))
             } else {
-                "-".into()
+                None
             };
-            out::println(&format!(
+            say(format!(
                 "{:<62} {:>3} {:>12} {:>8.2} {:>11.0} {:>13}  {}",
                 format!("{rules} ({})", l.values.len()),
                 t,
                 l.nodes,
                 l.seconds,
                 l.nodes as f64 / l.seconds.max(1e-9),
-                ab,
+                ab.map_or("-".into(), |v| format!("{v:.0}")),
                 l.values.join(" ")
             ))?;
             nodes += l.nodes;
             secs += l.seconds;
+            report.rows.push(BenchRow {
+                rules: rules.to_string(),
+                positions: l.values.len(),
+                threads: t,
+                nodes: l.nodes,
+                seconds: l.seconds,
+                nodes_per_second: l.nodes as f64 / l.seconds.max(1e-9),
+                alphabeta_nodes_per_second: ab,
+                values: l.values,
+            });
         }
-        out::println(&format!(
+        say(format!(
             "total, {t} thread(s): {nodes} nodes, {secs:.2} s, {:.0} nodes/s",
             nodes as f64 / secs.max(1e-9)
         ))?;
-        totals.push(secs);
+        report.totals.push((t, nodes, secs));
     }
-    if totals.len() == 2 {
-        out::println(&format!(
-            "speed-up {} threads vs 1 (time ratio, same run): {:.2}",
-            threads,
-            totals[0] / totals[1].max(1e-9)
+    if let [(_, _, one), (_, _, many)] = report.totals[..] {
+        let ratio = one / many.max(1e-9);
+        report.speedup = Some(ratio);
+        say(format!(
+            "speed-up {threads} threads vs 1 (time ratio, same run): {ratio:.2}"
         ))?;
+    }
+    if json {
+        let s = serde_json::to_string_pretty(&report)
+            .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
+        out::println(&s)?;
     }
     Ok(())
 }

@@ -531,3 +531,37 @@ fn prove_and_check_proof_commands() {
     assert!(err.contains("--side crows"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `bench --prove --json`: one object with a row per suite part, the totals and the
+/// node signature of one thread (deterministic for a given --hash: 3,305,068 at 64 MiB).
+#[test]
+fn bench_prove_json_has_the_suite_and_its_signature() {
+    use crate::common::table::run;
+    let (code, out, err) = run(&[
+        "bench",
+        "--prove",
+        "--threads",
+        "1",
+        "--hash",
+        "64",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    assert!(rows.iter().all(|r| r["threads"] == 1));
+    assert!(rows
+        .iter()
+        .all(|r| r["alphabeta_nodes_per_second"].is_number()));
+    let values: Vec<&str> = rows[0]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert_eq!(values, ["win"]); // kaooa: the crows win
+    assert_eq!(v["spread_plies"], 3);
+    assert_eq!(v["totals"][0][1], 3_305_068);
+    assert!(v["speedup"].is_null());
+}
