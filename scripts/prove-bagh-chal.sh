@@ -36,6 +36,7 @@ echo "bagh-chal start, leaves: $count tables with at most $n goats in hand ($(da
 for side in hunter prey; do
   cert="$leaves/start.$side.proof"
   echo "prove --side $side:" | tee -a "$log"
+  rm -f "$cert" # an unknown result writes none: never re-check an older run's certificate
   set +e
   /usr/bin/time -v -o "$leaves/time-$side.log" "$bin" prove bagh-chal start --side "$side" \
     --tables "$leaves" --threads "$threads" --hash "$hash" ${TIME_LIMIT:+--time "$TIME_LIMIT"} \
