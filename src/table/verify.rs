@@ -31,6 +31,7 @@ use crate::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_NONE};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// How many mismatches are kept as examples per tier.
@@ -302,9 +303,83 @@ fn check_slot<G: TierGame>(
     })
 }
 
-/// Counts of one parallel chunk: positions, mismatches, orbit sum (`None` once a
-/// position had no orbit size), examples.
-type ChunkCounts = (u64, u64, Option<u64>, Vec<Mismatch>);
+/// Counts of checked slots (one parallel chunk, or a whole tier once merged).
+struct Tally {
+    /// Slots holding a position.
+    positions: u64,
+    /// Slots whose record disagrees.
+    mismatches: u64,
+    /// Sum of the positions' orbit sizes (`None` once a position had none).
+    covered: Option<u64>,
+    /// Up to [`EXAMPLES`] disagreeing slots.
+    examples: Vec<Mismatch>,
+}
+
+impl Tally {
+    fn new() -> Self {
+        Tally {
+            positions: 0,
+            mismatches: 0,
+            covered: Some(0),
+            examples: Vec::new(),
+        }
+    }
+
+    /// Counts the result of [`check_slot`] for slot `index` of tier `tier`; `stored`
+    /// gives the slot's record, read only for an example.
+    fn add(
+        &mut self,
+        tier: &str,
+        index: u64,
+        (slot, mismatch): (Slot, Option<Disagreement>),
+        stored: impl FnOnce() -> Result<u16>,
+    ) -> Result<()> {
+        if let Slot::Class(orbit) = slot {
+            self.positions += 1;
+            self.covered = self.covered.zip(orbit).map(|(a, b)| a.saturating_add(b));
+        }
+        if let Some((position, derived)) = mismatch {
+            self.mismatches += 1;
+            if self.examples.len() < EXAMPLES {
+                self.examples.push(Mismatch {
+                    tier: tier.to_string(),
+                    index,
+                    position,
+                    stored: record_text(stored()?),
+                    derived,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The chunks' counts added up (the first [`EXAMPLES`] examples kept).
+    fn merge(chunks: Vec<Tally>) -> Tally {
+        let mut total = Tally::new();
+        for c in chunks {
+            total.positions += c.positions;
+            total.mismatches += c.mismatches;
+            total.covered = total
+                .covered
+                .zip(c.covered)
+                .map(|(a, b)| a.saturating_add(b));
+            total.examples.extend(c.examples);
+        }
+        total.examples.truncate(EXAMPLES);
+        total
+    }
+}
+
+/// The table of `tier` in the oracle's directory; its absence is an error.
+fn tier_table<G: TierGame>(oracle: &TableOracle<G>, tier: G::Tier) -> Result<Arc<Table>> {
+    oracle.table(tier)?.ok_or_else(|| {
+        Error::table(
+            oracle.set().dir(),
+            TableFault::Missing,
+            format!("no table for tier {}", oracle.game().tier_name(tier)),
+        )
+    })
+}
 
 /// Verifies the table of `tier` in the oracle's directory; with `placements`,
 /// accounts for the orbits of its classes too ([orbit accounting](self)).
@@ -317,29 +392,21 @@ pub fn verify_tier<G: TierGame>(
     let start = Instant::now();
     let game = oracle.game();
     let name = game.tier_name(tier);
-    let table = oracle.table(tier)?.ok_or_else(|| {
-        Error::table(
-            oracle.set().dir(),
-            TableFault::Missing,
-            format!("no table for tier {name}"),
-        )
-    })?;
-    let records = table.read_all()?;
+    let records = tier_table(oracle, tier)?.read_all()?;
     let n = records.len() as u64;
     progress.stage(&format!("verify {name}"), n);
     let orbits = placements.is_some();
-    let chunks: Vec<ChunkCounts> = (0..n.div_ceil(CHUNK))
+    let chunks: Vec<Tally> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             if stop_requested() {
                 return Err(Error::Interrupted);
             }
             let mut moves = Vec::new();
-            let (mut positions, mut bad, mut examples) = (0u64, 0u64, Vec::new());
-            let mut covered = Some(0u64);
+            let mut tally = Tally::new();
             let end = ((c + 1) * CHUNK).min(n);
             for index in c * CHUNK..end {
-                let (slot, mismatch) = check_slot(
+                let checked = check_slot(
                     oracle,
                     tier,
                     Records::All(&records),
@@ -347,53 +414,28 @@ pub fn verify_tier<G: TierGame>(
                     &mut moves,
                     orbits,
                 )?;
-                if let Slot::Class(orbit) = slot {
-                    positions += 1;
-                    covered = covered.zip(orbit).map(|(a, b)| a.saturating_add(b));
-                }
-                if let Some((position, derived)) = mismatch {
-                    bad += 1;
-                    if examples.len() < EXAMPLES {
-                        examples.push(Mismatch {
-                            tier: name.clone(),
-                            index,
-                            position,
-                            stored: record_text(records[index as usize]),
-                            derived,
-                        });
-                    }
-                }
+                tally.add(&name, index, checked, || Ok(records[index as usize]))?;
             }
             progress.advance(end - c * CHUNK);
-            Ok((positions, bad, covered, examples))
+            Ok(tally)
         })
         .collect::<Result<_>>()?;
     progress.finish_stage();
-    let mut check = TierCheck {
+    let total = Tally::merge(chunks);
+    let placements = placements.map(|f| f(game, tier));
+    let covered = total.covered.filter(|_| placements.is_some());
+    let check = TierCheck {
         tier: name,
         records: n,
-        positions: 0,
-        mismatches: 0,
-        placements: placements.map(|f| f(game, tier)),
-        covered: orbits.then_some(0),
-        orbits_agree: None,
-        seconds: 0.0,
+        positions: total.positions,
+        mismatches: total.mismatches,
+        placements,
+        covered,
+        orbits_agree: covered.zip(placements).map(|(c, p)| c == p),
+        seconds: start.elapsed().as_secs_f64(),
         sampled_slots: None,
     };
-    let mut examples = Vec::new();
-    for (p, b, o, e) in chunks {
-        check.positions += p;
-        check.mismatches += b;
-        check.covered = check.covered.zip(o).map(|(a, b)| a.saturating_add(b));
-        examples.extend(e);
-    }
-    if check.placements.is_none() {
-        check.covered = None;
-    }
-    check.orbits_agree = check.covered.zip(check.placements).map(|(c, p)| c == p);
-    examples.truncate(EXAMPLES);
-    check.seconds = start.elapsed().as_secs_f64();
-    Ok((check, examples))
+    Ok((check, total.examples))
 }
 
 /// Slots of one sampling work unit.
@@ -410,19 +452,12 @@ pub fn sample_tier<G: TierGame>(
     progress: &dyn Progress,
 ) -> Result<(TierCheck, Vec<Mismatch>)> {
     let start = Instant::now();
-    let game = oracle.game();
-    let name = game.tier_name(tier);
-    let table = oracle.table(tier)?.ok_or_else(|| {
-        Error::table(
-            oracle.set().dir(),
-            TableFault::Missing,
-            format!("no table for tier {name}"),
-        )
-    })?;
+    let name = oracle.game().tier_name(tier);
+    let table = tier_table(oracle, tier)?;
     let n = table.records();
     let base = mix64(seed ^ hash_str(&name));
     progress.stage(&format!("sample {name}"), slots);
-    let chunks: Vec<ChunkCounts> = (0..slots.div_ceil(SAMPLE_CHUNK))
+    let chunks: Vec<Tally> = (0..slots.div_ceil(SAMPLE_CHUNK))
         .into_par_iter()
         .map(|c| {
             if stop_requested() {
@@ -430,7 +465,7 @@ pub fn sample_tier<G: TierGame>(
             }
             let mut rng = Rng::new(mix64(base.wrapping_add(c)));
             let mut moves = Vec::new();
-            let (mut positions, mut bad, mut examples) = (0u64, 0u64, Vec::new());
+            let mut tally = Tally::new();
             let count = SAMPLE_CHUNK.min(slots - c * SAMPLE_CHUNK);
             for _ in 0..count {
                 if n == 0 {
@@ -438,48 +473,27 @@ pub fn sample_tier<G: TierGame>(
                 }
                 let index = rng.next_u64() % n;
                 let records = Records::Table(&table);
-                let (slot, mismatch) = check_slot(oracle, tier, records, index, &mut moves, false)?;
-                if let Slot::Class(_) = slot {
-                    positions += 1;
-                }
-                if let Some((position, derived)) = mismatch {
-                    bad += 1;
-                    if examples.len() < EXAMPLES {
-                        examples.push(Mismatch {
-                            tier: name.clone(),
-                            index,
-                            position,
-                            stored: record_text(table.get(index)?),
-                            derived,
-                        });
-                    }
-                }
+                let checked = check_slot(oracle, tier, records, index, &mut moves, false)?;
+                tally.add(&name, index, checked, || table.get(index))?;
             }
             progress.advance(count);
-            Ok((positions, bad, None, examples))
+            Ok(tally)
         })
         .collect::<Result<_>>()?;
     progress.finish_stage();
-    let mut check = TierCheck {
+    let total = Tally::merge(chunks);
+    let check = TierCheck {
         tier: name,
         records: n,
-        positions: 0,
-        mismatches: 0,
+        positions: total.positions,
+        mismatches: total.mismatches,
         placements: None,
         covered: None,
         orbits_agree: None,
-        seconds: 0.0,
+        seconds: start.elapsed().as_secs_f64(),
         sampled_slots: Some(slots),
     };
-    let mut examples = Vec::new();
-    for (p, b, _, e) in chunks {
-        check.positions += p;
-        check.mismatches += b;
-        examples.extend(e);
-    }
-    examples.truncate(EXAMPLES);
-    check.seconds = start.elapsed().as_secs_f64();
-    Ok((check, examples))
+    Ok((check, total.examples))
 }
 
 /// Parses the tier names of the tables in `dir`, sorted in tier order, and refuses an
