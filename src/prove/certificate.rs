@@ -35,7 +35,7 @@
 //! Every field is checked when reading; a damaged file is an error naming what
 //! is wrong, never a panic.
 
-use super::budget::{vec_bytes, MEMO_ENTRY_BYTES, SMALL_FRAME_BYTES};
+use super::budget::{vec_bytes, MAX_SMALL_FRAME_DEPTH, MEMO_ENTRY_BYTES, SMALL_FRAME_BYTES};
 use super::dfpn::{wins_for, Prover, RunOutcome};
 use crate::error::{Error, Result};
 use crate::game::{Game, Notation, Oracle, Value};
@@ -407,6 +407,8 @@ struct Builder<'a, 'b, G: Game, O: Oracle<G>> {
     max_nodes: usize,
     /// Stack-set entries charged (its largest size so far).
     stack_charged: usize,
+    /// Frames of the recursion now (at most [`MAX_SMALL_FRAME_DEPTH`]).
+    depth: usize,
 }
 
 /// Bytes a node may take in the builder's vector (with growth slack) and its
@@ -452,6 +454,12 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
 
     /// Charges a frame of `positions` children (and their move list).
     fn frame<P>(&mut self, positions: usize, moves: usize) -> Result<usize> {
+        if self.depth >= MAX_SMALL_FRAME_DEPTH {
+            return Err(Error::Memory(format!(
+                "the certificate is deeper than a prover thread's stack holds ({MAX_SMALL_FRAME_DEPTH} levels)"
+            )));
+        }
+        self.depth += 1;
         let n = SMALL_FRAME_BYTES
             + vec_bytes::<(u32, usize, P)>(positions)
             + vec_bytes::<G::Move>(moves)
@@ -526,6 +534,12 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
              (a larger --hash keeps proofs in the table)",
             self.prover.game.format_position(pos)
         ))
+    }
+
+    /// Returns a frame's charge when it ends.
+    fn end_frame(&mut self, frame: usize) {
+        self.depth -= 1;
+        self.worker.acct.release(frame);
     }
 
     /// An acyclic proof of `pos`; `None` when every way leads back to the stack.
@@ -622,7 +636,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
             ok.then_some(Node::All(kids))
         };
         self.stack.remove(&h);
-        self.worker.acct.release(frame);
+        self.end_frame(frame);
         match node {
             Some(n) => {
                 let id = self.push(n)?;
@@ -662,7 +676,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
                 kids.push(self.no_win(c)?);
             }
             self.nodes[id as usize] = Node::All(kids);
-            self.worker.acct.release(frame);
+            self.end_frame(frame);
             return Ok(id);
         }
         // A child already in the graph closes a cycle at no cost; then a known
@@ -704,7 +718,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
             mv: i as u32,
             child: cid,
         };
-        self.worker.acct.release(frame);
+        self.end_frame(frame);
         Ok(id)
     }
 }
@@ -784,6 +798,7 @@ pub fn extract<G: Notation, O: Oracle<G>>(
                     leaf_table,
                     max_nodes,
                     stack_charged: 0,
+                    depth: 0,
                 };
                 let root = match b.kind {
                     Kind::Win => b.win(pos)?.ok_or_else(|| {

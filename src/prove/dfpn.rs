@@ -4,8 +4,11 @@
 //! interaction are handled.
 
 mod closure;
+mod local;
 mod runs;
-use super::budget::{vec_bytes, Account, FRAME_BYTES, MOVES_RESERVE, PATH_ENTRY_BYTES};
+use super::budget::{
+    vec_bytes, Account, FRAME_BYTES, MAX_FRAME_DEPTH, MOVES_RESERVE, PATH_ENTRY_BYTES,
+};
 use super::tt::{Entry, ProofTable, Reps, INF, MAX_FINITE};
 use crate::game::{Game, Oracle, Value};
 use crate::progress::{stop_requested, Progress};
@@ -42,6 +45,9 @@ pub struct ProveConfig {
     pub phase_nodes: u64,
     /// Alternate df-pn with the closure search (see [`crate::prove`]).
     pub closure: bool,
+    /// Alternate df-pn with the local retrograde analysis (see
+    /// [`crate::prove`]).
+    pub local: bool,
     /// With several threads: plies from the root within which a child another
     /// thread is in counts as harder (virtual proof numbers); below them the
     /// threads follow the plain df-pn choice and share results through the table.
@@ -58,6 +64,7 @@ impl Default for ProveConfig {
             stop: Arc::new(AtomicBool::new(false)),
             phase_nodes: 1 << 18,
             closure: true,
+            local: true,
             spread_plies: DEFAULT_SPREAD_PLIES,
         }
     }
@@ -85,6 +92,9 @@ pub enum StopReason {
     Nodes,
     /// The memory budget (`--hash`): "out of memory budget".
     Memory,
+    /// A line deeper than a prover thread's stack holds
+    /// ([`crate::prove::budget::MAX_FRAME_DEPTH`] plies).
+    Depth,
     /// A stop request (Ctrl-C or the caller's flag).
     Interrupt,
 }
@@ -96,6 +106,7 @@ impl StopReason {
             StopReason::Time => "time limit",
             StopReason::Nodes => "node limit",
             StopReason::Memory => "out of memory budget",
+            StopReason::Depth => "line deeper than the thread's stack holds",
             StopReason::Interrupt => "interrupted",
         }
     }
@@ -159,6 +170,8 @@ struct Shared {
     phase_end: AtomicU64,
     /// A worker could not charge the memory budget: every run stops.
     memory_out: AtomicBool,
+    /// A df-pn line reached the deepest ply a thread's stack holds: every run stops.
+    depth_out: AtomicBool,
     /// Plies from the root within which busy children count as harder.
     spread_plies: u32,
 }
@@ -168,6 +181,7 @@ impl Shared {
         self.stop.load(Ordering::Relaxed)
             || self.external.load(Ordering::Relaxed)
             || self.memory_out.load(Ordering::Relaxed)
+            || self.depth_out.load(Ordering::Relaxed)
             || stop_requested()
     }
 }
@@ -225,6 +239,11 @@ pub(crate) struct Worker<'a, G: Game, O: Oracle<G>> {
     pub(crate) acct: Account<'a>,
     /// Path-map entries charged (the map's largest size so far).
     path_charged: usize,
+    /// A charge that does not fit only ends this worker's phase (the closure
+    /// search and the local analysis), instead of stopping the run.
+    pub(crate) soft_memory: bool,
+    /// A soft charge did not fit: the phase was cut short by the budget.
+    pub(crate) memory_hit: bool,
 }
 
 /// What a worker knows about a position without expanding it.
@@ -288,6 +307,11 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     pub(crate) fn charge(&mut self, n: usize) -> bool {
         if self.acct.charge(n) {
             return true;
+        }
+        if self.soft_memory {
+            self.memory_hit = true;
+            self.stopped = true;
+            return false;
         }
         self.shared.memory_out.store(true, Ordering::Relaxed);
         self.shared.stop.store(true, Ordering::Relaxed);
@@ -507,6 +531,19 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     fn mid(&mut self, pos: &G::Pos, hash: u64, ply: u32, thpn: u32, thdn: u32) -> Res {
         let start_nodes = self.nodes;
         self.tick();
+        if ply as usize >= MAX_FRAME_DEPTH {
+            // One more frame could overflow the thread's stack.
+            self.shared.depth_out.store(true, Ordering::Relaxed);
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+            return Res {
+                pn: 1,
+                dn: 1,
+                dist: 0,
+                rep: NO_REP,
+                reps: Reps::default(),
+            };
+        }
         let or = self.game.side_to_move(pos) == self.side;
         let Some((moves, frame)) = self.frame_moves::<Child<G::Pos>>(pos, FRAME_BYTES) else {
             return Res {
@@ -778,6 +815,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
                 .collect(),
             phase_end: AtomicU64::new(u64::MAX),
             memory_out: AtomicBool::new(!charged),
+            depth_out: AtomicBool::new(false),
             spread_plies: cfg.spread_plies,
         };
         Prover {
@@ -807,6 +845,8 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             progress: None,
             acct: Account::new(self.tt.budget()),
             path_charged: 0,
+            soft_memory: false,
+            memory_hit: false,
         }
     }
 

@@ -66,8 +66,9 @@
 //! df-pn is poor at disproofs whose strategy is a cycle: the disproof of a
 //! drawn movement phase depends on ever-changing ancestors and is re-derived
 //! again and again (on kaooa-6, 20 M nodes without a disproof). So each run
-//! alternates df-pn phases (all threads) with a *closure search* (one thread),
-//! each pair twice as long as the previous, from 2^18 nodes. The closure
+//! alternates df-pn phases (all threads) with a *closure search* and a *local
+//! retrograde analysis* (one thread each; see below), each round twice as
+//! long as the previous, from 2^18 nodes. The closure
 //! search is a depth-first search for a set D of positions, containing the
 //! root, that is closed: at every position of D where S moves, every move
 //! leads into D or to a known non-win, and where the opponent moves, some move
@@ -79,7 +80,26 @@
 //! wins of S at leaves and "every opponent move fails" or "some S move
 //! fails", i.e. it is an ordinary (inductive) proof that S wins, stored as
 //! such. On success every position of D is stored as a final disproof.
-//! Children are tried in the order df-pn's numbers suggest.
+//! Children are tried in the order df-pn's numbers suggest. Its recursion is
+//! capped at [`budget::MAX_SMALL_FRAME_DEPTH`] frames (the thread's stack);
+//! a phase cut short by that cap or by the memory budget drops the closure
+//! search from the rest of the run.
+//!
+//! # The local retrograde analysis (large drawn regions)
+//! The closure search follows one strategy depth first; when the opponent's
+//! drawing region is large (two leopards against two cows on the 49-point
+//! board: about 2.6 million positions), its line outgrows the stack or the
+//! budget. The third phase of each round ([`dfpn`]'s `local` module) walks
+//! breadth first every position reachable from the root, up to half a
+//! phase's nodes and the memory budget, stopping at known positions
+//! (terminal, table, final table entries); what it could not expand is the
+//! frontier. A retrograde pass then marks the goal side's wins counting the
+//! frontier as not won (true wins, stored as proofs with their distance),
+//! and continues counting the frontier as won: what is still unmarked is a
+//! true non-win (the opponent stays away from the frontier and every win
+//! for ever, or reaches a known non-win), stored as final disproofs. Both
+//! hold on any path. A phase cut short by the memory budget drops the local
+//! analysis from the rest of the run.
 //!
 //! Non-final numbers are heuristics and may come from any path; they decide
 //! only where to search, never a value. The root's final result is therefore a

@@ -4,7 +4,7 @@
 //! on success the whole set is stored as disproved.
 
 use super::*;
-use crate::prove::budget::{CLOSURE_ENTRY_BYTES, SMALL_FRAME_BYTES};
+use crate::prove::budget::{CLOSURE_ENTRY_BYTES, MAX_SMALL_FRAME_DEPTH, SMALL_FRAME_BYTES};
 
 /// State of the closure search: the positions assumed not won by the goal
 /// side (in insertion order, so a failed attempt removes what it added).
@@ -14,6 +14,8 @@ pub(super) struct Closure {
     /// Entries charged to the memory budget: the most the set has held (a
     /// hash map and a vector keep their capacity when emptied).
     pub(super) charged: usize,
+    /// Frames of the recursion now (at most [`MAX_SMALL_FRAME_DEPTH`]).
+    pub(super) depth: usize,
 }
 
 /// Result of the closure search at a position.
@@ -39,6 +41,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             in_set: HashMap::new(),
             journal: Vec::new(),
             charged: 0,
+            depth: 0,
         };
         let r = self.close(pos, hash, &mut cl);
         // The set's charge goes with it (its positions are stored below or dropped).
@@ -101,13 +104,22 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             }
             cl.charged += 1;
         }
+        if cl.depth >= MAX_SMALL_FRAME_DEPTH {
+            // One more frame could overflow the stack: the phase ends, as if
+            // the memory budget were spent.
+            self.memory_hit = true;
+            self.stopped = true;
+            return Close::Stopped;
+        }
         let Some((moves, frame)) = self.frame_moves::<(u64, u32)>(pos, SMALL_FRAME_BYTES) else {
             return Close::Stopped;
         };
         let mark = cl.journal.len();
         cl.in_set.insert(hash, ());
         cl.journal.push(hash);
+        cl.depth += 1;
         let r = self.close_children(pos, key, mark, moves, cl);
+        cl.depth -= 1;
         self.acct.release(frame);
         r
     }

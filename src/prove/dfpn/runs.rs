@@ -6,9 +6,13 @@ use super::*;
 
 impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
     /// Proves or disproves "`side` forces a win" at `pos`: phases of df-pn
-    /// (all threads) alternate with the closure search (one thread), each
-    /// phase twice as long as the previous pair, until one is final or the
-    /// budget is spent. Both keep what they found in the shared table.
+    /// (all threads) alternate with the closure search and the local
+    /// retrograde analysis (one thread each), each round twice as long as the
+    /// previous one, until one is final or the budget is spent. All keep what
+    /// they found in the shared table. A phase of the closure search or the
+    /// local analysis that does not fit the memory budget (or, for the
+    /// closure search, the thread's stack) ends early and is dropped from the
+    /// rest of the run; df-pn goes on.
     pub fn prove_side(&self, pos: &G::Pos, side: usize, progress: &dyn Progress) -> RunReport {
         let t0 = Instant::now();
         let nodes0 = self.shared.nodes.load(Ordering::Relaxed);
@@ -17,47 +21,44 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
         self.shared.root_dn.store(1, Ordering::Relaxed);
         let mut phase = self.cfg.phase_nodes.max(1);
         let mut fin = None;
+        // Set once the budget (or the stack) cut the closure search or the
+        // local analysis short: that phase is not tried again in this run
+        // (phases only grow), and df-pn goes on without it.
+        let (mut closure_cut, mut local_cut) = (false, false);
         loop {
-            let now = self.shared.nodes.load(Ordering::Relaxed);
-            self.shared
-                .phase_end
-                .store(now.saturating_add(phase), Ordering::Relaxed);
+            self.end_phase_after(phase);
             if let Some(r) = self.dfpn_phase(pos, side, progress) {
-                fin = Some(r);
-                break;
-            }
-            if self.over_budget() || self.shared.should_stop() || !self.cfg.closure {
-                if !self.cfg.closure && !self.over_budget() && !self.shared.should_stop() {
-                    phase = phase.saturating_mul(2);
-                    continue;
-                }
-                break;
-            }
-            let now = self.shared.nodes.load(Ordering::Relaxed);
-            self.shared
-                .phase_end
-                .store(now.saturating_add(phase), Ordering::Relaxed);
-            // The closure search recurses as deep as its longest line.
-            let r = std::thread::scope(|scope| {
-                std::thread::Builder::new()
-                    .name("closure".into())
-                    .stack_size(STACK_BYTES)
-                    .spawn_scoped(scope, || {
-                        let mut w = self.worker(side, 0);
-                        w.progress = Some(progress);
-                        let r = w.closure_root(pos);
-                        w.flush();
-                        r
-                    })
-                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                    .unwrap_or(None)
-            });
-            if let Some(r) = r {
                 fin = Some(r);
                 break;
             }
             if self.over_budget() || self.shared.should_stop() {
                 break;
+            }
+            if self.cfg.closure && !closure_cut {
+                self.end_phase_after(phase);
+                let (r, hit) = self.on_one_thread(side, progress, |w| w.closure_root(pos));
+                if let Some(r) = r {
+                    fin = Some(r);
+                    break;
+                }
+                closure_cut = hit;
+                if self.over_budget() || self.shared.should_stop() {
+                    break;
+                }
+            }
+            if self.cfg.local && !local_cut {
+                // Half a phase: the walk takes every move, and from a position
+                // far from any leaf it cannot settle anything.
+                self.end_phase_after((phase / 2).max(1));
+                let (r, hit) = self.on_one_thread(side, progress, |w| w.local_root(pos));
+                if let Some(r) = r {
+                    fin = Some(r);
+                    break;
+                }
+                local_cut = hit;
+                if self.over_budget() || self.shared.should_stop() {
+                    break;
+                }
             }
             phase = phase.saturating_mul(2);
         }
@@ -97,11 +98,48 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
         }
     }
 
+    /// Ends the next phase `nodes` nodes from now.
+    fn end_phase_after(&self, nodes: u64) {
+        let now = self.shared.nodes.load(Ordering::Relaxed);
+        self.shared
+            .phase_end
+            .store(now.saturating_add(nodes), Ordering::Relaxed);
+    }
+
+    /// Runs `f` on one worker thread with a large stack (the closure search
+    /// recurses as deep as its longest line), with soft memory charges: a
+    /// charge that does not fit ends the phase, not the run. Returns `f`'s
+    /// result and whether the budget cut the phase short.
+    fn on_one_thread<R: Send>(
+        &self,
+        side: usize,
+        progress: &dyn Progress,
+        f: impl FnOnce(&mut Worker<'_, G, O>) -> Option<R> + Send,
+    ) -> (Option<R>, bool) {
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .name("closure".into())
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(scope, || {
+                    let mut w = self.worker(side, 0);
+                    w.progress = Some(progress);
+                    w.soft_memory = true;
+                    let r = f(&mut w);
+                    w.flush();
+                    (r, w.memory_hit)
+                })
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .unwrap_or((None, false))
+        })
+    }
+
     /// Why an unknown run stopped: the memory budget first (it also sets the
     /// stop flag), then the node and time limits, else a stop request.
     fn stop_reason(&self) -> StopReason {
         if self.shared.memory_out.load(Ordering::Relaxed) {
             StopReason::Memory
+        } else if self.shared.depth_out.load(Ordering::Relaxed) {
+            StopReason::Depth
         } else if self
             .shared
             .node_limit
@@ -121,6 +159,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
 
     pub(super) fn over_budget(&self) -> bool {
         self.shared.memory_out.load(Ordering::Relaxed)
+            || self.shared.depth_out.load(Ordering::Relaxed)
             || self
                 .shared
                 .node_limit
