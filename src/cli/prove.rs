@@ -398,6 +398,7 @@ pub const PROVE_SUITE: &[(&str, usize, usize)] = &[
 
 struct BenchLine {
     nodes: u64,
+    positions: u64,
     seconds: f64,
     values: Vec<String>,
 }
@@ -418,6 +419,7 @@ fn bench_prove_game<G: huntsolve::FullGame>(
     };
     let mut line = BenchLine {
         nodes: 0,
+        positions: 0,
         seconds: 0.0,
         values: Vec::new(),
     };
@@ -436,6 +438,7 @@ fn bench_prove_game<G: huntsolve::FullGame>(
         );
         let (v, runs) = p.value(&pos, &huntsolve::progress::NoProgress);
         line.nodes += runs.iter().map(|r| r.nodes).sum::<u64>();
+        line.positions += runs.iter().map(|r| r.positions).sum::<u64>();
         line.seconds += runs.iter().map(|r| r.seconds).sum::<f64>();
         line.values
             .push(v.map_or("unknown", |v| v.name()).to_string());
@@ -484,6 +487,10 @@ struct BenchRow {
     nodes: u64,
     seconds: f64,
     nodes_per_second: f64,
+    /// Positions the prover generated and looked up (children of its
+    /// expansions): the unit of an alpha-beta node.
+    positions_looked_up: u64,
+    positions_per_second: f64,
     /// Exact alpha-beta positions/s on the same positions (1-thread rows only).
     alphabeta_nodes_per_second: Option<f64>,
     values: Vec<String>,
@@ -521,8 +528,8 @@ pub fn bench_prove(
         }
     };
     say(format!(
-        "{:<62} {:>3} {:>12} {:>8} {:>11} {:>13}  values",
-        "rules (positions)", "thr", "nodes", "s", "nodes/s", "a-b nodes/s"
+        "{:<62} {:>3} {:>12} {:>8} {:>11} {:>13} {:>13}  values",
+        "rules (positions)", "thr", "nodes", "s", "nodes/s", "positions/s", "a-b nodes/s"
     ))?;
     let mut report = BenchOut {
         hash_mib: hash,
@@ -544,12 +551,13 @@ pub fn bench_prove(
                 None
             };
             say(format!(
-                "{:<62} {:>3} {:>12} {:>8.2} {:>11.0} {:>13}  {}",
+                "{:<62} {:>3} {:>12} {:>8.2} {:>11.0} {:>13.0} {:>13}  {}",
                 format!("{rules} ({})", l.values.len()),
                 t,
                 l.nodes,
                 l.seconds,
                 l.nodes as f64 / l.seconds.max(1e-9),
+                l.positions as f64 / l.seconds.max(1e-9),
                 ab.map_or("-".into(), |v| format!("{v:.0}")),
                 l.values.join(" ")
             ))?;
@@ -562,6 +570,8 @@ pub fn bench_prove(
                 nodes: l.nodes,
                 seconds: l.seconds,
                 nodes_per_second: l.nodes as f64 / l.seconds.max(1e-9),
+                positions_looked_up: l.positions,
+                positions_per_second: l.positions as f64 / l.seconds.max(1e-9),
                 alphabeta_nodes_per_second: ab,
                 values: l.values,
             });

@@ -127,6 +127,10 @@ pub struct RunReport {
     pub dn: u32,
     /// Nodes expanded (all threads).
     pub nodes: u64,
+    /// Positions generated and looked up (the children of every expansion,
+    /// and the positions the closure search and local analysis met): the
+    /// unit of an alpha-beta node count.
+    pub positions: u64,
     /// Leaves answered by the tables.
     pub table_hits: u64,
     /// Wall-clock seconds.
@@ -159,6 +163,7 @@ struct Shared {
     external: Arc<AtomicBool>,
     nodes: AtomicU64,
     table_hits: AtomicU64,
+    positions: AtomicU64,
     root_pn: AtomicU32,
     root_dn: AtomicU32,
     start: Instant,
@@ -233,6 +238,8 @@ pub(crate) struct Worker<'a, G: Game, O: Oracle<G>> {
     nodes: u64,
     flushed: u64,
     hits: u64,
+    /// Positions looked up since the last flush.
+    looks: u64,
     stopped: bool,
     progress: Option<&'a dyn Progress>,
     /// This worker's share of the memory budget.
@@ -268,6 +275,9 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             self.shared
                 .table_hits
                 .fetch_add(std::mem::take(&mut self.hits), Ordering::Relaxed);
+            self.shared
+                .positions
+                .fetch_add(std::mem::take(&mut self.looks), Ordering::Relaxed);
             self.flushed = self.nodes;
             if self.shared.node_limit.is_some_and(|n| total >= n)
                 || self
@@ -365,6 +375,9 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         self.shared
             .table_hits
             .fetch_add(std::mem::take(&mut self.hits), Ordering::Relaxed);
+        self.shared
+            .positions
+            .fetch_add(std::mem::take(&mut self.looks), Ordering::Relaxed);
         self.flushed = self.nodes;
     }
 
@@ -387,6 +400,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     /// The numbers of a position seen from a parent: a terminal or table leaf,
     /// a repetition of the current path, a table entry, or a new leaf (1, 1).
     pub(crate) fn look(&mut self, pos: &G::Pos, hash: u64) -> Look {
+        self.looks += 1;
         if let Some(v) = self.game.outcome(pos) {
             return self.leaf(v, self.game.side_to_move(pos), 0);
         }
@@ -805,6 +819,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             external: cfg.stop.clone(),
             nodes: AtomicU64::new(0),
             table_hits: AtomicU64::new(0),
+            positions: AtomicU64::new(0),
             root_pn: AtomicU32::new(1),
             root_dn: AtomicU32::new(1),
             start: Instant::now(),
@@ -841,6 +856,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             nodes: 0,
             flushed: 0,
             hits: 0,
+            looks: 0,
             stopped: false,
             progress: None,
             acct: Account::new(self.tt.budget()),

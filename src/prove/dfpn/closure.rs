@@ -68,6 +68,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     }
 
     pub(super) fn close(&mut self, pos: &G::Pos, hash: u64, cl: &mut Closure) -> Close {
+        self.looks += 1;
         if self.tick() {
             return Close::Stopped;
         }

@@ -134,6 +134,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             for &m in &moves {
                 let c = self.game.play(&pos, m);
                 let h = self.game.hash(&c);
+                self.looks += 1;
                 if let Some(&j) = index.get(&h) {
                     kids.push(j);
                     continue;

@@ -17,6 +17,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
         let t0 = Instant::now();
         let nodes0 = self.shared.nodes.load(Ordering::Relaxed);
         let hits0 = self.shared.table_hits.load(Ordering::Relaxed);
+        let positions0 = self.shared.positions.load(Ordering::Relaxed);
         self.shared.root_pn.store(1, Ordering::Relaxed);
         self.shared.root_dn.store(1, Ordering::Relaxed);
         let mut phase = self.cfg.phase_nodes.max(1);
@@ -90,6 +91,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             pn,
             dn,
             nodes: self.shared.nodes.load(Ordering::Relaxed) - nodes0,
+            positions: self.shared.positions.load(Ordering::Relaxed) - positions0,
             table_hits: self.shared.table_hits.load(Ordering::Relaxed) - hits0,
             seconds: t0.elapsed().as_secs_f64(),
             proof_plies: (pn == 0).then_some(dist),
