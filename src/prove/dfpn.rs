@@ -253,6 +253,15 @@ pub(crate) struct Worker<'a, G: Game, O: Oracle<G>> {
     pub(crate) memory_hit: bool,
 }
 
+/// What the closure search and the local analysis know of a position
+/// without searching it: a final win of the goal side (with its distance),
+/// a final non-win, or nothing yet.
+pub(crate) enum Known {
+    Win(u32),
+    NoWin,
+    Open,
+}
+
 /// What a worker knows about a position without expanding it.
 pub(crate) struct Look {
     pub pn: u32,
@@ -261,6 +270,28 @@ pub(crate) struct Look {
     pub fixed: bool,
     pub rep: u32,
     pub reps: Reps,
+}
+
+impl Look {
+    /// The (pn, dn, dist) of a final result that holds on any path (not a
+    /// repetition or a path-dependent disproof), as a root's answer.
+    pub(crate) fn settled(&self) -> Option<(u32, u32, u32)> {
+        (self.fixed && self.rep == NO_REP && (self.pn == 0 || self.dn == 0))
+            .then_some((self.pn, self.dn, self.dist))
+    }
+}
+
+impl Res {
+    /// Numbers of a node left open (its search was stopped).
+    fn open() -> Res {
+        Res {
+            pn: 1,
+            dn: 1,
+            dist: 0,
+            rep: NO_REP,
+            reps: Reps::default(),
+        }
+    }
 }
 
 impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
@@ -550,23 +581,11 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             self.shared.depth_out.store(true, Ordering::Relaxed);
             self.shared.stop.store(true, Ordering::Relaxed);
             self.stopped = true;
-            return Res {
-                pn: 1,
-                dn: 1,
-                dist: 0,
-                rep: NO_REP,
-                reps: Reps::default(),
-            };
+            return Res::open();
         }
         let or = self.game.side_to_move(pos) == self.side;
         let Some((moves, frame)) = self.frame_moves::<Child<G::Pos>>(pos, FRAME_BYTES) else {
-            return Res {
-                pn: 1,
-                dn: 1,
-                dist: 0,
-                rep: NO_REP,
-                reps: Reps::default(),
-            };
+            return Res::open();
         };
         let mut ch: Vec<Child<G::Pos>> = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
@@ -731,6 +750,32 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         r
     }
 
+    /// A position's final value for the goal side if known without search:
+    /// terminal, in the tables, or a final (path-independent) table entry.
+    pub(crate) fn known(&mut self, pos: &G::Pos, hash: u64) -> Known {
+        let mover = self.game.side_to_move(pos);
+        if let Some(v) = self.game.outcome(pos) {
+            return if wins_for(v, mover, self.side) {
+                Known::Win(0)
+            } else {
+                Known::NoWin
+            };
+        }
+        if let Some((v, d)) = self.oracle.probe(self.game, pos) {
+            self.hits += 1;
+            return if wins_for(v, mover, self.side) {
+                Known::Win(d)
+            } else {
+                Known::NoWin
+            };
+        }
+        match self.tt.probe(key_of(hash, self.side)) {
+            Some(e) if e.pn == 0 => Known::Win(e.dist),
+            Some(e) if e.dn == 0 && !e.hint => Known::NoWin,
+            _ => Known::Open,
+        }
+    }
+
     fn store_win(&self, key: u64, dist: u32) {
         self.tt.store(
             key,
@@ -749,8 +794,8 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     pub(crate) fn run_root(&mut self, pos: &G::Pos) -> (u32, u32, u32) {
         let hash = self.game.hash(pos);
         let l = self.look(pos, hash);
-        if l.fixed && l.rep == NO_REP && (l.pn == 0 || l.dn == 0) {
-            return (l.pn, l.dn, l.dist);
+        if let Some(r) = l.settled() {
+            return r;
         }
         self.path.clear();
         if !self.charge_path() {

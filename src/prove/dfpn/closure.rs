@@ -33,9 +33,8 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     /// success every position of the closed set as a final disproof.
     pub(crate) fn closure_root(&mut self, pos: &G::Pos) -> Option<(u32, u32, u32)> {
         let hash = self.game.hash(pos);
-        let l = self.look(pos, hash);
-        if l.fixed && l.rep == NO_REP && (l.pn == 0 || l.dn == 0) {
-            return Some((l.pn, l.dn, l.dist));
+        if let Some(r) = self.look(pos, hash).settled() {
+            return Some(r);
         }
         let mut cl = Closure {
             in_set: HashMap::new(),
@@ -75,30 +74,12 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         if cl.in_set.contains_key(&hash) {
             return Close::NoWin;
         }
-        if let Some(v) = self.game.outcome(pos) {
-            return if wins_for(v, self.game.side_to_move(pos), self.side) {
-                Close::Win(0)
-            } else {
-                Close::NoWin
-            };
-        }
-        if let Some((v, d)) = self.oracle.probe(self.game, pos) {
-            self.hits += 1;
-            return if wins_for(v, self.game.side_to_move(pos), self.side) {
-                Close::Win(d)
-            } else {
-                Close::NoWin
-            };
+        match self.known(pos, hash) {
+            Known::Win(d) => return Close::Win(d),
+            Known::NoWin => return Close::NoWin,
+            Known::Open => {}
         }
         let key = key_of(hash, self.side);
-        if let Some(e) = self.tt.probe(key) {
-            if e.pn == 0 {
-                return Close::Win(e.dist);
-            }
-            if e.dn == 0 && !e.hint {
-                return Close::NoWin;
-            }
-        }
         if cl.journal.len() == cl.charged {
             if !self.charge(CLOSURE_ENTRY_BYTES) {
                 return Close::Stopped;

@@ -52,9 +52,8 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     /// go to the table either way.
     pub(crate) fn local_root(&mut self, root: &G::Pos) -> Option<(u32, u32, u32)> {
         let root_hash = self.game.hash(root);
-        let l = self.look(root, root_hash);
-        if l.fixed && l.rep == NO_REP && (l.pn == 0 || l.dn == 0) {
-            return Some((l.pn, l.dn, l.dist));
+        if let Some(r) = self.look(root, root_hash).settled() {
+            return Some(r);
         }
         let mut charged = 0usize;
         let r = self.local_walk(root, root_hash, &mut charged);
@@ -267,25 +266,10 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
 
     /// The kind of a position met by the walk, with a win's distance.
     fn classify(&mut self, pos: &G::Pos, hash: u64) -> (u8, u32) {
-        if let Some(v) = self.game.outcome(pos) {
-            return if wins_for(v, self.game.side_to_move(pos), self.side) {
-                (LEAF_WIN, 0)
-            } else {
-                (LEAF_NO_WIN, 0)
-            };
-        }
-        if let Some((v, d)) = self.oracle.probe(self.game, pos) {
-            self.hits += 1;
-            return if wins_for(v, self.game.side_to_move(pos), self.side) {
-                (LEAF_WIN, d)
-            } else {
-                (LEAF_NO_WIN, 0)
-            };
-        }
-        match self.tt.probe(key_of(hash, self.side)) {
-            Some(e) if e.pn == 0 => (LEAF_WIN, e.dist),
-            Some(e) if e.dn == 0 && !e.hint => (LEAF_NO_WIN, 0),
-            _ => (INTERIOR, 0),
+        match self.known(pos, hash) {
+            Known::Win(d) => (LEAF_WIN, d),
+            Known::NoWin => (LEAF_NO_WIN, 0),
+            Known::Open => (INTERIOR, 0),
         }
     }
 }
