@@ -73,6 +73,14 @@ pub trait TierGame: Notation {
     /// A representative position of slot `index`, or `None` if the slot holds no
     /// canonical, well-formed position.
     fn unrank(&self, tier: Self::Tier, index: u64) -> Option<Self::Pos>;
+    /// [`TierGame::unrank`] with the order of the representative's stabiliser, as
+    /// [`TierGame::rank_orbit`] gives it. A game may know it from the index
+    /// alone. Default: `unrank`, then `rank_orbit`.
+    fn unrank_orbit(&self, tier: Self::Tier, index: u64) -> Option<(Self::Pos, Option<u32>)> {
+        let pos = self.unrank(tier, index)?;
+        let (_, stab) = self.rank_orbit(tier, &pos);
+        Some((pos, stab))
+    }
     /// Every position of the same tier from which one legal move leads to `pos`
     /// (duplicates allowed). Used by the solver instead of a reverse graph.
     fn unmoves(&self, pos: &Self::Pos, out: &mut Vec<Self::Pos>);
@@ -83,6 +91,34 @@ pub trait TierGame: Notation {
     /// position whose last mover could only drop). Default: `true`.
     fn may_have_unmoves(&self, _tier: Self::Tier, _index: u64) -> bool {
         true
+    }
+    /// Whether some slot of `tier` fails [`TierGame::may_have_inner_moves`] (a
+    /// placement tier, where one side must drop). `false` must be certain: the
+    /// solver then skips the sweep of such slots and counts in-tier moves without
+    /// ranking their children. Default: `true`.
+    fn tier_has_moveless_slots(&self, _tier: Self::Tier) -> bool {
+        true
+    }
+    /// The index and stabiliser order ([`TierGame::rank_orbit`]) of every
+    /// in-tier predecessor of `pos` (which lies in `tier`): one entry per
+    /// position [`TierGame::unmoves`] returns in `tier`, in any order. A game may
+    /// rank the predecessors of one position faster together (they share most
+    /// pieces). Default: [`TierGame::unmoves`] into `buf`, then
+    /// [`TierGame::rank_orbit`] of each.
+    fn pred_ranks(
+        &self,
+        tier: Self::Tier,
+        pos: &Self::Pos,
+        buf: &mut Vec<Self::Pos>,
+        out: &mut Vec<(u64, Option<u32>)>,
+    ) {
+        out.clear();
+        self.unmoves(pos, buf);
+        for p in buf.iter() {
+            if self.tier_of(p) == tier {
+                out.push(self.rank_orbit(tier, p));
+            }
+        }
     }
     /// Whether the position in slot `index` of `tier` may have in-tier moves: a
     /// cheap test on the index alone. `false` must be certain (every legal move

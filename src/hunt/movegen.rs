@@ -70,6 +70,15 @@ impl HuntGame {
         false
     }
 
+    /// Whether some hunter on board can jump now (the first jump of every capture
+    /// or chain): with compulsory captures, exactly when a step is illegal.
+    pub fn hunter_can_capture(&self, p: &HuntPos) -> bool {
+        let empty = self.empty(p);
+        let b = &*self.tables;
+        bits(p.hunters)
+            .any(|h| bits(b.jump_over[h] & p.prey).any(|o| empty >> b.jump_to[h][o] & 1 == 1))
+    }
+
     /// Whether the prey have any legal action other than a pass.
     pub(super) fn prey_can_move(&self, p: &HuntPos) -> bool {
         let empty = self.empty(p);

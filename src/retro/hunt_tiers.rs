@@ -570,6 +570,23 @@ impl TierGame for HuntGame {
         })
     }
 
+    /// A representative whose hunter set no symmetry but the identity fixes (on
+    /// these boards, most) has a trivial stabiliser: nothing to rank.
+    fn unrank_orbit(&self, t: HuntTier, index: u64) -> Option<(HuntPos, Option<u32>)> {
+        let pos = self.unrank(t, index)?;
+        let (h, p) = on_board(self, t)?;
+        let stab = with_index(self, |idx| {
+            let sets = &idx.sets[h];
+            let class = (index >> 1) / idx.binom[idx.n - h][p];
+            if sets.stabiliser[class as usize].is_empty() {
+                1
+            } else {
+                idx.rank_stab(&pos).1
+            }
+        });
+        Some((pos, Some(stab)))
+    }
+
     fn may_have_unmoves(&self, t: HuntTier, index: u64) -> bool {
         // Slot parity is the side to move (see the index); the last mover is the other.
         !last_mover_only_drops(self, t, index & 1 == 0)
@@ -578,6 +595,120 @@ impl TierGame for HuntGame {
     fn may_have_inner_moves(&self, t: HuntTier, index: u64) -> bool {
         // The side to move of this slot is the last mover of the other slot of the pair.
         !last_mover_only_drops(self, t, index & 1 == 1)
+    }
+
+    fn tier_has_moveless_slots(&self, t: HuntTier) -> bool {
+        last_mover_only_drops(self, t, true) || last_mover_only_drops(self, t, false)
+    }
+
+    /// Un-steps whose legality needs at most a jump test (see
+    /// [`TierGame::unmoves`] here) are ranked without building positions: an un-step of the prey keeps the
+    /// hunter set, so its class and canonical symmetries are looked up once and
+    /// the prey set is mapped and compressed once per such symmetry, each
+    /// predecessor then being that mask with one compressed point moved (as in
+    /// `child_indices`); an un-step of a hunter is ranked whole. Every other
+    /// case takes the general path (un-moves, then their ranks).
+    fn pred_ranks(
+        &self,
+        tier: HuntTier,
+        pos: &HuntPos,
+        buf: &mut Vec<HuntPos>,
+        out: &mut Vec<(u64, Option<u32>)>,
+    ) {
+        out.clear();
+        let t = self.tier_of(pos);
+        if last_mover_only_drops(self, t, pos.hunter_to_move) || self.hunters_have_won(pos) {
+            return;
+        }
+        let rules = self.rules();
+        let hunter_moved = !pos.hunter_to_move;
+        // With compulsory captures a hunter step is legal exactly when no jump is
+        // (checked per predecessor below, without generating its moves).
+        let always_legal = if hunter_moved {
+            !(pos.hunters_in_hand > 0 && rules.drop_before_move.0)
+        } else {
+            !(pos.prey_in_hand > 0 && rules.drop_before_move.1)
+                && rules.prey_no_moves != PreyNoMoves::Pass
+        };
+        let general = |buf: &mut Vec<HuntPos>, out: &mut Vec<(u64, Option<u32>)>| {
+            self.unmoves(pos, buf);
+            out.extend(
+                buf.iter()
+                    .filter(|p| self.tier_of(p) == tier)
+                    .map(|p| self.rank_orbit(tier, p)),
+            );
+        };
+        if !always_legal || t != tier {
+            return general(buf, out);
+        }
+        let board = self.board();
+        let empty = board.all_mask() & !(pos.hunters | pos.prey);
+        with_index(self, |idx| {
+            if hunter_moved {
+                let mut m = pos.hunters;
+                while m != 0 {
+                    let to = m.trailing_zeros();
+                    m &= m - 1;
+                    let mut from = board.neighbours[to as usize] & empty;
+                    while from != 0 {
+                        let s = from.trailing_zeros();
+                        from &= from - 1;
+                        let pred = HuntPos {
+                            hunters: pos.hunters & !(1u64 << to) | 1u64 << s,
+                            hunter_to_move: true,
+                            hash: 0,
+                            ..*pos
+                        };
+                        if rules.capture_compulsory && self.hunter_can_capture(&pred) {
+                            continue;
+                        }
+                        let (r, stab) = idx.rank_stab(&pred);
+                        out.push((r, Some(stab)));
+                    }
+                }
+                return;
+            }
+            let h = pos.hunters.count_ones() as usize;
+            let p = pos.prey.count_ones() as usize;
+            let sets = &idx.sets[h];
+            let (class, start, len) = sets.lookup[idx.prey_rank(0, pos.hunters) as usize];
+            let best_h = sets.masks[class as usize];
+            let syms = &sets.to_canon[start as usize..(start + len) as usize];
+            let mut images = [(0u8, 0u64); 16];
+            if syms.len() > images.len() {
+                return general(buf, out);
+            }
+            for (k, &s) in syms.iter().enumerate() {
+                images[k] = (s, squeeze(idx.map(s as usize, pos.prey), best_h));
+            }
+            let images = &images[..syms.len()];
+            let at = |s: u8, q: u32| {
+                let y = idx.point[s as usize][q as usize] as u32;
+                1u64 << (y - (best_h & ((1u64 << y) - 1)).count_ones())
+            };
+            let base = class as u64 * idx.binom[idx.n - h][p];
+            let mut m = pos.prey;
+            while m != 0 {
+                let to = m.trailing_zeros();
+                m &= m - 1;
+                let mut from = board.neighbours[to as usize] & empty;
+                while from != 0 {
+                    let s = from.trailing_zeros();
+                    from &= from - 1;
+                    let (mut best, mut stab) = (u64::MAX, 0u32);
+                    for &(sym, x) in images {
+                        let r = idx.compressed_rank(x & !at(sym, to) | at(sym, s));
+                        if r < best {
+                            (best, stab) = (r, 1);
+                        } else if r == best {
+                            stab += 1;
+                        }
+                    }
+                    // The predecessor has the prey to move: side bit 1.
+                    out.push(((base + best) * 2 + 1, Some(stab)));
+                }
+            }
+        })
     }
 
     /// Consecutive slots share their pieces pairwise (the side is the low bit), and
@@ -685,9 +816,21 @@ impl TierGame for HuntGame {
             };
             out.push((ct, index));
         };
+        if !inner
+            && moves
+                .iter()
+                .all(|m| matches!(m.kind, MoveKind::Step | MoveKind::Pass))
+        {
+            // Every child is in the tier and only counted (a movement tier's common case).
+            out.extend(moves.iter().map(|_| (t, 0)));
+            return;
+        }
         if pos.hunter_to_move {
             for &m in moves {
-                general(m, out);
+                match m.kind {
+                    MoveKind::Step if !inner => out.push((t, 0)),
+                    _ => general(m, out),
+                }
             }
             return;
         }

@@ -1,5 +1,7 @@
-//! The previous per-tier retrograde solver (commit f002e8a; its algorithm unchanged,
-//! its predecessor enumeration now the shared `pred_classes`/`pred_edges`), kept as
+//! The previous per-tier retrograde solver (commit f002e8a; its algorithm unchanged;
+//! its own predecessor enumeration from [`TierGame::unmoves`] and
+//! [`TierGame::rank_orbit`], one un-move at a time, independent of the current
+//! solver's [`TierGame::pred_ranks`]), kept as
 //! the baseline of `huntsolve bench --retro` (speed ratios measured in one run)
 //! and as a second implementation the tests compare [`super::solver::solve_tier`]
 //! with: their records must be identical, since retrograde values and distances
@@ -11,7 +13,7 @@
 //! decrement predecessors' counters); what is left is a draw. State lives in
 //! three arrays (record, counter, flags: 6 bytes a slot).
 
-use super::solver::{pred_classes, pred_edges, ChildValues, TierResult, TierStats};
+use super::solver::{edges, ChildValues, TierResult, TierStats};
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
@@ -331,4 +333,80 @@ pub fn solve_tier_reference<G: TierGame>(
         stats,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+/// Distinct predecessor classes of the class `child` (its representative's un-moves).
+fn pred_classes<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    child: u64,
+    buf: &mut Vec<G::Pos>,
+    out: &mut Vec<u64>,
+) {
+    out.clear();
+    let Some(rep) = game.unrank(tier, child) else {
+        return;
+    };
+    game.unmoves(&rep, buf);
+    out.extend(
+        buf.iter()
+            .filter(|p| game.tier_of(p) == tier)
+            .map(|p| game.rank(tier, p)),
+    );
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// Predecessor classes of the class `child` with the number of in-tier
+/// moves of each predecessor's representative that land in class `child`
+/// (the edges a decided `child` removes from the predecessor's counter).
+///
+/// Fast path (the game reports stabiliser orders, see
+/// [`TierGame::rank_orbit`]): from the un-moves alone, `u · |Stab(q)| /
+/// |Stab(c)|`. Otherwise the moves of every predecessor's representative
+/// are regenerated and counted.
+fn pred_edges<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    child: u64,
+    buf: &mut Vec<G::Pos>,
+    classes: &mut Vec<(u64, u32)>,
+    moves: &mut Vec<G::Move>,
+    out: &mut Vec<(u64, u16)>,
+) {
+    out.clear();
+    let Some(rep) = game.unrank(tier, child) else {
+        return;
+    };
+    let (_, stab_c) = game.rank_orbit(tier, &rep);
+    game.unmoves(&rep, buf);
+    classes.clear();
+    let mut exact = stab_c.is_some();
+    for p in buf.iter() {
+        if game.tier_of(p) != tier {
+            continue;
+        }
+        let (q, sq) = game.rank_orbit(tier, p);
+        exact &= sq.is_some();
+        classes.push((q, sq.unwrap_or(0)));
+    }
+    classes.sort_unstable();
+    if let (true, Some(sc)) = (exact, stab_c) {
+        let mut i = 0;
+        while i < classes.len() {
+            let (q, sq) = classes[i];
+            let mut j = i;
+            while j < classes.len() && classes[j].0 == q {
+                j += 1;
+            }
+            let u = (j - i) as u32;
+            debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
+            out.push((q, (u * sq / sc) as u16));
+            i = j;
+        }
+    } else {
+        classes.dedup_by_key(|x| x.0);
+        for &(q, _) in classes.iter() {
+            out.push((q, edges(game, tier, q, child, moves)));
+        }
+    }
 }

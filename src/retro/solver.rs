@@ -410,26 +410,42 @@ impl<G: TierGame> Scratch<G> {
     }
 }
 
-/// Distinct predecessor classes of the class `child` (its representative's un-moves).
-pub(super) fn pred_classes<G: TierGame>(
+/// Buffers of one propagation job, reused child after child.
+struct PredScratch<G: TierGame> {
+    /// Un-moves (when the game ranks them one by one).
+    buf: Vec<G::Pos>,
+    /// (rank, stabiliser order) of every predecessor.
+    ranks: Vec<(u64, Option<u32>)>,
+    /// Moves of a predecessor's representative (edge counting without orders).
+    moves: Vec<G::Move>,
+}
+
+impl<G: TierGame> PredScratch<G> {
+    fn new() -> Self {
+        PredScratch {
+            buf: Vec::new(),
+            ranks: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// Predecessor classes of the class `child` ([`TierGame::pred_ranks`] of its
+/// representative), a class once per un-move that reaches it.
+fn pred_classes<G: TierGame>(
     game: &G,
     tier: G::Tier,
     child: u64,
-    buf: &mut Vec<G::Pos>,
+    scratch: &mut PredScratch<G>,
     out: &mut Vec<u64>,
 ) {
     out.clear();
     let Some(rep) = game.unrank(tier, child) else {
         return;
     };
-    game.unmoves(&rep, buf);
-    out.extend(
-        buf.iter()
-            .filter(|p| game.tier_of(p) == tier)
-            .map(|p| game.rank(tier, p)),
-    );
-    out.sort_unstable();
-    out.dedup();
+    game.pred_ranks(tier, &rep, &mut scratch.buf, &mut scratch.ranks);
+    // Not deduplicated: deciding a class twice is a no-op (`decide`).
+    out.extend(scratch.ranks.iter().map(|r| r.0));
 }
 
 /// Predecessor classes of the class `child` with the number of in-tier
@@ -440,55 +456,55 @@ pub(super) fn pred_classes<G: TierGame>(
 /// [`TierGame::rank_orbit`]): from the un-moves alone, `u · |Stab(q)| /
 /// |Stab(c)|`. Otherwise the moves of every predecessor's representative
 /// are regenerated and counted.
-pub(super) fn pred_edges<G: TierGame>(
+fn pred_edges<G: TierGame>(
     game: &G,
     tier: G::Tier,
     child: u64,
-    buf: &mut Vec<G::Pos>,
-    classes: &mut Vec<(u64, u32)>,
-    moves: &mut Vec<G::Move>,
+    scratch: &mut PredScratch<G>,
     out: &mut Vec<(u64, u16)>,
 ) {
     out.clear();
-    let Some(rep) = game.unrank(tier, child) else {
+    let Some((rep, stab_c)) = game.unrank_orbit(tier, child) else {
         return;
     };
-    let (_, stab_c) = game.rank_orbit(tier, &rep);
-    game.unmoves(&rep, buf);
-    classes.clear();
-    let mut exact = stab_c.is_some();
-    for p in buf.iter() {
-        if game.tier_of(p) != tier {
-            continue;
+    let ranks = &mut scratch.ranks;
+    game.pred_ranks(tier, &rep, &mut scratch.buf, ranks);
+    let exact = ranks.iter().all(|r| r.1.is_some());
+    match stab_c {
+        // A child fixed by no symmetry but the identity (most): each un-move is
+        // |Stab(q)| edges on its own, so no grouping is needed; a class met twice
+        // is decremented twice, which adds up to the same.
+        Some(1) if exact => {
+            out.extend(ranks.iter().map(|&(q, sq)| (q, sq.unwrap_or(0) as u16)));
         }
-        let (q, sq) = game.rank_orbit(tier, p);
-        exact &= sq.is_some();
-        classes.push((q, sq.unwrap_or(0)));
-    }
-    classes.sort_unstable();
-    if let (true, Some(sc)) = (exact, stab_c) {
-        let mut i = 0;
-        while i < classes.len() {
-            let (q, sq) = classes[i];
-            let mut j = i;
-            while j < classes.len() && classes[j].0 == q {
-                j += 1;
+        Some(sc) if exact => {
+            ranks.sort_unstable();
+            let mut i = 0;
+            while i < ranks.len() {
+                let (q, sq) = ranks[i];
+                let sq = sq.unwrap_or(0);
+                let mut j = i;
+                while j < ranks.len() && ranks[j].0 == q {
+                    j += 1;
+                }
+                let u = (j - i) as u32;
+                debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
+                out.push((q, (u * sq / sc) as u16));
+                i = j;
             }
-            let u = (j - i) as u32;
-            debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
-            out.push((q, (u * sq / sc) as u16));
-            i = j;
         }
-    } else {
-        classes.dedup_by_key(|x| x.0);
-        for &(q, _) in classes.iter() {
-            out.push((q, edges(game, tier, q, child, moves)));
+        _ => {
+            ranks.sort_unstable();
+            ranks.dedup_by_key(|x| x.0);
+            for &(q, _) in ranks.iter() {
+                out.push((q, edges(game, tier, q, child, &mut scratch.moves)));
+            }
         }
     }
 }
 
 /// Number of moves of the representative of class `pred` that land in class `child`.
-fn edges<G: TierGame>(
+pub(super) fn edges<G: TierGame>(
     game: &G,
     tier: G::Tier,
     pred: u64,
@@ -508,9 +524,52 @@ fn edges<G: TierGame>(
         .count() as u16
 }
 
-/// Frontier entries found by one job of a sweep: slots by distance (4 bytes an
-/// entry; pairs would take 8 and twice that while merged).
-type Found = BTreeMap<u32, Vec<u32>>;
+/// A frontier entry: a slot index, 4 bytes in tiers below 2^32 slots (most), 8
+/// above. The solver is compiled for both and picks by the tier's size, so the
+/// frontiers of the common tiers stay half the size.
+pub(super) trait Slot: Copy + Ord + Send + Sync + std::fmt::Debug + 'static {
+    /// The largest tier this width indexes.
+    const MAX_SLOTS: u64;
+    fn of(i: u64) -> Self;
+    fn get(self) -> u64;
+}
+
+impl Slot for u32 {
+    const MAX_SLOTS: u64 = u32::MAX as u64;
+    #[inline]
+    fn of(i: u64) -> Self {
+        debug_assert!(i <= u32::MAX as u64);
+        i as u32
+    }
+    #[inline]
+    fn get(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl Slot for u64 {
+    const MAX_SLOTS: u64 = u64::MAX;
+    #[inline]
+    fn of(i: u64) -> Self {
+        i
+    }
+    #[inline]
+    fn get(self) -> u64 {
+        self
+    }
+}
+
+/// Frontier entries found by one job of a sweep: slots by distance (one slot an
+/// entry; (distance, slot) pairs would take twice that while merged).
+type Found<S> = BTreeMap<u32, Vec<S>>;
+
+/// Children of one level handled together by a propagation job: their
+/// predecessors' words are first read with plain loads, which overlap as cache
+/// misses, and only the undecided ones are then updated by compare-and-swap
+/// (a locked instruction waits for its cache line and keeps later loads
+/// waiting). Under `perf` on a 20 M-slot mogol tier the one load of each
+/// predecessor's word was the hottest instruction of the solve.
+const LEVEL_BATCH: usize = 64;
 
 /// Solves one tier whose child tiers are solved (their records in `children`).
 ///
@@ -534,15 +593,30 @@ pub fn solve_tier_with<G: TierGame>(
     progress: &dyn Progress,
     absorb: Absorb,
 ) -> Result<TierResult> {
+    let size = game.tier_size(tier);
+    if size < u32::MAX_SLOTS {
+        solve_tier_sized::<G, u32>(game, tier, children, progress, absorb)
+    } else {
+        solve_tier_sized::<G, u64>(game, tier, children, progress, absorb)
+    }
+}
+
+/// [`solve_tier_with`] with frontier entries of type `S` (wide enough for the tier).
+fn solve_tier_sized<G: TierGame, S: Slot>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    progress: &dyn Progress,
+    absorb: Absorb,
+) -> Result<TierResult> {
     let started = Instant::now();
     let size = game.tier_size(tier);
-    if size >= u32::MAX as u64 {
-        return Err(Error::Memory(format!(
-            "tier {} has {size} slots; the solver indexes at most 2^32 - 1",
+    let n = usize::try_from(size).map_err(|_| {
+        Error::Memory(format!(
+            "tier {} has {size} slots, more than this machine can address",
             game.tier_name(tier)
-        )));
-    }
-    let n = size as usize;
+        ))
+    })?;
     let chunk = if n < SMALL_TIER { n.max(1) } else { CHUNK };
     let jobs = n.div_ceil(chunk);
     let name = game.tier_name(tier);
@@ -561,14 +635,16 @@ pub fn solve_tier_with<G: TierGame>(
     // counting every other in-tier move. A slot decided in the second sweep is
     // marked LATE: positions of the same sweep may have counted it, so it is
     // propagated. Each job returns its frontier entries.
-    let hint = absorb == Absorb::Hint;
+    // A tier with no slot the hint rules out (a movement tier) has nothing to
+    // absorb: one sweep that counts in-tier moves without ranking their children.
+    let hint = absorb == Absorb::Hint && game.tier_has_moveless_slots(tier);
     progress.stage(&format!("{name} scan"), size);
-    let mut first: Vec<Found> = Vec::with_capacity(jobs);
+    let mut first: Vec<Found<S>> = Vec::with_capacity(jobs);
     for second in [false, true] {
         if !second && !hint {
             continue;
         }
-        let part: Vec<Result<Found>> = (0..jobs)
+        let part: Vec<Result<Found<S>>> = (0..jobs)
             .into_par_iter()
             .map(|j| {
                 if stop_requested() {
@@ -602,7 +678,7 @@ pub fn solve_tier_with<G: TierGame>(
                                 found
                                     .entry(decode(r).map_or(0, |x| x.1))
                                     .or_default()
-                                    .push(i as u32);
+                                    .push(S::of(index));
                             }
                         }
                         Scanned::Inner(count, exits) => {
@@ -614,7 +690,7 @@ pub fn solve_tier_with<G: TierGame>(
                             }
                             words[i].store(exits.word(count)?, Ordering::Relaxed);
                             if let Some(w) = exits.win {
-                                found.entry(w).or_default().push(i as u32);
+                                found.entry(w).or_default().push(S::of(index));
                             }
                         }
                     }
@@ -633,7 +709,7 @@ pub fn solve_tier_with<G: TierGame>(
         }
     }
     progress.finish_stage();
-    let mut buckets: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    let mut buckets: BTreeMap<u32, Vec<S>> = BTreeMap::new();
     for part in first {
         for (d, slots) in part {
             buckets.entry(d).or_default().extend(slots);
@@ -716,11 +792,11 @@ fn decrement(word: &AtomicU32, e: u32, next: u32) -> Option<u16> {
 }
 
 /// Phase 2: processes the frontier level by level; returns the number of levels.
-fn propagate<G: TierGame>(
+fn propagate<G: TierGame, S: Slot>(
     game: &G,
     tier: G::Tier,
     words: &[AtomicU32],
-    buckets: &mut BTreeMap<u32, Vec<u32>>,
+    buckets: &mut BTreeMap<u32, Vec<S>>,
     progress: &dyn Progress,
 ) -> Result<u32> {
     let mut levels = 0u32;
@@ -735,10 +811,11 @@ fn propagate<G: TierGame>(
         let win_d = encode(Value::Win, check_distance(d)?);
         let (mut losses, mut wins) = (Vec::new(), Vec::new());
         for &i in &frontier {
-            let w = words[i as usize].load(Ordering::Relaxed);
+            let i = i.get() as usize;
+            let w = words[i].load(Ordering::Relaxed);
             let w = if w & U != 0 {
-                decide(&words[i as usize], win_d);
-                words[i as usize].load(Ordering::Relaxed)
+                decide(&words[i], win_d);
+                words[i].load(Ordering::Relaxed)
             } else {
                 w
             };
@@ -746,27 +823,32 @@ fn propagate<G: TierGame>(
                 continue;
             }
             match decode(w as u16) {
-                Some((Value::Loss, x)) if x == d => losses.push(i),
-                Some((Value::Win, x)) if x == d => wins.push(i),
+                Some((Value::Loss, x)) if x == d => losses.push(i as u64),
+                Some((Value::Win, x)) if x == d => wins.push(i as u64),
                 _ => {} // superseded pending entry
             }
         }
         drop(frontier);
         let next = check_distance(d + 1)?;
         let win_next = encode(Value::Win, next);
+        let jobs = |len: usize| (MIN_LEVEL_JOB / LEVEL_BATCH).max(len / (LEVEL_BATCH * 64));
         // Losses first: their predecessors are wins at d + 1.
-        let new_wins: Vec<u32> = losses
-            .par_iter()
-            .with_min_len(MIN_LEVEL_JOB)
+        let new_wins: Vec<S> = losses
+            .par_chunks(LEVEL_BATCH)
+            .with_min_len(jobs(losses.len()))
             .map_init(
-                || (Vec::new(), Vec::new()),
-                |(buf, preds), &c| {
-                    pred_classes(game, tier, c as u64, buf, preds);
-                    preds
-                        .iter()
+                || (PredScratch::new(), Vec::new(), Vec::new()),
+                |(scratch, preds, all), batch| {
+                    all.clear();
+                    for &c in batch {
+                        pred_classes(game, tier, c, scratch, preds);
+                        all.extend_from_slice(preds);
+                    }
+                    all.retain(|&q| words[q as usize].load(Ordering::Relaxed) & U != 0);
+                    all.iter()
                         .filter(|&&q| decide(&words[q as usize], win_next))
-                        .map(|&q| q as u32)
-                        .collect::<Vec<u32>>()
+                        .map(|&q| S::of(q))
+                        .collect::<Vec<S>>()
                 },
             )
             .flatten_iter()
@@ -775,20 +857,24 @@ fn propagate<G: TierGame>(
             buckets.entry(next).or_default().extend(new_wins);
         }
         // Then wins: decrement predecessors; zero without escape is a loss.
-        let new_losses: Vec<(u32, u32)> = wins
-            .par_iter()
-            .with_min_len(MIN_LEVEL_JOB)
+        let new_losses: Vec<(u32, S)> = wins
+            .par_chunks(LEVEL_BATCH)
+            .with_min_len(jobs(wins.len()))
             .map_init(
-                || (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
-                |(buf, classes, moves, preds), &c| {
-                    pred_edges(game, tier, c as u64, buf, classes, moves, preds);
-                    preds
-                        .iter()
+                || (PredScratch::new(), Vec::new(), Vec::new()),
+                |(scratch, preds, all), batch| {
+                    all.clear();
+                    for &c in batch {
+                        pred_edges(game, tier, c, scratch, preds);
+                        all.extend_from_slice(preds);
+                    }
+                    all.retain(|&(q, _)| words[q as usize].load(Ordering::Relaxed) & U != 0);
+                    all.iter()
                         .filter_map(|&(q, e)| {
                             decrement(&words[q as usize], u32::from(e), next)
-                                .map(|r| (decode(r).map_or(next, |x| x.1), q as u32))
+                                .map(|r| (decode(r).map_or(next, |x| x.1), S::of(q)))
                         })
-                        .collect::<Vec<(u32, u32)>>()
+                        .collect::<Vec<(u32, S)>>()
                 },
             )
             .flatten_iter()

@@ -78,6 +78,12 @@ fn hunt_games_same_records_as_the_reference_solver() {
             "bagh-chal,hunters=2,hunter_start=hand,prey=3,hunter_win=captures>=2,chain=continue,capture_compulsory=true",
             Scope::Whole,
         ),
+        // The seed boards' movement endgames (the fast paths of `pred_ranks` and
+        // `child_indices`): single compulsory captures on the 37-point board,
+        // optional chains on the 49-point board.
+        ("cows-leopards-mogol,hunter_win=captures>=23", Scope::MaxPrey(3)),
+        ("diviyan-keliya", Scope::MaxPrey(2)),
+        ("cows-leopards-peralikatuma,hunter_win=captures>=24", Scope::MaxPrey(2)),
     ]);
 }
 
