@@ -289,7 +289,7 @@ fn scan_position<G: TierGame>(
     pos: &G::Pos,
     children: &ChildValues<G::Tier>,
     scratch: &mut Scratch<G>,
-    absorb: Option<&[AtomicU32]>,
+    absorb: Option<&Words>,
 ) -> Result<Scanned> {
     if let Some(v) = game.outcome(pos) {
         return Ok(Scanned::Final(encode(v, 0)));
@@ -348,9 +348,7 @@ fn scan_position<G: TierGame>(
     }
     if let Some(words) = absorb {
         for &c in inner_ranks.iter() {
-            let cw = words
-                .get(c as usize)
-                .map_or(U, |x| x.load(Ordering::Relaxed));
+            let cw = words.get(c).unwrap_or(U);
             if cw & (U | LATE) != 0 {
                 inner += 1;
                 continue;
@@ -559,10 +557,6 @@ impl Slot for u64 {
     }
 }
 
-/// Frontier entries found by one job of a sweep: slots by distance (one slot an
-/// entry; (distance, slot) pairs would take twice that while merged).
-type Found<S> = BTreeMap<u32, Vec<S>>;
-
 /// Children of one level handled together by a propagation job: their
 /// predecessors' words are first read with plain loads, which overlap as cache
 /// misses, and only the undecided ones are then updated by compare-and-swap
@@ -601,6 +595,171 @@ pub fn solve_tier_with<G: TierGame>(
     }
 }
 
+/// Slots per segment of the solver's state ([`Words`]): 64 MiB of words.
+const SEG_BITS: u32 = 24;
+
+/// The solver's state, one word a slot, in segments of 2^[`SEG_BITS`] slots, so
+/// that the last phase frees each segment as soon as its records are out: the
+/// peak is the words (4 bytes a slot), not the words and the records (6).
+struct Words {
+    segs: Vec<Vec<AtomicU32>>,
+    len: usize,
+}
+
+impl Words {
+    /// `n` undecided words, or a memory error.
+    fn new(n: usize, name: &str) -> Result<Words> {
+        let seg = 1usize << SEG_BITS;
+        let mut segs = Vec::with_capacity(n.div_ceil(seg));
+        let mut left = n;
+        while left > 0 {
+            let k = left.min(seg);
+            let mut v: Vec<AtomicU32> = Vec::new();
+            v.try_reserve_exact(k).map_err(|_| {
+                Error::Memory(format!(
+                    "tier {name}: cannot allocate {n} words of solver state"
+                ))
+            })?;
+            v.extend((0..k).map(|_| AtomicU32::new(U)));
+            segs.push(v);
+            left -= k;
+        }
+        Ok(Words { segs, len: n })
+    }
+
+    #[inline]
+    fn at(&self, i: usize) -> &AtomicU32 {
+        &self.segs[i >> SEG_BITS][i & ((1 << SEG_BITS) - 1)]
+    }
+
+    #[inline]
+    fn load(&self, i: usize) -> u32 {
+        self.at(i).load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn store(&self, i: usize, w: u32) {
+        self.at(i).store(w, Ordering::Relaxed)
+    }
+
+    /// The word of slot `i`, or `None` past the end.
+    #[inline]
+    fn get(&self, i: u64) -> Option<u32> {
+        (i < self.len as u64).then(|| self.load(i as usize))
+    }
+
+    /// The final records (undecided words are draws), segment by segment, each
+    /// segment freed once converted.
+    fn into_records(self, name: &str) -> Result<Vec<u16>> {
+        let mut records: Vec<u16> = Vec::new();
+        records.try_reserve_exact(self.len).map_err(|_| {
+            Error::Memory(format!("tier {name}: cannot allocate {} records", self.len))
+        })?;
+        for seg in self.segs {
+            let part: Vec<u16> = seg
+                .par_iter()
+                .with_min_len(CHUNK)
+                .map(|w| {
+                    let w = w.load(Ordering::Relaxed);
+                    if w & U != 0 {
+                        REC_DRAW
+                    } else {
+                        w as u16
+                    }
+                })
+                .collect();
+            drop(seg);
+            records.extend_from_slice(&part);
+        }
+        Ok(records)
+    }
+}
+
+/// Decided word bit: decided by the scan's second sweep and not yet propagated;
+/// its level finds it by a sweep over the words (bits 16..30 of a decided word
+/// are free: its record is the low 16).
+const SWEPT: u32 = 1 << 16;
+
+/// Which distances have slots the scan left for propagation (pending wins, and
+/// non-draws decided in the second sweep), per segment of the words: a level
+/// sweeps only the segments that have some. Distances past 255 share bit 255.
+#[derive(Clone, Default)]
+struct ScanLevels {
+    /// Per segment, a 256-bit set of distances.
+    segs: Vec<[u64; 4]>,
+    /// The largest distance added.
+    max: Option<u32>,
+}
+
+impl ScanLevels {
+    fn bit(d: u32) -> (usize, u64) {
+        let d = d.min(255) as usize;
+        (d / 64, 1u64 << (d % 64))
+    }
+
+    fn add(&mut self, slot: usize, d: u32) {
+        let seg = slot >> SEG_BITS;
+        if self.segs.len() <= seg {
+            self.segs.resize(seg + 1, [0; 4]);
+        }
+        let (k, b) = Self::bit(d);
+        self.segs[seg][k] |= b;
+        self.max = self.max.max(Some(d));
+    }
+
+    fn merge(&mut self, other: &ScanLevels) {
+        if self.segs.len() < other.segs.len() {
+            self.segs.resize(other.segs.len(), [0; 4]);
+        }
+        for (a, b) in self.segs.iter_mut().zip(&other.segs) {
+            for k in 0..4 {
+                a[k] |= b[k];
+            }
+        }
+        self.max = self.max.max(other.max);
+    }
+
+    /// Segments that may hold slots of distance `d`.
+    fn segments(&self, d: u32) -> Vec<usize> {
+        let (k, b) = Self::bit(d);
+        (0..self.segs.len())
+            .filter(|&s| self.segs[s][k] & b != 0)
+            .collect()
+    }
+
+    /// The smallest distance at or above `from` that some segment may have
+    /// (past 255, every distance up to the largest added).
+    fn next_from(&self, from: u32) -> Option<u32> {
+        if self.max.is_none_or(|m| from > m) {
+            return None;
+        }
+        let mut all = [0u64; 4];
+        for s in &self.segs {
+            for k in 0..4 {
+                all[k] |= s[k];
+            }
+        }
+        (from.min(255)..=255)
+            .find(|&d| {
+                let (k, b) = Self::bit(d);
+                all[k] & b != 0
+            })
+            .map(|d| if d == 255 { from.max(255) } else { d })
+    }
+}
+
+/// Whether the word of a slot belongs to the scan's share of level `d`: a
+/// pending win at `d` still undecided, or a non-draw record of distance `d`
+/// decided by the second sweep.
+#[inline]
+fn swept_at(w: u32, d: u32) -> bool {
+    if w & U != 0 {
+        w & W != 0 && w & DIST == d
+    } else {
+        w & SWEPT != 0 && decode(w as u16).is_some_and(|(_, x)| x == d)
+    }
+}
+
 /// [`solve_tier_with`] with frontier entries of type `S` (wide enough for the tier).
 fn solve_tier_sized<G: TierGame, S: Slot>(
     game: &G,
@@ -620,46 +779,42 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
     let chunk = if n < SMALL_TIER { n.max(1) } else { CHUNK };
     let jobs = n.div_ceil(chunk);
     let name = game.tier_name(tier);
-    let mut words: Vec<AtomicU32> = Vec::new();
-    words.try_reserve_exact(n).map_err(|_| {
-        Error::Memory(format!(
-            "tier {name}: cannot allocate {n} words of solver state"
-        ))
-    })?;
-    words.extend((0..n).map(|_| AtomicU32::new(U)));
-    let words = words;
+    let words = Words::new(n, &name)?;
 
     // Phase 1: scan, in two sweeps. The first takes the slots the hint rules out
     // (no in-tier move: final at once, never propagated); the second the others,
     // folding the first sweep's slots in (their words are plain records) and
     // counting every other in-tier move. A slot decided in the second sweep is
     // marked LATE: positions of the same sweep may have counted it, so it is
-    // propagated. Each job returns its frontier entries.
+    // propagated. The slots the scan leaves for propagation are not listed: each
+    // job notes only which distances its segment holds ([`ScanLevels`]), and
+    // each level finds them again by a sweep over the words (a list would take 4
+    // or 8 bytes per entry, and in a movement tier most slots enter it).
     // A tier with no slot the hint rules out (a movement tier) has nothing to
     // absorb: one sweep that counts in-tier moves without ranking their children.
     let hint = absorb == Absorb::Hint && game.tier_has_moveless_slots(tier);
     progress.stage(&format!("{name} scan"), size);
-    let mut first: Vec<Found<S>> = Vec::with_capacity(jobs);
+    let mut scan_levels = ScanLevels::default();
     for second in [false, true] {
         if !second && !hint {
             continue;
         }
-        let part: Vec<Result<Found<S>>> = (0..jobs)
+        let part: Vec<Result<ScanLevels>> = (0..jobs)
             .into_par_iter()
             .map(|j| {
                 if stop_requested() {
                     return Err(Error::Interrupted);
                 }
                 let mut scratch = Scratch::new();
-                let mut found = Found::new();
+                let mut found = ScanLevels::default();
                 let (start, end) = (j * chunk, ((j + 1) * chunk).min(n));
                 let want = |index: u64| !hint || game.may_have_inner_moves(tier, index) == second;
-                let absorbing = (hint && second).then_some(&words[..]);
+                let absorbing = (hint && second).then_some(&words);
                 // Slots the enumeration skips hold no position.
                 let empty = |from: usize, upto: usize| {
-                    for (k, w) in words.iter().enumerate().take(upto).skip(from) {
+                    for k in from..upto {
                         if want(k as u64) {
-                            w.store(u32::from(REC_NONE), Ordering::Relaxed);
+                            words.store(k, u32::from(REC_NONE));
                         }
                     }
                 };
@@ -669,16 +824,13 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
                     empty(next, i);
                     next = i + 1;
                     match scan_position(game, tier, pos, children, &mut scratch, absorbing)? {
-                        Scanned::Final(r) if !second => {
-                            words[i].store(u32::from(r), Ordering::Relaxed)
-                        }
+                        Scanned::Final(r) if !second => words.store(i, u32::from(r)),
                         Scanned::Final(r) => {
-                            words[i].store(LATE | u32::from(r), Ordering::Relaxed);
                             if r != REC_DRAW && game.may_have_unmoves(tier, index) {
-                                found
-                                    .entry(decode(r).map_or(0, |x| x.1))
-                                    .or_default()
-                                    .push(S::of(index));
+                                words.store(i, LATE | SWEPT | u32::from(r));
+                                found.add(i, decode(r).map_or(0, |x| x.1));
+                            } else {
+                                words.store(i, LATE | u32::from(r));
                             }
                         }
                         Scanned::Inner(count, exits) => {
@@ -688,9 +840,9 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
                                     game.tier_name(tier)
                                 )));
                             }
-                            words[i].store(exits.word(count)?, Ordering::Relaxed);
+                            words.store(i, exits.word(count)?);
                             if let Some(w) = exits.win {
-                                found.entry(w).or_default().push(S::of(index));
+                                found.add(i, w);
                             }
                         }
                     }
@@ -702,43 +854,23 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
                 Ok(found)
             })
             .collect();
-        if second {
-            first = part.into_iter().collect::<Result<_>>()?;
-        } else {
-            part.into_iter().collect::<Result<Vec<_>>>()?;
+        for found in part {
+            let found = found?;
+            if second {
+                scan_levels.merge(&found);
+            }
         }
     }
     progress.finish_stage();
-    let mut buckets: BTreeMap<u32, Vec<S>> = BTreeMap::new();
-    for part in first {
-        for (d, slots) in part {
-            buckets.entry(d).or_default().extend(slots);
-        }
-    }
 
     // Phase 2: propagation by distance.
     progress.stage(&format!("{name} propagate"), 0);
-    let levels = propagate(game, tier, &words, &mut buckets, progress)?;
+    let mut buckets: BTreeMap<u32, Vec<S>> = BTreeMap::new();
+    let levels = propagate(game, tier, &words, &scan_levels, &mut buckets, progress)?;
     progress.finish_stage();
 
     // Phase 3: what is left is a draw.
-    let mut records: Vec<u16> = Vec::new();
-    records
-        .try_reserve_exact(n)
-        .map_err(|_| Error::Memory(format!("tier {name}: cannot allocate {n} records")))?;
-    words
-        .par_iter()
-        .with_min_len(chunk)
-        .map(|w| {
-            let w = w.load(Ordering::Relaxed);
-            if w & U != 0 {
-                REC_DRAW
-            } else {
-                w as u16
-            }
-        })
-        .collect_into_vec(&mut records);
-    drop(words);
+    let records = words.into_records(&name)?;
     let mut stats = TierStats::of_records(&records);
     stats.levels = levels;
     Ok(TierResult {
@@ -746,6 +878,36 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
         stats,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// The scan's share of level `d`: every slot [`swept_at`] `d`, in increasing
+/// order, from the segments that have some; each is cleared of [`SWEPT`] (a
+/// decided slot is propagated once).
+fn sweep_level<S: Slot>(words: &Words, scan: &ScanLevels, d: u32) -> Vec<S> {
+    let parts: Vec<Vec<S>> = scan
+        .segments(d)
+        .into_par_iter()
+        .flat_map_iter(|seg| {
+            let base = seg << SEG_BITS;
+            let len = words.segs.get(seg).map_or(0, Vec::len);
+            (0..len.div_ceil(CHUNK)).map(move |c| (base, c * CHUNK, ((c + 1) * CHUNK).min(len)))
+        })
+        .map(|(base, from, to)| {
+            let mut out = Vec::new();
+            for k in from..to {
+                let i = base + k;
+                let w = words.load(i);
+                if swept_at(w, d) {
+                    if w & U == 0 {
+                        words.store(i, w & !SWEPT);
+                    }
+                    out.push(S::of(i as u64));
+                }
+            }
+            out
+        })
+        .collect();
+    parts.concat()
 }
 
 /// Sets an undecided word to a decided record; `false` if it was decided already.
@@ -795,14 +957,29 @@ fn decrement(word: &AtomicU32, e: u32, next: u32) -> Option<u16> {
 fn propagate<G: TierGame, S: Slot>(
     game: &G,
     tier: G::Tier,
-    words: &[AtomicU32],
+    words: &Words,
+    scan: &ScanLevels,
     buckets: &mut BTreeMap<u32, Vec<S>>,
     progress: &dyn Progress,
 ) -> Result<u32> {
     let mut levels = 0u32;
-    while let Some((d, mut frontier)) = buckets.pop_first() {
+    let mut from = 0u32;
+    loop {
+        let listed = buckets.first_key_value().map(|(&d, _)| d);
+        let swept = scan.next_from(from);
+        let Some(d) = listed.into_iter().chain(swept).min() else {
+            break;
+        };
         if stop_requested() {
             return Err(Error::Interrupted);
+        }
+        from = d + 1;
+        let mut frontier = buckets.remove(&d).unwrap_or_default();
+        if swept == Some(d) {
+            frontier.extend(sweep_level::<S>(words, scan, d));
+        }
+        if frontier.is_empty() {
+            continue;
         }
         levels += 1;
         // Pending wins not beaten by a faster in-tier win become final now.
@@ -812,10 +989,10 @@ fn propagate<G: TierGame, S: Slot>(
         let (mut losses, mut wins) = (Vec::new(), Vec::new());
         for &i in &frontier {
             let i = i.get() as usize;
-            let w = words[i].load(Ordering::Relaxed);
+            let w = words.load(i);
             let w = if w & U != 0 {
-                decide(&words[i], win_d);
-                words[i].load(Ordering::Relaxed)
+                decide(words.at(i), win_d);
+                words.load(i)
             } else {
                 w
             };
@@ -844,9 +1021,9 @@ fn propagate<G: TierGame, S: Slot>(
                         pred_classes(game, tier, c, scratch, preds);
                         all.extend_from_slice(preds);
                     }
-                    all.retain(|&q| words[q as usize].load(Ordering::Relaxed) & U != 0);
+                    all.retain(|&q| words.load(q as usize) & U != 0);
                     all.iter()
-                        .filter(|&&q| decide(&words[q as usize], win_next))
+                        .filter(|&&q| decide(words.at(q as usize), win_next))
                         .map(|&q| S::of(q))
                         .collect::<Vec<S>>()
                 },
@@ -868,10 +1045,10 @@ fn propagate<G: TierGame, S: Slot>(
                         pred_edges(game, tier, c, scratch, preds);
                         all.extend_from_slice(preds);
                     }
-                    all.retain(|&(q, _)| words[q as usize].load(Ordering::Relaxed) & U != 0);
+                    all.retain(|&(q, _)| words.load(q as usize) & U != 0);
                     all.iter()
                         .filter_map(|&(q, e)| {
-                            decrement(&words[q as usize], u32::from(e), next)
+                            decrement(words.at(q as usize), u32::from(e), next)
                                 .map(|r| (decode(r).map_or(next, |x| x.1), S::of(q)))
                         })
                         .collect::<Vec<(u32, S)>>()
