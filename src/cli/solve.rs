@@ -203,6 +203,7 @@ pub(super) fn announce_plan(
     game: &AnyGame,
     scope: &Scope,
     limit: Option<u64>,
+    threads: usize,
     quiet: bool,
     per_worker: bool,
 ) -> Result<()> {
@@ -222,13 +223,22 @@ pub(super) fn announce_plan(
     } else {
         format!("memory needed ≈ {}", format_bytes(info.memory))
     };
+    // 0: one per core (the solve's default).
+    let threads = if threads == 0 {
+        rayon::current_num_threads().max(1)
+    } else {
+        threads
+    } as f64;
     let line = format!(
-        "{rules} [{}]: {} tiers, {} positions, {} index slots; {memory}{}",
+        "{rules} [{}]: {} tiers, {} positions, {} index slots; {memory}{}; expected time ≈ {} CPU, ≈ {} wall on {} threads (from measured rates)",
         scope.name(),
         info.tiers,
         info.placements,
         info.slots,
-        limit.map_or(String::new(), |l| format!(" (limit {})", format_bytes(l)))
+        limit.map_or(String::new(), |l| format!(" (limit {})", format_bytes(l))),
+        format_duration(info.cpu_seconds),
+        format_duration(info.cpu_seconds / (threads * 0.9).max(1.0)),
+        threads as usize,
     );
     if quiet {
         eprintln!("{line}");
@@ -246,7 +256,7 @@ fn solve_job(
     limit: Option<u64>,
     quiet: bool,
 ) -> Result<SolveReport> {
-    announce_plan(game, scope, limit, quiet, false)?;
+    announce_plan(game, scope, limit, threads, quiet, false)?;
     let options = SolveOptions {
         threads,
         memory_limit: limit,
@@ -313,4 +323,15 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// A rough duration: seconds, minutes or hours.
+fn format_duration(s: f64) -> String {
+    if s < 90.0 {
+        format!("{:.0} s", s.max(1.0))
+    } else if s < 5400.0 {
+        format!("{:.0} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
 }

@@ -27,7 +27,7 @@ pub fn run(args: Args) -> Result<()> {
     let printer = Printer;
     let result = run_with(&args, &|game, scope, out, threads, _limit, quiet| {
         if cluster.rank() == 0 {
-            announce_plan(game, scope, per_worker, quiet, true)?;
+            announce_plan(game, scope, per_worker, threads, quiet, true)?;
         }
         let options = ClusterOptions {
             threads,

@@ -24,14 +24,13 @@ use crate::table::{table_path, write_table, Table, TableMeta};
 pub const INDEX_VERSION: u32 = 1;
 
 /// Bytes of working memory per slot of a tier being solved (the children's
-/// records, 2 bytes a slot, are counted apart): the solver's word (4), the final
-/// record vector (2), and the first frontier (up to 5). Measured peaks (resident
-/// set of `solve` re-solving one Bagh-Chal tier, children included): h0p0c4, a
-/// movement tier where almost every class enters the first frontier, 707 MB for
-/// 67.8 M slots (6 + 4.4 bytes a slot); h0p1c4, a placement tier whose
-/// frontier is empty, 1.20 GB for 180.8 M slots plus 136 MB of child records
-/// (6.0 bytes a slot). The estimate is an upper bound for placement tiers.
-pub const WORK_BYTES_PER_SLOT: u64 = 11;
+/// records, 2 bytes a slot, are counted apart): the solver's word (4; the final
+/// records replace the words segment by segment) and the frontier lists of
+/// propagation (2: the scan's frontier is found by sweeps, not listed). Measured
+/// peak (resident set, children included): `solve cows-leopards-mogol --max-prey 6`,
+/// 2.74 GB at the 616.8 M-slot tier h0p0c18 with 123.4 M child slots, 4.0 bytes a
+/// slot with the children apart (the solver of 11 bytes a slot needed 5-10.4).
+pub const WORK_BYTES_PER_SLOT: u64 = 6;
 
 /// Options of [`solve`].
 #[derive(Clone, Debug, Default)]
@@ -107,6 +106,8 @@ pub struct Plan<T> {
     /// children's records. [`solve`] falls back to smaller batches of a wave (down to
     /// one tier) when `memory` exceeds the limit but this does not.
     pub memory_serial: u64,
+    /// Expected CPU seconds ([`Solvable::core_rate`] of each tier): a rough guide.
+    pub cpu_seconds: f64,
 }
 
 impl<T> Plan<T> {
@@ -226,12 +227,17 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
         .into_iter()
         .max()
         .unwrap_or(0);
+    let cpu_seconds = tiers
+        .iter()
+        .map(|&t| game.tier_size(t) as f64 / game.core_rate(t))
+        .sum();
     Ok(Plan {
         waves,
         slots,
         placements,
         memory,
         memory_serial,
+        cpu_seconds,
     })
 }
 

@@ -131,6 +131,8 @@ pub struct PlanInfo {
     pub memory: u64,
     /// Estimated peak bytes one tier at a time (the least a solve can run with).
     pub memory_serial: u64,
+    /// Expected CPU seconds (a rough guide from measured rates).
+    pub cpu_seconds: f64,
 }
 
 fn info<T>(p: &Plan<T>) -> PlanInfo {
@@ -140,6 +142,7 @@ fn info<T>(p: &Plan<T>) -> PlanInfo {
         placements: p.placements,
         memory: p.memory,
         memory_serial: p.memory_serial,
+        cpu_seconds: p.cpu_seconds,
     }
 }
 

@@ -89,6 +89,11 @@ pub trait Solvable: TierGame {
     fn index_bytes(&self) -> Option<u64> {
         Some(0)
     }
+    /// Slots of `tier` the solver settles per CPU second, as measured on this
+    /// family (for the plan's time estimate, never for a decision). Default: 10^6.
+    fn core_rate(&self, _tier: Self::Tier) -> f64 {
+        1e6
+    }
 }
 
 /// Every tier reachable from `roots` through [`TierGame::tier_children`], sorted.

@@ -589,6 +589,12 @@ impl Solvable for TaflGame {
             .sum::<u64>()
             * 2
     }
+
+    /// Measured: Caikabōraḍa material 4,0 at about 0.2 M slots per CPU second
+    /// (results/tafl-endgames.md; rook slides make every move costlier).
+    fn core_rate(&self, _tier: TaflTier) -> f64 {
+        2e5
+    }
 }
 
 #[cfg(test)]
