@@ -125,6 +125,32 @@ pub trait Game: Send + Sync + Clone + Debug + 'static {
         None
     }
 
+    /// A key shared by the images of `pos` under the symmetries of the rules
+    /// (the board's), for tables that store one entry per symmetry class (the
+    /// prover's). Contract: two positions with equal keys are mapped onto each
+    /// other by a symmetry that preserves every rule, so they have the same
+    /// value (up to 64-bit collisions, as for [`Game::hash`]). The default is
+    /// [`Game::hash`] (no symmetry used), which always meets it.
+    fn canonical_hash(&self, pos: &Self::Pos) -> u64 {
+        self.hash(pos)
+    }
+
+    /// Whether the side to move has a move that ends the game at once in its
+    /// favour, found by a cheap check (the prover's test at new nodes). May
+    /// answer `false` when it does not know; must never answer `true` wrongly.
+    /// Default: `false`.
+    fn wins_at_once(&self, _pos: &Self::Pos) -> bool {
+        false
+    }
+
+    /// Initial proof and disproof numbers of the goal "`side` forces a win" at
+    /// a new, non-terminal position (df-pn+'s heuristic initialisation): small
+    /// when the goal looks near, large when far. They steer the search only,
+    /// never decide a value; each must be at least 1. Default `(1, 1)`.
+    fn proof_hint(&self, _pos: &Self::Pos, _side: usize) -> (u32, u32) {
+        (1, 1)
+    }
+
     /// A uniformly random legal move of `pos`, `None` when there is none (for
     /// playouts). The default draws from [`Game::legal_moves`]; the families
     /// override it with a draw that builds no move list in the common case.

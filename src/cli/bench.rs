@@ -61,6 +61,13 @@ pub struct Args {
     /// each other's lines (virtual proof numbers; default 3, 0 = never).
     #[arg(long, value_name = "PLIES", requires = "prove")]
     pub spread_plies: Option<u32>,
+    /// With --prove: the seed suite instead (positions of the seed games and their
+    /// small-prey and capture-threshold variants, "hunters win?" up to a node cap
+    /// each; `--threads` threads, default 1; --hash default 256).
+    #[arg(long, requires = "prove")]
+    pub seeds: bool,
+    #[command(flatten)]
+    pub prover: super::prove::ProverOpts,
     /// Benchmark MCTS instead: this many iterations from every position
     /// (one thread), reporting iterations/s and playout plies/s.
     #[arg(long)]
@@ -207,6 +214,15 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(rules) = &args.retro {
         return super::bench_retro::run(&args, rules, &super::out::Bars::new());
     }
+    if args.prove && args.seeds {
+        return super::prove::bench_seeds(
+            args.threads.or(1),
+            args.hash.or(256),
+            args.seed,
+            args.prover,
+            args.json,
+        );
+    }
     if args.prove {
         return super::prove::bench_prove(
             args.threads.or(1),
@@ -214,6 +230,7 @@ pub fn run(args: Args) -> Result<()> {
             args.seed,
             args.spread_plies
                 .unwrap_or(huntsolve::prove::dfpn::DEFAULT_SPREAD_PLIES),
+            args.prover,
             args.json,
         );
     }

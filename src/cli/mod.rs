@@ -8,6 +8,7 @@ pub mod analyze;
 pub mod args;
 pub mod bench;
 pub mod bench_retro;
+pub mod bounds;
 pub mod compare;
 pub mod explore;
 pub mod openings;
@@ -65,6 +66,8 @@ enum Command {
     Prove(prove::Args),
     /// Re-check a proof certificate written by `prove --save`.
     CheckProof(prove::CheckArgs),
+    /// How many captures the hunters can force: proven and disproven thresholds.
+    Bounds(bounds::Args),
     /// Grid over two or three rule options: exact where it fits, ladder otherwise.
     Explore(explore::Args),
     /// The local browser explorer: every move's value on the board.
@@ -82,6 +85,7 @@ impl Command {
             Command::Analyze(a) => a.json.json,
             Command::Prove(a) => a.json.json,
             Command::CheckProof(a) => a.json.json,
+            Command::Bounds(a) => a.json.json,
             _ => false,
         }
     }
@@ -108,6 +112,7 @@ pub fn main() -> (Result<()>, bool) {
         Command::Sweep(a) => sweep::run(a),
         Command::Prove(a) => prove::run(a),
         Command::CheckProof(a) => prove::run_check(a),
+        Command::Bounds(a) => bounds::run(a),
         Command::Explore(a) => explore::run(a),
         Command::Serve(a) => serve::run(a),
     };

@@ -63,7 +63,36 @@ pub struct Args {
     #[arg(long)]
     save: Option<PathBuf>,
     #[command(flatten)]
+    pub(crate) opts: ProverOpts,
+    #[command(flatten)]
     pub(crate) json: Json,
+}
+
+/// The prover's search options (for comparisons; the defaults are the measured best).
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct ProverOpts {
+    /// Initial proof/disproof numbers of new nodes: `heuristic` (from the position,
+    /// df-pn+) or `plain` (1, 1).
+    #[arg(long, value_name = "plain|heuristic", default_value = "heuristic")]
+    pub init: huntsolve::prove::dfpn::Init,
+    /// Key the proof table by the position's own hash, not by its symmetry class.
+    #[arg(long)]
+    pub no_symmetry: bool,
+    /// Do not test new nodes for a win in one move.
+    #[arg(long)]
+    pub no_quick_check: bool,
+}
+
+impl ProverOpts {
+    /// `cfg` with these options.
+    pub fn apply(self, cfg: ProveConfig) -> ProveConfig {
+        ProveConfig {
+            init: self.init,
+            symmetry: !self.no_symmetry,
+            quick_check: !self.no_quick_check,
+            ..cfg
+        }
+    }
 }
 
 /// Arguments of `check-proof`.
@@ -160,12 +189,12 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         .transpose()?;
     let tables = TableDirs::open(game, &args.tables)?;
     let tt = ProofTable::new(args.hash.or(256).max(1));
-    let cfg = ProveConfig {
+    let cfg = args.opts.apply(ProveConfig {
         threads: args.threads.or(1),
         time: args.time.map(Duration::from_secs_f64),
         nodes: args.nodes,
         ..Default::default()
-    };
+    });
     let prover = Prover::new(game, &tables, &tt, cfg);
     let bars = out::Bars::new();
     bars.stage("prove", 0);
@@ -408,9 +437,8 @@ fn bench_prove_game<G: huntsolve::FullGame>(
     plies: usize,
     count: usize,
     seed: u64,
-    threads: usize,
     hash: usize,
-    spread_plies: u32,
+    cfg: &ProveConfig,
 ) -> BenchLine {
     let positions = if plies == 0 {
         vec![g.start()]
@@ -426,16 +454,7 @@ fn bench_prove_game<G: huntsolve::FullGame>(
     let tt = ProofTable::new(hash);
     for pos in positions {
         tt.clear();
-        let p = Prover::new(
-            g,
-            &huntsolve::game::NoOracle,
-            &tt,
-            ProveConfig {
-                threads,
-                spread_plies,
-                ..Default::default()
-            },
-        );
+        let p = Prover::new(g, &huntsolve::game::NoOracle, &tt, cfg.clone());
         let (v, runs) = p.value(&pos, &huntsolve::progress::NoProgress);
         line.nodes += runs.iter().map(|r| r.nodes).sum::<u64>();
         line.positions += runs.iter().map(|r| r.positions).sum::<u64>();
@@ -514,6 +533,7 @@ pub fn bench_prove(
     hash: usize,
     seed: u64,
     spread_plies: u32,
+    opts: ProverOpts,
     json: bool,
 ) -> Result<()> {
     let mut runs = vec![1];
@@ -539,10 +559,15 @@ pub fn bench_prove(
         speedup: None,
     };
     for &t in &runs {
+        let cfg = opts.apply(ProveConfig {
+            threads: t,
+            spread_plies,
+            ..Default::default()
+        });
         let (mut nodes, mut secs) = (0u64, 0.0f64);
         for &(rules, plies, count) in PROVE_SUITE {
             let any = AnyGame::parse(rules)?;
-            let l = huntsolve::with_game!(&any, g => bench_prove_game(g, plies, count, seed, t, hash.max(1), spread_plies));
+            let l = huntsolve::with_game!(&any, g => bench_prove_game(g, plies, count, seed, hash.max(1), &cfg));
             let ab = if t == 1 {
                 let (n, s) =
                     huntsolve::with_game!(&any, g => bench_search_game(g, plies, count, seed))?;
@@ -592,6 +617,208 @@ pub fn bench_prove(
     if json {
         let s = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
+        out::println(&s)?;
+    }
+    Ok(())
+}
+
+/// The seed suite of `bench --prove --seeds`: (rules, playout plies from the
+/// start (0: the start itself), positions, node cap per position). Each
+/// position gets the one-sided run "the hunters force a win" (under the
+/// `hunter_win=captures>=N` rows: "the leopards force N captures"), from a
+/// cleared table, until decided or the cap. Positions from seeded playouts
+/// (`--seed`, default 1).
+pub const SEED_SUITE: &[(&str, usize, usize, u64)] = &[
+    ("cows-leopards-mogol,prey=4", 0, 1, 1_000_000),
+    ("cows-leopards-mogol,prey=4", 2, 4, 500_000),
+    (
+        "cows-leopards-mogol,prey=5,hunter_win=captures>=2",
+        4,
+        4,
+        500_000,
+    ),
+    (
+        "cows-leopards-mogol,hunter_win=captures>=1",
+        0,
+        1,
+        1_000_000,
+    ),
+    ("cows-leopards-mogol,hunter_win=captures>=1", 2, 4, 500_000),
+    ("cows-leopards-peralikatuma,prey=4", 3, 4, 500_000),
+    (
+        "diviyan-keliya,prey=6,hunter_win=captures>=2",
+        4,
+        4,
+        500_000,
+    ),
+    ("cows-leopards-mogol", 30, 4, 500_000),
+    ("diviyan-keliya", 40, 4, 500_000),
+];
+
+/// One line of `bench --prove --seeds`.
+#[derive(serde::Serialize, Default)]
+struct SeedRow {
+    rules: String,
+    positions: usize,
+    proven: usize,
+    disproven: usize,
+    unknown: usize,
+    /// Nodes of every run (decided or stopped at the cap).
+    nodes: u64,
+    /// Nodes of the decided runs only: the cost of the results.
+    nodes_to_results: u64,
+    seconds: f64,
+    nodes_per_second: f64,
+    /// Root numbers of each position's run (0 for a decided side).
+    root: Vec<(String, u32, u32)>,
+}
+
+#[derive(serde::Serialize)]
+struct SeedOut {
+    hash_mib: usize,
+    threads: usize,
+    opts: String,
+    rows: Vec<SeedRow>,
+    total_nodes: u64,
+    total_decided: usize,
+    total_nodes_to_results: u64,
+    total_seconds: f64,
+    nodes_per_second: f64,
+}
+
+fn seed_row<G: huntsolve::FullGame>(
+    g: &G,
+    line: (&str, usize, usize, u64),
+    seed: u64,
+    threads: usize,
+    hash: usize,
+    opts: ProverOpts,
+) -> SeedRow {
+    let (rules, plies, count, cap) = line;
+    let positions = if plies == 0 {
+        vec![g.start()]
+    } else {
+        huntsolve::search::suite::random_positions(g, count, plies, seed)
+    };
+    let mut row = SeedRow {
+        rules: rules.to_string(),
+        positions: positions.len(),
+        ..Default::default()
+    };
+    let tt = ProofTable::new(hash);
+    for pos in positions {
+        tt.clear();
+        let p = Prover::new(
+            g,
+            &huntsolve::game::NoOracle,
+            &tt,
+            opts.apply(ProveConfig {
+                threads,
+                nodes: Some(cap),
+                ..Default::default()
+            }),
+        );
+        let r = p.prove_side(&pos, 0, &huntsolve::progress::NoProgress);
+        row.nodes += r.nodes;
+        row.seconds += r.seconds;
+        let outcome = match r.outcome {
+            RunOutcome::Proven => {
+                row.proven += 1;
+                "proven"
+            }
+            RunOutcome::Disproven => {
+                row.disproven += 1;
+                "disproven"
+            }
+            RunOutcome::Unknown => {
+                row.unknown += 1;
+                "unknown"
+            }
+        };
+        if r.outcome != RunOutcome::Unknown {
+            row.nodes_to_results += r.nodes;
+        }
+        row.root.push((outcome.to_string(), r.pn, r.dn));
+    }
+    row.nodes_per_second = row.nodes as f64 / row.seconds.max(1e-9);
+    row
+}
+
+/// Runs `bench --prove --seeds`: the seed suite, text or one JSON object.
+pub fn bench_seeds(
+    threads: usize,
+    hash: usize,
+    seed: u64,
+    opts: ProverOpts,
+    json: bool,
+) -> Result<()> {
+    let say = |line: String| -> Result<()> {
+        if json {
+            Ok(())
+        } else {
+            out::println(&line)
+        }
+    };
+    let label = format!(
+        "init={:?} symmetry={} quick_check={}",
+        opts.init, !opts.no_symmetry, !opts.no_quick_check
+    )
+    .to_lowercase();
+    say(format!(
+        "seed suite, hunters win?, {threads} thread(s), --hash {hash}, {label}"
+    ))?;
+    say(format!(
+        "{:<54} {:>9} {:>12} {:>12} {:>8} {:>10}  root (pn/dn)",
+        "rules (positions)", "p/d/u", "nodes", "to results", "s", "nodes/s"
+    ))?;
+    let mut o = SeedOut {
+        hash_mib: hash,
+        threads,
+        opts: label,
+        rows: Vec::new(),
+        total_nodes: 0,
+        total_decided: 0,
+        total_nodes_to_results: 0,
+        total_seconds: 0.0,
+        nodes_per_second: 0.0,
+    };
+    for &line in SEED_SUITE {
+        let any = AnyGame::parse(line.0)?;
+        let row =
+            huntsolve::with_game!(&any, g => seed_row(g, line, seed, threads, hash.max(1), opts));
+        say(format!(
+            "{:<54} {:>9} {:>12} {:>12} {:>8.2} {:>10.0}  {}",
+            format!("{} ({})", row.rules, row.positions),
+            format!("{}/{}/{}", row.proven, row.disproven, row.unknown),
+            row.nodes,
+            row.nodes_to_results,
+            row.seconds,
+            row.nodes_per_second,
+            row.root
+                .iter()
+                .map(|(_, p, d)| format!("{}/{}", num(*p), num(*d)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ))?;
+        o.total_nodes += row.nodes;
+        o.total_decided += row.proven + row.disproven;
+        o.total_nodes_to_results += row.nodes_to_results;
+        o.total_seconds += row.seconds;
+        o.rows.push(row);
+    }
+    o.nodes_per_second = o.total_nodes as f64 / o.total_seconds.max(1e-9);
+    say(format!(
+        "total: {} decided of {}, {} nodes ({} to the results), {:.2} s, {:.0} nodes/s",
+        o.total_decided,
+        o.rows.iter().map(|r| r.positions).sum::<usize>(),
+        o.total_nodes,
+        o.total_nodes_to_results,
+        o.total_seconds,
+        o.nodes_per_second
+    ))?;
+    if json {
+        let s =
+            serde_json::to_string_pretty(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::println(&s)?;
     }
     Ok(())

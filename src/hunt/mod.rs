@@ -26,6 +26,7 @@
 //! first path found).
 
 mod eval;
+mod hints;
 mod movegen;
 mod notation;
 mod playout;
@@ -57,6 +58,8 @@ pub struct HuntGame {
     board: Arc<Board>,
     tables: Arc<Tables>,
     keys: Arc<Keys>,
+    /// The Zobrist keys at the image points of every symmetry (the prover's symmetric hash).
+    sym_keys: Arc<hints::SymKeys>,
     start_hunters: u64,
     /// Captures that win for the hunters (`u32::MAX` under `static`).
     win_captures: u32,
@@ -146,11 +149,13 @@ impl HuntGame {
         for b in canonical.bytes() {
             fp = crate::random::mix64(fp ^ b as u64);
         }
+        let keys = Keys::new();
         Ok(HuntGame {
             rules,
             tables: Arc::new(Tables::new(&board)),
+            sym_keys: Arc::new(hints::SymKeys::new(&board, &keys)),
             board: Arc::new(board),
-            keys: Arc::new(Keys::new()),
+            keys: Arc::new(keys),
             start_hunters,
             win_captures,
             static_threshold,

@@ -455,6 +455,18 @@ impl Game for HuntGame {
         mv.kind == MoveKind::Capture
     }
 
+    fn canonical_hash(&self, pos: &HuntPos) -> u64 {
+        self.symmetric_hash(pos)
+    }
+
+    fn wins_at_once(&self, pos: &HuntPos) -> bool {
+        self.hunt_wins_at_once(pos)
+    }
+
+    fn proof_hint(&self, pos: &HuntPos, side: usize) -> (u32, u32) {
+        self.hunt_proof_hint(pos, side)
+    }
+
     fn captures_of(&self, _pos: &HuntPos, mv: HuntMove) -> u32 {
         mv.captured.count_ones()
     }

@@ -503,7 +503,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
 
     /// Proves `pos` for the goal side if the table does not already say so.
     fn outcome_of(&mut self, pos: &G::Pos) -> RunOutcome {
-        let h = self.prover.game.hash(pos);
+        let h = self.worker.key(pos);
         let l = self.worker.look(pos, h);
         let (pn, dn) = if l.pn == 0 || l.dn == 0 {
             (l.pn, l.dn)
@@ -581,7 +581,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
                 .enumerate()
                 .map(|(i, &m)| {
                     let c = g.play(pos, m);
-                    let l = self.worker.look(&c, g.hash(&c));
+                    let l = self.worker.look(&c, self.worker.key(&c));
                     let key = if l.pn == 0 {
                         l.dist
                     } else if l.dn == 0 {
@@ -690,7 +690,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
                 let mut order: Vec<(u32, usize)> = children
                     .iter()
                     .enumerate()
-                    .map(|(i, c)| (self.worker.look(c, g.hash(c)).dn, i))
+                    .map(|(i, c)| (self.worker.look(c, self.worker.key(c)).dn, i))
                     .collect();
                 order.sort();
                 let mut found = None;

@@ -52,6 +52,36 @@ pub struct ProveConfig {
     /// thread is in counts as harder (virtual proof numbers); below them the
     /// threads follow the plain df-pn choice and share results through the table.
     pub spread_plies: u32,
+    /// Key the proof table by [`Game::canonical_hash`] (one entry per symmetry
+    /// class of the board) instead of [`Game::hash`].
+    pub symmetry: bool,
+    /// Initial proof and disproof numbers of new nodes.
+    pub init: Init,
+    /// At a new node, ask [`Game::wins_at_once`] (a cheap test for a win in
+    /// one move of the side to move) before counting it open.
+    pub quick_check: bool,
+}
+
+/// Initial numbers of a new node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Init {
+    /// (1, 1), plain df-pn.
+    Plain,
+    /// [`Game::proof_hint`] (df-pn+): from the position.
+    #[default]
+    Heuristic,
+}
+
+impl std::str::FromStr for Init {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Init, String> {
+        match s {
+            "plain" => Ok(Init::Plain),
+            "heuristic" => Ok(Init::Heuristic),
+            _ => Err(format!("{s}: expected plain or heuristic")),
+        }
+    }
 }
 
 impl Default for ProveConfig {
@@ -66,6 +96,9 @@ impl Default for ProveConfig {
             closure: true,
             local: true,
             spread_plies: DEFAULT_SPREAD_PLIES,
+            symmetry: true,
+            init: Init::Heuristic,
+            quick_check: true,
         }
     }
 }
@@ -234,6 +267,9 @@ pub(crate) struct Worker<'a, G: Game, O: Oracle<G>> {
     side: usize,
     id: usize,
     eps: f64,
+    symmetry: bool,
+    init: Init,
+    quick_check: bool,
     path: HashMap<u64, u32>,
     nodes: u64,
     flushed: u64,
@@ -428,8 +464,22 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         }
     }
 
+    /// The key of `pos` in the proof table and on the path: its hash, or with
+    /// [`ProveConfig::symmetry`] the hash shared by its symmetric images (the
+    /// search is then df-pn on the game's quotient by the symmetries, whose
+    /// values are the game's; see [`crate::prove`]).
+    pub(crate) fn key(&self, pos: &G::Pos) -> u64 {
+        if self.symmetry {
+            self.game.canonical_hash(pos)
+        } else {
+            self.game.hash(pos)
+        }
+    }
+
     /// The numbers of a position seen from a parent: a terminal or table leaf,
-    /// a repetition of the current path, a table entry, or a new leaf (1, 1).
+    /// a repetition of the current path, a table entry, or a new leaf (a win
+    /// in one move found by [`Game::wins_at_once`], else the initial numbers
+    /// of [`ProveConfig::init`]). `hash` is the position's [`Worker::key`].
     pub(crate) fn look(&mut self, pos: &G::Pos, hash: u64) -> Look {
         self.looks += 1;
         if let Some(v) = self.game.outcome(pos) {
@@ -489,14 +539,30 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
                 rep: NO_REP,
                 reps: Reps::default(),
             },
-            None => Look {
-                pn: 1,
-                dn: 1,
-                dist: 0,
-                fixed: false,
-                rep: NO_REP,
-                reps: Reps::default(),
-            },
+            None => self.new_leaf(pos),
+        }
+    }
+
+    /// The numbers of a position neither terminal, known, repeated nor in the table.
+    fn new_leaf(&mut self, pos: &G::Pos) -> Look {
+        if self.quick_check && self.game.wins_at_once(pos) {
+            // The winning move's child is terminal: a result in one ply.
+            return self.leaf(Value::Win, self.game.side_to_move(pos), 1);
+        }
+        let (pn, dn) = match self.init {
+            Init::Plain => (1, 1),
+            Init::Heuristic => {
+                let (p, d) = self.game.proof_hint(pos, self.side);
+                (p.clamp(1, MAX_FINITE), d.clamp(1, MAX_FINITE))
+            }
+        };
+        Look {
+            pn,
+            dn,
+            dist: 0,
+            fixed: false,
+            rep: NO_REP,
+            reps: Reps::default(),
         }
     }
 
@@ -590,7 +656,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         let mut ch: Vec<Child<G::Pos>> = Vec::with_capacity(moves.len());
         for &m in moves.iter() {
             let p = self.game.play(pos, m);
-            let h = self.game.hash(&p);
+            let h = self.key(&p);
             let l = self.look(&p, h);
             ch.push(Child {
                 pos: p,
@@ -792,7 +858,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     /// Proves or disproves `pos` as a root (empty path above it), until final
     /// or stopped. Returns (pn, dn, dist).
     pub(crate) fn run_root(&mut self, pos: &G::Pos) -> (u32, u32, u32) {
-        let hash = self.game.hash(pos);
+        let hash = self.key(pos);
         let l = self.look(pos, hash);
         if let Some(r) = l.settled() {
             return r;
@@ -897,6 +963,9 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             side,
             id,
             eps: self.cfg.epsilon,
+            symmetry: self.cfg.symmetry,
+            init: self.cfg.init,
+            quick_check: self.cfg.quick_check,
             path: HashMap::new(),
             nodes: 0,
             flushed: 0,
@@ -908,6 +977,15 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
             path_charged: 0,
             soft_memory: false,
             memory_hit: false,
+        }
+    }
+
+    /// The proof-table key of `pos` (see [`ProveConfig::symmetry`]).
+    pub fn key(&self, pos: &G::Pos) -> u64 {
+        if self.cfg.symmetry {
+            self.game.canonical_hash(pos)
+        } else {
+            self.game.hash(pos)
         }
     }
 

@@ -13,11 +13,37 @@
 //! interface (only `start`, `legal_moves`, `play`, `outcome`, `hash` and
 //! `side_to_move` of [`crate::game::Game`]), with the 1+ε threshold trick
 //! (Pawlewicz & Lew 2007: a child's threshold is `⌈(1+ε)·second-best⌉`, which
-//! cuts the re-expansions of plain df-pn), new leaves at (1, 1), and a
-//! transposition table ([`tt`]) of proof and disproof numbers in a fixed amount
-//! of memory, replaced by work done. Leaves: terminal positions
-//! ([`crate::game::Game::outcome`]) and every position an [`crate::game::Oracle`]
-//! knows (the tables given with `--tables`).
+//! cuts the re-expansions of plain df-pn), and a transposition table ([`tt`])
+//! of proof and disproof numbers in a fixed amount of memory, replaced by work
+//! done. Leaves: terminal positions ([`crate::game::Game::outcome`]) and every
+//! position an [`crate::game::Oracle`] knows (the tables given with `--tables`).
+//!
+//! # Symmetry, initial numbers, wins in one
+//! - **Keys by symmetry class** ([`ProveConfig::symmetry`], on by default): the
+//!   table, the path (repetitions), the closure search's set and the local
+//!   analysis key a position by [`crate::game::Game::canonical_hash`], the
+//!   smallest Zobrist hash over its images under the board's symmetries (hunt
+//!   games; other games keep their plain hash). The search is then df-pn on
+//!   the *quotient* game, whose positions are the classes: a class's moves
+//!   are those of whichever member is searched, and since a symmetry of the
+//!   rules maps moves onto moves, outcomes onto outcomes and cycles onto
+//!   cycles, the quotient's values are the game's. Everything below (the
+//!   repetition argument, the hints, the closure and local phases) holds for
+//!   the quotient as for any game; a move into an image of an ancestor is a
+//!   repetition of the quotient, and the opponent's strategy that closes on it
+//!   unfolds into one of the game by applying the symmetry. Certificates are
+//!   built on the actual positions ([`certificate`] keys its nodes by
+//!   [`crate::game::Game::hash`], asking the table by class), because the
+//!   checker replays moves: an image needs nodes of its own.
+//! - **Initial numbers** ([`ProveConfig::init`]): a new node gets
+//!   [`crate::game::Game::proof_hint`] (df-pn+; hunt games: the captures still
+//!   needed for the hunters' goal, the hunters' remaining moves for the
+//!   prey's) or, with [`dfpn::Init::Plain`], (1, 1). They steer, never decide.
+//! - **Wins in one** ([`ProveConfig::quick_check`]): a new node whose side to
+//!   move wins at once by [`crate::game::Game::wins_at_once`] (hunt: a capture
+//!   reaching the threshold, or a prey move that leaves the hunters without a
+//!   move; each confirmed by playing it and asking the rules' outcome) is
+//!   final at distance 1 without an expansion.
 //!
 //! Threads share the table; each runs df-pn from the root. Within the first
 //! [`dfpn::ProveConfig::spread_plies`] plies a child another thread is inside
@@ -122,6 +148,7 @@
 //! positions or table values. [`check`] re-checks a certificate with the rules
 //! engine and the tables only.
 
+pub mod bounds;
 pub mod budget;
 pub mod certificate;
 pub mod check;

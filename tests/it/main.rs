@@ -19,6 +19,7 @@ mod hunt_rules;
 mod layers;
 mod mcts;
 mod prove;
+mod prove_bounds;
 mod prove_memory;
 mod prove_openings;
 mod retro_graph;

@@ -32,7 +32,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     /// it finished. Its results go to the table: every proof it found, and on
     /// success every position of the closed set as a final disproof.
     pub(crate) fn closure_root(&mut self, pos: &G::Pos) -> Option<(u32, u32, u32)> {
-        let hash = self.game.hash(pos);
+        let hash = self.key(pos);
         if let Some(r) = self.look(pos, hash).settled() {
             return Some(r);
         }
@@ -121,7 +121,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             .enumerate()
             .map(|(i, &m)| {
                 let c = self.game.play(pos, m);
-                let h = self.game.hash(&c);
+                let h = self.key(&c);
                 // Order: most likely to fail first for the goal side's moves
                 // (a quick refutation), most likely to hold for the opponent's.
                 let order = match self.tt.probe(key_of(h, self.side)) {
@@ -138,7 +138,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             kids.sort_by_key(|k| k.0);
             for &(_, i) in &kids {
                 let c = self.game.play(pos, moves[i as usize]);
-                let h = self.game.hash(&c);
+                let h = self.key(&c);
                 match self.close(&c, h, cl) {
                     Close::NoWin => {}
                     Close::Win(d) => {
@@ -155,7 +155,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             let mut worst = 0;
             for &(_, i) in &kids {
                 let c = self.game.play(pos, moves[i as usize]);
-                let h = self.game.hash(&c);
+                let h = self.key(&c);
                 match self.close(&c, h, cl) {
                     Close::NoWin => return Close::NoWin,
                     Close::Win(d) => {

@@ -51,7 +51,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     /// root if it settled it, `None` otherwise. Proofs and disproofs it finds
     /// go to the table either way.
     pub(crate) fn local_root(&mut self, root: &G::Pos) -> Option<(u32, u32, u32)> {
-        let root_hash = self.game.hash(root);
+        let root_hash = self.key(root);
         if let Some(r) = self.look(root, root_hash).settled() {
             return Some(r);
         }
@@ -132,7 +132,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             first[i] = kids.len() as u32;
             for &m in &moves {
                 let c = self.game.play(&pos, m);
-                let h = self.game.hash(&c);
+                let h = self.key(&c);
                 self.looks += 1;
                 if let Some(&j) = index.get(&h) {
                     kids.push(j);

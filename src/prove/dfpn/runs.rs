@@ -66,7 +66,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
         self.shared.phase_end.store(u64::MAX, Ordering::Relaxed);
         let (pn, dn, dist) = fin.unwrap_or_else(|| {
             // Unknown: the root's last numbers (from the table when stored).
-            let key = key_of(self.game.hash(pos), side);
+            let key = key_of(self.key(pos), side);
             self.tt.probe(key).map_or(
                 (
                     self.shared.root_pn.load(Ordering::Relaxed),
