@@ -30,7 +30,16 @@
 //!    slots that [`TierGame::may_have_unmoves`] rules out are not even unranked.
 //! 3. **Draws.** What is left undetermined is a draw (infinite play).
 //!
-//! State: one 32-bit word per slot (see the constants `U`, `E`, `W`, `LATE`): a decided
+//! Movement tiers (no slot must drop, [`TierGame::tier_has_moveless_slots`])
+//! have no first sweep and count in-tier moves without ranking them.
+//! Predecessors come ranked from [`TierGame::pred_ranks`]. The slots the scan
+//! leaves for propagation are not listed: each segment of the state notes which
+//! distances it holds, and a level sweeps those segments for them (`SWEPT`
+//! marks a slot decided by the scan until its level); only the slots decided
+//! during propagation are listed, 4 bytes an entry below 2^32 slots and 8 above.
+//!
+//! State: one 32-bit word per slot, in segments of 2^24 words freed one by one
+//! as the records are written (see the constants `U`, `E`, `W`, `LATE`): a decided
 //! slot holds its record; an undecided one its counter, escape flag and best
 //! exit distance. One word means one cache miss per predecessor update (the
 //! tiers are far larger than the caches) and 4 bytes a slot.
