@@ -128,6 +128,18 @@ pub trait TierGame: Notation {
     fn may_have_inner_moves(&self, _tier: Self::Tier, _index: u64) -> bool {
         true
     }
+    /// The number of legal moves of `pos` (in `tier`) that stay in `tier`, with
+    /// every other legal move in `exits`, when the game can count the first
+    /// without listing them; `None` to have the solver list and classify every
+    /// move. Default: `None`.
+    fn count_inner_moves(
+        &self,
+        _tier: Self::Tier,
+        _pos: &Self::Pos,
+        _exits: &mut Vec<Self::Move>,
+    ) -> Option<u32> {
+        None
+    }
     /// The tier and index of the child after each of `moves` (legal in `pos`, which
     /// lies in `tier`), in order, into `out`. With `inner` false, a child in `tier`
     /// itself gets index 0 (the solver only counts those). A game may rank the

@@ -79,6 +79,45 @@ impl HuntGame {
             .any(|h| bits(b.jump_over[h] & p.prey).any(|o| empty >> b.jump_to[h][o] & 1 == 1))
     }
 
+    /// The number of legal steps (and the pass) of `p`, with its captures in
+    /// `captures`, when every legal move is a step, a pass or a capture (no piece
+    /// in hand for the side to move); `None` otherwise. The same moves as
+    /// [`Game::legal_moves`] without listing the steps: the retrograde scan only
+    /// counts them.
+    pub fn steps_and_captures(&self, p: &HuntPos, captures: &mut Vec<HuntMove>) -> Option<u32> {
+        captures.clear();
+        if self.hunters_have_won(p) {
+            return Some(0);
+        }
+        let empty = self.empty(p);
+        let b = &*self.tables;
+        let steps = |pieces: u64| -> u32 {
+            bits(pieces)
+                .map(|q| (b.neighbours[q] & empty).count_ones())
+                .sum()
+        };
+        if p.hunter_to_move {
+            if p.hunters_in_hand > 0 {
+                return None;
+            }
+            self.gen_captures(p, captures);
+            if self.rules.capture_compulsory && !captures.is_empty() {
+                return Some(0);
+            }
+            Some(steps(p.hunters))
+        } else {
+            if p.prey_in_hand > 0 {
+                return None;
+            }
+            let n = steps(p.prey);
+            Some(if n == 0 && self.rules.prey_no_moves == PreyNoMoves::Pass {
+                1
+            } else {
+                n
+            })
+        }
+    }
+
     /// Whether the prey have any legal action other than a pass.
     pub(super) fn prey_can_move(&self, p: &HuntPos) -> bool {
         let empty = self.empty(p);

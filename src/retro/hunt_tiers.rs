@@ -597,6 +597,17 @@ impl TierGame for HuntGame {
         !last_mover_only_drops(self, t, index & 1 == 1)
     }
 
+    /// Steps and the pass stay in the tier, captures leave it; a side with a
+    /// piece in hand takes the general path.
+    fn count_inner_moves(
+        &self,
+        _t: HuntTier,
+        pos: &HuntPos,
+        exits: &mut Vec<HuntMove>,
+    ) -> Option<u32> {
+        self.steps_and_captures(pos, exits)
+    }
+
     fn tier_has_moveless_slots(&self, t: HuntTier) -> bool {
         last_mover_only_drops(self, t, true) || last_mover_only_drops(self, t, false)
     }

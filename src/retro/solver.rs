@@ -309,10 +309,18 @@ fn scan_position<G: TierGame>(
         exit_ranks,
         inner_ranks,
     } = scratch;
-    game.legal_moves(pos, moves);
     exit_ranks.clear();
     inner_ranks.clear();
-    let mut inner = 0u32;
+    // Without absorbing, in-tier moves are only counted: a game that can count
+    // them lists just the exits.
+    let counted = match absorb {
+        None => game.count_inner_moves(tier, pos, moves),
+        Some(_) => None,
+    };
+    if counted.is_none() {
+        game.legal_moves(pos, moves);
+    }
+    let mut inner = counted.unwrap_or(0);
     let mut exits = Exits::default();
     // First every child's rank, then the reads: the reads (cache misses in large
     // tiers) are independent of each other and overlap.
