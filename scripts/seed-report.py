@@ -16,6 +16,9 @@ import os
 import re
 import sys
 
+# Cows of the seed presets (all three start with 24); PREY=n for another value.
+PREY = int(os.environ.get("PREY", "24"))
+
 
 def time_log(path):
     out = {}
@@ -72,7 +75,7 @@ def main(dirs):
             tiers.append(
                 {
                     "tier": name,
-                    "cows": None,
+                    "cows": PREY - int(name.split("c")[1]),
                     "classes": t["positions"],
                     "slots": t["records"],
                     "positions": positions,
@@ -96,8 +99,7 @@ def main(dirs):
                     "verify_mismatches": v.get("mismatches"),
                 }
             )
-        prey_total = None
-        m = re.search(r"prey in hand (\d+), captured (\d+)", tiers[0]["longest_win"]["position"]) if False else None
+        cows_win = [t["cows"] for t in tiers if t["cows_win_positions"] > 0]
         out = {
             "rules": rules,
             "fingerprint": summary.get("fingerprint"),
@@ -108,6 +110,7 @@ def main(dirs):
                 "slots_checked": verify.get("positions"),
                 "mismatches": verify.get("mismatches"),
             },
+            "smallest_cows_with_a_cows_win": min(cows_win) if cows_win else None,
             "tiers": tiers,
         }
         os.makedirs("results/seed-endgames", exist_ok=True)
@@ -124,17 +127,22 @@ def main(dirs):
                 )
         print(f"- tables: {table_bytes:,} bytes on disk; verify: {verify.get('positions'):,} classes re-derived, "
               f"{verify.get('mismatches')} mismatches\n")
-        print("| tier | classes | positions | won / lost / drawn (classes, side to move) | longest win / loss | leopards win | cows win | drawn | verified |")
-        print("|---|---:|---:|---|---|---:|---:|---:|---|")
+        print("| tier | cows | classes | positions | won / lost / drawn (classes, side to move) | longest win / loss (plies) | leopards win | cows win | drawn | verified |")
+        print("|---|---:|---:|---:|---|---|---:|---:|---:|---|")
         for t in tiers:
             n = t["positions"]
             ver = ("whole" if t["verified_whole"] else f"{t['verified_slots']:,} slots") + f", {t['verify_mismatches']} bad"
             print(
-                f"| {t['tier']} | {t['classes']:,} | {n:,} | {t['wins']:,} / {t['losses']:,} / {t['draws']:,} | "
+                f"| {t['tier']} | {t['cows']} | {t['classes']:,} | {n:,} | {t['wins']:,} / {t['losses']:,} / {t['draws']:,} | "
                 f"{t['max_win']} / {t['max_loss']} | {pct(t['leopards_win_positions'], n):.4f} % | "
-                f"{pct(t['cows_win_positions'], n):.4f} % | {pct(t['drawn_positions'], n):.4f} % | {ver} |"
+                f"{pct(t['cows_win_positions'], n):.5f} % ({t['cows_win_positions']:,}) | {pct(t['drawn_positions'], n):.4f} % | {ver} |"
             )
         print()
+        print(
+            "Smallest number of cows from which the cows win some position (immobilise both leopards): "
+            + (f"{min(cows_win)}." if cows_win else "none in these tiers.")
+            + " Shares are of positions (placements with side to move: each class weighted by its orbit), both sides to move together.\n"
+        )
         best = max(tiers, key=lambda t: t["max_win"])
         if best["longest_win"]:
             print(f"Longest win: {best['longest_win']['distance']} plies, `{best['longest_win']['position']}` (tier {best['tier']}).\n")

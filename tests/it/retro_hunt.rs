@@ -126,10 +126,10 @@ fn memory_limit_batches_waves_with_the_same_records() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A tier past 2^32 slots (7 cows on the 49-point board, about 18.8 G slots):
+/// A tier past 2^32 slots (7 cows on the 49-point board, 21.6 G slots):
 /// rank and unrank round trip on slots above 2^32 and on the last pair, and the
 /// enumeration of consecutive slots gives the positions `unrank` gives (no solve:
-/// the tier would need about 75 GB of solver state).
+/// the tier would need about 87 GB of solver state).
 #[test]
 fn sixty_four_bit_index_round_trip_past_two_to_the_32() {
     let g = from_spec("cows-leopards-peralikatuma").unwrap();
