@@ -52,6 +52,55 @@ impl std::fmt::Display for Value {
     }
 }
 
+/// What a position that occurs again means under the rules (hunt option H15,
+/// tafl option T17). Positions carry no history, so only the history-aware
+/// players (alpha-beta and MCTS self-play) can honour anything but
+/// [`Repetition::Draw`]; the exact solvers (retrograde tables, df-pn proofs
+/// and their checker, the exact referees) treat every cycle as a draw and
+/// refuse the other rules (see [`require_cycles_drawn`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Repetition {
+    /// A cycle is a draw: the semantics of every exact solver.
+    #[default]
+    Draw,
+    /// Repeating a position is forbidden (hunt `repetition=forbid`).
+    Forbid,
+    /// The defenders lose on perpetual repetition (tafl `repetition=defenders_lose`).
+    DefendersLose,
+    /// The side that repeats loses (tafl `repetition=repeater_loses`).
+    RepeaterLoses,
+}
+
+impl Repetition {
+    /// The option's value as written in a rules string (`draw`, `forbid`, ...).
+    pub fn word(self) -> &'static str {
+        match self {
+            Repetition::Draw => "draw",
+            Repetition::Forbid => "forbid",
+            Repetition::DefendersLose => "defenders_lose",
+            Repetition::RepeaterLoses => "repeater_loses",
+        }
+    }
+}
+
+/// `Ok` when the rules count a cycle as a draw, the only repetition rule the
+/// exact solvers implement; otherwise an input error (exit 2) saying that
+/// `what` (e.g. `"solve"`) would treat cycles as draws and so give values of
+/// other rules than those named.
+pub fn require_cycles_drawn<G: Game>(game: &G, what: &str) -> Result<()> {
+    let rule = game.repetition();
+    if rule == Repetition::Draw {
+        return Ok(());
+    }
+    Err(crate::error::Error::Input(format!(
+        "{what} is exact only under repetition=draw (it treats every cycle as a draw), \
+         but these rules say repetition={}; only search-based play (play, compare without \
+         --tables, the explorer's search) honours that rule. Add ,repetition=draw to the \
+         rules to get the values under draw semantics",
+        rule.word()
+    )))
+}
+
 /// The rules of a two-player, perfect-information game with a fixed rule set:
 /// what search, retrograde analysis and proofs need, and nothing more.
 ///
@@ -99,6 +148,11 @@ pub trait Game: Send + Sync + Clone + Debug + 'static {
 
     /// Index of the side to move: 0 or 1 (see [`Game::side_name`]).
     fn side_to_move(&self, pos: &Self::Pos) -> usize;
+
+    /// What a repeated position means (default [`Repetition::Draw`]).
+    fn repetition(&self) -> Repetition {
+        Repetition::Draw
+    }
 
     /// Name of side 0 or 1 (`"hunter"`/`"prey"`, `"attackers"`/`"defenders"`;
     /// default `"first"`/`"second"`).

@@ -76,6 +76,9 @@ pub fn check<G: Notation>(
             game.fingerprint()
         )));
     }
+    // The prover and this checker count a cycle as a draw: a certificate of
+    // other repetition rules would be checked against rules it does not follow.
+    crate::game::require_cycles_drawn(game, "check-proof")?;
     let root = game.parse_position(&h.position)?;
     let side = h.side as usize;
     let chooser = match h.kind {

@@ -169,11 +169,7 @@ pub struct GameRecord {
 /// `defenders` loses. `repetition=forbid` is not enforced move by move in
 /// self-play; a threefold repetition then also counts as a draw.
 pub fn repetition_winner<G: FullGame>(game: &G) -> Option<u8> {
-    let rules = game.rules_string();
-    let defenders_lose = rules
-        .split(',')
-        .any(|kv| kv.trim() == "repetition=defenders_lose");
-    if !defenders_lose {
+    if game.repetition() != crate::game::Repetition::DefendersLose {
         return None;
     }
     (0..2u8)

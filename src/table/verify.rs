@@ -576,6 +576,7 @@ pub fn verify_dir_scoped<G: TierGame>(
     scope: &VerifyScope,
     progress: &dyn Progress,
 ) -> Result<VerifyReport> {
+    crate::game::require_cycles_drawn(game, "verify")?;
     let oracle = TableOracle::with_set(game, super::TableSet::new(dir, cache_bytes)?);
     let mut report = VerifyReport {
         rules: game.rules_string(),

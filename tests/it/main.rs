@@ -51,3 +51,4 @@ mod tafl_diff;
 mod tafl_perft;
 mod tafl_positions;
 mod tafl_rules;
+mod trust_rules;
