@@ -121,9 +121,9 @@ pub fn peak_memory() -> Option<u64> {
 pub fn run(args: Args) -> Result<()> {
     let any = AnyGame::parse(&args.rules)?;
     if let Some(t) = args.time {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(Error::Input(format!(
-                "--time {t}: expected a positive number of seconds"
+        if !huntsolve::progress::valid_seconds(t) {
+            return Err(Error::Input(huntsolve::progress::seconds_message(
+                "--time", t,
             )));
         }
     }
@@ -373,7 +373,7 @@ impl TierJob for Check<'_> {
             return Err(Error::Input(format!(
                 "the proof's leaves come from {} tables (e.g. {}); give --tables DIR",
                 cert.header.tables.len(),
-                cert.header.tables[0].tier
+                cert.header.tables[0].tier.escape_debug()
             )));
         }
         let dirs = TableDirs::open(game, &args.tables)?;

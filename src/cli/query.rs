@@ -79,9 +79,9 @@ pub fn run(args: Args) -> Result<()> {
     let mut any = AnyGame::parse(&args.rules)?;
     with_game!(&mut any, g => apply_evals(g, &args.eval))?;
     if let Some(t) = args.time {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(Error::Input(format!(
-                "--time {t}: expected a positive number of seconds"
+        if !huntsolve::progress::valid_seconds(t) {
+            return Err(Error::Input(huntsolve::progress::seconds_message(
+                "--time", t,
             )));
         }
     }

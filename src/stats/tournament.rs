@@ -164,6 +164,22 @@ pub struct GameRecord {
     pub moves: Vec<String>,
 }
 
+/// Most games a tournament plays per variant and engine (`--games`): every
+/// game's record is kept in memory, so more would exhaust it (100000000000
+/// aborted on allocation).
+pub const MAX_GAMES: u64 = 10_000_000;
+
+/// `Ok` when `games` is between 1 and [`MAX_GAMES`].
+pub fn check_games(games: u64) -> Result<()> {
+    if (1..=MAX_GAMES).contains(&games) {
+        Ok(())
+    } else {
+        Err(Error::Input(format!(
+            "--games {games}: expected 1 to {MAX_GAMES}"
+        )))
+    }
+}
+
 /// Winner when a position occurs for the third time: nobody (a draw), except
 /// under `repetition=defenders_lose` (Copenhagen), where the side named
 /// `defenders` loses. `repetition=forbid` is not enforced move by move in
@@ -375,9 +391,7 @@ pub fn run_tournament_with<G: FullGame>(
     label: &str,
     progress: &dyn Progress,
 ) -> Result<Vec<GameRecord>> {
-    if cfg.games == 0 {
-        return Err(Error::Input("--games must be at least 1".into()));
-    }
+    check_games(cfg.games)?;
     let mut done = load_games(game, cfg, games_file)?;
     done.retain(|r| r.index < cfg.games);
     let mut have = vec![false; cfg.games as usize];

@@ -51,4 +51,5 @@ mod tafl_diff;
 mod tafl_perft;
 mod tafl_positions;
 mod tafl_rules;
+mod trust_cli;
 mod trust_rules;
