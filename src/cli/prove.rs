@@ -159,6 +159,10 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         .map(|s| side_index(game, s))
         .transpose()?;
     let tables = TableDirs::open(game, &args.tables)?;
+    if let Some(file) = &args.save {
+        // Before the proof: a bad path must not cost the proof.
+        huntsolve::prove::certificate::check_save_path(file)?;
+    }
     let tt = ProofTable::new(args.hash.or(256).max(1));
     let cfg = ProveConfig {
         threads: args.threads.or(1),
@@ -195,6 +199,9 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         return Err(Error::Interrupted);
     }
     let mut certs = Vec::new();
+    // A failed extraction or save is reported after the proof's report, which
+    // is printed whatever happens here.
+    let mut save_error = None;
     if let Some(file) = &args.save {
         let decisive: Vec<&RunReport> = match (side, value.as_str()) {
             (Some(_), "unknown") | (None, "unknown") => Vec::new(),
@@ -220,9 +227,16 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
             } else {
                 file.clone()
             };
-            let cert = extract(&prover, &pos, r.side, r.outcome, &leaf, MAX_CERT_NODES)?;
+            let cert = match extract(&prover, &pos, r.side, r.outcome, &leaf, MAX_CERT_NODES)
+                .and_then(|c| c.write(&path).map(|()| c))
+            {
+                Ok(c) => c,
+                Err(e) => {
+                    save_error = Some(e);
+                    break;
+                }
+            };
             let bytes = cert.encode();
-            cert.write(&path)?;
             certs.push(SavedCert {
                 file: path.display().to_string(),
                 kind: match cert.header.kind {
@@ -257,9 +271,11 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
     };
     if args.json.json {
         let s = serde_json::to_string(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        return out::println(&s);
+        out::println(&s)?;
+    } else {
+        out::print(&text(&o))?;
     }
-    out::print(&text(&o))
+    save_error.map_or(Ok(()), Err)
 }
 
 fn decisive_len(runs: &[RunReport], side: Option<usize>, value: &str) -> usize {

@@ -51,5 +51,6 @@ mod tafl_diff;
 mod tafl_perft;
 mod tafl_positions;
 mod tafl_rules;
+mod trust_certs;
 mod trust_cli;
 mod trust_rules;

@@ -108,10 +108,8 @@ fn table_answers_and_the_exact_referee_refuse_other_repetition_rules() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A kaooa certificate relabelled `kaooa,repetition=forbid` (checksums
-/// recomputed by `encode`) used to "hold".
-#[test]
-fn check_proof_refuses_a_certificate_relabelled_to_other_repetition_rules() {
+/// The certificate of kaooa's start (a hunter win in 15), proven without tables.
+pub fn kaooa_certificate() -> (huntsolve::hunt::HuntGame, Certificate) {
     let g = from_spec("kaooa").unwrap();
     let start = g.start();
     let tt = ProofTable::new(16);
@@ -123,7 +121,7 @@ fn check_proof_refuses_a_certificate_relabelled_to_other_repetition_rules() {
     let (v, _) = p.value(&start, &NoProgress);
     assert!(v.is_some());
     let side = g.side_to_move(&start);
-    let mut cert = extract(
+    let cert = extract(
         &p,
         &start,
         side,
@@ -132,6 +130,15 @@ fn check_proof_refuses_a_certificate_relabelled_to_other_repetition_rules() {
         1 << 22,
     )
     .unwrap();
+    drop(p);
+    (g, cert)
+}
+
+/// A kaooa certificate relabelled `kaooa,repetition=forbid` (checksums
+/// recomputed by `encode`) used to "hold".
+#[test]
+fn check_proof_refuses_a_certificate_relabelled_to_other_repetition_rules() {
+    let (g, mut cert) = kaooa_certificate();
     let none = |_: &_| Ok(None);
     assert!(check(&g, &cert, &none).unwrap().ok());
     let forbid = from_spec("kaooa,repetition=forbid").unwrap();
