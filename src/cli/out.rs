@@ -21,6 +21,21 @@ pub fn println(text: &str) -> Result<()> {
     print(&format!("{text}\n"))
 }
 
+/// Set once a command has printed its `--json` document.
+static JSON_PRINTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Prints the command's `--json` document (one line). A check that then
+/// disagrees (exit 1) adds no second document: stdout holds exactly one.
+pub fn print_json_document(text: &str) -> Result<()> {
+    JSON_PRINTED.store(true, std::sync::atomic::Ordering::SeqCst);
+    println(text)
+}
+
+/// Whether [`print_json_document`] ran.
+pub fn json_document_printed() -> bool {
+    JSON_PRINTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// An indicatif bar per stage, drawn on stderr. When stderr is not a terminal
 /// (a batch run logged to a file) the bar is hidden, so a plain line per finished
 /// stage is written instead: a long solve never goes silent for an hour.

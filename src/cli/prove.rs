@@ -342,7 +342,7 @@ pub fn run_check(args: CheckArgs) -> Result<()> {
     if args.json.json {
         let s =
             serde_json::to_string(&report).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        out::println(&s)?;
+        out::print_json_document(&s)?;
     } else {
         let mut s = format!(
             "rules    {}\nposition {}\nclaim    {} {}\nnodes    {} ({} terminal leaves, {} table leaves)\n",

@@ -141,7 +141,7 @@ pub fn run(args: Args) -> Result<()> {
     if args.json.json {
         let s = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        out::println(&s)?;
+        out::print_json_document(&s)?;
     } else {
         out::print(&text(&report))?;
     }
@@ -248,7 +248,7 @@ fn run_cross(any: &AnyGame, args: &Args, n: usize) -> Result<()> {
     if args.json.json {
         let s =
             serde_json::to_string_pretty(&r).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        out::println(&s)?;
+        out::print_json_document(&s)?;
     } else {
         let mut s = format!(
             "rules {}\nsearch vs tables: {} decided positions (distance <= {}) and {} draws, seed {}\n",

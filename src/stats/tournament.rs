@@ -303,7 +303,10 @@ pub fn load_games<G: FullGame>(
     };
     let lines: Vec<&str> = text.lines().collect();
     let mut records = Vec::new();
-    let mut dropped_partial = false;
+    // A last line without its newline (a cut record, or a whole one whose
+    // newline is missing) is rewritten, else the next appended record would be
+    // glued to it.
+    let mut dropped_partial = !text.is_empty() && !text.ends_with('\n');
     for (i, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
             continue;

@@ -53,4 +53,5 @@ mod tafl_positions;
 mod tafl_rules;
 mod trust_certs;
 mod trust_cli;
+mod trust_edges;
 mod trust_rules;
