@@ -269,6 +269,53 @@ pub trait FullGame: Game + Notation + Evaluate {}
 
 impl<T: Game + Notation + Evaluate> FullGame for T {}
 
+/// Traditional names of the two sides of each family, singular and plural:
+/// (family, side, names). [`side_by_name`] accepts them beside
+/// [`Game::side_name`].
+pub const SIDE_ALIASES: &[(&str, usize, &[&str])] = &[
+    (
+        "hunt",
+        0,
+        &[
+            "hunter", "hunters", "leopard", "leopards", "tiger", "tigers", "vulture", "vultures",
+        ],
+    ),
+    (
+        "hunt",
+        1,
+        &["prey", "cow", "cows", "goat", "goats", "crow", "crows"],
+    ),
+    (
+        "tafl",
+        0,
+        &["attacker", "attackers", "muscovite", "muscovites"],
+    ),
+    (
+        "tafl",
+        1,
+        &["defender", "defenders", "swede", "swedes", "king"],
+    ),
+];
+
+/// The side (0 or 1) that `name` names: the game's own side name, a
+/// traditional name of its family ([`SIDE_ALIASES`]: `crows` for Kaooa's prey,
+/// `tigers` for Bagh-Chal's hunters), or the index `0`/`1`; case-insensitive.
+pub fn side_by_name<G: Game>(game: &G, name: &str) -> Option<usize> {
+    let name = name.trim();
+    if let Some(s) = (0..2).find(|&s| game.side_name(s).eq_ignore_ascii_case(name)) {
+        return Some(s);
+    }
+    if let Ok(s) = name.parse::<usize>() {
+        return (s < 2).then_some(s);
+    }
+    SIDE_ALIASES
+        .iter()
+        .find(|(family, _, names)| {
+            *family == game.family() && names.iter().any(|n| n.eq_ignore_ascii_case(name))
+        })
+        .map(|&(_, side, _)| side)
+}
+
 /// Counts the leaves of the game tree to `depth` plies (a terminal position is one
 /// leaf at any depth).
 pub fn perft<G: Game>(game: &G, pos: &G::Pos, depth: u32) -> u64 {

@@ -140,9 +140,10 @@ impl TierJob for Prove<'_> {
 }
 
 fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
-    (0..2).find(|&s| game.side_name(s) == name).ok_or_else(|| {
+    huntsolve::game::side_by_name(game, name).ok_or_else(|| {
         Error::Input(format!(
-            "--side {name}: expected {} or {}",
+            "--side {}: expected {} or {} (or a traditional name of a side, or 0/1)",
+            huntsolve::error::quote(name),
             game.side_name(0),
             game.side_name(1)
         ))

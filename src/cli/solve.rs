@@ -263,8 +263,17 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
     };
     let limit = memory_limit(args.memory.as_deref().or(m.memory.as_deref()))?;
     let mut results = Vec::new();
+    // With --out, the results summary goes there too: the manifest's (for the
+    // default batch, the tracked results/default-batch.*) stays untouched.
+    let results_base = match (&args.out, &m.results) {
+        (Some(out), Some(base)) => Some(out.join(base.file_name().unwrap_or("batch".as_ref()))),
+        (_, base) => base.clone(),
+    };
     // The file this run rewrites: the timings of jobs whose tiers are all kept.
-    let earlier = m.results.as_deref().map(read_results).unwrap_or_default();
+    let earlier = results_base
+        .as_deref()
+        .map(read_results)
+        .unwrap_or_default();
     let mut reporting = true;
     for job in &m.jobs {
         let out = match (&args.out, &job.out) {
@@ -290,7 +299,7 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
         // An MPI worker: the manager reports.
         return Ok(());
     }
-    if let Some(base) = &m.results {
+    if let Some(base) = &results_base {
         write_results(base, &results)?;
     }
     if args.json.json {
@@ -299,7 +308,7 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
         println(&text)?;
     } else {
         println(&results_markdown(&results))?;
-        if let Some(base) = &m.results {
+        if let Some(base) = &results_base {
             println(&format!(
                 "results written to {} and {}",
                 base.with_extension("json").display(),

@@ -179,3 +179,67 @@ fn query_says_whose_win_it_is() {
     assert!(out.contains("values for prey, who plays them"), "{out}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `solve` of a manifest with `--out DIR` rewrote the manifest's results
+/// file (for the default batch: the tracked results/default-batch.*).
+#[test]
+fn a_batch_with_out_writes_its_results_summary_under_out() {
+    let d = tmpdir("batch-out");
+    let manifest = d.join("batch.toml");
+    std::fs::write(
+        &manifest,
+        format!(
+            "out = \"{}\"\nresults = \"{}\"\n[[job]]\nname = \"kaooa\"\nrules = \"kaooa\"\n",
+            d.join("tables").display(),
+            d.join("tracked/batch").display()
+        ),
+    )
+    .unwrap();
+    let out = d.join("mine");
+    let (code, _, err) = run_within(
+        &[
+            "solve",
+            manifest.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        120,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.join("batch.json").is_file() && out.join("batch.md").is_file());
+    assert!(out.join("kaooa").join("summary.json").is_file());
+    assert!(
+        !d.join("tracked").exists(),
+        "the manifest's results file is untouched"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `prove kaooa --side crows` was refused (only hunter/prey).
+#[test]
+fn sides_go_by_their_traditional_names_too() {
+    use huntsolve::game::side_by_name;
+    let kaooa = huntsolve::hunt::from_spec("kaooa").unwrap();
+    for (name, side) in [
+        ("hunter", 0),
+        ("vulture", 0),
+        ("Tigers", 0),
+        ("prey", 1),
+        ("crows", 1),
+        ("goats", 1),
+        ("1", 1),
+    ] {
+        assert_eq!(side_by_name(&kaooa, name), Some(side), "{name}");
+    }
+    assert_eq!(side_by_name(&kaooa, "attackers"), None);
+    assert_eq!(side_by_name(&kaooa, "2"), None);
+    let tafl = huntsolve::tafl::from_spec("brandubh").unwrap();
+    assert_eq!(side_by_name(&tafl, "defenders"), Some(1));
+    assert_eq!(side_by_name(&tafl, "crows"), None);
+    let (code, out, err) = run_within(&["prove", "kaooa", "--side", "crows"], 60);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("prey"), "{out}");
+    let (code, _, err) = run_within(&["prove", "kaooa", "--side", "dragons"], 20);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("traditional"), "{err}");
+}
