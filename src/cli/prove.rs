@@ -97,6 +97,9 @@ struct ProveOut {
     /// The `--hash` budget and the most of it in use at once.
     memory_budget_bytes: usize,
     memory_budget_peak_bytes: usize,
+    /// Why a certificate could not be extracted or saved (after the proof).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    save_error: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -269,10 +272,16 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         hash_bytes: tt.bytes(),
         memory_budget_bytes: tt.budget().cap(),
         memory_budget_peak_bytes: tt.budget().peak(),
+        save_error: save_error.as_ref().map(|e| e.to_string()),
     };
     if args.json.json {
         let s = serde_json::to_string(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        out::println(&s)?;
+        // One document: a save error is in it (`save_error`), not printed again.
+        if o.save_error.is_some() {
+            out::print_json_document_with_error(&s)?;
+        } else {
+            out::print_json_document(&s)?;
+        }
     } else {
         out::print(&text(&o))?;
     }

@@ -172,8 +172,9 @@ fn run_single(rules: &str, args: &Args, solver: &JobSolver) -> Result<()> {
         (p + t.positions, c + t.outcomes.classes)
     });
     text.push_str(&format!(
-        "total: {} tiers, {pos} positions, {cls} classes; {} solved, {} kept from disk; {:.2} s",
+        "total: {} {}, {pos} positions, {cls} classes; {} solved, {} kept from disk; {:.2} s",
         s.tiers.len(),
+        if s.tiers.len() == 1 { "tier" } else { "tiers" },
         report.solved,
         report.resumed,
         report.seconds
@@ -223,9 +224,10 @@ pub(super) fn announce_plan(
         format!("memory needed ≈ {}", format_bytes(info.memory))
     };
     let line = format!(
-        "{rules} [{}]: {} tiers, {} positions, {} index slots; {memory}{}",
+        "{rules} [{}]: {} {}, {} positions, {} index slots; {memory}{}",
         scope.name(),
         info.tiers,
+        if info.tiers == 1 { "tier" } else { "tiers" },
         info.placements,
         info.slots,
         limit.map_or(String::new(), |l| format!(" (limit {})", format_bytes(l)))

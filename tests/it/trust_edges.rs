@@ -243,3 +243,27 @@ fn sides_go_by_their_traditional_names_too() {
     assert_eq!(code, Some(2));
     assert!(err.contains("traditional"), "{err}");
 }
+
+/// "1 tiers".
+#[test]
+fn one_tier_is_singular() {
+    let d = tmpdir("one-tier");
+    let out = d.join("t");
+    let (code, text, err) = run_within(
+        &[
+            "solve",
+            "diviyan-keliya",
+            "--max-prey",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        60,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let all = format!("{text}{err}");
+    assert!(all.contains("total: 1 tier,"), "{all}");
+    assert!(all.contains("]: 1 tier,"), "{all}");
+    assert!(!all.contains("1 tiers"), "{all}");
+    let _ = std::fs::remove_dir_all(&d);
+}
