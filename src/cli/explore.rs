@@ -55,6 +55,7 @@ pub struct Args {
 
 /// Runs `explore`.
 pub fn run(args: Args) -> Result<()> {
+    huntsolve::stats::tournament::check_games(args.games)?;
     let grid: Vec<GridOption> = args
         .grid
         .iter()

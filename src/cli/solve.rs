@@ -172,8 +172,9 @@ fn run_single(rules: &str, args: &Args, solver: &JobSolver) -> Result<()> {
         (p + t.positions, c + t.outcomes.classes)
     });
     text.push_str(&format!(
-        "total: {} tiers, {pos} positions, {cls} classes; {} solved, {} kept from disk; {:.2} s",
+        "total: {} {}, {pos} positions, {cls} classes; {} solved, {} kept from disk; {:.2} s",
         s.tiers.len(),
+        if s.tiers.len() == 1 { "tier" } else { "tiers" },
         report.solved,
         report.resumed,
         report.seconds
@@ -230,9 +231,10 @@ pub(super) fn announce_plan(
         threads
     } as f64;
     let line = format!(
-        "{rules} [{}]: {} tiers, {} positions, {} index slots; {memory}{}; expected time ≈ {} CPU, ≈ {} wall on {} threads (from measured rates)",
+        "{rules} [{}]: {} {}, {} positions, {} index slots; {memory}{}; expected time ≈ {} CPU, ≈ {} wall on {} threads (from measured rates)",
         scope.name(),
         info.tiers,
+        if info.tiers == 1 { "tier" } else { "tiers" },
         info.placements,
         info.slots,
         limit.map_or(String::new(), |l| format!(" (limit {})", format_bytes(l))),
@@ -273,8 +275,17 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
     };
     let limit = memory_limit(args.memory.as_deref().or(m.memory.as_deref()))?;
     let mut results = Vec::new();
+    // With --out, the results summary goes there too: the manifest's (for the
+    // default batch, the tracked results/default-batch.*) stays untouched.
+    let results_base = match (&args.out, &m.results) {
+        (Some(out), Some(base)) => Some(out.join(base.file_name().unwrap_or("batch".as_ref()))),
+        (_, base) => base.clone(),
+    };
     // The file this run rewrites: the timings of jobs whose tiers are all kept.
-    let earlier = m.results.as_deref().map(read_results).unwrap_or_default();
+    let earlier = results_base
+        .as_deref()
+        .map(read_results)
+        .unwrap_or_default();
     let mut reporting = true;
     for job in &m.jobs {
         let out = match (&args.out, &job.out) {
@@ -300,7 +311,7 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
         // An MPI worker: the manager reports.
         return Ok(());
     }
-    if let Some(base) = &m.results {
+    if let Some(base) = &results_base {
         write_results(base, &results)?;
     }
     if args.json.json {
@@ -309,7 +320,7 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
         println(&text)?;
     } else {
         println(&results_markdown(&results))?;
-        if let Some(base) = &m.results {
+        if let Some(base) = &results_base {
             println(&format!(
                 "results written to {} and {}",
                 base.with_extension("json").display(),

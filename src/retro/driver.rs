@@ -149,6 +149,7 @@ fn checked_total(parts: impl IntoIterator<Item = u64>, what: &str) -> Result<u64
 /// tables larger than this machine's memory before building them, and sizes that
 /// overflow 64 bits.
 pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
+    crate::game::require_cycles_drawn(game, "solve")?;
     check_index(game, default_memory_limit())?;
     let mut tiers = game.scope_tiers(scope)?;
     let any = !tiers.is_empty();

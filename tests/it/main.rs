@@ -52,3 +52,7 @@ mod tafl_diff;
 mod tafl_perft;
 mod tafl_positions;
 mod tafl_rules;
+mod trust_certs;
+mod trust_cli;
+mod trust_edges;
+mod trust_rules;

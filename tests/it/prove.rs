@@ -694,9 +694,11 @@ fn prove_and_check_proof_commands() {
         out.contains("value    unknown") && out.contains("root pn"),
         "{out}"
     );
-    let (code, _, err) = run(&["prove", "kaooa-6", "start", "--side", "crows"]);
+    // Traditional side names are accepted (issue 25: `--side crows` was
+    // refused); a name of no side is not.
+    let (code, _, err) = run(&["prove", "kaooa-6", "start", "--side", "dragons"]);
     assert_eq!(code, 2);
-    assert!(err.contains("--side crows"), "{err}");
+    assert!(err.contains("--side 'dragons'"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
