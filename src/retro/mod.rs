@@ -11,6 +11,7 @@
 
 pub mod bench;
 pub mod cache;
+pub mod checkpoint;
 pub mod driver;
 pub mod hunt_tiers;
 pub mod lock;
@@ -25,4 +26,7 @@ mod ttt;
 pub use crate::tier::TierGame;
 pub use driver::{solve, SolveOptions, Summary, TierSummary};
 pub use scope::{Scope, Solvable};
-pub use solver::{solve_tier, solve_tier_with, Absorb, ChildValues, TierResult, TierStats};
+pub use solver::{
+    solve_tier, solve_tier_checkpointed, solve_tier_with, Absorb, CheckpointReport, Checkpointing,
+    ChildValues, TierResult, TierStats,
+};

@@ -21,6 +21,7 @@ mod mcts;
 mod prove;
 mod prove_memory;
 mod prove_openings;
+mod retro_checkpoint;
 mod retro_graph;
 mod retro_hunt;
 mod retro_published;
