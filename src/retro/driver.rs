@@ -5,7 +5,11 @@
 //! Resume: a tier whose table exists and opens with the same rules string,
 //! fingerprint, index version and size is not solved again (its statistics come
 //! from the table header). Tables are written by a temporary file and a
-//! rename, so an interrupted run leaves only whole tables behind.
+//! rename, so an interrupted run leaves only whole tables behind. Inside a tier,
+//! a large tier ([`SolveOptions::checkpoint_min_slots`]) checkpoints its state into
+//! `DIR/<tier>.ckpt` ([`checkpoint_path`], at most every
+//! [`SolveOptions::checkpoint_every`]); a rerun resumes from it, and it is removed
+//! once the tier's table is written.
 
 use super::scope::{Scope, Solvable};
 use super::solver::{solve_tier_checkpointed, Absorb, Checkpointing, ChildValues, TierStats};

@@ -30,6 +30,15 @@
 //!    slots that [`TierGame::may_have_unmoves`] rules out are not even unranked.
 //! 3. **Draws.** What is left undetermined is a draw (infinite play).
 //!
+//! Checkpoints ([`solve_tier_checkpointed`], format in [`super::checkpoint`]): at
+//! a level boundary of propagation (the first right after the scan) the whole
+//! state is the words, the listed frontier, the scan's `ScanLevels`, the
+//! next distance and the level count; it is written when
+//! [`Checkpointing::every`] has passed since the last (or since the tier's
+//! start), and on a stop request when it changed. A solve started with a valid
+//! checkpoint skips the scan and continues from it with the same records. The
+//! scan itself is not checkpointed.
+//!
 //! State: one 32-bit word per slot (see the constants `U`, `E`, `W`, `LATE`): a decided
 //! slot holds its record; an undecided one its counter, escape flag and best
 //! exit distance. One word means one cache miss per predecessor update (the
@@ -872,6 +881,7 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
                 },
             ) => return Err(e),
             Err(e @ Error::Table { .. }) => {
+                progress.message(&format!("{name}: {e}; solving the tier from its start"));
                 report.ignored = Some(e.to_string());
                 None
             }
@@ -881,6 +891,10 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
     let (words, scan_levels, mut buckets, from, levels) = match resumed {
         Some(st) => {
             report.resumed_at = Some(st.levels);
+            progress.message(&format!(
+                "{name}: resumed from its checkpoint after {} levels",
+                st.levels
+            ));
             (st.words, st.scan, st.buckets, st.from, st.levels)
         }
         None => {
