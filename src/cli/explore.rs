@@ -111,6 +111,7 @@ pub fn run(args: Args) -> Result<()> {
         solve: SolveOptions {
             threads: args.threads.or(0),
             memory_limit,
+            ..Default::default()
         },
         max_exact_slots: args.max_exact_slots,
         tables,

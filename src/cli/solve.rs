@@ -13,6 +13,7 @@ use huntsolve::retro::manifest::{
 use huntsolve::retro::Scope;
 use huntsolve::{AnyGame, Error, Result};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Arguments of `solve`. The scope options exclude each other and need rules.
 #[derive(clap::Args, Debug)]
@@ -48,6 +49,11 @@ pub struct Args {
     /// with `--features mpi`; --threads and --memory then apply to each worker).
     #[arg(long)]
     pub mpi: bool,
+    /// Checkpoint tiers of 2^26 slots or more (`DIR/<tier>.ckpt`) at most every M
+    /// minutes at a level boundary, so that a killed run resumes inside the tier
+    /// (fractions allowed; 0: no checkpoints). Ctrl-C writes one before exiting.
+    #[arg(long, value_name = "M", default_value_t = 10.0)]
+    pub checkpoint_minutes: f64,
 }
 
 /// Solves one job: `Some(report)` from the process that reports (a single
@@ -90,8 +96,9 @@ pub fn run(args: Args) -> Result<()> {
     if args.mpi {
         return super::solve_mpi::run(args);
     }
+    let every = checkpoint_every(args.checkpoint_minutes)?;
     run_with(&args, &|g, s, o, t, l, q| {
-        solve_job(g, s, o, t, l, q).map(Some)
+        solve_job(g, s, o, t, l, q, every).map(Some)
     })
 }
 
@@ -250,6 +257,16 @@ pub(super) fn announce_plan(
     }
 }
 
+/// `--checkpoint-minutes` as the driver's option (0: none).
+fn checkpoint_every(minutes: f64) -> Result<Option<Duration>> {
+    if !(0.0..=1e9).contains(&minutes) {
+        return Err(Error::Input(format!(
+            "--checkpoint-minutes {minutes}: give a number of minutes, 0 for no checkpoints"
+        )));
+    }
+    Ok((minutes > 0.0).then(|| Duration::from_secs_f64(minutes * 60.0)))
+}
+
 fn solve_job(
     game: &AnyGame,
     scope: &Scope,
@@ -257,11 +274,14 @@ fn solve_job(
     threads: usize,
     limit: Option<u64>,
     quiet: bool,
+    checkpoint_every: Option<Duration>,
 ) -> Result<SolveReport> {
     announce_plan(game, scope, limit, threads, quiet, false)?;
     let options = SolveOptions {
         threads,
         memory_limit: limit,
+        checkpoint_every,
+        ..Default::default()
     };
     let bars = Bars::new();
     solve_any(game, scope, out, &options, &bars)

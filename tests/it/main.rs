@@ -22,6 +22,7 @@ mod prove;
 mod prove_bounds;
 mod prove_memory;
 mod prove_openings;
+mod retro_checkpoint;
 mod retro_graph;
 mod retro_hunt;
 mod retro_published;

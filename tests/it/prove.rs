@@ -23,6 +23,7 @@ fn solved(spec: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) {
     let opts = SolveOptions {
         threads: 1,
         memory_limit: None,
+        ..Default::default()
     };
     solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
     (g, dir)
@@ -429,6 +430,7 @@ fn agree_with_tables<G: huntsolve::retro::scope::Solvable>(
     let opts = SolveOptions {
         threads: 1,
         memory_limit: None,
+        ..Default::default()
     };
     solve(game, scope, &dir, &opts, &NoProgress).unwrap();
     let oracle = TableOracle::new(game, &dir).unwrap();
