@@ -52,6 +52,55 @@ impl std::fmt::Display for Value {
     }
 }
 
+/// What a position that occurs again means under the rules (hunt option H15,
+/// tafl option T17). Positions carry no history, so only the history-aware
+/// players (alpha-beta and MCTS self-play) can honour anything but
+/// [`Repetition::Draw`]; the exact solvers (retrograde tables, df-pn proofs
+/// and their checker, the exact referees) treat every cycle as a draw and
+/// refuse the other rules (see [`require_cycles_drawn`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Repetition {
+    /// A cycle is a draw: the semantics of every exact solver.
+    #[default]
+    Draw,
+    /// Repeating a position is forbidden (hunt `repetition=forbid`).
+    Forbid,
+    /// The defenders lose on perpetual repetition (tafl `repetition=defenders_lose`).
+    DefendersLose,
+    /// The side that repeats loses (tafl `repetition=repeater_loses`).
+    RepeaterLoses,
+}
+
+impl Repetition {
+    /// The option's value as written in a rules string (`draw`, `forbid`, ...).
+    pub fn word(self) -> &'static str {
+        match self {
+            Repetition::Draw => "draw",
+            Repetition::Forbid => "forbid",
+            Repetition::DefendersLose => "defenders_lose",
+            Repetition::RepeaterLoses => "repeater_loses",
+        }
+    }
+}
+
+/// `Ok` when the rules count a cycle as a draw, the only repetition rule the
+/// exact solvers implement; otherwise an input error (exit 2) saying that
+/// `what` (e.g. `"solve"`) would treat cycles as draws and so give values of
+/// other rules than those named.
+pub fn require_cycles_drawn<G: Game>(game: &G, what: &str) -> Result<()> {
+    let rule = game.repetition();
+    if rule == Repetition::Draw {
+        return Ok(());
+    }
+    Err(crate::error::Error::Input(format!(
+        "{what} is exact only under repetition=draw (it treats every cycle as a draw), \
+         but these rules say repetition={}; only search-based play (play, compare without \
+         --tables, the explorer's search) honours that rule. Add ,repetition=draw to the \
+         rules to get the values under draw semantics",
+        rule.word()
+    )))
+}
+
 /// The rules of a two-player, perfect-information game with a fixed rule set:
 /// what search, retrograde analysis and proofs need, and nothing more.
 ///
@@ -99,6 +148,11 @@ pub trait Game: Send + Sync + Clone + Debug + 'static {
 
     /// Index of the side to move: 0 or 1 (see [`Game::side_name`]).
     fn side_to_move(&self, pos: &Self::Pos) -> usize;
+
+    /// What a repeated position means (default [`Repetition::Draw`]).
+    fn repetition(&self) -> Repetition {
+        Repetition::Draw
+    }
 
     /// Name of side 0 or 1 (`"hunter"`/`"prey"`, `"attackers"`/`"defenders"`;
     /// default `"first"`/`"second"`).
@@ -240,6 +294,53 @@ pub trait Evaluate: Game {
 pub trait FullGame: Game + Notation + Evaluate {}
 
 impl<T: Game + Notation + Evaluate> FullGame for T {}
+
+/// Traditional names of the two sides of each family, singular and plural:
+/// (family, side, names). [`side_by_name`] accepts them beside
+/// [`Game::side_name`].
+pub const SIDE_ALIASES: &[(&str, usize, &[&str])] = &[
+    (
+        "hunt",
+        0,
+        &[
+            "hunter", "hunters", "leopard", "leopards", "tiger", "tigers", "vulture", "vultures",
+        ],
+    ),
+    (
+        "hunt",
+        1,
+        &["prey", "cow", "cows", "goat", "goats", "crow", "crows"],
+    ),
+    (
+        "tafl",
+        0,
+        &["attacker", "attackers", "muscovite", "muscovites"],
+    ),
+    (
+        "tafl",
+        1,
+        &["defender", "defenders", "swede", "swedes", "king"],
+    ),
+];
+
+/// The side (0 or 1) that `name` names: the game's own side name, a
+/// traditional name of its family ([`SIDE_ALIASES`]: `crows` for Kaooa's prey,
+/// `tigers` for Bagh-Chal's hunters), or the index `0`/`1`; case-insensitive.
+pub fn side_by_name<G: Game>(game: &G, name: &str) -> Option<usize> {
+    let name = name.trim();
+    if let Some(s) = (0..2).find(|&s| game.side_name(s).eq_ignore_ascii_case(name)) {
+        return Some(s);
+    }
+    if let Ok(s) = name.parse::<usize>() {
+        return (s < 2).then_some(s);
+    }
+    SIDE_ALIASES
+        .iter()
+        .find(|(family, _, names)| {
+            *family == game.family() && names.iter().any(|n| n.eq_ignore_ascii_case(name))
+        })
+        .map(|&(_, side, _)| side)
+}
 
 /// Counts the leaves of the game tree to `depth` plies (a terminal position is one
 /// leaf at any depth).

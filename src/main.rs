@@ -39,7 +39,10 @@ fn main() -> ExitCode {
     };
     let code = exit_code(&e);
     if code != SUCCESS {
-        if json {
+        // A command that printed its document (a check that then disagreed, a
+        // proof whose certificate could not be saved: the error is in it) adds
+        // no second one.
+        if json && !cli::out::json_document_covers(code) {
             // Machine readers get the error in the form they asked for, on stdout.
             let obj = serde_json::json!({"error": e.to_string(), "exit_code": code});
             // Best effort: stdout may be the very thing that failed.

@@ -8,6 +8,28 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// Longest time limit any option accepts, in seconds (about 11.6 days): far
+/// beyond any run of this tool, and far below what overflows a `Duration` or
+/// an `Instant` (`--time 1e308` panicked).
+pub const MAX_SECONDS: f64 = 1e6;
+
+/// Whether `s` is a usable time limit in seconds: finite, above 0 and at most
+/// [`MAX_SECONDS`].
+pub fn valid_seconds(s: f64) -> bool {
+    s.is_finite() && s > 0.0 && s <= MAX_SECONDS
+}
+
+/// The message for an option `what` given `s` seconds that [`valid_seconds`]
+/// refuses (a huge value is shown as `1e308`, not in 309 digits).
+pub fn seconds_message(what: &str, s: f64) -> String {
+    let shown = if s.is_finite() && s.abs() < 1e7 {
+        format!("{s}")
+    } else {
+        format!("{s:e}")
+    };
+    format!("{what} {shown}: expected seconds above 0 and at most {MAX_SECONDS}")
+}
+
 /// Asks every long-running library call to stop at its next check.
 pub fn request_stop() {
     STOP.store(true, Ordering::SeqCst);

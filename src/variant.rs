@@ -30,13 +30,32 @@ impl AnyGame {
         if tafl::PRESETS.iter().any(|&(n, _)| n == name) {
             return tafl::from_spec(spec).map(AnyGame::Tafl);
         }
-        let names: Vec<&str> = all_presets().iter().map(|p| p.1).collect();
-        Err(Error::Rules(format!(
-            "unknown preset {}; accepted: {}",
-            quote(name),
-            names.join(", ")
-        )))
+        Err(unknown_preset(name))
     }
+
+    /// [`AnyGame::parse`] for rules from an untrusted source (the explorer's
+    /// requests): a `board=` option must name a built-in board, so no file is
+    /// read. Board files are for the command line.
+    pub fn parse_builtin(spec: &str) -> Result<AnyGame> {
+        let name = spec.split(',').next().unwrap_or("").trim();
+        if hunt::PRESETS.iter().any(|&(n, _)| n == name) {
+            return hunt::from_spec_builtin(spec).map(AnyGame::Hunt);
+        }
+        if tafl::PRESETS.iter().any(|&(n, _)| n == name) {
+            // Tafl boards are sizes (`9x9`, `7x7`), never files.
+            return tafl::from_spec(spec).map(AnyGame::Tafl);
+        }
+        Err(unknown_preset(name))
+    }
+}
+
+fn unknown_preset(name: &str) -> Error {
+    let names: Vec<&str> = all_presets().iter().map(|p| p.1).collect();
+    Error::Rules(format!(
+        "unknown preset {}; accepted: {}",
+        quote(name),
+        names.join(", ")
+    ))
 }
 
 /// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`].

@@ -5,11 +5,42 @@ use super::{Board, Point, MAX_POINTS};
 use crate::error::{quote, Error, Result};
 use std::collections::HashMap;
 
+/// Largest board file read, in bytes (a board has at most 64 points).
+pub const MAX_BOARD_FILE: u64 = 64 * 1024;
+
 impl Board {
     /// Reads a board file (format in the module docs).
+    /// Only a regular file of at most [`MAX_BOARD_FILE`] bytes is read (a
+    /// device, a FIFO or a directory is refused before it is opened).
     pub fn from_file(path: &std::path::Path) -> Result<Board> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::io(format!("reading board file {}", path.display()), e))?;
+        use std::io::Read;
+        let context = || format!("reading board file {}", path.display());
+        let meta = std::fs::metadata(path).map_err(|e| Error::io(context(), e))?;
+        if !meta.is_file() {
+            return Err(Error::Board(format!(
+                "{}: not a regular file",
+                path.display()
+            )));
+        }
+        let too_big = || {
+            Error::Board(format!(
+                "{}: larger than {MAX_BOARD_FILE} bytes, too large for a board file",
+                path.display()
+            ))
+        };
+        if meta.len() > MAX_BOARD_FILE {
+            return Err(too_big());
+        }
+        let file = std::fs::File::open(path).map_err(|e| Error::io(context(), e))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_BOARD_FILE + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io(context(), e))?;
+        if bytes.len() as u64 > MAX_BOARD_FILE {
+            return Err(too_big());
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Error::Board(format!("{}: not UTF-8 text", path.display())))?;
         let default_name = path
             .file_stem()
             .and_then(|s| s.to_str())

@@ -19,8 +19,8 @@ pub struct Args {
     #[arg(long)]
     rules: Option<String>,
     /// How many of the longest wins to show with their positions.
-    #[arg(long, default_value_t = 5)]
-    top: usize,
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    top: u64,
     #[command(flatten)]
     pub(crate) json: Json,
     /// Also split the counts by side to move, per tier and in total (unranks every
@@ -69,7 +69,7 @@ impl super::verify::TierJob for Analyze<'_> {
     type Out = AnalyzeReport;
     fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<AnalyzeReport> {
         let opts = AnalyzeOptions {
-            top: self.0.top,
+            top: self.0.top as usize,
             by_side: self.0.by_side,
         };
         analyze_dir_with(game, &self.0.tables.tables, &opts, &out::Bars::new())

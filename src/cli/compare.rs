@@ -57,13 +57,18 @@ pub struct Args {
     pub tables: Vec<PathBuf>,
 }
 
+/// Highest `--softmax` temperature (evaluation units).
+const MAX_SOFTMAX: f64 = 1e6;
+
 /// Runs `compare`.
 pub fn run(args: Args) -> Result<()> {
     let engine = EngineSpec::parse(&args.engine)?;
+    huntsolve::stats::tournament::check_games(args.games)?;
     if let Some(t) = args.softmax {
-        if !(t.is_finite() && t > 0.0) {
+        // Scores stay well inside ±20000: a hotter softmax is uniform already.
+        if !(t.is_finite() && t > 0.0 && t <= MAX_SOFTMAX) {
             return Err(huntsolve::Error::Input(format!(
-                "--softmax {t}: the temperature must be a positive number"
+                "--softmax {t}: the temperature must be above 0 and at most {MAX_SOFTMAX}"
             )));
         }
     }

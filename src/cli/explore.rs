@@ -55,6 +55,7 @@ pub struct Args {
 
 /// Runs `explore`.
 pub fn run(args: Args) -> Result<()> {
+    huntsolve::stats::tournament::check_games(args.games)?;
     let grid: Vec<GridOption> = args
         .grid
         .iter()
@@ -110,6 +111,7 @@ pub fn run(args: Args) -> Result<()> {
         solve: SolveOptions {
             threads: args.threads.or(0),
             memory_limit,
+            ..Default::default()
         },
         max_exact_slots: args.max_exact_slots,
         tables,

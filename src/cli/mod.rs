@@ -133,12 +133,24 @@ fn exit_on_usage_error(e: clap::Error) -> ! {
             _ => None,
         })
         .collect();
-    if long.is_empty() {
+    use std::io::Write;
+    let wants_json = std::env::args_os().any(|a| a == "--json");
+    let is_error = e.exit_code() != 0; // not --help or --version
+    if long.is_empty() && !(wants_json && is_error) {
         e.exit()
     }
     let mut text = e.render().to_string();
     for v in &long {
         text = text.replace(v.as_str(), &huntsolve::error::bounded(v));
+    }
+    if wants_json && is_error {
+        // `--json` was asked for: the usage error too is a JSON document on
+        // stdout (its first line, without clap's `error: `), as every other error.
+        let first = text.lines().next().unwrap_or_default();
+        let message = first.strip_prefix("error: ").unwrap_or(first);
+        let obj = serde_json::json!({"error": message, "exit_code": e.exit_code()});
+        // Best effort: stdout may be closed.
+        let _ = writeln!(std::io::stdout(), "{obj}");
     }
     eprint!("{text}");
     std::process::exit(e.exit_code())

@@ -99,9 +99,10 @@ pub fn run(args: Args) -> Result<()> {
     };
     apply_evals(&mut g, &args.eval)?;
     if let Some(t) = args.prove_time {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(Error::Input(format!(
-                "--prove-time {t}: expected a positive number of seconds"
+        if !huntsolve::progress::valid_seconds(t) {
+            return Err(Error::Input(huntsolve::progress::seconds_message(
+                "--prove-time",
+                t,
             )));
         }
     }

@@ -21,6 +21,34 @@ pub fn println(text: &str) -> Result<()> {
     print(&format!("{text}\n"))
 }
 
+/// What the command's `--json` document, once printed, says: 0 nothing
+/// printed, 1 a report (a check's disagreement, exit 1, is its outcome), 2 a
+/// report that also holds the error the command then returns.
+static JSON_PRINTED: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Prints the command's `--json` document. A check that then disagrees
+/// (exit 1) adds no second document: stdout holds exactly one.
+pub fn print_json_document(text: &str) -> Result<()> {
+    JSON_PRINTED.fetch_max(1, std::sync::atomic::Ordering::SeqCst);
+    println(text)
+}
+
+/// [`print_json_document`] for a document that holds the error the command
+/// returns next (any exit status): no `{"error": ...}` document follows it.
+pub fn print_json_document_with_error(text: &str) -> Result<()> {
+    JSON_PRINTED.store(2, std::sync::atomic::Ordering::SeqCst);
+    println(text)
+}
+
+/// Whether the error of exit status `code` is already in the printed `--json` document.
+pub fn json_document_covers(code: u8) -> bool {
+    match JSON_PRINTED.load(std::sync::atomic::Ordering::SeqCst) {
+        0 => false,
+        1 => code == 1,
+        _ => true,
+    }
+}
+
 /// An indicatif bar per stage, drawn on stderr. When stderr is not a terminal
 /// (a batch run logged to a file) the bar is hidden, so a plain line per finished
 /// stage is written instead: a long solve never goes silent for an hour.

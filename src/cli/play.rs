@@ -115,7 +115,7 @@ impl Engine {
             }
             "time" => {
                 let s: f64 = v.trim().parse().map_err(|_| bad())?;
-                if !(s > 0.0 && s < 1e6) {
+                if !huntsolve::progress::valid_seconds(s) {
                     return Err(bad());
                 }
                 Ok(Engine::Search(Limit::Time(Duration::from_secs_f64(s))))

@@ -48,10 +48,16 @@ impl Tally {
     }
 }
 
+/// Most games of one `playout` run (about an hour at a million games a second).
+const MAX_PLAYOUTS: u64 = 1_000_000_000;
+
 /// Runs `playout`.
 pub fn run(args: Args) -> Result<()> {
-    if args.games == 0 {
-        return Err(Error::Input("--games must be at least 1".into()));
+    if !(1..=MAX_PLAYOUTS).contains(&args.games) {
+        return Err(Error::Input(format!(
+            "--games {}: expected 1 to {MAX_PLAYOUTS}",
+            args.games
+        )));
     }
     let game = AnyGame::parse(&args.rules)?;
     with_game!(&game, g => run_game(g, &args))

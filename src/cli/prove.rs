@@ -126,6 +126,9 @@ struct ProveOut {
     /// The `--hash` budget and the most of it in use at once.
     memory_budget_bytes: usize,
     memory_budget_peak_bytes: usize,
+    /// Why a certificate could not be extracted or saved (after the proof).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    save_error: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -150,9 +153,9 @@ pub fn peak_memory() -> Option<u64> {
 pub fn run(args: Args) -> Result<()> {
     let any = AnyGame::parse(&args.rules)?;
     if let Some(t) = args.time {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(Error::Input(format!(
-                "--time {t}: expected a positive number of seconds"
+        if !huntsolve::progress::valid_seconds(t) {
+            return Err(Error::Input(huntsolve::progress::seconds_message(
+                "--time", t,
             )));
         }
     }
@@ -169,9 +172,10 @@ impl TierJob for Prove<'_> {
 }
 
 fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
-    (0..2).find(|&s| game.side_name(s) == name).ok_or_else(|| {
+    huntsolve::game::side_by_name(game, name).ok_or_else(|| {
         Error::Input(format!(
-            "--side {name}: expected {} or {}",
+            "--side {}: expected {} or {} (or a traditional name of a side, or 0/1)",
+            huntsolve::error::quote(name),
             game.side_name(0),
             game.side_name(1)
         ))
@@ -188,6 +192,10 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         .map(|s| side_index(game, s))
         .transpose()?;
     let tables = TableDirs::open(game, &args.tables)?;
+    if let Some(file) = &args.save {
+        // Before the proof: a bad path must not cost the proof.
+        huntsolve::prove::certificate::check_save_path(file)?;
+    }
     let tt = ProofTable::new(args.hash.or(256).max(1));
     let cfg = args.opts.apply(ProveConfig {
         threads: args.threads.or(1),
@@ -224,6 +232,9 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         return Err(Error::Interrupted);
     }
     let mut certs = Vec::new();
+    // A failed extraction or save is reported after the proof's report, which
+    // is printed whatever happens here.
+    let mut save_error = None;
     if let Some(file) = &args.save {
         let decisive: Vec<&RunReport> = match (side, value.as_str()) {
             (Some(_), "unknown") | (None, "unknown") => Vec::new(),
@@ -249,9 +260,16 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
             } else {
                 file.clone()
             };
-            let cert = extract(&prover, &pos, r.side, r.outcome, &leaf, MAX_CERT_NODES)?;
+            let cert = match extract(&prover, &pos, r.side, r.outcome, &leaf, MAX_CERT_NODES)
+                .and_then(|c| c.write(&path).map(|()| c))
+            {
+                Ok(c) => c,
+                Err(e) => {
+                    save_error = Some(e);
+                    break;
+                }
+            };
             let bytes = cert.encode();
-            cert.write(&path)?;
             certs.push(SavedCert {
                 file: path.display().to_string(),
                 kind: match cert.header.kind {
@@ -283,12 +301,20 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         hash_bytes: tt.bytes(),
         memory_budget_bytes: tt.budget().cap(),
         memory_budget_peak_bytes: tt.budget().peak(),
+        save_error: save_error.as_ref().map(|e| e.to_string()),
     };
     if args.json.json {
         let s = serde_json::to_string(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        return out::println(&s);
+        // One document: a save error is in it (`save_error`), not printed again.
+        if o.save_error.is_some() {
+            out::print_json_document_with_error(&s)?;
+        } else {
+            out::print_json_document(&s)?;
+        }
+    } else {
+        out::print(&text(&o))?;
     }
-    out::print(&text(&o))
+    save_error.map_or(Ok(()), Err)
 }
 
 fn decisive_len(runs: &[RunReport], side: Option<usize>, value: &str) -> usize {
@@ -355,7 +381,7 @@ pub fn run_check(args: CheckArgs) -> Result<()> {
     if args.json.json {
         let s =
             serde_json::to_string(&report).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        out::println(&s)?;
+        out::print_json_document(&s)?;
     } else {
         let mut s = format!(
             "rules    {}\nposition {}\nclaim    {} {}\nnodes    {} ({} terminal leaves, {} table leaves)\n",
@@ -402,7 +428,7 @@ impl TierJob for Check<'_> {
             return Err(Error::Input(format!(
                 "the proof's leaves come from {} tables (e.g. {}); give --tables DIR",
                 cert.header.tables.len(),
-                cert.header.tables[0].tier
+                cert.header.tables[0].tier.escape_debug()
             )));
         }
         let dirs = TableDirs::open(game, &args.tables)?;

@@ -13,6 +13,7 @@ use huntsolve::retro::manifest::{
 use huntsolve::retro::Scope;
 use huntsolve::{AnyGame, Error, Result};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Arguments of `solve`. The scope options exclude each other and need rules.
 #[derive(clap::Args, Debug)]
@@ -48,6 +49,11 @@ pub struct Args {
     /// with `--features mpi`; --threads and --memory then apply to each worker).
     #[arg(long)]
     pub mpi: bool,
+    /// Checkpoint tiers of 2^26 slots or more (`DIR/<tier>.ckpt`) at most every M
+    /// minutes at a level boundary, so that a killed run resumes inside the tier
+    /// (fractions allowed; 0: no checkpoints). Ctrl-C writes one before exiting.
+    #[arg(long, value_name = "M", default_value_t = 10.0)]
+    pub checkpoint_minutes: f64,
 }
 
 /// Solves one job: `Some(report)` from the process that reports (a single
@@ -90,8 +96,9 @@ pub fn run(args: Args) -> Result<()> {
     if args.mpi {
         return super::solve_mpi::run(args);
     }
+    let every = checkpoint_every(args.checkpoint_minutes)?;
     run_with(&args, &|g, s, o, t, l, q| {
-        solve_job(g, s, o, t, l, q).map(Some)
+        solve_job(g, s, o, t, l, q, every).map(Some)
     })
 }
 
@@ -172,8 +179,9 @@ fn run_single(rules: &str, args: &Args, solver: &JobSolver) -> Result<()> {
         (p + t.positions, c + t.outcomes.classes)
     });
     text.push_str(&format!(
-        "total: {} tiers, {pos} positions, {cls} classes; {} solved, {} kept from disk; {:.2} s",
+        "total: {} {}, {pos} positions, {cls} classes; {} solved, {} kept from disk; {:.2} s",
         s.tiers.len(),
+        if s.tiers.len() == 1 { "tier" } else { "tiers" },
         report.solved,
         report.resumed,
         report.seconds
@@ -230,9 +238,10 @@ pub(super) fn announce_plan(
         threads
     } as f64;
     let line = format!(
-        "{rules} [{}]: {} tiers, {} positions, {} index slots; {memory}{}; expected time ≈ {} CPU, ≈ {} wall on {} threads (from measured rates)",
+        "{rules} [{}]: {} {}, {} positions, {} index slots; {memory}{}; expected time ≈ {} CPU, ≈ {} wall on {} threads (from measured rates)",
         scope.name(),
         info.tiers,
+        if info.tiers == 1 { "tier" } else { "tiers" },
         info.placements,
         info.slots,
         limit.map_or(String::new(), |l| format!(" (limit {})", format_bytes(l))),
@@ -248,6 +257,16 @@ pub(super) fn announce_plan(
     }
 }
 
+/// `--checkpoint-minutes` as the driver's option (0: none).
+fn checkpoint_every(minutes: f64) -> Result<Option<Duration>> {
+    if !(0.0..=1e9).contains(&minutes) {
+        return Err(Error::Input(format!(
+            "--checkpoint-minutes {minutes}: give a number of minutes, 0 for no checkpoints"
+        )));
+    }
+    Ok((minutes > 0.0).then(|| Duration::from_secs_f64(minutes * 60.0)))
+}
+
 fn solve_job(
     game: &AnyGame,
     scope: &Scope,
@@ -255,11 +274,14 @@ fn solve_job(
     threads: usize,
     limit: Option<u64>,
     quiet: bool,
+    checkpoint_every: Option<Duration>,
 ) -> Result<SolveReport> {
     announce_plan(game, scope, limit, threads, quiet, false)?;
     let options = SolveOptions {
         threads,
         memory_limit: limit,
+        checkpoint_every,
+        ..Default::default()
     };
     let bars = Bars::new();
     solve_any(game, scope, out, &options, &bars)
@@ -273,8 +295,17 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
     };
     let limit = memory_limit(args.memory.as_deref().or(m.memory.as_deref()))?;
     let mut results = Vec::new();
+    // With --out, the results summary goes there too: the manifest's (for the
+    // default batch, the tracked results/default-batch.*) stays untouched.
+    let results_base = match (&args.out, &m.results) {
+        (Some(out), Some(base)) => Some(out.join(base.file_name().unwrap_or("batch".as_ref()))),
+        (_, base) => base.clone(),
+    };
     // The file this run rewrites: the timings of jobs whose tiers are all kept.
-    let earlier = m.results.as_deref().map(read_results).unwrap_or_default();
+    let earlier = results_base
+        .as_deref()
+        .map(read_results)
+        .unwrap_or_default();
     let mut reporting = true;
     for job in &m.jobs {
         let out = match (&args.out, &job.out) {
@@ -300,7 +331,7 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
         // An MPI worker: the manager reports.
         return Ok(());
     }
-    if let Some(base) = &m.results {
+    if let Some(base) = &results_base {
         write_results(base, &results)?;
     }
     if args.json.json {
@@ -309,7 +340,7 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
         println(&text)?;
     } else {
         println(&results_markdown(&results))?;
-        if let Some(base) = &m.results {
+        if let Some(base) = &results_base {
             println(&format!(
                 "results written to {} and {}",
                 base.with_extension("json").display(),

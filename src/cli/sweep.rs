@@ -65,6 +65,7 @@ pub fn run(args: Args) -> Result<()> {
     let options = SolveOptions {
         threads: args.threads.or(0),
         memory_limit,
+        ..Default::default()
     };
     let build = build_info();
     let bars = Bars::new();

@@ -30,8 +30,8 @@ pub struct Args {
     threads: Threads,
     /// Instead of re-deriving every record: search N random positions of the tables
     /// without them (exact mode) and compare the proven values with the stored ones.
-    #[arg(long, value_name = "N")]
-    search: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    search: Option<u64>,
     /// With --search: longest stored win/loss distance sampled (plies; drawn positions
     /// are searched to this depth and must not be proven won or lost).
     #[arg(long, default_value_t = 7, value_name = "PLIES", requires = "search")]
@@ -135,13 +135,13 @@ pub fn run(args: Args) -> Result<()> {
     };
     let any = AnyGame::parse(&rules)?;
     if let Some(n) = args.search {
-        return run_cross(&any, &args, n);
+        return run_cross(&any, &args, n as usize);
     }
     let report = dispatch(&any, Verify(&args))?;
     if args.json.json {
         let s = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        out::println(&s)?;
+        out::print_json_document(&s)?;
     } else {
         out::print(&text(&report))?;
     }
@@ -248,7 +248,7 @@ fn run_cross(any: &AnyGame, args: &Args, n: usize) -> Result<()> {
     if args.json.json {
         let s =
             serde_json::to_string_pretty(&r).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        out::println(&s)?;
+        out::print_json_document(&s)?;
     } else {
         let mut s = format!(
             "rules {}\nsearch vs tables: {} decided positions (distance <= {}) and {} draws, seed {}\n",

@@ -51,6 +51,24 @@ pub fn from_spec(spec: &str) -> Result<HuntGame> {
     HuntGame::new(HuntRules::parse(spec)?)
 }
 
+/// [`from_spec`] that refuses a board file: `board=` must name a built-in
+/// board (for rules from an untrusted source, such as an explorer request).
+pub fn from_spec_builtin(spec: &str) -> Result<HuntGame> {
+    let rules = HuntRules::parse(spec)?;
+    if !crate::board::BUILTIN.iter().any(|b| b.0 == rules.board) {
+        return Err(Error::Rules(format!(
+            "board {}: only built-in boards are accepted here ({}); board files are read only at the command line",
+            quote(&rules.board),
+            crate::board::BUILTIN
+                .iter()
+                .map(|b| b.0)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    HuntGame::new(rules)
+}
+
 /// A hunt game: rules, board, keys and evaluation weights.
 #[derive(Clone, Debug)]
 pub struct HuntGame {

@@ -361,6 +361,13 @@ impl Game for HuntGame {
 
     type Move = HuntMove;
 
+    fn repetition(&self) -> crate::game::Repetition {
+        match self.rules.repetition {
+            super::Repetition::Draw => crate::game::Repetition::Draw,
+            super::Repetition::Forbid => crate::game::Repetition::Forbid,
+        }
+    }
+
     fn family(&self) -> &'static str {
         "hunt"
     }

@@ -95,6 +95,58 @@ pub struct CertHeader {
     pub writer: String,
 }
 
+/// Checks, before any work, that a certificate can be saved at `path`: its
+/// directory exists, and `path` is absent or a regular file (not a device, a
+/// FIFO or a directory).
+pub fn check_save_path(path: &Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(Error::Input(format!(
+            "cannot save to {}: {} is not a directory",
+            path.display(),
+            dir.display()
+        )));
+    }
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.is_file() => Err(Error::Input(format!(
+            "cannot save to {}: it exists and is not a regular file",
+            path.display()
+        ))),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::io(format!("checking {}", path.display()), e)),
+    }
+}
+
+/// A new file beside `path` named `.<name>.<pid>.<k>.tmp`, created with
+/// `create_new` (O_EXCL): the first `k` whose name is free.
+fn new_temp_beside(path: &Path) -> Result<(std::path::PathBuf, std::fs::File)> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "certificate".into());
+    let pid = std::process::id();
+    for k in 0..1000u32 {
+        let tmp = path.with_file_name(format!(".{name}.{pid}.{k}.tmp"));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(Error::io(format!("creating {}", tmp.display()), e)),
+        }
+    }
+    Err(Error::Input(format!(
+        "cannot save to {}: no free temporary name beside it",
+        path.display()
+    )))
+}
+
 /// One node of the solution graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Node {
@@ -322,13 +374,24 @@ impl Certificate {
         Ok(Certificate { header, nodes })
     }
 
-    /// Writes the certificate to `path` (through a temporary file and a rename).
+    /// Writes the certificate to `path`: into a new temporary file beside it
+    /// (a unique name, created with `create_new`, so no other file is ever
+    /// overwritten), then renamed over `path`. Refuses a `path` that exists
+    /// and is not a regular file (`/dev/null` would be replaced by a file).
     pub fn write(&self, path: &Path) -> Result<()> {
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, self.encode())
-            .map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
-        std::fs::rename(&tmp, path)
-            .map_err(|e| Error::io(format!("renaming to {}", path.display()), e))
+        check_save_path(path)?;
+        let (tmp, mut file) = new_temp_beside(path)?;
+        let written = std::io::Write::write_all(&mut file, &self.encode())
+            .and_then(|()| file.sync_all())
+            .map_err(|e| Error::io(format!("writing {}", tmp.display()), e))
+            .and_then(|()| {
+                std::fs::rename(&tmp, path)
+                    .map_err(|e| Error::io(format!("renaming to {}", path.display()), e))
+            });
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written
     }
 
     /// Reads and parses `path`.

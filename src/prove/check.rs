@@ -58,6 +58,57 @@ impl CheckReport {
     }
 }
 
+/// The invariants [`Certificate::decode`] establishes, checked again for a
+/// certificate built by hand (or by a faulty writer): node 0 exists, the
+/// header counts the nodes, the goal side is 0 or 1, every table and child
+/// index is in range, and an `All` node lists at least one child (a node with
+/// no moves is terminal, as the prover sees it; an empty `All` would prove a
+/// win from nothing). A violation is an input error (exit 2), not a panic.
+pub fn validate(cert: &Certificate) -> Result<()> {
+    let h = &cert.header;
+    let n = cert.nodes.len();
+    let bad = |m: String| Err(Error::Input(format!("the certificate is malformed: {m}")));
+    if n == 0 {
+        return bad("it has no nodes".into());
+    }
+    if h.nodes != n as u64 {
+        return bad(format!(
+            "the header counts {} nodes, there are {n}",
+            h.nodes
+        ));
+    }
+    if h.side > 1 {
+        return bad(format!("goal side {} (0 or 1 expected)", h.side));
+    }
+    for (i, node) in cert.nodes.iter().enumerate() {
+        match node {
+            Node::Terminal => {}
+            Node::Table { table, .. } => {
+                if *table as usize >= h.tables.len() {
+                    return bad(format!(
+                        "node {i}: table {table} of {} named",
+                        h.tables.len()
+                    ));
+                }
+            }
+            Node::One { child, .. } => {
+                if *child as usize >= n {
+                    return bad(format!("node {i}: child {child} of {n} nodes"));
+                }
+            }
+            Node::All(children) => {
+                if children.is_empty() {
+                    return bad(format!("node {i}: lists no moves"));
+                }
+                if let Some(c) = children.iter().find(|&&c| c as usize >= n) {
+                    return bad(format!("node {i}: child {c} of {n} nodes"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Checks `cert` against `game`. A certificate of other rules, or one whose
 /// root cannot be read, is an error; a claim that does not hold is a report
 /// with problems.
@@ -76,6 +127,10 @@ pub fn check<G: Notation>(
             game.fingerprint()
         )));
     }
+    // The prover and this checker count a cycle as a draw: a certificate of
+    // other repetition rules would be checked against rules it does not follow.
+    crate::game::require_cycles_drawn(game, "check-proof")?;
+    validate(cert)?;
     let root = game.parse_position(&h.position)?;
     let side = h.side as usize;
     let chooser = match h.kind {
@@ -83,9 +138,13 @@ pub fn check<G: Notation>(
         Kind::NoWin => 1 - side,
     };
     let mut report = CheckReport {
-        rules: h.rules.clone(),
-        position: h.position.clone(),
-        side: h.side_name.clone(),
+        // What is reported is what was checked: the canonical rules (equal to
+        // the header's, checked above), the root as parsed, the side by index;
+        // never a header text as written (a `side_name` of "hunter" on a prey
+        // certificate, or control characters).
+        rules: game.rules_string(),
+        position: game.format_position(&root),
+        side: game.side_name(side).to_string(),
         kind: h.kind,
         nodes: cert.nodes.len() as u64,
         terminal_leaves: 0,
@@ -137,20 +196,21 @@ pub fn check<G: Notation>(
                 report.table_leaves += 1;
                 let named = &h.tables[*table as usize];
                 match tables(&p)? {
-                    None => problem(
-                        &mut report,
-                        format!(
-                            "node {v}: no table given covers this position (tier {})",
-                            named.tier
-                        ),
-                    ),
+                    // The tables given do not cover the leaf: the check cannot
+                    // be made (missing tables, exit 2), which is not "does not hold".
+                    None => {
+                        return Err(Error::Input(format!(
+                            "node {v}: no table given covers this position (the proof names tier {}); give --tables with that tier",
+                            named.tier.escape_debug()
+                        )))
+                    }
                     Some((t, val, d)) => {
                         if t != *named {
                             problem(
                                 &mut report,
                                 format!(
                                     "node {v}: the proof names table {} (crc32 {:08x}), the position lies in {} (crc32 {:08x})",
-                                    named.tier, named.crc32, t.tier, t.crc32
+                                    named.tier.escape_debug(), named.crc32, t.tier.escape_debug(), t.crc32
                                 ),
                             );
                         } else if (val, d) != (*value, *distance) {

@@ -159,20 +159,10 @@ pub mod tt;
 pub use dfpn::{wins_for, ProveConfig, Prover, RunOutcome, RunReport, StopReason};
 pub use tt::ProofTable;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::Game;
 
 /// Checks that the rules score repetition as a draw (the prover's semantics).
 pub fn check_repetition_rule<G: Game>(game: &G) -> Result<()> {
-    let rules = game.rules_string();
-    for kv in rules.split(',') {
-        if let Some(v) = kv.trim().strip_prefix("repetition=") {
-            if v != "draw" {
-                return Err(Error::Input(format!(
-                    "the prover supports repetition=draw only (cycle semantics); these rules say repetition={v}"
-                )));
-            }
-        }
-    }
-    Ok(())
+    crate::game::require_cycles_drawn(game, "the prover")
 }

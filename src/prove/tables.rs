@@ -15,11 +15,24 @@ pub struct TableDirs<G: TierGame> {
 }
 
 impl<G: TierGame> TableDirs<G> {
-    /// Opens the directories (each must exist).
+    /// Opens the directories. Each must hold tables of these rules: a
+    /// directory without tables (or with another rules' tables) is refused,
+    /// not silently used as no leaves at all.
     pub fn open(game: &G, dirs: &[PathBuf]) -> Result<Self> {
         let mut v = Vec::new();
         for d in dirs {
-            v.push((d.clone(), TableOracle::new(game, d)?));
+            let oracle = TableOracle::new(game, d)?;
+            let names = crate::table::list_tiers(d)?;
+            let first = names.first().ok_or_else(|| {
+                crate::error::Error::table(
+                    d,
+                    crate::error::TableFault::Missing,
+                    "no table files (*.hst) in this directory; solve the rules into it or drop --tables",
+                )
+            })?;
+            crate::table::Table::open(&table_path(d, first))?
+                .check_rules(&game.rules_string(), game.fingerprint())?;
+            v.push((d.clone(), oracle));
         }
         Ok(TableDirs { dirs: v })
     }

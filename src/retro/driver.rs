@@ -5,10 +5,14 @@
 //! Resume: a tier whose table exists and opens with the same rules string,
 //! fingerprint, index version and size is not solved again (its statistics come
 //! from the table header). Tables are written by a temporary file and a
-//! rename, so an interrupted run leaves only whole tables behind.
+//! rename, so an interrupted run leaves only whole tables behind. Inside a tier,
+//! a large tier ([`SolveOptions::checkpoint_min_slots`]) checkpoints its state into
+//! `DIR/<tier>.ckpt` ([`checkpoint_path`], at most every
+//! [`SolveOptions::checkpoint_every`]); a rerun resumes from it, and it is removed
+//! once the tier's table is written.
 
 use super::scope::{Scope, Solvable};
-use super::solver::{solve_tier, ChildValues, TierStats};
+use super::solver::{solve_tier_checkpointed, Absorb, Checkpointing, ChildValues, TierStats};
 use crate::error::{quote, Error, Result, TableFault};
 use crate::progress::{stop_requested, Progress};
 use crate::tier::{decode, Outcomes, TierGame, RECORD_ENCODING};
@@ -16,7 +20,7 @@ use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::table::{table_path, write_table, Table, TableMeta};
 
@@ -33,12 +37,49 @@ pub const INDEX_VERSION: u32 = 1;
 pub const WORK_BYTES_PER_SLOT: u64 = 6;
 
 /// Options of [`solve`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SolveOptions {
     /// Worker threads (0: rayon's default, one per core).
     pub threads: usize,
     /// Refuse to start when the estimate exceeds this many bytes (`None`: no check).
     pub memory_limit: Option<u64>,
+    /// Least time between two checkpoints of a large tier (`DIR/<tier>.ckpt`, see
+    /// [`super::checkpoint`]); zero: at every level; `None`: no checkpoints.
+    /// Default: [`DEFAULT_CHECKPOINT_EVERY`].
+    pub checkpoint_every: Option<Duration>,
+    /// Tiers of at least this many slots are checkpointed (default
+    /// [`DEFAULT_CHECKPOINT_MIN_SLOTS`]); smaller ones are quick to solve again.
+    pub checkpoint_min_slots: u64,
+}
+
+/// Default least time between two checkpoints of a tier: 10 minutes.
+pub const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
+/// Default smallest tier checkpointed: 2^26 slots (256 MiB of solver words).
+pub const DEFAULT_CHECKPOINT_MIN_SLOTS: u64 = 1 << 26;
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            threads: 0,
+            memory_limit: None,
+            checkpoint_every: Some(DEFAULT_CHECKPOINT_EVERY),
+            checkpoint_min_slots: DEFAULT_CHECKPOINT_MIN_SLOTS,
+        }
+    }
+}
+
+impl SolveOptions {
+    /// The checkpointing of `tier` (`name`) into `out_dir`, if it is large enough.
+    fn checkpointing(&self, size: u64, out_dir: &Path, name: &str) -> Option<Checkpointing> {
+        let every = self.checkpoint_every?;
+        (size >= self.checkpoint_min_slots)
+            .then(|| Checkpointing::new(checkpoint_path(out_dir, name), every))
+    }
+}
+
+/// Path of the checkpoint of tier `name` in a solve directory: `DIR/<name>.ckpt`.
+pub fn checkpoint_path(out_dir: &Path, name: &str) -> PathBuf {
+    out_dir.join(format!("{name}.ckpt"))
 }
 
 /// One tier in `summary.json` (the schema).
@@ -149,6 +190,7 @@ fn checked_total(parts: impl IntoIterator<Item = u64>, what: &str) -> Result<u64
 /// tables larger than this machine's memory before building them, and sizes that
 /// overflow 64 bits.
 pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
+    crate::game::require_cycles_drawn(game, "solve")?;
     check_index(game, default_memory_limit())?;
     let mut tiers = game.scope_tiers(scope)?;
     let any = !tiers.is_empty();
@@ -410,7 +452,7 @@ pub fn solve<G: Solvable>(
         .num_threads(options.threads)
         .build()
         .map_err(|e| Error::Input(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| run_plan(game, scope, &plan, out_dir, options.memory_limit, progress))
+    pool.install(|| run_plan(game, scope, &plan, out_dir, options, progress))
 }
 
 /// Refuses a plan whose largest tier (with its children's records) exceeds `limit`.
@@ -464,7 +506,8 @@ pub fn kept_tier<G: Solvable>(
 
 /// Solves `tier` from its children's records and writes its table into
 /// `out_dir` (temporary file, then rename: a reader never sees half a table).
-/// The one step both [`solve`] and the MPI workers run per tier.
+/// The one step both [`solve`] and the MPI workers run per tier (the MPI
+/// workers without checkpoints).
 pub fn solve_and_write_tier<G: Solvable>(
     game: &G,
     tier: G::Tier,
@@ -472,9 +515,22 @@ pub fn solve_and_write_tier<G: Solvable>(
     out_dir: &Path,
     progress: &dyn Progress,
 ) -> Result<(TierSummary, Vec<u16>)> {
+    solve_and_write_tier_with(game, tier, children, out_dir, None, progress)
+}
+
+/// [`solve_and_write_tier`] with checkpoints as `ckpt` says: a valid checkpoint
+/// at `ckpt.path` is resumed from, and removed once the table is written.
+pub fn solve_and_write_tier_with<G: Solvable>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    out_dir: &Path,
+    ckpt: Option<&Checkpointing>,
+    progress: &dyn Progress,
+) -> Result<(TierSummary, Vec<u16>)> {
     let name = game.tier_name(tier);
     let placements = game.tier_placements(tier);
-    let res = solve_tier(game, tier, children, progress)?;
+    let res = solve_tier_checkpointed(game, tier, children, progress, Absorb::Hint, ckpt)?;
     let extra = Extra {
         stats: res.stats.clone(),
         placements,
@@ -491,6 +547,9 @@ pub fn solve_and_write_tier<G: Solvable>(
             .map_err(|e| Error::Internal(format!("encoding statistics: {e}")))?,
     };
     write_table(&table_path(out_dir, &name), &meta, &res.records)?;
+    if let Some(c) = ckpt {
+        remove_checkpoint(&c.path)?;
+    }
     Ok((
         tier_summary(&name, placements, &res.stats, res.seconds),
         res.records,
@@ -523,14 +582,25 @@ pub fn make_summary<G: TierGame>(
 /// A finished tier of a wave: summary, records when freshly solved, whether fresh.
 type Done<T> = (T, TierSummary, Option<Arc<Vec<u16>>>, bool);
 
+/// Removes a checkpoint whose tier's table is safe on disk (absent: nothing to do).
+fn remove_checkpoint(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(Error::io(format!("removing {}", path.display()), e))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn run_plan<G: Solvable>(
     game: &G,
     scope: &Scope,
     plan: &Plan<G::Tier>,
     out_dir: &Path,
-    limit: Option<u64>,
+    options: &SolveOptions,
     progress: &dyn Progress,
 ) -> Result<SolveReport> {
+    let limit = options.memory_limit;
     let started = Instant::now();
     // How many tiers of the scope still need each tier's records.
     let mut parents_left: HashMap<G::Tier, usize> = HashMap::new();
@@ -579,11 +649,21 @@ fn run_plan<G: Solvable>(
         // Independent tiers of the wave in parallel; each tier parallel inside.
         let results: Mutex<Vec<Done<G::Tier>>> = Mutex::new(Vec::new());
         wave.par_iter().try_for_each(|&t| -> Result<()> {
+            let name = game.tier_name(t);
             let (summary, records, fresh) = if let Some(summary) = kept_tier(game, t, out_dir)? {
+                // Left by a run killed between the table's rename and this removal.
+                remove_checkpoint(&checkpoint_path(out_dir, &name))?;
                 (summary, None, false)
             } else {
-                let (summary, records) =
-                    solve_and_write_tier(game, t, &children, out_dir, progress)?;
+                let ckpt = options.checkpointing(game.tier_size(t), out_dir, &name);
+                let (summary, records) = solve_and_write_tier_with(
+                    game,
+                    t,
+                    &children,
+                    out_dir,
+                    ckpt.as_ref(),
+                    progress,
+                )?;
                 (summary, Some(Arc::new(records)), true)
             };
             if let Ok(mut r) = results.lock() {

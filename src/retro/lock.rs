@@ -4,8 +4,8 @@
 //! process id) until it returns. A second solve into the same directory refuses
 //! while that process lives; a lock left by a process that no longer runs (kill -9,
 //! power loss) is taken over. Holding the lock, the solve removes the temporary files
-//! a killed or disk-full run leaves behind: `*.hst.tmpNNN` (table writes) and
-//! `summary.json.tmp`. Both are only ever renamed into place whole, so removing them
+//! a killed or disk-full run leaves behind: `*.hst.tmpNNN` (table writes),
+//! `*.ckpt.tmpNNN` (checkpoint writes) and `summary.json.tmp`. Both are only ever renamed into place whole, so removing them
 //! loses nothing.
 
 use crate::error::{Error, Result};
@@ -85,7 +85,7 @@ fn process_alive(pid: u32) -> bool {
 }
 
 /// Removes the temporary files a killed or failed writer left in `dir`
-/// (`*.hst.tmp<pid>`, `summary.json.tmp`); returns how many. Call it holding
+/// (`*.hst.tmp<pid>`, `*.ckpt.tmp<pid>`, `summary.json.tmp`); returns how many. Call it holding
 /// the [`DirLock`].
 pub fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
     let rd =
@@ -96,9 +96,10 @@ pub fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let stale = name == "summary.json.tmp"
-            || name
-                .split_once(".hst.tmp")
-                .is_some_and(|(_, pid)| pid.bytes().all(|b| b.is_ascii_digit()));
+            || [".hst.tmp", ".ckpt.tmp"].iter().any(|tmp| {
+                name.split_once(tmp)
+                    .is_some_and(|(_, pid)| pid.bytes().all(|b| b.is_ascii_digit()))
+            });
         if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
             std::fs::remove_file(entry.path())
                 .map_err(|e| Error::io(format!("removing {}", entry.path().display()), e))?;

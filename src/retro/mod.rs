@@ -5,12 +5,14 @@
 //! - [`reference`](mod@reference): the previous solver, the baseline of `bench --retro` and a cross-check.
 //! - [`tafl_tiers`]: tafl as a [`TierGame`] (tiers by material, king-cell index).
 //! - [`scope`]: which tiers a solve covers ([`Scope`], [`Solvable`]).
+//! - [`checkpoint`]: a tier's solver state on disk at a level boundary, to resume inside the tier.
 //! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
 //! - [`bench`](mod@bench): chosen tiers solved in memory by both solvers, timed.
 //! - [`manifest`]: batches of solves described in TOML.
 
 pub mod bench;
 pub mod cache;
+pub mod checkpoint;
 pub mod driver;
 pub mod hunt_tiers;
 pub mod lock;
@@ -25,4 +27,7 @@ mod ttt;
 pub use crate::tier::TierGame;
 pub use driver::{solve, SolveOptions, Summary, TierSummary};
 pub use scope::{Scope, Solvable};
-pub use solver::{solve_tier, solve_tier_with, Absorb, ChildValues, TierResult, TierStats};
+pub use solver::{
+    solve_tier, solve_tier_checkpointed, solve_tier_with, Absorb, CheckpointReport, Checkpointing,
+    ChildValues, TierResult, TierStats,
+};

@@ -332,6 +332,7 @@ pub fn solve_tier_reference<G: TierGame>(
         records,
         stats,
         seconds: started.elapsed().as_secs_f64(),
+        checkpoint: Default::default(),
     })
 }
 /// Distinct predecessor classes of the class `child` (its representative's un-moves).

@@ -38,6 +38,15 @@
 //! marks a slot decided by the scan until its level); only the slots decided
 //! during propagation are listed, 4 bytes an entry below 2^32 slots and 8 above.
 //!
+//! Checkpoints ([`solve_tier_checkpointed`], format in [`super::checkpoint`]): at
+//! a level boundary of propagation (the first right after the scan) the whole
+//! state is the words, the listed frontier, the scan's `ScanLevels`, the
+//! next distance and the level count; it is written when
+//! [`Checkpointing::every`] has passed since the last (or since the tier's
+//! start), and on a stop request when it changed. A solve started with a valid
+//! checkpoint skips the scan and continues from it with the same records. The
+//! scan itself is not checkpointed.
+//!
 //! State: one 32-bit word per slot, in segments of 2^24 words freed one by one
 //! as the records are written (see the constants `U`, `E`, `W`, `LATE`): a decided
 //! slot holds its record; an undecided one its counter, escape flag and best
@@ -61,15 +70,17 @@
 //! previous solver, kept as baseline and cross-check): a position's value and
 //! distance are a function of the game graph.
 
-use crate::error::{Error, Result};
+use super::checkpoint::{self, Identity};
+use crate::error::{Error, Result, TableFault};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
 use crate::tier::{decode, encode, Outcomes, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Tiers below this many slots are solved as one job (no rayon splitting):
 /// the overhead of splitting would exceed the work.
@@ -208,6 +219,51 @@ pub struct TierResult {
     pub stats: TierStats,
     /// Wall-clock seconds spent.
     pub seconds: f64,
+    /// What checkpointing did ([`solve_tier_checkpointed`]; all zero without it).
+    pub checkpoint: CheckpointReport,
+}
+
+/// Where and how often [`solve_tier_checkpointed`] saves the state of a tier
+/// (format: [`super::checkpoint`]).
+#[derive(Clone, Debug)]
+pub struct Checkpointing {
+    /// The checkpoint file (written by a temporary file beside it and a rename).
+    pub path: PathBuf,
+    /// Least time between two checkpoints; zero: at every level boundary.
+    /// The first is due once this much time has passed since the tier's start
+    /// (so right after a scan that took that long).
+    pub every: Duration,
+    /// Test hook: stop with [`Error::Interrupted`] (after checkpointing) at
+    /// the first level boundary with this many levels processed.
+    pub stop_after_levels: Option<u32>,
+}
+
+impl Checkpointing {
+    /// Checkpoints at `path` at most every `every`.
+    pub fn new(path: impl Into<PathBuf>, every: Duration) -> Checkpointing {
+        Checkpointing {
+            path: path.into(),
+            every,
+            stop_after_levels: None,
+        }
+    }
+}
+
+/// What checkpointing did during one tier's solve.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CheckpointReport {
+    /// Checkpoints written.
+    pub written: u32,
+    /// Bytes of the last checkpoint written.
+    pub bytes: u64,
+    /// Seconds spent writing checkpoints, in all.
+    pub write_seconds: f64,
+    /// The levels already processed when the solve resumed from a checkpoint
+    /// (`None`: it started from the scan).
+    pub resumed_at: Option<u32>,
+    /// Why a checkpoint found at the path was not used (damaged, truncated, of
+    /// another tier or format version): the tier was then solved from the start.
+    pub ignored: Option<String>,
 }
 
 /// How [`solve_tier_with`] goes about a tier. The records never depend on it.
@@ -604,11 +660,31 @@ pub fn solve_tier_with<G: TierGame>(
     progress: &dyn Progress,
     absorb: Absorb,
 ) -> Result<TierResult> {
+    solve_tier_checkpointed(game, tier, children, progress, absorb, None)
+}
+
+/// [`solve_tier_with`] that checkpoints its state at level boundaries of
+/// propagation as `ckpt` says, and starts from the checkpoint at `ckpt.path`
+/// when there is a valid one (the records are those of an uninterrupted solve).
+///
+/// A checkpoint of other rules is refused with an [`Error::Table`]
+/// ([`TableFault::WrongRules`]); a damaged, truncated or foreign-tier one is
+/// ignored (the tier is solved from the start, and
+/// [`CheckpointReport::ignored`] says why). The checkpoint file is left in
+/// place when the tier is done: the caller removes it once the records are safe.
+pub fn solve_tier_checkpointed<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    progress: &dyn Progress,
+    absorb: Absorb,
+    ckpt: Option<&Checkpointing>,
+) -> Result<TierResult> {
     let size = game.tier_size(tier);
     if size < u32::MAX_SLOTS {
-        solve_tier_sized::<G, u32>(game, tier, children, progress, absorb)
+        solve_tier_sized::<G, u32>(game, tier, children, progress, absorb, ckpt)
     } else {
-        solve_tier_sized::<G, u64>(game, tier, children, progress, absorb)
+        solve_tier_sized::<G, u64>(game, tier, children, progress, absorb, ckpt)
     }
 }
 
@@ -618,14 +694,19 @@ const SEG_BITS: u32 = 24;
 /// The solver's state, one word a slot, in segments of 2^[`SEG_BITS`] slots, so
 /// that the last phase frees each segment as soon as its records are out: the
 /// peak is the words (4 bytes a slot), not the words and the records (6).
-struct Words {
-    segs: Vec<Vec<AtomicU32>>,
+pub(super) struct Words {
+    pub(super) segs: Vec<Vec<AtomicU32>>,
     len: usize,
 }
 
 impl Words {
+    /// Number of segments of a tier of `n` slots.
+    pub(super) fn segments_for(n: usize) -> usize {
+        n.div_ceil(1 << SEG_BITS)
+    }
+
     /// `n` undecided words, or a memory error.
-    fn new(n: usize, name: &str) -> Result<Words> {
+    pub(super) fn new(n: usize, name: &str) -> Result<Words> {
         let seg = 1usize << SEG_BITS;
         let mut segs = Vec::with_capacity(n.div_ceil(seg));
         let mut left = n;
@@ -701,11 +782,11 @@ const SWEPT: u32 = 1 << 16;
 /// non-draws decided in the second sweep), per segment of the words: a level
 /// sweeps only the segments that have some. Distances past 255 share bit 255.
 #[derive(Clone, Default)]
-struct ScanLevels {
+pub(super) struct ScanLevels {
     /// Per segment, a 256-bit set of distances.
-    segs: Vec<[u64; 4]>,
+    pub(super) segs: Vec<[u64; 4]>,
     /// The largest distance added.
-    max: Option<u32>,
+    pub(super) max: Option<u32>,
 }
 
 impl ScanLevels {
@@ -784,6 +865,7 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
     children: &ChildValues<G::Tier>,
     progress: &dyn Progress,
     absorb: Absorb,
+    ckpt: Option<&Checkpointing>,
 ) -> Result<TierResult> {
     let started = Instant::now();
     let size = game.tier_size(tier);
@@ -793,6 +875,100 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
             game.tier_name(tier)
         ))
     })?;
+    let name = game.tier_name(tier);
+    let rules = game.rules_string();
+    let id = Identity {
+        rules: &rules,
+        fingerprint: game.fingerprint(),
+        tier: &name,
+        size,
+    };
+    let mut report = CheckpointReport::default();
+    // A checkpoint of other rules means a mixed-up output directory: refused.
+    // One that is damaged, truncated, of another tier or format is ignored
+    // (and replaced by the next one written).
+    let resumed = match ckpt {
+        None => None,
+        Some(c) => match checkpoint::read::<S>(&c.path, &id) {
+            Ok(state) => state,
+            Err(
+                e @ Error::Table {
+                    fault: TableFault::WrongRules,
+                    ..
+                },
+            ) => return Err(e),
+            Err(e @ Error::Table { .. }) => {
+                progress.message(&format!("{name}: {e}; solving the tier from its start"));
+                report.ignored = Some(e.to_string());
+                None
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    let (words, scan_levels, mut buckets, from, levels) = match resumed {
+        Some(st) => {
+            report.resumed_at = Some(st.levels);
+            progress.message(&format!(
+                "{name}: resumed from its checkpoint after {} levels",
+                st.levels
+            ));
+            (st.words, st.scan, st.buckets, st.from, st.levels)
+        }
+        None => {
+            let (words, scan) = scan_tier(game, tier, children, progress, absorb, n)?;
+            (words, scan, BTreeMap::new(), 0, 0)
+        }
+    };
+
+    // Phase 2: propagation by distance.
+    progress.stage(&format!("{name} propagate"), 0);
+    let saver = ckpt.map(|c| Saver {
+        config: c,
+        id: &id,
+        // After a fresh scan the first checkpoint is due `every` after the start.
+        last: if report.resumed_at.is_some() {
+            Instant::now()
+        } else {
+            started
+        },
+        dirty: report.resumed_at.is_none(),
+    });
+    let levels = propagate(
+        game,
+        tier,
+        &words,
+        &scan_levels,
+        &mut buckets,
+        (from, levels),
+        saver,
+        &mut report,
+        progress,
+    )?;
+    progress.finish_stage();
+
+    // Phase 3: what is left is a draw.
+    let records = words.into_records(&name)?;
+    let mut stats = TierStats::of_records(&records);
+    stats.levels = levels;
+    Ok(TierResult {
+        records,
+        stats,
+        seconds: started.elapsed().as_secs_f64(),
+        checkpoint: report,
+    })
+}
+
+/// Phase 1 of a tier of `n` slots: the words after the scan, and which
+/// distances each segment holds for propagation.
+fn scan_tier<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    progress: &dyn Progress,
+    absorb: Absorb,
+    n: usize,
+) -> Result<(Words, ScanLevels)> {
+    let size = n as u64;
     let chunk = if n < SMALL_TIER { n.max(1) } else { CHUNK };
     let jobs = n.div_ceil(chunk);
     let name = game.tier_name(tier);
@@ -879,22 +1055,17 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
         }
     }
     progress.finish_stage();
+    Ok((words, scan_levels))
+}
 
-    // Phase 2: propagation by distance.
-    progress.stage(&format!("{name} propagate"), 0);
-    let mut buckets: BTreeMap<u32, Vec<S>> = BTreeMap::new();
-    let levels = propagate(game, tier, &words, &scan_levels, &mut buckets, progress)?;
-    progress.finish_stage();
-
-    // Phase 3: what is left is a draw.
-    let records = words.into_records(&name)?;
-    let mut stats = TierStats::of_records(&records);
-    stats.levels = levels;
-    Ok(TierResult {
-        records,
-        stats,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+/// When and where propagation writes checkpoints.
+struct Saver<'a> {
+    config: &'a Checkpointing,
+    id: &'a Identity<'a>,
+    /// When the last checkpoint was written (or the tier started).
+    last: Instant,
+    /// Whether the state changed since the last checkpoint.
+    dirty: bool,
 }
 
 /// The scan's share of level `d`: every slot [`swept_at`] `d`, in increasing
@@ -970,25 +1141,51 @@ fn decrement(word: &AtomicU32, e: u32, next: u32) -> Option<u16> {
     }
 }
 
-/// Phase 2: processes the frontier level by level; returns the number of levels.
+/// Phase 2: processes the frontier level by level from `(from, levels)` (the
+/// next distance, the levels done); returns the number of levels.
+///
+/// At each level boundary, with a `saver`, a checkpoint is written when one is
+/// due, and on a stop request when the state changed since the last one.
+#[allow(clippy::too_many_arguments)]
 fn propagate<G: TierGame, S: Slot>(
     game: &G,
     tier: G::Tier,
     words: &Words,
     scan: &ScanLevels,
     buckets: &mut BTreeMap<u32, Vec<S>>,
+    (mut from, mut levels): (u32, u32),
+    mut saver: Option<Saver>,
+    report: &mut CheckpointReport,
     progress: &dyn Progress,
 ) -> Result<u32> {
-    let mut levels = 0u32;
-    let mut from = 0u32;
     loop {
         let listed = buckets.first_key_value().map(|(&d, _)| d);
         let swept = scan.next_from(from);
         let Some(d) = listed.into_iter().chain(swept).min() else {
             break;
         };
-        if stop_requested() {
+        let stop = stop_requested()
+            || saver
+                .as_ref()
+                .and_then(|s| s.config.stop_after_levels)
+                .is_some_and(|k| levels >= k);
+        if let Some(s) = saver.as_mut() {
+            let due = s.last.elapsed() >= s.config.every;
+            if s.dirty && (due || stop) {
+                let t = Instant::now();
+                report.bytes =
+                    checkpoint::write(&s.config.path, s.id, words, scan, buckets, from, levels)?;
+                report.written += 1;
+                report.write_seconds += t.elapsed().as_secs_f64();
+                s.last = Instant::now();
+                s.dirty = false;
+            }
+        }
+        if stop {
             return Err(Error::Interrupted);
+        }
+        if let Some(s) = saver.as_mut() {
+            s.dirty = true;
         }
         from = d + 1;
         let mut frontier = buckets.remove(&d).unwrap_or_default();

@@ -3,8 +3,10 @@
 //! # `GET /api/position?rules=R&position=P[&moves=M][&tables=NAME][&time=S]`
 //! `position` is a position text or `start` (default); `moves` a
 //! space-separated line played from it first; `tables` picks a table set by
-//! name (default: every set whose rules equal `R`); `time` the search time in
-//! seconds for a position no table covers (default 1, at most 10).
+//! name (default: every set whose rules equal `R`); `time` the time in seconds
+//! of the whole answer for a position no table covers (default 1, at most 10;
+//! the prover gets half, the search the rest). A `board=` option in `R` must
+//! name a built-in board: no request makes the server read a file.
 //!
 //! The answer has the keys of `huntsolve query --json` (`position`, `value`,
 //! `distance`, `best`, `moves` with `move`/`value`/`distance`/`score`, `score`,
@@ -42,12 +44,16 @@ use serde_json::{json, Value as Json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Search time for a position no table covers, unless the request says `time`.
 pub const DEFAULT_SEARCH_TIME: Duration = Duration::from_secs(1);
-/// Longest search a request may ask for.
+/// Longest answer a request may ask for: the time bounds the whole answer
+/// (proof attempt and search together), not each part.
 pub const MAX_SEARCH_TIME: Duration = Duration::from_secs(10);
+/// Shortest search, when the prover has used the budget (a search needs at
+/// least one iteration to name a move).
+const MIN_SEARCH_TIME: Duration = Duration::from_millis(1);
 /// Transposition table of one search (MiB).
 const SEARCH_HASH_MIB: usize = 16;
 /// Plies of a drawn principal variation from the tables (as `query`).
@@ -219,7 +225,12 @@ impl State {
         if let Some(g) = games.get(rules) {
             return Ok(g.clone());
         }
-        let g = Arc::new(AnyGame::parse(rules)?);
+        // A table set's rules may name a board file (given at the command
+        // line); any other rules string may name only built-in boards.
+        let g = match self.sets.iter().find(|s| s.rules == rules) {
+            Some(s) => Arc::new(s.game.clone()),
+            None => Arc::new(AnyGame::parse_builtin(rules)?),
+        };
         if games.len() >= GAME_CACHE {
             games.clear();
         }
@@ -458,14 +469,20 @@ fn answer_position<G: TierGame + Evaluate>(
     oracles: &[(&str, &TableOracle<G>)],
     req: &Request,
 ) -> ApiResult<Json> {
-    let pos = game.parse_position(req.position)?;
-    let pos = play_line(game, &pos, req.moves)?;
-    let over = game.outcome(&pos);
-    let cfg = SearchConfig {
-        limits: vec![Limit::Time(req.time)],
+    // One budget for the whole answer: the prover and the search share it.
+    let deadline = Instant::now() + req.time;
+    let search_cfg = || SearchConfig {
+        limits: vec![Limit::Time(
+            deadline
+                .saturating_duration_since(Instant::now())
+                .max(MIN_SEARCH_TIME),
+        )],
         threads: 1,
         ..Default::default()
     };
+    let pos = game.parse_position(req.position)?;
+    let pos = play_line(game, &pos, req.moves)?;
+    let over = game.outcome(&pos);
     // (answer, source, table set, moves whose values the tables know)
     type Found<'n> = (SearchAnswer, &'static str, Option<&'n str>, Vec<String>);
     let mut found: Option<Found> = None;
@@ -485,7 +502,10 @@ fn answer_position<G: TierGame + Evaluate>(
         }
         let searched = if q.moves.iter().any(|m| m.value.is_none()) {
             let tt = TransTable::new(SEARCH_HASH_MIB)?;
-            Some(checked(answer(game, &pos, oracle, &cfg, &tt), oracle)?)
+            Some(checked(
+                answer(game, &pos, oracle, &search_cfg(), &tt),
+                oracle,
+            )?)
         } else {
             None
         };
@@ -504,9 +524,11 @@ fn answer_position<G: TierGame + Evaluate>(
         found = Some((a, "table", Some(name), known));
     }
     if found.is_none() {
+        // Half the budget to the prover, the rest to the search if it fails.
+        let proof_time = req.time / 2;
         let proved = match oracles.first() {
-            Some(&(name, o)) => prove(game, &pos, o, req.time).map(|a| (a, Some(name))),
-            None => prove(game, &pos, &NoOracle, req.time).map(|a| (a, None)),
+            Some(&(name, o)) => prove(game, &pos, o, proof_time).map(|a| (a, Some(name))),
+            None => prove(game, &pos, &NoOracle, proof_time).map(|a| (a, None)),
         };
         if let Some((a, tables)) = proved {
             found = Some((a, "proof", tables, Vec::new()));
@@ -518,13 +540,13 @@ fn answer_position<G: TierGame + Evaluate>(
             let tt = TransTable::new(SEARCH_HASH_MIB)?;
             let a = match oracles.first() {
                 Some(&(name, o)) => (
-                    checked(answer(game, &pos, o, &cfg, &tt), o)?,
+                    checked(answer(game, &pos, o, &search_cfg(), &tt), o)?,
                     "search",
                     Some(name),
                     Vec::new(),
                 ),
                 None => (
-                    answer(game, &pos, &NoOracle, &cfg, &tt),
+                    answer(game, &pos, &NoOracle, &search_cfg(), &tt),
                     "search",
                     None,
                     Vec::new(),

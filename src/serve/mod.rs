@@ -9,11 +9,17 @@
 //! ([`Explorer::url`]) says where it listens.
 //!
 //! # HTTP
-//! [`tiny_http`] on a fixed pool of worker threads, each taking the next
-//! request from the shared listener. A local single-user explorer needs no
-//! async runtime; a table answer costs microseconds to a few milliseconds of
-//! CPU, and a search is bounded by its time limit, so a handful of workers
-//! keeps the page responsive while a search runs.
+//! A strict request reader over [`std::net`] (see the `http` module for its
+//! limits and why it is not an HTTP crate). One thread accepts connections;
+//! each connection gets a small thread of its own (at most
+//! [`MAX_CONNECTIONS`] at once; beyond that, a connection gets 503 at once)
+//! that reads the request head within its deadline, so a slow or silent
+//! client holds only its own thread. A parsed request goes to a fixed pool of
+//! workers that compute answers; the connection's thread writes the answer and
+//! closes. A local single-user explorer needs no async runtime; a table answer
+//! costs microseconds to a few milliseconds of CPU, and a search is bounded by
+//! its time limit, so a handful of workers keeps the page responsive while a
+//! search runs.
 //!
 //! # API (every answer is JSON; a bad request is a 400 with `{"error": ...}`)
 //! - `GET /api/presets`: the presets of both families and the table sets served.
@@ -34,14 +40,22 @@ mod http;
 use crate::error::{Error, Result};
 use crate::progress::stop_requested;
 use api::State;
-use std::net::SocketAddr;
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// How long a worker waits for a request before checking whether to stop.
+/// How often the server checks for a Ctrl-C stop request.
 const POLL: Duration = Duration::from_millis(100);
+/// Most workers (`--workers`).
+pub const MAX_WORKERS: usize = 64;
+/// Most connections open at once (each has its own thread); more get 503.
+pub const MAX_CONNECTIONS: usize = 256;
+/// Stack of a connection's thread (it reads and writes; workers compute).
+const CONNECTION_STACK: usize = 256 * 1024;
 
 /// What to serve and where.
 #[derive(Clone, Debug)]
@@ -52,7 +66,7 @@ pub struct Config {
     pub bind: String,
     /// Port (0: any free port).
     pub port: u16,
-    /// Worker threads answering requests (at least 1).
+    /// Worker threads answering requests (1 to [`MAX_WORKERS`]).
     pub workers: usize,
     /// Default search time for positions no table covers.
     pub search_time: Duration,
@@ -72,7 +86,7 @@ impl Default for Config {
 
 /// A bound explorer server; [`Explorer::run`] answers requests until stopped.
 pub struct Explorer {
-    server: Arc<tiny_http::Server>,
+    listener: TcpListener,
     state: Arc<State>,
     addr: SocketAddr,
     workers: usize,
@@ -82,7 +96,7 @@ pub struct Explorer {
 /// Stops a running [`Explorer`] from another thread.
 #[derive(Clone)]
 pub struct StopHandle {
-    server: Arc<tiny_http::Server>,
+    wake: SocketAddr,
     stop: Arc<AtomicBool>,
 }
 
@@ -90,29 +104,34 @@ impl StopHandle {
     /// Asks the workers to finish the requests they hold and return.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
-        self.server.unblock();
+        wake(self.wake);
     }
+}
+
+/// Unblocks the accepting thread with a connection of our own.
+fn wake(addr: SocketAddr) {
+    let _ = TcpStream::connect_timeout(&addr, Duration::from_secs(1));
 }
 
 impl Explorer {
     /// Opens the table sets and binds the listener (nothing is answered before
     /// [`Explorer::run`]).
     pub fn bind(cfg: &Config) -> Result<Explorer> {
-        if cfg.workers == 0 {
-            return Err(Error::Input("--workers must be at least 1".into()));
+        if !(1..=MAX_WORKERS).contains(&cfg.workers) {
+            return Err(Error::Input(format!(
+                "--workers {}: expected 1 to {MAX_WORKERS}",
+                cfg.workers
+            )));
         }
         let state = State::new(&cfg.tables, cfg.search_time)?;
         let wanted = format!("{}:{}", cfg.bind, cfg.port);
-        let listener =
-            listen(&wanted).map_err(|e| Error::Input(format!("cannot listen on {wanted}: {e}")))?;
-        let server = tiny_http::Server::from_listener(listener, None)
+        let listener = TcpListener::bind(&wanted)
             .map_err(|e| Error::Input(format!("cannot listen on {wanted}: {e}")))?;
-        let addr = server
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| Error::Internal(format!("{wanted} is not an IP address")))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| Error::io(format!("the address of {wanted}"), e))?;
         Ok(Explorer {
-            server: Arc::new(server),
+            listener,
             state: Arc::new(state),
             addr,
             workers: cfg.workers,
@@ -138,7 +157,7 @@ impl Explorer {
     /// A handle that stops [`Explorer::run`].
     pub fn stop_handle(&self) -> StopHandle {
         StopHandle {
-            server: self.server.clone(),
+            wake: wake_addr(self.addr),
             stop: self.stop.clone(),
         }
     }
@@ -146,53 +165,101 @@ impl Explorer {
     /// Answers requests on the worker threads until [`StopHandle::stop`]
     /// (returns `Ok`) or a Ctrl-C stop request (returns [`Error::Interrupted`]).
     pub fn run(self) -> Result<()> {
+        let (jobs, rx) = sync_channel::<http::Job>(MAX_CONNECTIONS);
+        let rx = Arc::new(Mutex::new(rx));
+        let port = self.addr.port();
         let mut handles = Vec::with_capacity(self.workers);
         for i in 0..self.workers {
-            let server = self.server.clone();
+            let rx = rx.clone();
             let state = self.state.clone();
-            let stop = self.stop.clone();
             let h = std::thread::Builder::new()
                 .name(format!("serve-{i}"))
-                .spawn(move || worker(&server, &state, &stop))
+                .spawn(move || worker(&rx, &state, port))
                 .map_err(|e| Error::io("starting a server thread", e))?;
             handles.push(h);
         }
-        for h in handles {
-            if h.join().is_err() {
-                return Err(Error::Internal("a server thread panicked".into()));
+        // Ctrl-C sets a flag; this thread turns it into a wake-up of `accept`.
+        let done = Arc::new(AtomicBool::new(false));
+        let watcher = {
+            let (stop, done, addr) = (self.stop.clone(), done.clone(), wake_addr(self.addr));
+            std::thread::Builder::new()
+                .name("serve-stop".into())
+                .spawn(move || {
+                    while !done.load(Ordering::SeqCst) {
+                        if stop_requested() || stop.load(Ordering::SeqCst) {
+                            stop.store(true, Ordering::SeqCst);
+                            wake(addr);
+                            break;
+                        }
+                        std::thread::sleep(POLL);
+                    }
+                })
+                .map_err(|e| Error::io("starting a server thread", e))?
+        };
+        let open = Arc::new(AtomicUsize::new(0));
+        for conn in self.listener.incoming() {
+            if self.stop.load(Ordering::SeqCst) {
+                break;
+            }
+            match conn {
+                Ok(stream) => {
+                    if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+                        open.fetch_sub(1, Ordering::SeqCst);
+                        http::busy(stream);
+                        continue;
+                    }
+                    let (jobs, count) = (jobs.clone(), open.clone());
+                    let spawned = std::thread::Builder::new()
+                        .name("serve-connection".into())
+                        .stack_size(CONNECTION_STACK)
+                        .spawn(move || {
+                            http::serve_connection(stream, &jobs);
+                            count.fetch_sub(1, Ordering::SeqCst);
+                        });
+                    if spawned.is_err() {
+                        open.fetch_sub(1, Ordering::SeqCst);
+                    }
+                }
+                // Out of file descriptors and the like: wait instead of spinning.
+                Err(_) => std::thread::sleep(Duration::from_millis(10)),
             }
         }
-        if stop_requested() && !self.stop.load(Ordering::SeqCst) {
+        done.store(true, Ordering::SeqCst);
+        // The workers end once every connection's thread has let go of `jobs`.
+        drop(jobs);
+        let mut panicked = watcher.join().is_err();
+        for h in handles {
+            panicked |= h.join().is_err();
+        }
+        if panicked {
+            return Err(Error::Internal("a server thread panicked".into()));
+        }
+        if stop_requested() {
             return Err(Error::Interrupted);
         }
         Ok(())
     }
 }
 
-/// A listening socket with `TCP_NODELAY`, which accepted connections inherit
-/// (Linux): tiny_http writes a response's head and body separately, and with
-/// Nagle's algorithm the body would wait for the client's delayed ACK (40 ms).
-fn listen(wanted: &str) -> std::io::Result<std::net::TcpListener> {
-    use socket2::{Domain, Protocol, Socket, Type};
-    use std::net::ToSocketAddrs;
-    let addr = wanted
-        .to_socket_addrs()?
-        .next()
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address"))?;
-    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, Some(Protocol::TCP))?;
-    socket.set_reuse_address(true)?;
-    socket.set_tcp_nodelay(true)?;
-    socket.bind(&addr.into())?;
-    socket.listen(128)?;
-    Ok(socket.into())
+/// Where to connect to reach the listener at `addr` (an unspecified address
+/// is reached through the loopback address of its family).
+fn wake_addr(addr: SocketAddr) -> SocketAddr {
+    let mut a = addr;
+    if a.ip().is_unspecified() {
+        a.set_ip(match a {
+            SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+            SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+        });
+    }
+    a
 }
 
-fn worker(server: &tiny_http::Server, state: &State, stop: &AtomicBool) {
-    while !stop.load(Ordering::SeqCst) && !stop_requested() {
-        match server.recv_timeout(POLL) {
-            Ok(Some(rq)) => http::handle(state, rq),
-            Ok(None) => {}
-            // The listener is gone (unblocked or closed): nothing more to answer.
+fn worker(rx: &Mutex<Receiver<http::Job>>, state: &State, port: u16) {
+    loop {
+        let next = rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
+        match next {
+            Ok(job) => http::work(state, job, port),
+            // The accepting thread and every connection are gone.
             Err(_) => break,
         }
     }

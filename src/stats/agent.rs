@@ -68,7 +68,7 @@ impl EngineSpec {
         }
         let bad = || {
             Error::Input(format!(
-                "engine {}: expected random, greedy, depth=D (plies, 1..=64), time=S (seconds > 0), mcts=N (iterations) or mcts-time=S",
+                "engine {}: expected random, greedy, depth=D (plies, 1..=64), time=S (seconds, 0 < S <= 1000000), mcts=N (iterations) or mcts-time=S",
                 quote(t)
             ))
         };
@@ -84,7 +84,7 @@ impl EngineSpec {
             }
         } else if let Some(s) = t.strip_prefix("time=") {
             let s: f64 = s.parse().map_err(|_| bad())?;
-            if s.is_finite() && s > 0.0 {
+            if crate::progress::valid_seconds(s) {
                 return Ok(EngineSpec::Time(s));
             }
         }

@@ -87,6 +87,7 @@ pub fn solve_reachable<G: FullGame>(
     max_positions: usize,
     progress: &dyn Progress,
 ) -> Result<ExactSolution> {
+    crate::game::require_cycles_drawn(game, "the exact solver")?;
     // 1. Enumerate the reachable graph breadth-first.
     progress.stage("enumerate", 0);
     let start = game.start();

@@ -211,14 +211,25 @@ pub fn run_explore(
             spec.push_str(&format!(",{}={v}", g.key));
         }
         let any = AnyGame::parse(&spec)?;
-        let plan = plan_any(&any, &Scope::Whole)?;
-        let fits = cfg.solve.memory_limit.is_none_or(|m| plan.memory <= m)
-            && plan.slots <= cfg.max_exact_slots;
-        jobs.push((values, spec, any, plan, fits));
+        // The solver counts a cycle as a draw: a variant with another
+        // repetition rule is played on the ladder (whose games honour it).
+        let cycles_drawn = crate::with_game!(&any, g => {
+            use crate::game::Game;
+            g.repetition() == crate::game::Repetition::Draw
+        });
+        let (plan_memory, fits) = if cycles_drawn {
+            let plan = plan_any(&any, &Scope::Whole)?;
+            let fits = cfg.solve.memory_limit.is_none_or(|m| plan.memory <= m)
+                && plan.slots <= cfg.max_exact_slots;
+            (plan.memory, fits)
+        } else {
+            (0, false)
+        };
+        jobs.push((values, spec, any, plan_memory, fits));
     }
     let mut rows = Vec::new();
     let mut side_names = ["side 0".to_string(), "side 1".to_string()];
-    for (k, (values, spec, any, plan, fits)) in jobs.iter().enumerate() {
+    for (k, (values, spec, any, plan_memory, fits)) in jobs.iter().enumerate() {
         progress.message(&format!("{}/{} {spec}", k + 1, jobs.len()));
         let names = crate::with_game!(any, g => {
             use crate::game::Game;
@@ -258,7 +269,7 @@ pub fn run_explore(
                 }),
                 exact_value: Some(v0.name().to_string()),
                 size: r.summary.tiers.iter().map(|t| t.outcomes.classes).sum(),
-                plan_memory: plan.memory,
+                plan_memory: *plan_memory,
                 detail: dir.display().to_string(),
                 note: String::new(),
             });
@@ -297,7 +308,7 @@ pub fn run_explore(
                 score0: cell.score0,
                 exact_value: None,
                 size: cfg.tournament.games,
-                plan_memory: plan.memory,
+                plan_memory: *plan_memory,
                 detail: dir.display().to_string(),
                 note: format!("{} score by strength: {}", side_names[0], trend.join(", ")),
             });

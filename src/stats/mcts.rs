@@ -590,7 +590,7 @@ impl MctsSpec {
             }
         } else if let Some(s) = head.strip_prefix("mcts-time=") {
             match s.parse::<f64>() {
-                Ok(s) if s.is_finite() && s > 0.0 && s < 1e6 => spec.seconds = Some(s),
+                Ok(s) if crate::progress::valid_seconds(s) => spec.seconds = Some(s),
                 _ => return Some(bad("bad time")),
             }
         } else {

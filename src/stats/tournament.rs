@@ -164,16 +164,28 @@ pub struct GameRecord {
     pub moves: Vec<String>,
 }
 
+/// Most games a tournament plays per variant and engine (`--games`): every
+/// game's record is kept in memory, so more would exhaust it (100000000000
+/// aborted on allocation).
+pub const MAX_GAMES: u64 = 10_000_000;
+
+/// `Ok` when `games` is between 1 and [`MAX_GAMES`].
+pub fn check_games(games: u64) -> Result<()> {
+    if (1..=MAX_GAMES).contains(&games) {
+        Ok(())
+    } else {
+        Err(Error::Input(format!(
+            "--games {games}: expected 1 to {MAX_GAMES}"
+        )))
+    }
+}
+
 /// Winner when a position occurs for the third time: nobody (a draw), except
 /// under `repetition=defenders_lose` (Copenhagen), where the side named
 /// `defenders` loses. `repetition=forbid` is not enforced move by move in
 /// self-play; a threefold repetition then also counts as a draw.
 pub fn repetition_winner<G: FullGame>(game: &G) -> Option<u8> {
-    let rules = game.rules_string();
-    let defenders_lose = rules
-        .split(',')
-        .any(|kv| kv.trim() == "repetition=defenders_lose");
-    if !defenders_lose {
+    if game.repetition() != crate::game::Repetition::DefendersLose {
         return None;
     }
     (0..2u8)
@@ -291,7 +303,10 @@ pub fn load_games<G: FullGame>(
     };
     let lines: Vec<&str> = text.lines().collect();
     let mut records = Vec::new();
-    let mut dropped_partial = false;
+    // A last line without its newline (a cut record, or a whole one whose
+    // newline is missing) is rewritten, else the next appended record would be
+    // glued to it.
+    let mut dropped_partial = !text.is_empty() && !text.ends_with('\n');
     for (i, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -379,9 +394,7 @@ pub fn run_tournament_with<G: FullGame>(
     label: &str,
     progress: &dyn Progress,
 ) -> Result<Vec<GameRecord>> {
-    if cfg.games == 0 {
-        return Err(Error::Input("--games must be at least 1".into()));
-    }
+    check_games(cfg.games)?;
     let mut done = load_games(game, cfg, games_file)?;
     done.retain(|r| r.index < cfg.games);
     let mut have = vec![false; cfg.games as usize];

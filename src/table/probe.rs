@@ -133,7 +133,10 @@ impl<G: TierGame> std::fmt::Debug for TableOracle<G> {
 
 impl<G: TierGame> TableOracle<G> {
     /// An oracle over the tables in `dir` with the default cache size.
+    /// Refuses rules whose repetition rule is not `draw`: tables hold values
+    /// with cycles counted as draws, so they are exact for no other rule.
     pub fn new(game: &G, dir: &Path) -> Result<Self> {
+        crate::game::require_cycles_drawn(game, "answering from tables")?;
         Ok(Self::with_set(game, TableSet::open(dir)?))
     }
 

@@ -444,6 +444,9 @@ const SAMPLE_CHUNK: u64 = 256;
 /// Verifies `slots` slots of the table of `tier` drawn at random (uniformly, with
 /// replacement; the draws depend only on `seed`, the tier's name and `slots`), reading
 /// the tier's own records through the block cache instead of decoding the whole table.
+/// `slots` is capped at the tier's size, and a sample as large as the tier checks
+/// every slot once instead (`--sample 1000000` on a tier of 4,144 slots drew
+/// 1,000,000 times and reported 23,023,296 positions).
 pub fn sample_tier<G: TierGame>(
     oracle: &TableOracle<G>,
     tier: G::Tier,
@@ -455,6 +458,8 @@ pub fn sample_tier<G: TierGame>(
     let name = oracle.game().tier_name(tier);
     let table = tier_table(oracle, tier)?;
     let n = table.records();
+    let slots = slots.min(n);
+    let every_slot = slots == n;
     let base = mix64(seed ^ hash_str(&name));
     progress.stage(&format!("sample {name}"), slots);
     let chunks: Vec<Tally> = (0..slots.div_ceil(SAMPLE_CHUNK))
@@ -467,11 +472,15 @@ pub fn sample_tier<G: TierGame>(
             let mut moves = Vec::new();
             let mut tally = Tally::new();
             let count = SAMPLE_CHUNK.min(slots - c * SAMPLE_CHUNK);
-            for _ in 0..count {
+            for k in 0..count {
                 if n == 0 {
                     break;
                 }
-                let index = rng.next_u64() % n;
+                let index = if every_slot {
+                    c * SAMPLE_CHUNK + k
+                } else {
+                    rng.next_u64() % n
+                };
                 let records = Records::Table(&table);
                 let checked = check_slot(oracle, tier, records, index, &mut moves, false)?;
                 tally.add(&name, index, checked, || table.get(index))?;
@@ -576,6 +585,7 @@ pub fn verify_dir_scoped<G: TierGame>(
     scope: &VerifyScope,
     progress: &dyn Progress,
 ) -> Result<VerifyReport> {
+    crate::game::require_cycles_drawn(game, "verify")?;
     let oracle = TableOracle::with_set(game, super::TableSet::new(dir, cache_bytes)?);
     let mut report = VerifyReport {
         rules: game.rules_string(),

@@ -478,6 +478,14 @@ impl Game for TaflGame {
 
     type Move = TaflMove;
 
+    fn repetition(&self) -> crate::game::Repetition {
+        match self.rules.repetition {
+            super::Repetition::Draw => crate::game::Repetition::Draw,
+            super::Repetition::DefendersLose => crate::game::Repetition::DefendersLose,
+            super::Repetition::RepeaterLoses => crate::game::Repetition::RepeaterLoses,
+        }
+    }
+
     fn family(&self) -> &'static str {
         "tafl"
     }

@@ -27,7 +27,7 @@
 //! | `encirclement` | `off`, `on` | T15: after an attacker move, the attackers win when every defender and the king lie in one region without edge access, closed by attackers none of which could be captured along either axis (the hnefatafl crate's `WithoutEdgeAccess` enclosure win) |
 //! | `no_moves` | `loss`, `draw` | T16 |
 //! | `all_captured` | `win`, `no_moves` | defenders who capture the last attacker win at once (the crate), or the `no_moves` rule decides |
-//! | `repetition` | `draw`, `defenders_lose`, `repeater_loses` | T17, stored for search (positions carry no history) |
+//! | `repetition` | `draw`, `defenders_lose`, `repeater_loses` | T17; positions carry no history, so the exact solvers implement only `draw` and refuse the others ([`crate::game::Repetition`]) |
 //! | `move_limit` | `none`, N | T18, in plies |
 //!
 //! T10 (4 attackers around the king on the throne) and T14 (active capture only)
@@ -113,7 +113,8 @@ pub enum AllCaptured {
     NoMoves,
 }
 
-/// Repetition rule (T17); positions carry no history, so only search uses it.
+/// Repetition rule (T17); positions carry no history, so only search uses it
+/// (the exact solvers refuse all but `Draw`, see [`crate::game::require_cycles_drawn`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Repetition {
     /// A cycle is a draw.

@@ -22,6 +22,7 @@ fn tier_by_tier_from_disk_equals_solve() {
     let opts = SolveOptions {
         threads: 1,
         memory_limit: None,
+        ..Default::default()
     };
     let report = solve(&g, &Scope::Whole, &one, &opts, &NoProgress).unwrap();
 

@@ -197,6 +197,7 @@ fn solved_tables(spec: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) 
     let options = SolveOptions {
         threads: 2,
         memory_limit: None,
+        ..Default::default()
     };
     solve(&g, &Scope::Whole, &dir, &options, &NoProgress).unwrap();
     (g, dir)
@@ -514,6 +515,7 @@ fn explore_mixes_exact_and_ladder_rows() {
         solve: SolveOptions {
             threads: 2,
             memory_limit: None,
+            ..Default::default()
         },
         max_exact_slots: guard,
         tables: out.join("tables"),

@@ -23,6 +23,7 @@ fn solved(spec: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) {
     let opts = SolveOptions {
         threads: 1,
         memory_limit: None,
+        ..Default::default()
     };
     solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
     (g, dir)
@@ -429,6 +430,7 @@ fn agree_with_tables<G: huntsolve::retro::scope::Solvable>(
     let opts = SolveOptions {
         threads: 1,
         memory_limit: None,
+        ..Default::default()
     };
     solve(game, scope, &dir, &opts, &NoProgress).unwrap();
     let oracle = TableOracle::new(game, &dir).unwrap();
@@ -694,9 +696,11 @@ fn prove_and_check_proof_commands() {
         out.contains("value    unknown") && out.contains("root pn"),
         "{out}"
     );
-    let (code, _, err) = run(&["prove", "kaooa-6", "start", "--side", "crows"]);
+    // Traditional side names are accepted (issue 25: `--side crows` was
+    // refused); a name of no side is not.
+    let (code, _, err) = run(&["prove", "kaooa-6", "start", "--side", "dragons"]);
     assert_eq!(code, 2);
-    assert!(err.contains("--side crows"), "{err}");
+    assert!(err.contains("--side 'dragons'"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -23,6 +23,7 @@ fn hunters_win_exactly(game: &HuntGame, tag: &str) -> bool {
     let opts = SolveOptions {
         threads: 1,
         memory_limit: None,
+        ..Default::default()
     };
     solve(game, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
     let oracle = TableOracle::new(game, &dir).unwrap();

@@ -20,6 +20,7 @@ fn solved(spec: &str, tag: &str) -> (huntsolve::hunt::HuntGame, std::path::PathB
     let opts = SolveOptions {
         threads: 1,
         memory_limit: None,
+        ..Default::default()
     };
     solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
     (g, dir)

@@ -22,6 +22,7 @@ fn check(g: &GraphGame, name: &str) {
         let opts = SolveOptions {
             threads,
             memory_limit: None,
+            ..Default::default()
         };
         solve(g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
         let mut all = Vec::new();

@@ -24,6 +24,7 @@ fn check_whole(spec: &str) {
         let opts = SolveOptions {
             threads,
             memory_limit: None,
+            ..Default::default()
         };
         let report = solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
         let tiers = g.scope_tiers(&Scope::Whole).unwrap();
@@ -102,6 +103,7 @@ fn memory_limit_batches_waves_with_the_same_records() {
         let opts = SolveOptions {
             threads: 2,
             memory_limit: limit,
+            ..Default::default()
         };
         let report = solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
         assert_eq!(report.solved, plan.tiers());
@@ -118,6 +120,7 @@ fn memory_limit_batches_waves_with_the_same_records() {
     let opts = SolveOptions {
         threads: 1,
         memory_limit: Some(plan.memory_serial - 1),
+        ..Default::default()
     };
     let dir = std::env::temp_dir().join(format!("huntsolve-batch-no-{}", std::process::id()));
     let err = solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap_err();

@@ -30,6 +30,7 @@ fn interrupted_solve_resumes() {
     let opts = SolveOptions {
         threads: 1,
         memory_limit: None,
+        ..Default::default()
     };
     // Each tier has two stages (scan, propagate): stop after the first tier.
     let stopper = StopAfter {
@@ -71,6 +72,7 @@ fn interrupted_solve_resumes() {
     let tight = SolveOptions {
         threads: 1,
         memory_limit: Some(1000),
+        ..Default::default()
     };
     let refused = solve(&g, &Scope::Whole, &fresh_dir, &tight, &NoProgress);
     assert!(matches!(refused, Err(Error::Memory(_))), "{refused:?}");

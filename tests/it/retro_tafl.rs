@@ -84,6 +84,7 @@ fn check_material(spec: &str, a: u32, d: u32) {
         let opts = SolveOptions {
             threads,
             memory_limit: None,
+            ..Default::default()
         };
         solve(&g, &scope, &dir, &opts, &NoProgress).unwrap();
         let records: BTreeMap<_, _> = tiers

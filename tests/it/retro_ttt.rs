@@ -42,6 +42,7 @@ fn tictactoe_matches_exhaustive_search() {
     let opts = SolveOptions {
         threads: 2,
         memory_limit: None,
+        ..Default::default()
     };
     let report = solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
     let start = report.summary.start.clone().unwrap();

@@ -20,6 +20,7 @@ fn check(spec: &str, samples: usize, reach: u32) {
     let opts = SolveOptions {
         threads: 1,
         memory_limit: None,
+        ..Default::default()
     };
     solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
     let oracle = TableOracle::new(&g, &dir).unwrap();

@@ -84,7 +84,8 @@ fn request(addr: SocketAddr, method: &str, target: &str) -> (u16, String, String
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     write!(
         s,
-        "{method} {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        "{method} {target} HTTP/1.1\r\nHost: localhost:{}\r\nConnection: close\r\n\r\n",
+        addr.port()
     )
     .unwrap();
     let mut raw = Vec::new();
@@ -464,4 +465,182 @@ fn a_directory_without_tables_is_refused() {
     assert_eq!(code, 2);
     assert!(err.starts_with("error: "), "{err}");
     let _ = std::fs::remove_dir_all(&d);
+}
+
+// Issue 25, item 2: no request can crash the server, stall it or make it read
+// files; the Host header names this machine; `time` bounds the whole answer.
+
+/// Sends `bytes` on a new connection and reads the answer for at most 10 s:
+/// (status, body), or `None` when the connection closed without an answer.
+fn raw(addr: SocketAddr, bytes: &[u8]) -> Option<(u16, String)> {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    // The server may answer and close before it has read everything.
+    let _ = s.write_all(bytes);
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    Some((status, body.to_string()))
+}
+
+fn host(addr: SocketAddr) -> String {
+    format!("Host: 127.0.0.1:{}\r\n", addr.port())
+}
+
+#[test]
+fn requests_announcing_a_body_are_refused_and_the_server_lives() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let h = host(srv.addr);
+    // Before: the first aborted the process (tiny_http allocated the body),
+    // eight of the second ended it ("a server thread panicked").
+    for cl in ["99999999999", "18446744073709551615", "1"] {
+        for _ in 0..8 {
+            let req = format!("GET /api/presets HTTP/1.1\r\n{h}Content-Length: {cl}\r\n\r\n");
+            let (status, body) = raw(srv.addr, req.as_bytes()).expect("an answer");
+            assert_eq!(status, 413, "{cl}: {body}");
+            assert!(body.contains("not accepted"), "{body}");
+        }
+    }
+    let req = format!("POST /api/presets HTTP/1.1\r\n{h}Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
+    assert_eq!(raw(srv.addr, req.as_bytes()).unwrap().0, 413);
+    let (status, _) = get_json(srv.addr, "/api/position?rules=kaooa");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn silent_and_slow_connections_do_not_stall_the_server() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let h = host(srv.addr);
+    // Ten that announce a body and never send it, ten that never finish the
+    // head: before, these held all four workers and nothing was answered.
+    let mut idle = Vec::new();
+    for k in 0..20 {
+        let mut s = TcpStream::connect(srv.addr).unwrap();
+        let text = if k % 2 == 0 {
+            format!("GET /api/presets HTTP/1.1\r\n{h}Content-Length: 10\r\n\r\n")
+        } else {
+            format!("GET /api/presets HTTP/1.1\r\n{h}")
+        };
+        s.write_all(text.as_bytes()).unwrap();
+        idle.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let t = std::time::Instant::now();
+    let (status, _) = get_json(srv.addr, "/api/position?rules=kaooa");
+    assert_eq!(status, 200);
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    drop(idle);
+}
+
+#[test]
+fn a_request_head_must_arrive_in_time_and_be_small() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let h = host(srv.addr);
+    // Half a head, then silence: 408 after the 5 s deadline, not a held worker.
+    let t = std::time::Instant::now();
+    let mut s = TcpStream::connect(srv.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(format!("GET /api/presets HTTP/1.1\r\n{h}").as_bytes())
+        .unwrap();
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(t.elapsed() < Duration::from_secs(8), "{:?}", t.elapsed());
+    // A 40 KB header and 100 headers are refused.
+    let big = format!("GET / HTTP/1.1\r\n{h}X-Big: {}\r\n\r\n", "a".repeat(40_000));
+    assert_eq!(raw(srv.addr, big.as_bytes()).unwrap().0, 431);
+    let many: String = (0..100).map(|i| format!("X-{i}: y\r\n")).collect();
+    let req = format!("GET / HTTP/1.1\r\n{h}{many}\r\n");
+    assert_eq!(raw(srv.addr, req.as_bytes()).unwrap().0, 431);
+    // Garbage is a 400.
+    assert_eq!(raw(srv.addr, b"\x00\x01\x02 hello\r\n\r\n").unwrap().0, 400);
+    let (status, _) = get_json(srv.addr, "/api/presets");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn the_host_header_must_name_this_machine() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let port = srv.addr.port();
+    for (host_line, want) in [
+        (format!("Host: 127.0.0.1:{port}\r\n"), 200),
+        (format!("Host: localhost:{port}\r\n"), 200),
+        // DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1.
+        (format!("Host: evil.example:{port}\r\n"), 421),
+        (format!("Host: 127.0.0.1.nip.io:{port}\r\n"), 421),
+        ("Host: localhost:1\r\n".to_string(), 421),
+        (String::new(), 400),
+    ] {
+        let req = format!("GET /api/presets HTTP/1.1\r\n{host_line}\r\n");
+        let (status, body) = raw(srv.addr, req.as_bytes()).unwrap();
+        assert_eq!(status, want, "{host_line}: {body}");
+    }
+}
+
+#[test]
+fn boards_in_requests_are_built_in_names_only() {
+    let srv = start(vec![tables().join("kaooa")]);
+    for target in [
+        "/api/board?rules=kaooa,board=/etc/passwd",
+        "/api/board?rules=kaooa,board=/dev/zero",
+        "/api/position?rules=kaooa,board=/etc/passwd",
+        "/api/board?rules=kaooa,board=../../etc/hosts",
+    ] {
+        let t = std::time::Instant::now();
+        let (status, body) = get_json(srv.addr, target);
+        assert_eq!(status, 400, "{target}: {body}");
+        let msg = body["error"].as_str().unwrap();
+        assert!(msg.contains("built-in"), "{target}: {msg}");
+        assert!(!msg.contains("root:"), "{target}: {msg}");
+        assert!(t.elapsed() < Duration::from_secs(2));
+    }
+    // A built-in board by name still works.
+    let (status, _) = get_json(srv.addr, "/api/board?rules=kaooa,board=pentagram10");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn board_files_at_the_command_line_are_regular_small_files() {
+    use huntsolve::board::{Board, MAX_BOARD_FILE};
+    let d = std::env::temp_dir().join(format!("huntsolve-serve-boards-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let big = d.join("big.txt");
+    std::fs::write(&big, vec![b'#'; MAX_BOARD_FILE as usize + 1]).unwrap();
+    let fifo = d.join("fifo");
+    let made_fifo = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut cases = vec![
+        (std::path::PathBuf::from("/dev/zero"), "not a regular file"),
+        (d.clone(), "not a regular file"),
+        (big, "too large"),
+    ];
+    if made_fifo {
+        // Opening a FIFO would block until a writer comes: refused before opening.
+        cases.push((fifo, "not a regular file"));
+    }
+    for (path, want) in cases {
+        let t = std::time::Instant::now();
+        let e = Board::from_file(&path).unwrap_err().to_string();
+        assert!(e.contains(want), "{}: {e}", path.display());
+        assert!(t.elapsed() < Duration::from_secs(2));
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn the_time_parameter_bounds_the_whole_answer() {
+    let srv = start(vec![tables().join("kaooa")]);
+    // No table and no quick proof: the prover and then the search ran, each
+    // for the whole time (2 s and more for time=1).
+    let t = std::time::Instant::now();
+    let (status, a) = get_json(srv.addr, "/api/position?rules=bagh-chal&time=1");
+    let took = t.elapsed();
+    assert_eq!(status, 200, "{a}");
+    assert_eq!(a["source"], "search", "{a}");
+    assert!(took < Duration::from_millis(1600), "{took:?}");
 }

@@ -27,6 +27,7 @@ fn exact_and_tiered_solvers_agree() {
         let options = SolveOptions {
             threads: 2,
             memory_limit: None,
+            ..Default::default()
         };
         let report = solve(&g, &Scope::Whole, &dir, &options, &NoProgress).unwrap();
         let start = report.summary.start.expect("whole scope has the start");
@@ -52,6 +53,7 @@ fn sweep_agrees_with_the_exact_solver_and_resumes() {
     let options = SolveOptions {
         threads: 2,
         memory_limit: None,
+        ..Default::default()
     };
     let first = run_sweep(base, &param, &tables, &options, "test", &NoProgress).unwrap();
     assert_eq!(first.rows.len(), 2);
@@ -97,6 +99,7 @@ fn sweep_agrees_with_the_exact_solver_and_resumes() {
     let tight = SolveOptions {
         threads: 1,
         memory_limit: Some(1000),
+        ..Default::default()
     };
     let fresh = root.join("other");
     assert!(matches!(

@@ -161,6 +161,7 @@ fn solve_into<G: huntsolve::retro::Solvable>(g: &G, scope: &Scope, dir: &Path) {
     let opts = SolveOptions {
         threads: 1,
         memory_limit: None,
+        ..Default::default()
     };
     solve(g, scope, dir, &opts, &NoProgress).unwrap();
 }

@@ -1,0 +1,427 @@
+//! Checkpoints of one tier's solver state at a level boundary of propagation,
+//! so that a killed solve of a long tier resumes from its last level instead
+//! of its start ([`super::solver::solve_tier_checkpointed`]).
+//!
+//! A checkpoint holds everything the rest of the solve depends on: the words
+//! of every slot (decided records, undecided counters, the scan's
+//! not-yet-propagated marks), the listed frontier (distance → slots), the
+//! scan's per-segment distance sets, the next distance and the number of
+//! levels done. Resuming from it gives the records of an uninterrupted solve:
+//! the rest of propagation is a function of that state (frontiers are sorted
+//! before use).
+//!
+//! It is written to `PATH.tmp<pid>` and renamed over `PATH` once synced, so a
+//! reader sees a whole checkpoint or the previous one, never half of one. It is
+//! streamed: the words go out segment by segment through a small buffer, with
+//! no second copy of the state in memory.
+//!
+//! Byte layout (little-endian):
+//!
+//! ```text
+//! offset  bytes  field
+//! 0       8      magic "HSCKPT\x1a\n"
+//! 8       4      format version (1)
+//! 12      8      rules fingerprint
+//! 20      4      n: length of the rules string, then n bytes of it (UTF-8)
+//! ..      4      m: length of the tier name, then m bytes of it
+//! ..      8      tier size in slots
+//! ..      4      frontier entry width w (4 or 8 bytes)
+//! ..      4      next distance to process
+//! ..      4      levels processed
+//! ..      4      the scan's largest distance + 1 (0: none)
+//! ..      8      s: segments of the scan's distance sets, then s × 4 u64
+//! ..      8      b: listed distances, then per distance: u32 distance,
+//!                u64 k, k slots of w bytes
+//! ..      4·size one solver word per slot
+//! ..      4      CRC-32 (crc32fast) of every byte before it
+//! ```
+//!
+//! Reading checks the magic, version, rules (fingerprint and string), tier,
+//! size and width before it allocates anything, bounds every count by the
+//! tier's size, and checks the CRC and the end of the file: a foreign,
+//! truncated or damaged checkpoint is an [`Error::Table`], never a panic and
+//! never wrong data.
+
+use super::solver::{ScanLevels, Slot, Words};
+use crate::error::{Error, Result, TableFault};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// First bytes of every checkpoint file.
+pub const MAGIC: &[u8; 8] = b"HSCKPT\x1a\n";
+/// Format version this build writes and reads.
+pub const VERSION: u32 = 1;
+/// Longest rules string or tier name a checkpoint may hold.
+const MAX_TEXT: u32 = 1 << 16;
+/// Words converted per write or read call.
+const WORDS_PER_BUF: usize = 1 << 16;
+
+/// What a checkpoint must belong to.
+#[derive(Clone, Debug)]
+pub(super) struct Identity<'a> {
+    pub rules: &'a str,
+    pub fingerprint: u64,
+    pub tier: &'a str,
+    pub size: u64,
+}
+
+/// A checkpoint read back: the solver state at a level boundary.
+pub(super) struct State<S> {
+    pub words: Words,
+    pub scan: ScanLevels,
+    pub buckets: BTreeMap<u32, Vec<S>>,
+    pub from: u32,
+    pub levels: u32,
+}
+
+/// A writer that counts and checksums what passes through.
+struct Summing<W> {
+    inner: W,
+    crc: crc32fast::Hasher,
+    bytes: u64,
+}
+
+impl<W: Write> Summing<W> {
+    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.crc.update(b);
+        self.bytes += b.len() as u64;
+        self.inner.write_all(b)
+    }
+}
+
+/// A reader that checksums what passes through; errors name the file.
+struct Checked<'p, R> {
+    inner: R,
+    crc: crc32fast::Hasher,
+    path: &'p Path,
+}
+
+impl<R: Read> Checked<'_, R> {
+    fn take(&mut self, buf: &mut [u8]) -> Result<()> {
+        self.inner.read_exact(buf).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                Error::table(
+                    self.path,
+                    TableFault::Truncated,
+                    "truncated checkpoint (shorter than its header says)",
+                )
+            } else {
+                Error::io(format!("reading {}", self.path.display()), e)
+            }
+        })?;
+        self.crc.update(buf);
+        Ok(())
+    }
+
+    fn u32(&mut self) -> Result<u32> {
+        let mut b = [0u8; 4];
+        self.take(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn u64(&mut self) -> Result<u64> {
+        let mut b = [0u8; 8];
+        self.take(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    fn text(&mut self, what: &str) -> Result<String> {
+        let n = self.u32()?;
+        ensure(n <= MAX_TEXT, self.path, TableFault::Corrupt, || {
+            format!("{what} of {n} bytes")
+        })?;
+        let mut b = vec![0u8; n as usize];
+        self.take(&mut b)?;
+        String::from_utf8(b).map_err(|_| {
+            Error::table(
+                self.path,
+                TableFault::Corrupt,
+                format!("{what} is not UTF-8"),
+            )
+        })
+    }
+
+    fn slot<S: Slot>(&mut self, width: usize) -> Result<u64> {
+        Ok(if width == 4 {
+            u64::from(self.u32()?)
+        } else {
+            self.u64()?
+        })
+    }
+}
+
+/// One header invariant: an error of kind `fault` when it does not hold.
+fn ensure(ok: bool, path: &Path, fault: TableFault, reason: impl FnOnce() -> String) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::table(
+            path,
+            fault,
+            format!("checkpoint refused: {}", reason()),
+        ))
+    }
+}
+
+/// The temporary file a checkpoint of `path` is written to before the rename.
+fn tmp_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp{}", std::process::id()));
+    path.with_file_name(name)
+}
+
+/// Writes a checkpoint of the solver state to `path` (temporary file, sync,
+/// rename); returns its size in bytes.
+pub(super) fn write<S: Slot>(
+    path: &Path,
+    id: &Identity,
+    words: &Words,
+    scan: &ScanLevels,
+    buckets: &BTreeMap<u32, Vec<S>>,
+    from: u32,
+    levels: u32,
+) -> Result<u64> {
+    let tmp = tmp_path(path);
+    let io = |e| Error::io(format!("writing checkpoint {}", tmp.display()), e);
+    let file = File::create(&tmp).map_err(io)?;
+    let res = (move || -> std::io::Result<u64> {
+        let mut out = Summing {
+            inner: BufWriter::with_capacity(1 << 20, file),
+            crc: crc32fast::Hasher::new(),
+            bytes: 0,
+        };
+        out.put(MAGIC)?;
+        out.put(&VERSION.to_le_bytes())?;
+        out.put(&id.fingerprint.to_le_bytes())?;
+        for text in [id.rules, id.tier] {
+            out.put(&(text.len() as u32).to_le_bytes())?;
+            out.put(text.as_bytes())?;
+        }
+        out.put(&id.size.to_le_bytes())?;
+        let width = std::mem::size_of::<S>();
+        out.put(&(width as u32).to_le_bytes())?;
+        out.put(&from.to_le_bytes())?;
+        out.put(&levels.to_le_bytes())?;
+        out.put(&scan.max.map_or(0, |m| m + 1).to_le_bytes())?;
+        out.put(&(scan.segs.len() as u64).to_le_bytes())?;
+        for seg in &scan.segs {
+            for x in seg {
+                out.put(&x.to_le_bytes())?;
+            }
+        }
+        out.put(&(buckets.len() as u64).to_le_bytes())?;
+        let mut buf: Vec<u8> = Vec::with_capacity(WORDS_PER_BUF * 8);
+        for (&d, slots) in buckets {
+            out.put(&d.to_le_bytes())?;
+            out.put(&(slots.len() as u64).to_le_bytes())?;
+            for part in slots.chunks(WORDS_PER_BUF) {
+                buf.clear();
+                for s in part {
+                    let i = s.get();
+                    if width == 4 {
+                        buf.extend_from_slice(&(i as u32).to_le_bytes());
+                    } else {
+                        buf.extend_from_slice(&i.to_le_bytes());
+                    }
+                }
+                out.put(&buf)?;
+            }
+        }
+        for seg in &words.segs {
+            for part in seg.chunks(WORDS_PER_BUF) {
+                buf.clear();
+                for w in part {
+                    buf.extend_from_slice(
+                        &w.load(std::sync::atomic::Ordering::Relaxed).to_le_bytes(),
+                    );
+                }
+                out.put(&buf)?;
+            }
+        }
+        let crc = out.crc.clone().finalize();
+        out.inner.write_all(&crc.to_le_bytes())?;
+        out.bytes += 4;
+        let file = out.inner.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        Ok(out.bytes)
+    })();
+    let bytes = match res {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io(e));
+        }
+    };
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(
+            format!("renaming {} to {}", tmp.display(), path.display()),
+            e,
+        )
+    })?;
+    Ok(bytes)
+}
+
+/// Reads the checkpoint at `path`: `Ok(None)` when there is none, an
+/// [`Error::Table`] when it is not a whole checkpoint of `id` (the fault says
+/// why: [`TableFault::WrongRules`] for other rules, [`TableFault::WrongTier`]
+/// for another tier or size, `Truncated`, `Checksum`, `Corrupt` or
+/// `Unsupported` otherwise).
+pub(super) fn read<S: Slot>(path: &Path, id: &Identity) -> Result<Option<State<S>>> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(format!("opening {}", path.display()), e)),
+    };
+    let mut r = Checked {
+        inner: BufReader::with_capacity(1 << 20, file),
+        crc: crc32fast::Hasher::new(),
+        path,
+    };
+    let mut magic = [0u8; 8];
+    r.take(&mut magic)?;
+    ensure(&magic == MAGIC, path, TableFault::Corrupt, || {
+        "not a huntsolve checkpoint (bad magic)".into()
+    })?;
+    let version = r.u32()?;
+    ensure(version == VERSION, path, TableFault::Unsupported, || {
+        format!("format version {version}, this build reads {VERSION}")
+    })?;
+    let fingerprint = r.u64()?;
+    let rules = r.text("rules string")?;
+    ensure(
+        fingerprint == id.fingerprint && rules == id.rules,
+        path,
+        TableFault::WrongRules,
+        || {
+            format!(
+                "it belongs to rules '{rules}', not '{}'; use another output directory",
+                id.rules
+            )
+        },
+    )?;
+    let tier = r.text("tier name")?;
+    let size = r.u64()?;
+    ensure(
+        tier == id.tier && size == id.size,
+        path,
+        TableFault::WrongTier,
+        || {
+            format!(
+                "it is of tier {tier} with {size} slots, not {} with {}",
+                id.tier, id.size
+            )
+        },
+    )?;
+    let width = r.u32()? as usize;
+    ensure(
+        width == std::mem::size_of::<S>(),
+        path,
+        TableFault::Corrupt,
+        || format!("frontier entries of {width} bytes for a tier of {size} slots"),
+    )?;
+    let from = r.u32()?;
+    let levels = r.u32()?;
+    let max = r.u32()?;
+    let n = usize::try_from(size).map_err(|_| {
+        Error::Memory(format!(
+            "tier {tier} has {size} slots, more than this machine can address"
+        ))
+    })?;
+    let words_segs = Words::segments_for(n);
+    let nsegs = r.u64()?;
+    ensure(
+        nsegs <= words_segs as u64,
+        path,
+        TableFault::Corrupt,
+        || format!("{nsegs} scan segments for {words_segs} segments of words"),
+    )?;
+    let mut scan = ScanLevels {
+        segs: Vec::with_capacity(nsegs as usize),
+        max: max.checked_sub(1),
+    };
+    for _ in 0..nsegs {
+        let mut seg = [0u64; 4];
+        for x in &mut seg {
+            *x = r.u64()?;
+        }
+        scan.segs.push(seg);
+    }
+    let nb = r.u64()?;
+    ensure(nb <= size, path, TableFault::Corrupt, || {
+        format!("{nb} listed distances in a tier of {size} slots")
+    })?;
+    let mut buckets: BTreeMap<u32, Vec<S>> = BTreeMap::new();
+    let mut listed = 0u64;
+    for _ in 0..nb {
+        let d = r.u32()?;
+        let k = r.u64()?;
+        listed = listed.saturating_add(k);
+        // A slot is listed once, when it is decided.
+        ensure(listed <= size, path, TableFault::Corrupt, || {
+            format!("more listed slots than the tier's {size}")
+        })?;
+        let mut v: Vec<S> = Vec::new();
+        v.try_reserve_exact(k as usize).map_err(|_| {
+            Error::Memory(format!(
+                "tier {tier}: cannot allocate the checkpoint's frontier"
+            ))
+        })?;
+        for _ in 0..k {
+            let i = r.slot::<S>(width)?;
+            ensure(i < size, path, TableFault::Corrupt, || {
+                format!("frontier slot {i} past the tier's {size}")
+            })?;
+            v.push(S::of(i));
+        }
+        ensure(
+            buckets.insert(d, v).is_none(),
+            path,
+            TableFault::Corrupt,
+            || format!("distance {d} listed twice"),
+        )?;
+    }
+    let words = Words::new(n, &tier)?;
+    let mut buf = vec![0u8; WORDS_PER_BUF * 4];
+    for seg in &words.segs {
+        for part in seg.chunks(WORDS_PER_BUF) {
+            let b = &mut buf[..part.len() * 4];
+            r.take(b)?;
+            for (w, x) in part.iter().zip(b.chunks_exact(4)) {
+                let x = u32::from_le_bytes([x[0], x[1], x[2], x[3]]);
+                w.store(x, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    }
+    let want = r.crc.clone().finalize();
+    let mut stored = [0u8; 4];
+    r.inner.read_exact(&mut stored).map_err(|_| {
+        Error::table(
+            path,
+            TableFault::Truncated,
+            "truncated checkpoint (no checksum)",
+        )
+    })?;
+    ensure(
+        u32::from_le_bytes(stored) == want,
+        path,
+        TableFault::Checksum,
+        || "checksum mismatch (the file is damaged)".into(),
+    )?;
+    let mut extra = [0u8; 1];
+    ensure(
+        matches!(r.inner.read(&mut extra), Ok(0)),
+        path,
+        TableFault::Corrupt,
+        || "bytes after the checksum".into(),
+    )?;
+    Ok(Some(State {
+        words,
+        scan,
+        buckets,
+        from,
+        levels,
+    }))
+}

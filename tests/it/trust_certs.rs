@@ -1,0 +1,269 @@
+//! Issue 25, item 4: the certificate checker validates a certificate before
+//! checking it (a hand-built one must not make `check()` panic), reports only
+//! what it checked, and the decoder never panics on damaged bytes.
+
+use super::trust_rules::kaooa_certificate;
+use huntsolve::prove::certificate::{Certificate, Node};
+use huntsolve::prove::check::check;
+use huntsolve::random::Rng;
+
+fn none<P>(
+    _: &P,
+) -> huntsolve::Result<
+    Option<(
+        huntsolve::prove::certificate::TableRef,
+        huntsolve::Value,
+        u32,
+    )>,
+> {
+    Ok(None)
+}
+
+#[test]
+fn hand_built_certificates_are_refused_not_panicked_on() {
+    let (g, cert) = kaooa_certificate();
+    let first_one = cert
+        .nodes
+        .iter()
+        .position(|n| matches!(n, Node::One { .. }))
+        .unwrap();
+    let first_all = cert
+        .nodes
+        .iter()
+        .position(|n| matches!(n, Node::All(_)))
+        .unwrap();
+    let n = cert.nodes.len() as u32;
+    let mut cases: Vec<(&str, Certificate)> = Vec::new();
+    let mut c = cert.clone();
+    c.nodes.clear();
+    c.header.nodes = 0;
+    cases.push(("no nodes", c));
+    let mut c = cert.clone();
+    c.header.nodes += 1;
+    cases.push(("node count", c));
+    let mut c = cert.clone();
+    c.header.side = 7;
+    cases.push(("side", c));
+    let mut c = cert.clone();
+    if let Node::One { child, .. } = &mut c.nodes[first_one] {
+        *child = n + 5;
+    }
+    cases.push(("child out of range", c));
+    let mut c = cert.clone();
+    c.nodes[first_all] = Node::All(vec![u32::MAX]);
+    cases.push(("All child out of range", c));
+    let mut c = cert.clone();
+    c.nodes[first_all] = Node::All(Vec::new());
+    cases.push(("All without moves", c));
+    let mut c = cert.clone();
+    c.nodes[first_one] = Node::Table {
+        table: 3,
+        value: huntsolve::Value::Win,
+        distance: 1,
+    };
+    cases.push(("table index out of range", c));
+    for (what, c) in cases {
+        let e = check(&g, &c, &none).expect_err(what).to_string();
+        assert!(e.contains("malformed"), "{what}: {e}");
+    }
+}
+
+#[test]
+fn the_report_names_what_was_checked_not_the_header_text() {
+    let (g, mut cert) = kaooa_certificate();
+    let side = huntsolve::Game::side_name(&g, cert.header.side as usize);
+    cert.header.side_name = "prey\u{1b}[31m wins".into();
+    let r = check(&g, &cert, &none).unwrap();
+    assert!(r.ok());
+    assert_eq!(r.side, side);
+    assert!(!r.position.contains('\u{1b}'));
+}
+
+/// Re-seals the checksums of a certificate's bytes (header and file), so that
+/// a mutation reaches the parser behind them.
+fn reseal(bytes: &mut [u8]) {
+    let hlen = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let end = bytes.len();
+    if 20 + hlen <= end - 12 {
+        let h = crc32fast::hash(&bytes[..16 + hlen]);
+        bytes[16 + hlen..20 + hlen].copy_from_slice(&h.to_le_bytes());
+    }
+    let f = crc32fast::hash(&bytes[..end - 12]);
+    bytes[end - 12..end - 8].copy_from_slice(&f.to_le_bytes());
+}
+
+/// Seeded random mutations of a real certificate (bytes flipped, set, cut
+/// out or repeated, checksums re-sealed or not): `decode` returns an error or
+/// a certificate, and `check` of what decodes returns a report or an error.
+/// Never a panic.
+#[test]
+fn damaged_certificates_never_panic_the_decoder_or_the_checker() {
+    let (g, cert) = kaooa_certificate();
+    let good = cert.encode();
+    let hlen = u32::from_le_bytes(good[12..16].try_into().unwrap()) as usize;
+    let body = 20 + hlen..good.len() - 12;
+    let mut rng = Rng::new(25);
+    let (mut decoded, mut refused) = (0, 0);
+    for round in 0..3000u32 {
+        let mut b = good.clone();
+        let edits = 1 + rng.below(4);
+        for _ in 0..edits {
+            // Mostly inside the node data, where the checksums hide the most.
+            let at = if rng.below(4) == 0 {
+                rng.below(b.len())
+            } else {
+                body.start + rng.below(body.end - body.start)
+            };
+            let at = at.min(b.len() - 1);
+            match rng.below(4) {
+                0 => b[at] ^= 1 << rng.below(8),
+                1 => b[at] = rng.below(256) as u8,
+                2 => {
+                    let len = 1 + rng.below(8);
+                    let stop = (at + len).min(b.len() - 12);
+                    if at < stop {
+                        b.drain(at..stop);
+                    }
+                }
+                _ => {
+                    let piece: Vec<u8> = b[at..(at + 1 + rng.below(8)).min(b.len())].to_vec();
+                    b.splice(at..at, piece);
+                }
+            }
+        }
+        if round % 5 != 0 && b.len() >= 32 {
+            reseal(&mut b);
+        }
+        match Certificate::decode(&b) {
+            Err(_) => refused += 1,
+            Ok(c) => {
+                decoded += 1;
+                let _ = check(&g, &c, &none);
+            }
+        }
+    }
+    // Both branches were exercised (the re-sealed mutations reach the parser).
+    assert!(
+        refused > 100 && decoded > 10,
+        "{refused} refused, {decoded} decoded"
+    );
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("huntsolve-certs-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `X.cert` was written through `X.tmp`, overwriting and then deleting an
+/// unrelated file of that name; a FIFO (or, as root, `/dev/null`) was replaced.
+#[test]
+fn saving_a_certificate_clobbers_nothing_and_refuses_non_regular_targets() {
+    let (_, cert) = kaooa_certificate();
+    let d = tmpdir("save");
+    let target = d.join("x.cert");
+    let unrelated = d.join("x.tmp");
+    std::fs::write(&unrelated, "my notes").unwrap();
+    cert.write(&target).unwrap();
+    cert.write(&target).unwrap();
+    assert_eq!(std::fs::read_to_string(&unrelated).unwrap(), "my notes");
+    assert_eq!(Certificate::read(&target).unwrap(), cert);
+    let mut names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["x.cert", "x.tmp"], "no temporary file left behind");
+    // A FIFO stays a FIFO; a directory stays a directory.
+    let fifo = d.join("fifo.cert");
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let e = cert.write(&fifo).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo());
+    }
+    let e = cert.write(&d).unwrap_err().to_string();
+    assert!(e.contains("not a regular file"), "{e}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The save path is checked before the proof (before: after a full proof).
+#[test]
+fn prove_checks_the_save_path_before_proving() {
+    let t = std::time::Instant::now();
+    let (code, _, err) = super::harden_cli::run_within(
+        &[
+            "prove",
+            "bagh-chal",
+            "--time",
+            "30",
+            "--save",
+            "/nonexistent-dir/x.cert",
+        ],
+        20,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("error:") && err.contains("/nonexistent-dir"),
+        "{err}"
+    );
+    assert!(t.elapsed() < std::time::Duration::from_secs(10));
+}
+
+/// A table leaf that the tables given do not cover is "could not check"
+/// (exit 2, missing tables), not "does not hold" (exit 1).
+#[test]
+fn check_proof_without_the_leaves_tables_exits_2() {
+    use super::harden_cli::run_within;
+    let d = tmpdir("leaves");
+    let all = d.join("all");
+    let (code, _, err) = run_within(&["solve", "kaooa", "--out", all.to_str().unwrap()], 60);
+    assert_eq!(code, Some(0), "{err}");
+    let cert = d.join("c.cert");
+    let (code, _, err) = run_within(
+        &[
+            "prove",
+            "kaooa",
+            "--tables",
+            all.to_str().unwrap(),
+            "--save",
+            cert.to_str().unwrap(),
+        ],
+        60,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    // The start's tier is h1p7c0; give only another tier.
+    let some = d.join("some");
+    std::fs::create_dir_all(&some).unwrap();
+    std::fs::copy(all.join("h0p0c0.hst"), some.join("h0p0c0.hst")).unwrap();
+    let (code, out, err) = run_within(
+        &[
+            "check-proof",
+            cert.to_str().unwrap(),
+            "--tables",
+            some.to_str().unwrap(),
+        ],
+        60,
+    );
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(err.contains("give --tables"), "{err}");
+    let (code, out, _) = run_within(
+        &[
+            "check-proof",
+            cert.to_str().unwrap(),
+            "--tables",
+            all.to_str().unwrap(),
+        ],
+        60,
+    );
+    assert_eq!(code, Some(0), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}
