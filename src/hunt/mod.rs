@@ -55,18 +55,28 @@ pub fn from_spec(spec: &str) -> Result<HuntGame> {
 /// board (for rules from an untrusted source, such as an explorer request).
 pub fn from_spec_builtin(spec: &str) -> Result<HuntGame> {
     let rules = HuntRules::parse(spec)?;
-    if !crate::board::BUILTIN.iter().any(|b| b.0 == rules.board) {
+    if !is_builtin_board(&rules.board) {
         return Err(Error::Rules(format!(
             "board {}: only built-in boards are accepted here ({}); board files are read only at the command line",
             quote(&rules.board),
-            crate::board::BUILTIN
-                .iter()
-                .map(|b| b.0)
-                .collect::<Vec<_>>()
-                .join(", ")
+            builtin_board_names()
         )));
     }
     HuntGame::new(rules)
+}
+
+/// Whether `name` is one of the built-in boards.
+fn is_builtin_board(name: &str) -> bool {
+    crate::board::BUILTIN.iter().any(|b| b.0 == name)
+}
+
+/// The built-in boards' names, comma-separated (for error messages).
+fn builtin_board_names() -> String {
+    crate::board::BUILTIN
+        .iter()
+        .map(|b| b.0)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A hunt game: rules, board, keys and evaluation weights.
@@ -95,7 +105,7 @@ impl HuntGame {
     /// the win thresholds. Errors name the offending option.
     pub fn new(mut rules: HuntRules) -> Result<HuntGame> {
         rules.check()?;
-        let board = if crate::board::BUILTIN.iter().any(|b| b.0 == rules.board) {
+        let board = if is_builtin_board(&rules.board) {
             Board::builtin(&rules.board)?
         } else if rules.board.contains('/') || rules.board.contains('.') {
             Board::from_file(std::path::Path::new(&rules.board))?
@@ -103,11 +113,7 @@ impl HuntGame {
             return Err(Error::Rules(format!(
                 "unknown board {}; accepted: {} or a board file path",
                 quote(&rules.board),
-                crate::board::BUILTIN
-                    .iter()
-                    .map(|b| b.0)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                builtin_board_names()
             )));
         };
         if rules.hunters as usize + rules.prey as usize > board.len() {
