@@ -5,6 +5,8 @@
 #   scripts/solve-seeds.sh RULES MAX_PREY [OUT_DIR] [THREADS]
 #
 # e.g. scripts/solve-seeds.sh cows-leopards-mogol 7
+# A MAX_PREY of the form A,D is a tafl material scope (`--material A,D`), e.g.
+#   scripts/solve-seeds.sh caikaboroda 5,0 tables/seeds/caikaboroda
 # Default OUT_DIR: tables/seeds/RULES (git-ignored; one directory per rules value, so a
 # larger MAX_PREY later keeps the smaller tiers). The plan prints its memory and time
 # estimate first; the limit is raised to 20G here (24 GiB machine). Then: `analyze --by-side`
@@ -19,13 +21,15 @@ rules="$1"
 max_prey="$2"
 out="${3:-tables/seeds/$rules}"
 threads="${4:-$(nproc)}"
+scope_flag=(--max-prey "$max_prey")
+[[ "$max_prey" == *,* ]] && scope_flag=(--material "$max_prey")
 mkdir -p "$out"
 cargo build --release --quiet --bin huntsolve
 bin=target/release/huntsolve
 build="$(git rev-parse --short HEAD)$(git diff --quiet || echo +dirty)"
-echo "solve: $rules --max-prey $max_prey into $out, $threads threads, build $build, $(date -u +%FT%TZ), load: $(uptime)" | tee -a "$out/solve.log"
+echo "solve: $rules ${scope_flag[*]} into $out, $threads threads, build $build, $(date -u +%FT%TZ), load: $(uptime)" | tee -a "$out/solve.log"
 /usr/bin/time -v -o "$out/time-solve-$max_prey.log" \
-  "$bin" solve "$rules" --max-prey "$max_prey" --out "$out" --threads "$threads" --memory "${MEMORY:-20G}" \
+  "$bin" solve "$rules" "${scope_flag[@]}" --out "$out" --threads "$threads" --memory "${MEMORY:-20G}" \
   2>>"$out/solve.log" | tee -a "$out/solve.log"
 echo "analyze: $(date -u +%FT%TZ), load: $(uptime)" | tee -a "$out/solve.log"
 /usr/bin/time -v -o "$out/time-analyze-$max_prey.log" \
