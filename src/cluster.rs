@@ -272,7 +272,14 @@ fn manager_setup<G: Solvable>(
 ) -> Result<(Plan<G::Tier>, crate::retro::lock::DirLock)> {
     let plan = plan(game, scope)?;
     // The limit given applies to each worker; the manager itself holds no records.
-    check_memory_serial(game, scope, &plan, options.memory_limit)?;
+    // Workers solve with the full solver only (no compact tiers over MPI yet).
+    check_memory_serial(
+        game,
+        scope,
+        &plan,
+        options.memory_limit,
+        crate::retro::driver::Compact::Never,
+    )?;
     let lock = open_out_dir(out_dir)?;
     Ok((plan, lock))
 }

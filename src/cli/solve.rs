@@ -4,7 +4,7 @@
 use super::args::{Json, Threads};
 use super::out::{println, Bars};
 use huntsolve::retro::driver::{
-    check_index, default_memory_limit, format_bytes, parse_size, SolveOptions, SolveReport,
+    check_index, default_memory_limit, format_bytes, parse_size, Compact, SolveOptions, SolveReport,
 };
 use huntsolve::retro::manifest::{
     plan_any, read_results, results_markdown, solve_any, write_results, JobResult, Manifest,
@@ -54,6 +54,11 @@ pub struct Args {
     /// (fractions allowed; 0: no checkpoints). Ctrl-C writes one before exiting.
     #[arg(long, value_name = "M", default_value_t = 10.0)]
     pub checkpoint_minutes: f64,
+    /// The one-byte-a-slot solver (no counters: losses found by re-checking a
+    /// position's moves; no checkpoints), for tiers too large for the full solver's
+    /// 6 bytes a slot: `auto` for the tiers over --memory, `always`, `never`.
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    pub compact: String,
 }
 
 /// Solves one job: `Some(report)` from the process that reports (a single
@@ -97,8 +102,9 @@ pub fn run(args: Args) -> Result<()> {
         return super::solve_mpi::run(args);
     }
     let every = checkpoint_every(args.checkpoint_minutes)?;
+    let compact = Compact::parse(&args.compact)?;
     run_with(&args, &|g, s, o, t, l, q| {
-        solve_job(g, s, o, t, l, q, every).map(Some)
+        solve_job(g, s, o, t, l, q, every, compact).map(Some)
     })
 }
 
@@ -214,6 +220,7 @@ pub(super) fn announce_plan(
     threads: usize,
     quiet: bool,
     per_worker: bool,
+    compact: Compact,
 ) -> Result<()> {
     // Before the plan: planning builds the ranking tables, which may alone be too big.
     huntsolve::with_game!(game, g => check_index(g, limit))?;
@@ -222,6 +229,17 @@ pub(super) fn announce_plan(
     let memory = if per_worker {
         // An MPI worker solves one tier at a time.
         format!("memory per worker ≈ {}", format_bytes(info.memory_serial))
+    } else if limit.is_some_and(|l| info.memory_serial > l) && compact != Compact::Never {
+        format!(
+            "memory needed ≈ {} one tier at a time, ≈ {} with the compact solver (one byte a slot) for the tiers over the limit",
+            format_bytes(info.memory_serial),
+            format_bytes(info.memory_compact)
+        )
+    } else if compact == Compact::Always {
+        format!(
+            "memory needed ≈ {} with the compact solver, one tier at a time",
+            format_bytes(info.memory_compact)
+        )
     } else if info.memory_serial < info.memory {
         format!(
             "memory needed ≈ {} with independent tiers in parallel, ≈ {} one tier at a time",
@@ -275,12 +293,14 @@ fn solve_job(
     limit: Option<u64>,
     quiet: bool,
     checkpoint_every: Option<Duration>,
+    compact: Compact,
 ) -> Result<SolveReport> {
-    announce_plan(game, scope, limit, threads, quiet, false)?;
+    announce_plan(game, scope, limit, threads, quiet, false, compact)?;
     let options = SolveOptions {
         threads,
         memory_limit: limit,
         checkpoint_every,
+        compact,
         ..Default::default()
     };
     let bars = Bars::new();

@@ -27,7 +27,15 @@ pub fn run(args: Args) -> Result<()> {
     let printer = Printer;
     let result = run_with(&args, &|game, scope, out, threads, _limit, quiet| {
         if cluster.rank() == 0 {
-            announce_plan(game, scope, per_worker, threads, quiet, true)?;
+            announce_plan(
+                game,
+                scope,
+                per_worker,
+                threads,
+                quiet,
+                true,
+                huntsolve::retro::driver::Compact::Never,
+            )?;
         }
         let options = ClusterOptions {
             threads,

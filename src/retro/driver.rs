@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::table::{table_path, write_table, Table, TableMeta};
+use crate::table::{table_path, write_table, write_table_from, Table, TableMeta};
 
 /// Version of the index schemes of [`TierGame`] implementations, written into table headers.
 pub const INDEX_VERSION: u32 = 1;
@@ -50,6 +50,47 @@ pub struct SolveOptions {
     /// Tiers of at least this many slots are checkpointed (default
     /// [`DEFAULT_CHECKPOINT_MIN_SLOTS`]); smaller ones are quick to solve again.
     pub checkpoint_min_slots: u64,
+    /// When a tier is solved by the one-byte-a-slot solver ([`super::compact`]).
+    pub compact: Compact,
+}
+
+/// When [`solve`] solves a tier with [`super::compact`] (one byte a slot, no
+/// counters, no checkpoints) instead of [`super::solver`]. The records are the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Compact {
+    /// For the tiers whose full estimate ([`batch_memory`]) exceeds the memory
+    /// limit while the compact one fits; never without a limit.
+    #[default]
+    Auto,
+    /// For every tier.
+    Always,
+    /// For no tier (a tier over the limit is refused).
+    Never,
+}
+
+impl Compact {
+    /// Parses `auto`, `always` or `never`.
+    pub fn parse(text: &str) -> Result<Compact> {
+        match text {
+            "auto" => Ok(Compact::Auto),
+            "always" => Ok(Compact::Always),
+            "never" => Ok(Compact::Never),
+            _ => Err(Error::Input(format!(
+                "--compact {text}: give auto, always or never"
+            ))),
+        }
+    }
+
+    /// Whether `tier` is solved compact under `limit`.
+    pub fn applies<G: TierGame>(self, game: &G, tier: G::Tier, limit: Option<u64>) -> bool {
+        match self {
+            Compact::Always => true,
+            Compact::Never => false,
+            Compact::Auto => {
+                limit.is_some_and(|l| batch_memory(game, &[tier]).unwrap_or(u64::MAX) > l)
+            }
+        }
+    }
 }
 
 /// Default least time between two checkpoints of a tier: 10 minutes.
@@ -64,6 +105,7 @@ impl Default for SolveOptions {
             memory_limit: None,
             checkpoint_every: Some(DEFAULT_CHECKPOINT_EVERY),
             checkpoint_min_slots: DEFAULT_CHECKPOINT_MIN_SLOTS,
+            compact: Compact::Auto,
         }
     }
 }
@@ -147,6 +189,9 @@ pub struct Plan<T> {
     /// children's records. [`solve`] falls back to smaller batches of a wave (down to
     /// one tier) when `memory` exceeds the limit but this does not.
     pub memory_serial: u64,
+    /// Peak bytes one tier at a time with the compact solver for every tier that
+    /// exceeds a limit ([`compact_memory`]): the least [`Compact::Auto`] runs with.
+    pub memory_compact: u64,
     /// Expected CPU seconds ([`Solvable::core_rate`] of each tier): a rough guide.
     pub cpu_seconds: f64,
 }
@@ -269,6 +314,13 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
         .into_iter()
         .max()
         .unwrap_or(0);
+    let memory_compact = tiers
+        .iter()
+        .map(|&t| compact_memory(game, t))
+        .collect::<Result<Vec<u64>>>()?
+        .into_iter()
+        .max()
+        .unwrap_or(0);
     let cpu_seconds = tiers
         .iter()
         .map(|&t| game.tier_size(t) as f64 / game.core_rate(t))
@@ -279,6 +331,7 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
         placements,
         memory,
         memory_serial,
+        memory_compact,
         cpu_seconds,
     })
 }
@@ -294,6 +347,26 @@ pub(crate) fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> Result<u
     let kid_slots = checked_total(kids.iter().map(|&c| game.tier_size(c)), "index slots")?;
     slots
         .checked_mul(WORK_BYTES_PER_SLOT)
+        .and_then(|w| w.checked_add(kid_slots.checked_mul(2)?))
+        .ok_or_else(|| {
+            Error::Memory("too large: the memory estimate does not fit in 64 bits".into())
+        })
+}
+
+/// Estimated bytes to solve `tier` alone with the compact solver: a byte a slot
+/// ([`super::compact::COMPACT_BYTES_PER_SLOT`]), its distance sets (16 bytes per
+/// 4,096 slots) and the records of its stored children.
+pub fn compact_memory<G: TierGame>(game: &G, tier: G::Tier) -> Result<u64> {
+    let slots = game.tier_size(tier);
+    let kid_slots = checked_total(
+        game.stored_children(tier)
+            .into_iter()
+            .map(|c| game.tier_size(c)),
+        "index slots",
+    )?;
+    slots
+        .checked_mul(super::compact::COMPACT_BYTES_PER_SLOT)
+        .and_then(|w| w.checked_add(slots / 256))
         .and_then(|w| w.checked_add(kid_slots.checked_mul(2)?))
         .ok_or_else(|| {
             Error::Memory("too large: the memory estimate does not fit in 64 bits".into())
@@ -446,7 +519,7 @@ pub fn solve<G: Solvable>(
 ) -> Result<SolveReport> {
     check_index(game, options.memory_limit)?;
     let plan = plan(game, scope)?;
-    check_memory_serial(game, scope, &plan, options.memory_limit)?;
+    check_memory_serial(game, scope, &plan, options.memory_limit, options.compact)?;
     let _lock = open_out_dir(out_dir)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
@@ -455,23 +528,39 @@ pub fn solve<G: Solvable>(
     pool.install(|| run_plan(game, scope, &plan, out_dir, options, progress))
 }
 
-/// Refuses a plan whose largest tier (with its children's records) exceeds `limit`.
+/// Refuses a plan whose largest tier (with its children's records) exceeds
+/// `limit`, even with the compact solver where `compact` allows it.
 pub fn check_memory_serial<G: Solvable>(
     game: &G,
     scope: &Scope,
     plan: &Plan<G::Tier>,
     limit: Option<u64>,
+    compact: Compact,
 ) -> Result<()> {
-    match limit {
-        Some(limit) if plan.memory_serial > limit => Err(Error::Memory(format!(
-            "{} ({} scope) needs about {} even one tier at a time, but the limit is {}; raise --memory or choose a smaller scope",
+    let Some(limit) = limit else {
+        return Ok(());
+    };
+    let (need, how) = match compact {
+        Compact::Never => (plan.memory_serial, ""),
+        // A tier's compact estimate is below its full one: the plan fits when
+        // every tier fits one way or the other, that is when the compact one does.
+        Compact::Auto if plan.memory_serial > limit => (
+            plan.memory_compact,
+            " with the compact solver for the largest tiers",
+        ),
+        Compact::Auto => (plan.memory_serial, ""),
+        Compact::Always => (plan.memory_compact, " with the compact solver"),
+    };
+    if need > limit {
+        return Err(Error::Memory(format!(
+            "{} ({} scope) needs about {} even one tier at a time{how}, but the limit is {}; raise --memory or choose a smaller scope",
             game.rules_string(),
             scope.name(),
-            format_bytes(plan.memory_serial),
+            format_bytes(need),
             format_bytes(limit)
-        ))),
-        _ => Ok(()),
+        )));
     }
+    Ok(())
 }
 
 /// Creates `out_dir`, takes its lock (one writer per directory) and removes the
@@ -554,6 +643,40 @@ pub fn solve_and_write_tier_with<G: Solvable>(
         tier_summary(&name, placements, &res.stats, res.seconds),
         res.records,
     ))
+}
+
+/// [`solve_and_write_tier`] by the compact solver ([`super::compact`]): the
+/// table is written block by block from its bytes, so no array of records is
+/// made; a parent tier reads the records back from disk.
+pub fn solve_and_write_tier_compact<G: Solvable>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    out_dir: &Path,
+    progress: &dyn Progress,
+) -> Result<TierSummary> {
+    let name = game.tier_name(tier);
+    let placements = game.tier_placements(tier);
+    let res = super::compact::solve_tier_compact(game, tier, children, progress)?;
+    let extra = Extra {
+        stats: res.stats.clone(),
+        placements,
+        seconds: res.seconds,
+    };
+    let meta = TableMeta {
+        rules: game.rules_string(),
+        fingerprint: game.fingerprint(),
+        tier: name.clone(),
+        index_version: INDEX_VERSION,
+        encoding: RECORD_ENCODING,
+        positions: res.len() as u64,
+        extra: serde_json::to_string(&extra)
+            .map_err(|e| Error::Internal(format!("encoding statistics: {e}")))?,
+    };
+    write_table_from(&table_path(out_dir, &name), &meta, res.len(), &|r| {
+        res.records(r)
+    })?;
+    Ok(tier_summary(&name, placements, &res.stats, res.seconds))
 }
 
 /// `summary.json`'s contents: the tiers of `plan` found in `done` in plan order,
@@ -654,6 +777,12 @@ fn run_plan<G: Solvable>(
                 // Left by a run killed between the table's rename and this removal.
                 remove_checkpoint(&checkpoint_path(out_dir, &name))?;
                 (summary, None, false)
+            } else if options.compact.applies(game, t, limit) {
+                progress.message(&format!(
+                    "{name}: compact solver (one byte a slot, no checkpoints)"
+                ));
+                let summary = solve_and_write_tier_compact(game, t, &children, out_dir, progress)?;
+                (summary, None, true)
             } else {
                 let ckpt = options.checkpointing(game.tier_size(t), out_dir, &name);
                 let (summary, records) = solve_and_write_tier_with(

@@ -131,6 +131,9 @@ pub struct PlanInfo {
     pub memory: u64,
     /// Estimated peak bytes one tier at a time (the least a solve can run with).
     pub memory_serial: u64,
+    /// Estimated peak bytes one tier at a time with the compact solver for the
+    /// tiers over a limit (the least `--compact auto` runs with).
+    pub memory_compact: u64,
     /// Expected CPU seconds (a rough guide from measured rates).
     pub cpu_seconds: f64,
 }
@@ -142,6 +145,7 @@ fn info<T>(p: &Plan<T>) -> PlanInfo {
         placements: p.placements,
         memory: p.memory,
         memory_serial: p.memory_serial,
+        memory_compact: p.memory_compact,
         cpu_seconds: p.cpu_seconds,
     }
 }

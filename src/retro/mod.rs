@@ -5,6 +5,7 @@
 //! - [`reference`](mod@reference): the previous solver, the baseline of `bench --retro` and a cross-check.
 //! - [`tafl_tiers`]: tafl as a [`TierGame`] (tiers by material, king-cell index).
 //! - [`scope`]: which tiers a solve covers ([`Scope`], [`Solvable`]).
+//! - [`compact`]: the one-byte-a-slot solver for tiers whose solver words do not fit in memory.
 //! - [`checkpoint`]: a tier's solver state on disk at a level boundary, to resume inside the tier.
 //! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
 //! - [`bench`](mod@bench): chosen tiers solved in memory by both solvers, timed.
@@ -13,6 +14,7 @@
 pub mod bench;
 pub mod cache;
 pub mod checkpoint;
+pub mod compact;
 pub mod driver;
 pub mod hunt_tiers;
 pub mod lock;

@@ -132,12 +132,12 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
     }
 
     /// Position of `tier` in the list, if loaded (for [`ChildValues::record`]).
-    fn slot(&self, tier: T) -> Option<usize> {
+    pub(super) fn slot(&self, tier: T) -> Option<usize> {
         self.tables.iter().position(|(t, _)| *t == tier)
     }
 
     /// Record `index` of the tier at list position `k` ([`REC_NONE`] past the end).
-    fn record(&self, k: usize, index: u64) -> u16 {
+    pub(super) fn record(&self, k: usize, index: u64) -> u16 {
         self.tables[k]
             .1
             .get(index as usize)
@@ -278,7 +278,7 @@ pub enum Absorb {
 }
 
 /// What the scan found for one position.
-enum Scanned {
+pub(super) enum Scanned {
     /// Final record; pushed to the frontier at this distance unless a draw.
     Final(u16),
     /// In-tier node: number of in-tier moves, and what the exits give.
@@ -287,11 +287,11 @@ enum Scanned {
 
 /// What the moves that leave the tier give a position.
 #[derive(Clone, Copy, Debug, Default)]
-struct Exits {
+pub(super) struct Exits {
     /// Fastest win through an exit (a child lost at distance `d` gives `d + 1`).
-    win: Option<u32>,
+    pub(super) win: Option<u32>,
     /// Some exit leads to a draw.
-    draw: bool,
+    pub(super) draw: bool,
     /// Slowest loss through an exit (0: none).
     loss: u32,
 }
@@ -348,7 +348,7 @@ fn check_distance(d: u32) -> Result<u32> {
 /// With `absorb`, an in-tier child whose word is a plain decided record (a slot
 /// of the first sweep, see [`Absorb::Hint`]) is folded into the exits instead of
 /// being counted.
-fn scan_position<G: TierGame>(
+pub(super) fn scan_position<G: TierGame>(
     game: &G,
     tier: G::Tier,
     pos: &G::Pos,
@@ -459,7 +459,7 @@ fn scan_position<G: TierGame>(
 }
 
 /// Buffers of one scanning job, reused slot after slot.
-struct Scratch<G: TierGame> {
+pub(super) struct Scratch<G: TierGame> {
     moves: Vec<G::Move>,
     /// (tier, index) of every child.
     indices: Vec<(G::Tier, u64)>,
@@ -471,7 +471,7 @@ struct Scratch<G: TierGame> {
 
 impl<G: TierGame> Scratch<G> {
     /// Empty buffers.
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Scratch {
             moves: Vec::new(),
             indices: Vec::new(),
@@ -482,7 +482,7 @@ impl<G: TierGame> Scratch<G> {
 }
 
 /// Buffers of one propagation job, reused child after child.
-struct PredScratch<G: TierGame> {
+pub(super) struct PredScratch<G: TierGame> {
     /// Un-moves (when the game ranks them one by one).
     buf: Vec<G::Pos>,
     /// (rank, stabiliser order) of every predecessor.
@@ -492,7 +492,7 @@ struct PredScratch<G: TierGame> {
 }
 
 impl<G: TierGame> PredScratch<G> {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         PredScratch {
             buf: Vec::new(),
             ranks: Vec::new(),
@@ -503,7 +503,7 @@ impl<G: TierGame> PredScratch<G> {
 
 /// Predecessor classes of the class `child` ([`TierGame::pred_ranks`] of its
 /// representative), a class once per un-move that reaches it.
-fn pred_classes<G: TierGame>(
+pub(super) fn pred_classes<G: TierGame>(
     game: &G,
     tier: G::Tier,
     child: u64,

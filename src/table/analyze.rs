@@ -211,6 +211,8 @@ fn bump(hist: &mut Vec<u64>, d: u32) {
 
 /// Slots per parallel work unit of the side split.
 const CHUNK: u64 = 4096;
+/// Records analysed at a time (rounded to whole blocks): 32 MiB of records.
+const WINDOW: u64 = 1 << 24;
 
 /// Counts of one side to move, summed across parallel chunks (no allocation, so
 /// tiers of billions of slots cost no memory per chunk).
@@ -280,14 +282,19 @@ impl Tally {
 }
 
 /// Counts the decided slots of `records` (tier `tier`) by side to move.
-fn count_by_side<G: TierGame>(
+/// The by-side tallies of the slots `base..base + records.len()` of `tier`
+/// (their records given), the positions enumerated by
+/// [`TierGame::for_each_slot`] (which must give a position for every slot that
+/// has a record).
+fn tally_by_side<G: TierGame>(
     game: &G,
     tier: G::Tier,
+    base: u64,
     records: &[u16],
     progress: &dyn Progress,
-) -> Result<Vec<SideStats>> {
+) -> Result<[Tally; 2]> {
     let n = records.len() as u64;
-    let tally = (0..n.div_ceil(CHUNK))
+    (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             if stop_requested() {
@@ -295,30 +302,45 @@ fn count_by_side<G: TierGame>(
             }
             let mut acc = [Tally::default(); 2];
             let end = ((c + 1) * CHUNK).min(n);
-            for index in c * CHUNK..end {
-                let Some((v, d)) = decode(records[index as usize]) else {
-                    continue;
+            let rec = |index: u64| records[(index - base) as usize];
+            let want = |index: u64| rec(index) != crate::tier::REC_NONE;
+            let mut seen = 0u64;
+            let mut visit = |index: u64, pos: &G::Pos| -> Result<()> {
+                let Some((v, d)) = decode(rec(index)) else {
+                    return Ok(());
                 };
-                let pos = game.unrank(tier, index).ok_or_else(|| {
-                    Error::Internal(format!(
-                        "tier {} slot {index} has a record but unrank gives no position",
-                        game.tier_name(tier)
-                    ))
-                })?;
-                let side = game.side_to_move(&pos);
+                seen += 1;
+                let side = game.side_to_move(pos);
                 let Some(slot) = acc.get_mut(side) else {
                     return Err(Error::Internal(format!(
                         "tier {} slot {index}: side to move {side} is not 0 or 1",
                         game.tier_name(tier)
                     )));
                 };
-                slot.count(v, d, game.orbit_size(&pos));
+                slot.count(v, d, game.orbit_size(pos));
+                Ok(())
+            };
+            game.for_each_slot(tier, base + c * CHUNK..base + end, &want, &mut visit)?;
+            let with_record = (c * CHUNK..end)
+                .filter(|&k| records[k as usize] != crate::tier::REC_NONE)
+                .count() as u64;
+            if seen != with_record {
+                return Err(Error::Internal(format!(
+                    "tier {}: {with_record} slots of {}..{} have a record but only {seen} hold a position",
+                    game.tier_name(tier),
+                    base + c * CHUNK,
+                    base + end
+                )));
             }
             progress.advance(end - c * CHUNK);
             Ok(acc)
         })
-        .try_reduce(|| [Tally::default(); 2], |a, b| Ok(Tally::merge(a, b)))?;
-    Ok((0..2)
+        .try_reduce(|| [Tally::default(); 2], |a, b| Ok(Tally::merge(a, b)))
+}
+
+/// The by-side rows of a tier from its tallies.
+fn side_rows<G: TierGame>(game: &G, tally: [Tally; 2]) -> Vec<SideStats> {
+    (0..2)
         .map(|side| {
             let t = tally[side];
             SideStats {
@@ -333,7 +355,7 @@ fn count_by_side<G: TierGame>(
                 weighted: t.weighted,
             }
         })
-        .collect())
+        .collect()
 }
 
 /// Analyses every table in `dir`; `top` longest wins are reported with positions.
@@ -395,49 +417,68 @@ pub fn analyze_dir_with<G: TierGame>(
                 format!("no table for tier {}", game.tier_name(tier)),
             )
         })?;
-        let records = table.read_all()?;
         let mut s = TierStats {
             tier: game.tier_name(tier),
-            records: records.len() as u64,
+            records: table.records(),
             file_bytes: table.file_len(),
             ..TierStats::default()
         };
-        let mut longest: Option<(u32, u64)> = None;
-        for (i, &r) in records.iter().enumerate() {
-            let Some((v, d)) = decode(r) else { continue };
-            s.positions += 1;
-            match v {
-                Value::Win => {
-                    s.wins += 1;
-                    bump(&mut s.win_distances, d);
-                    if longest.is_none_or(|(ld, _)| d > ld) {
-                        longest = Some((d, i as u64));
-                    }
-                    if top > 0 {
-                        let item = Reverse((d, Reverse((tier, i as u64)), r));
-                        if heap.len() < top {
-                            heap.push(item);
-                        } else if heap.peek().is_some_and(|least| item < *least) {
-                            heap.pop();
-                            heap.push(item);
-                        }
-                    }
-                }
-                Value::Loss => {
-                    s.losses += 1;
-                    bump(&mut s.loss_distances, d);
-                }
-                Value::Draw => s.draws += 1,
-            }
-        }
-        s.max_win = s.win_distances.len().saturating_sub(1) as u32;
-        s.max_loss = s.loss_distances.len().saturating_sub(1) as u32;
-        if let Some((_, i)) = longest {
-            s.longest_win = Some(example(game, tier, i, records[i as usize])?);
-        }
         if opts.by_side {
             progress.stage(&format!("sides {}", s.tier), s.records);
-            s.by_side = count_by_side(game, tier, &records, progress)?;
+        }
+        // Window by window of whole blocks, so that a tier of billions of slots
+        // needs no array of all its records.
+        let per = (WINDOW / u64::from(table.block_records().max(1))).max(1) as usize;
+        let mut tally = [Tally::default(); 2];
+        let mut longest: Option<(u32, u64, u16)> = None;
+        let mut records: Vec<u16> = Vec::new();
+        for first in (0..table.blocks()).step_by(per) {
+            let base = first as u64 * u64::from(table.block_records());
+            records.clear();
+            for b in first..(first + per).min(table.blocks()) {
+                records.extend_from_slice(&table.block(b)?);
+            }
+            for (k, &r) in records.iter().enumerate() {
+                let i = base + k as u64;
+                let Some((v, d)) = decode(r) else { continue };
+                s.positions += 1;
+                match v {
+                    Value::Win => {
+                        s.wins += 1;
+                        bump(&mut s.win_distances, d);
+                        if longest.is_none_or(|(ld, _, _)| d > ld) {
+                            longest = Some((d, i, r));
+                        }
+                        if top > 0 {
+                            let item = Reverse((d, Reverse((tier, i)), r));
+                            if heap.len() < top {
+                                heap.push(item);
+                            } else if heap.peek().is_some_and(|least| item < *least) {
+                                heap.pop();
+                                heap.push(item);
+                            }
+                        }
+                    }
+                    Value::Loss => {
+                        s.losses += 1;
+                        bump(&mut s.loss_distances, d);
+                    }
+                    Value::Draw => s.draws += 1,
+                }
+            }
+            if opts.by_side {
+                let t = tally_by_side(game, tier, base, &records, progress)?;
+                tally = Tally::merge(tally, t);
+            }
+        }
+        drop(records);
+        s.max_win = s.win_distances.len().saturating_sub(1) as u32;
+        s.max_loss = s.loss_distances.len().saturating_sub(1) as u32;
+        if let Some((_, i, r)) = longest {
+            s.longest_win = Some(example(game, tier, i, r)?);
+        }
+        if opts.by_side {
+            s.by_side = side_rows(game, tally);
             progress.finish_stage();
             for (t, p) in report.by_side.iter_mut().zip(&s.by_side) {
                 t.add(p);

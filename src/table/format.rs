@@ -445,6 +445,17 @@ pub fn encode_table(
     records: &[u16],
     opts: &WriteOptions,
 ) -> std::result::Result<Vec<u8>, String> {
+    encode_table_from(meta, records.len(), &|r| records[r].to_vec(), opts)
+}
+
+/// [`encode_table`] of `len` records that `block` gives range by range (one
+/// compressed block at a time), so that no array of every record is needed.
+pub fn encode_table_from(
+    meta: &TableMeta,
+    len: usize,
+    block: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
+    opts: &WriteOptions,
+) -> std::result::Result<Vec<u8>, String> {
     if meta.encoding != RECORD_ENCODING {
         return Err(format!(
             "record encoding {} is not the one this build writes ({RECORD_ENCODING})",
@@ -469,9 +480,9 @@ pub fn encode_table(
         encoding: meta.encoding,
         positions: meta.positions,
         extra: meta.extra.clone(),
-        records: records.len() as u64,
+        records: len as u64,
         block_records: opts.block_records,
-        blocks: records.len().div_ceil(opts.block_records as usize) as u64,
+        blocks: len.div_ceil(opts.block_records as usize) as u64,
     };
     let hbytes = bincode::serde::encode_to_vec(&header, bincode::config::standard())
         .map_err(|e| format!("header does not encode: {e}"))?;
@@ -482,9 +493,11 @@ pub fn encode_table(
         ));
     }
     let level = opts.level;
-    let compressed: Vec<Vec<u8>> = records
-        .par_chunks(opts.block_records as usize)
-        .map(|chunk| {
+    let per = opts.block_records as usize;
+    let compressed: Vec<Vec<u8>> = (0..len.div_ceil(per))
+        .into_par_iter()
+        .map(|k| {
+            let chunk = block(k * per..((k + 1) * per).min(len));
             let mut raw = Vec::with_capacity(chunk.len() * 2);
             raw.extend(chunk.iter().map(|r| r.to_le_bytes()[0]));
             raw.extend(chunk.iter().map(|r| r.to_le_bytes()[1]));
@@ -526,6 +539,19 @@ pub fn write_table(path: &Path, meta: &TableMeta, records: &[u16]) -> Result<()>
     write_table_with(path, meta, records, &WriteOptions::default())
 }
 
+/// [`write_table`] of `len` records that `block` gives range by range
+/// ([`encode_table_from`]).
+pub fn write_table_from(
+    path: &Path,
+    meta: &TableMeta,
+    len: usize,
+    block: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
+) -> Result<()> {
+    let bytes = encode_table_from(meta, len, block, &WriteOptions::default())
+        .map_err(|r| Error::table(path, TableFault::of_reason(&r), r))?;
+    write_bytes(path, &bytes)
+}
+
 /// [`write_table`] with explicit block size and compression level.
 pub fn write_table_with(
     path: &Path,
@@ -535,11 +561,16 @@ pub fn write_table_with(
 ) -> Result<()> {
     let bytes = encode_table(meta, records, opts)
         .map_err(|r| Error::table(path, TableFault::of_reason(&r), r))?;
+    write_bytes(path, &bytes)
+}
+
+/// A table file's bytes to `path`: temporary file, fsync, rename, directory fsync.
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = tmp_path(path);
     let result = (|| -> Result<()> {
         let mut f =
             File::create(&tmp).map_err(|e| Error::io(format!("creating {}", tmp.display()), e))?;
-        f.write_all(&bytes)
+        f.write_all(bytes)
             .map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
         f.sync_all()
             .map_err(|e| Error::io(format!("syncing {}", tmp.display()), e))?;

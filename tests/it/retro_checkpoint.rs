@@ -259,6 +259,7 @@ fn the_driver_resumes_from_a_checkpoint_and_removes_it() {
         memory_limit: None,
         checkpoint_every: Some(Duration::ZERO),
         checkpoint_min_slots: 0,
+        ..Default::default()
     };
     let report = solve(&g, &scope, &dir, &opts, &NoProgress).unwrap();
     assert_eq!(report.resumed, 0);

@@ -6,7 +6,7 @@ use huntsolve::game::Game;
 use huntsolve::game::Notation;
 use huntsolve::hunt::from_spec;
 use huntsolve::progress::NoProgress;
-use huntsolve::retro::driver::{load_records, solve};
+use huntsolve::retro::driver::{load_records, solve, Compact};
 use huntsolve::retro::{Scope, Solvable, SolveOptions, TierGame};
 use huntsolve::tier::decode;
 
@@ -117,15 +117,50 @@ fn memory_limit_batches_waves_with_the_same_records() {
         let _ = std::fs::remove_dir_all(&dir);
     }
     assert_eq!(records[0], records[1]);
-    let opts = SolveOptions {
+    // Below the largest tier's estimate: refused without the compact solver,
+    // solved with it (`auto`: only the tiers over the limit) with the same
+    // records, and refused again below the compact estimate.
+    let dir = std::env::temp_dir().join(format!("huntsolve-batch-no-{}", std::process::id()));
+    let tight = |limit: u64, compact: Compact| SolveOptions {
         threads: 1,
-        memory_limit: Some(plan.memory_serial - 1),
+        memory_limit: Some(limit),
+        compact,
         ..Default::default()
     };
-    let dir = std::env::temp_dir().join(format!("huntsolve-batch-no-{}", std::process::id()));
-    let err = solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap_err();
-    assert!(matches!(err, huntsolve::Error::Memory(_)), "{err}");
-    assert!(err.to_string().contains("one tier at a time"), "{err}");
+    assert!(plan.memory_compact < plan.memory_serial);
+    for (limit, compact) in [
+        (plan.memory_serial - 1, Compact::Never),
+        (plan.memory_compact - 1, Compact::Auto),
+        (plan.memory_compact - 1, Compact::Always),
+    ] {
+        let _ = std::fs::remove_dir_all(&dir);
+        let err = solve(&g, &Scope::Whole, &dir, &tight(limit, compact), &NoProgress).unwrap_err();
+        assert!(matches!(err, huntsolve::Error::Memory(_)), "{err}");
+        assert!(err.to_string().contains("one tier at a time"), "{err}");
+    }
+    for (limit, compact) in [
+        (plan.memory_serial - 1, Compact::Auto),
+        (plan.memory_compact, Compact::Always),
+    ] {
+        let _ = std::fs::remove_dir_all(&dir);
+        let report = solve(&g, &Scope::Whole, &dir, &tight(limit, compact), &NoProgress).unwrap();
+        assert_eq!(report.solved, plan.tiers());
+        let all: Vec<_> = plan
+            .waves
+            .iter()
+            .flatten()
+            .map(|&t| load_records(&g, &dir, t).unwrap())
+            .collect();
+        assert!(
+            (all.clone(), report.summary.start.clone()) == records[0],
+            "{compact:?}: records differ"
+        );
+        assert_eq!(
+            report.summary.tiers.len(),
+            plan.tiers(),
+            "{compact:?}: summary"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

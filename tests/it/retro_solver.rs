@@ -1,11 +1,13 @@
 //! The tier solver against the previous one (`retro::reference`, kept as a baseline):
 //! every tier of several games, with absorption automatic, forced on and forced off,
-//! with 1 and 2 threads, must give the reference's records exactly. And the
+//! with 1 and 2 threads, and the compact solver (`retro::compact`, forced on these
+//! small tiers) with 1 and 2 threads, must give the reference's records exactly. And the
 //! solver's shortcut hint `may_have_unmoves` must never rule out a slot that some
 //! in-tier move reaches (checked forward, from every position's moves).
 
 use huntsolve::game::Game;
 use huntsolve::progress::NoProgress;
+use huntsolve::retro::compact::{solve_tier_compact, MAX_COMPACT_DISTANCE};
 use huntsolve::retro::driver::plan;
 use huntsolve::retro::reference::solve_tier_reference;
 use huntsolve::retro::{solve_tier_with, Absorb, ChildValues, Scope, Solvable, TierGame};
@@ -48,6 +50,26 @@ fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64) {
                         .iter()
                         .zip(&want.records)
                         .position(|(a, b)| a != b)
+                );
+                assert_eq!(got.stats.outcomes, want.stats.outcomes);
+            }
+            for threads in [&one, &two] {
+                let got = threads.install(|| solve_tier_compact(game, t, &children, &NoProgress));
+                // Longer distances than a byte holds are refused, never approximated.
+                if want.stats.outcomes.max_distance > MAX_COMPACT_DISTANCE {
+                    let err = got.err().expect("a distance past the compact limit");
+                    assert!(err.to_string().contains("compact solver's limit"), "{err}");
+                    continue;
+                }
+                let got = got.unwrap();
+                let records = got.all_records();
+                assert!(
+                    records == want.records,
+                    "{} tier {} (compact, {} threads): records differ at slot {:?}",
+                    game.rules_string(),
+                    game.tier_name(t),
+                    threads.current_num_threads(),
+                    records.iter().zip(&want.records).position(|(a, b)| a != b)
                 );
                 assert_eq!(got.stats.outcomes, want.stats.outcomes);
             }

@@ -1,0 +1,622 @@
+//! The compact tier solver: one byte a slot, for tiers whose solver words do
+//! not fit in memory (the seed games' 8-cow tiers: 8.9 G slots on the
+//! 37-point board, 36 GB of [`super::solver`] words, 9 GB of bytes).
+//!
+//! [`super::solver`] keeps a 32-bit word a slot: for an undecided position the
+//! counter of its open in-tier moves, an escape flag and its best exit
+//! distance. This solver keeps one byte ([`St`]): a decided slot's value and
+//! distance; for an undecided one only whether some exit escapes to a draw
+//! (then it never loses) or wins (a *pending* win at that distance). Without
+//! counters a loss is found by a **forward re-check**: when a child class is
+//! decided won (for its side to move), each undecided predecessor class
+//! regenerates its representative's moves, and is lost when every child is a
+//! decided win, at 1 + the longest of their distances. Wins come as in the
+//! solver: a lost child at level `d` makes each undecided predecessor a win at
+//! `d + 1`, levels in increasing order, so the first is the fastest.
+//!
+//! Phases:
+//! 1. **Scan**: every slot unranked once ([`TierGame::for_each_slot`]);
+//!    terminal positions and positions whose every move leaves the tier are
+//!    final; the others are undecided, pending, or escaping by their exits.
+//! 2. **Levels** `d = 0, 1, …`: the slots decided at distance `d` (and the pending
+//!    wins at `d`, now final) are propagated: losses first (predecessors win at
+//!    `d + 1`), then wins (predecessors re-checked). A level reads only the
+//!    chunks of 2^12 slots whose distance set holds `d`; nothing is listed.
+//! 3. What is left undecided is a draw.
+//!
+//! Values and distances are functions of the game graph, so the records equal
+//! those of [`super::solver`] and [`super::reference`] with any number of
+//! threads (the tests compare them on every small preset): a decided byte is
+//! final when written (a win at the first level a lost child appears; a loss
+//! once every child is a final win), and a re-check that misses a child decided
+//! concurrently is repeated when that child's own level comes.
+//!
+//! Cost: a re-check (move generation and ranking of one position) per edge from
+//! a won child to an undecided predecessor, where the solver decrements a
+//! counter: cheap where few positions are decided (the seed endgames are
+//! 99.99 % draws), dearer where most are. Distances above
+//! [`MAX_COMPACT_DISTANCE`] are refused with an error, never approximated. No
+//! checkpoints: a killed compact tier starts again from its scan.
+
+use super::solver::{scan_position, ChildValues, PredScratch, Scanned, Scratch, TierStats};
+use crate::error::{Error, Result};
+use crate::game::Value;
+use crate::progress::{stop_requested, Progress};
+use crate::tier::{decode, encode, Outcomes, TierGame, REC_DRAW, REC_NONE};
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::time::Instant;
+
+/// Longest distance (plies) a compact byte holds, for wins and losses alike.
+pub const MAX_COMPACT_DISTANCE: u32 = 83;
+/// Bytes of working memory per slot in compact mode (the children's records,
+/// 2 bytes a slot, are counted apart; the distance sets are 1/256 byte a slot).
+pub const COMPACT_BYTES_PER_SLOT: u64 = 1;
+
+/// Undecided; every exit (if any) is a win for the child's side to move.
+const UNKNOWN: u8 = 0;
+/// Undecided, never loses: some exit leads to a draw.
+const ESCAPE: u8 = 1;
+/// No position in the slot.
+const NONE: u8 = 2;
+/// Final draw found by the scan (every move leaves the tier, one to a draw).
+const DRAW: u8 = 3;
+/// `WIN + d`: won in `d` plies, `d` in `0..=MAX`.
+const WIN: u8 = 4;
+/// `LOSS + d`: lost in `d` plies.
+const LOSS: u8 = WIN + MAX_COMPACT_DISTANCE as u8 + 1;
+/// `PENDING + d - 1`: undecided, won in `d` plies through an exit unless a
+/// faster win through an in-tier move comes first; `d` in `1..=MAX`.
+const PENDING: u8 = LOSS + MAX_COMPACT_DISTANCE as u8 + 1;
+
+/// A compact byte, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum St {
+    Unknown,
+    Escape,
+    Empty,
+    Draw,
+    Win(u32),
+    Loss(u32),
+    Pending(u32),
+}
+
+fn state(b: u8) -> St {
+    match b {
+        UNKNOWN => St::Unknown,
+        ESCAPE => St::Escape,
+        NONE => St::Empty,
+        DRAW => St::Draw,
+        b if b < LOSS => St::Win(u32::from(b - WIN)),
+        b if b < PENDING => St::Loss(u32::from(b - LOSS)),
+        b => St::Pending(u32::from(b - PENDING) + 1),
+    }
+}
+
+fn checked(d: u32) -> Result<u8> {
+    if d > MAX_COMPACT_DISTANCE {
+        return Err(Error::Memory(format!(
+            "a distance of {d} plies exceeds the compact solver's limit of {MAX_COMPACT_DISTANCE}; \
+             solve this tier with the full solver (--compact never) and more memory"
+        )));
+    }
+    Ok(d as u8)
+}
+
+fn win(d: u32) -> Result<u8> {
+    Ok(WIN + checked(d)?)
+}
+
+fn loss(d: u32) -> Result<u8> {
+    Ok(LOSS + checked(d)?)
+}
+
+fn pending(d: u32) -> Result<u8> {
+    Ok(PENDING + checked(d)? - 1)
+}
+
+/// The byte of a final record of the scan.
+fn of_record(r: u16) -> Result<u8> {
+    match decode(r) {
+        None => Ok(NONE),
+        Some((Value::Draw, _)) => Ok(DRAW),
+        Some((Value::Win, d)) => win(d),
+        Some((Value::Loss, d)) => loss(d),
+    }
+}
+
+/// The record of a byte after the last level (undecided: a draw).
+fn record(b: u8) -> u16 {
+    match state(b) {
+        St::Unknown | St::Escape | St::Draw | St::Pending(_) => REC_DRAW,
+        St::Empty => REC_NONE,
+        St::Win(d) => encode(Value::Win, d),
+        St::Loss(d) => encode(Value::Loss, d),
+    }
+}
+
+/// The distance at which a byte is propagated (decided or pending), if any.
+fn level_of(b: u8) -> Option<u32> {
+    match state(b) {
+        St::Win(d) | St::Loss(d) | St::Pending(d) => Some(d),
+        _ => None,
+    }
+}
+
+/// Slots per segment of the bytes (16 MiB).
+const SEG_BITS: u32 = 24;
+/// Slots per chunk: the unit of a sweep job and of the distance sets.
+const CHUNK_BITS: u32 = 12;
+const CHUNK: usize = 1 << CHUNK_BITS;
+/// Words of a chunk's distance set (`0..=MAX_COMPACT_DISTANCE`).
+const SET_WORDS: usize = (MAX_COMPACT_DISTANCE as usize + 1).div_ceil(64);
+
+/// One byte a slot in segments, and per chunk the set of distances its bytes
+/// are propagated at.
+struct Bytes {
+    segs: Vec<Vec<AtomicU8>>,
+    len: usize,
+    sets: Vec<[AtomicU64; SET_WORDS]>,
+}
+
+impl Bytes {
+    /// `n` empty slots, or a memory error.
+    fn new(n: usize, name: &str) -> Result<Bytes> {
+        let seg = 1usize << SEG_BITS;
+        let sizes: Vec<usize> = (0..n.div_ceil(seg)).map(|s| seg.min(n - s * seg)).collect();
+        let oom = || {
+            Error::Memory(format!(
+                "tier {name}: cannot allocate {n} bytes of solver state"
+            ))
+        };
+        let segs = sizes
+            .into_par_iter()
+            .map(|k| {
+                let mut v: Vec<AtomicU8> = Vec::new();
+                v.try_reserve_exact(k).map_err(|_| oom())?;
+                v.extend((0..k).map(|_| AtomicU8::new(NONE)));
+                Ok(v)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let chunks = n.div_ceil(CHUNK);
+        let mut sets = Vec::new();
+        sets.try_reserve_exact(chunks).map_err(|_| oom())?;
+        sets.extend((0..chunks).map(|_| std::array::from_fn(|_| AtomicU64::new(0))));
+        Ok(Bytes { segs, len: n, sets })
+    }
+
+    #[inline]
+    fn at(&self, i: usize) -> &AtomicU8 {
+        &self.segs[i >> SEG_BITS][i & ((1 << SEG_BITS) - 1)]
+    }
+
+    #[inline]
+    fn load(&self, i: usize) -> u8 {
+        self.at(i).load(Ordering::Relaxed)
+    }
+
+    /// The byte of slot `i`, or `None` past the end.
+    #[inline]
+    fn get(&self, i: u64) -> Option<u8> {
+        (i < self.len as u64).then(|| self.load(i as usize))
+    }
+
+    /// Notes that slot `i` is propagated at distance `d`.
+    #[inline]
+    fn mark(&self, i: usize, d: u32) {
+        let d = d as usize;
+        self.sets[i >> CHUNK_BITS][d / 64].fetch_or(1 << (d % 64), Ordering::Relaxed);
+    }
+
+    /// Sets slot `i` from `from` to `to`; `false` if it no longer held `from`.
+    #[inline]
+    fn swap(&self, i: usize, from: u8, to: u8) -> bool {
+        self.at(i)
+            .compare_exchange(from, to, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// The smallest distance at or above `from` that some chunk holds.
+    fn next_level(&self, from: u32) -> Option<u32> {
+        let all = self
+            .sets
+            .par_iter()
+            .with_min_len(1 << 12)
+            .map(|s| std::array::from_fn::<u64, SET_WORDS, _>(|k| s[k].load(Ordering::Relaxed)))
+            .reduce(
+                || [0; SET_WORDS],
+                |a, b| std::array::from_fn(|k| a[k] | b[k]),
+            );
+        (from..=MAX_COMPACT_DISTANCE).find(|&d| all[d as usize / 64] >> (d % 64) & 1 != 0)
+    }
+
+    /// Chunks whose distance set holds `d`.
+    fn chunks_at(&self, d: u32) -> Vec<usize> {
+        let (k, bit) = (d as usize / 64, 1u64 << (d % 64));
+        (0..self.sets.len())
+            .into_par_iter()
+            .filter(|&c| self.sets[c][k].load(Ordering::Relaxed) & bit != 0)
+            .collect()
+    }
+}
+
+/// A tier solved by [`solve_tier_compact`]: its bytes give the records block by block.
+pub struct CompactTier {
+    bytes: Bytes,
+    /// Outcome counts and levels.
+    pub stats: TierStats,
+    /// Wall-clock seconds spent.
+    pub seconds: f64,
+}
+
+impl CompactTier {
+    /// Number of slots.
+    pub fn len(&self) -> usize {
+        self.bytes.len
+    }
+
+    /// Whether the tier has no slot.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.len == 0
+    }
+
+    /// The records ([`crate::tier::encode`]) of the slots in `range`.
+    pub fn records(&self, range: Range<usize>) -> Vec<u16> {
+        range.map(|i| record(self.bytes.load(i))).collect()
+    }
+
+    /// Every record (tests; a large tier's records are written block by block
+    /// instead, see [`crate::table::write_table_from`]).
+    pub fn all_records(&self) -> Vec<u16> {
+        self.records(0..self.len())
+    }
+}
+
+/// Solves one tier whose child tiers are solved (their records in `children`),
+/// one byte a slot (see the module documentation). Runs on the current rayon
+/// pool; returns [`Error::Interrupted`] when a stop is requested.
+pub fn solve_tier_compact<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    progress: &dyn Progress,
+) -> Result<CompactTier> {
+    let started = Instant::now();
+    let size = game.tier_size(tier);
+    let name = game.tier_name(tier);
+    let n = usize::try_from(size).map_err(|_| {
+        Error::Memory(format!(
+            "tier {name} has {size} slots, more than this machine can address"
+        ))
+    })?;
+    let bytes = Bytes::new(n, &name)?;
+    scan(game, tier, children, &bytes, &name, progress)?;
+    progress.stage(&format!("{name} propagate (compact)"), 0);
+    let levels = propagate(game, tier, children, &bytes, progress)?;
+    progress.finish_stage();
+    let outcomes = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut o = Outcomes::default();
+            for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                if let Some((v, d)) = decode(record(bytes.load(i))) {
+                    o.add(v, d);
+                }
+            }
+            o
+        })
+        .reduce(Outcomes::default, |mut a, b| {
+            a.merge(&b);
+            a
+        });
+    Ok(CompactTier {
+        bytes,
+        stats: TierStats { outcomes, levels },
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Phase 1: every slot's byte after its own moves, and the chunks' distance sets.
+fn scan<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    bytes: &Bytes,
+    name: &str,
+    progress: &dyn Progress,
+) -> Result<()> {
+    let n = bytes.len;
+    progress.stage(&format!("{name} scan (compact)"), n as u64);
+    (0..n.div_ceil(CHUNK)).into_par_iter().try_for_each_init(
+        Scratch::new,
+        |scratch, c| -> Result<()> {
+            if stop_requested() {
+                return Err(Error::Interrupted);
+            }
+            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            let mut set = [0u64; SET_WORDS];
+            let mut visit = |index: u64, pos: &G::Pos| -> Result<()> {
+                let b = match scan_position(game, tier, pos, children, scratch, None)? {
+                    Scanned::Final(r) => of_record(r)?,
+                    Scanned::Inner(_, exits) => match exits.win {
+                        Some(w) => pending(w)?,
+                        None if exits.draw => ESCAPE,
+                        None => UNKNOWN,
+                    },
+                };
+                if let Some(d) = level_of(b) {
+                    set[d as usize / 64] |= 1 << (d % 64);
+                }
+                bytes.at(index as usize).store(b, Ordering::Relaxed);
+                Ok(())
+            };
+            game.for_each_slot(tier, start as u64..end as u64, &|_| true, &mut visit)?;
+            for (k, &w) in set.iter().enumerate() {
+                bytes.sets[c][k].fetch_or(w, Ordering::Relaxed);
+            }
+            progress.advance((end - start) as u64);
+            Ok(())
+        },
+    )?;
+    progress.finish_stage();
+    Ok(())
+}
+
+/// Buffers of one propagation job.
+struct Job<G: TierGame> {
+    pred: PredScratch<G>,
+    preds: Vec<u64>,
+    all: Vec<u64>,
+    losses: Vec<u64>,
+    wins: Vec<u64>,
+    moves: Vec<G::Move>,
+    indices: Vec<(G::Tier, u64)>,
+}
+
+impl<G: TierGame> Job<G> {
+    fn new() -> Self {
+        Job {
+            pred: PredScratch::new(),
+            preds: Vec::new(),
+            all: Vec::new(),
+            losses: Vec::new(),
+            wins: Vec::new(),
+            moves: Vec::new(),
+            indices: Vec::new(),
+        }
+    }
+}
+
+/// Phase 2: the levels in increasing distance; returns how many held slots.
+fn propagate<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    bytes: &Bytes,
+    progress: &dyn Progress,
+) -> Result<u32> {
+    let mut levels = 0;
+    let mut from = 0;
+    while let Some(d) = bytes.next_level(from) {
+        if stop_requested() {
+            return Err(Error::Interrupted);
+        }
+        from = d + 1;
+        let chunks = bytes.chunks_at(d);
+        let found: usize = chunks
+            .par_iter()
+            .map_init(Job::new, |job, &c| {
+                level_chunk(game, tier, children, bytes, c, d, job)
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))?;
+        if found > 0 {
+            levels += 1;
+        }
+        progress.advance(1);
+        progress.message(&format!("distance {d}: {found} positions (compact)"));
+    }
+    Ok(levels)
+}
+
+/// The slots of chunk `c` at level `d`: pending wins made final, then losses
+/// and wins propagated. Returns how many slots the chunk held at `d`.
+fn level_chunk<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    bytes: &Bytes,
+    c: usize,
+    d: u32,
+    job: &mut Job<G>,
+) -> Result<usize> {
+    let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(bytes.len));
+    job.losses.clear();
+    job.wins.clear();
+    let win_d = win(d)?;
+    for i in start..end {
+        let b = bytes.load(i);
+        let to = match state(b) {
+            St::Loss(x) if x == d => &mut job.losses,
+            St::Win(x) if x == d => &mut job.wins,
+            St::Pending(x) if x == d => {
+                // Nothing faster came: the exit's win is final. Only this job
+                // writes a pending byte at its own level.
+                bytes.at(i).store(win_d, Ordering::Relaxed);
+                &mut job.wins
+            }
+            _ => continue,
+        };
+        if game.may_have_unmoves(tier, i as u64) {
+            to.push(i as u64);
+        }
+    }
+    let found = job.losses.len() + job.wins.len();
+    // Losses: every undecided predecessor wins at d + 1.
+    let next = d + 1;
+    let win_next = win(next)?;
+    predecessors(
+        game,
+        tier,
+        &job.losses,
+        &mut job.pred,
+        &mut job.preds,
+        &mut job.all,
+    );
+    for &q in &job.all {
+        let q = q as usize;
+        loop {
+            let b = bytes.load(q);
+            let open = match state(b) {
+                St::Unknown | St::Escape => true,
+                St::Pending(p) => p > next,
+                _ => false,
+            };
+            if !open {
+                break;
+            }
+            if bytes.swap(q, b, win_next) {
+                bytes.mark(q, next);
+                break;
+            }
+        }
+    }
+    // Wins: an undecided predecessor that may lose is re-checked from its moves.
+    predecessors(
+        game,
+        tier,
+        &job.wins,
+        &mut job.pred,
+        &mut job.preds,
+        &mut job.all,
+    );
+    for &q in &job.all {
+        if bytes.load(q as usize) != UNKNOWN {
+            continue;
+        }
+        if let Some(m) = recheck(
+            game,
+            tier,
+            children,
+            bytes,
+            q,
+            &mut job.moves,
+            &mut job.indices,
+        )? {
+            if bytes.swap(q as usize, UNKNOWN, loss(m)?) {
+                bytes.mark(q as usize, m);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The predecessor classes of `of` into `all`, sorted, each once.
+fn predecessors<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    of: &[u64],
+    scratch: &mut PredScratch<G>,
+    preds: &mut Vec<u64>,
+    all: &mut Vec<u64>,
+) {
+    all.clear();
+    for &c in of {
+        super::solver::pred_classes(game, tier, c, scratch, preds);
+        all.extend_from_slice(preds);
+    }
+    all.sort_unstable();
+    all.dedup();
+}
+
+/// Whether the position of slot `q` is lost: every move leads to a decided win
+/// (for the child's side to move). `Some(distance)` of the loss, 1 + the longest
+/// child distance; `None` while some child is not a decided win.
+fn recheck<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    bytes: &Bytes,
+    q: u64,
+    moves: &mut Vec<G::Move>,
+    indices: &mut Vec<(G::Tier, u64)>,
+) -> Result<Option<u32>> {
+    let Some(pos) = game.unrank(tier, q) else {
+        return Ok(None);
+    };
+    game.legal_moves(&pos, moves);
+    game.child_indices(tier, &pos, moves, true, indices);
+    if indices.is_empty() {
+        return Ok(None);
+    }
+    let mismatch = |what: &str| {
+        Error::Internal(format!(
+            "a move of {} leads to {what} (rank/unrank mismatch)",
+            game.format_position(&pos)
+        ))
+    };
+    let mut worst = 0;
+    // In-tier children first: an undecided one ends the check before any exit is read.
+    for &(ct, r) in indices.iter() {
+        if ct != tier {
+            continue;
+        }
+        match bytes.get(r).map(state) {
+            Some(St::Win(x)) => worst = worst.max(x + 1),
+            Some(St::Empty) | None => return Err(mismatch("an empty slot of its own tier")),
+            Some(_) => return Ok(None),
+        }
+    }
+    for (&(ct, r), &m) in indices.iter().zip(moves.iter()) {
+        if ct == tier {
+            continue;
+        }
+        let x = if let Some(k) = children.slot(ct) {
+            match decode(children.record(k, r)) {
+                Some((Value::Win, x)) => x,
+                Some(_) => return Ok(None),
+                None => return Err(mismatch("an empty slot of a child tier")),
+            }
+        } else if game.tier_is_terminal(ct) {
+            match game.outcome(&game.play(&pos, m)) {
+                Some(Value::Win) => 0,
+                Some(_) => return Ok(None),
+                None => return Err(mismatch("a non-terminal position of a terminal tier")),
+            }
+        } else {
+            return Err(Error::Internal(format!(
+                "child tier {} is not solved (needed by a move of {})",
+                game.tier_name(ct),
+                game.format_position(&pos)
+            )));
+        };
+        worst = worst.max(x + 1);
+    }
+    Ok(Some(worst))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_round_trip_every_state() {
+        for d in 0..=MAX_COMPACT_DISTANCE {
+            assert_eq!(state(win(d).unwrap()), St::Win(d));
+            assert_eq!(state(loss(d).unwrap()), St::Loss(d));
+            assert_eq!(record(win(d).unwrap()), encode(Value::Win, d));
+            assert_eq!(record(loss(d).unwrap()), encode(Value::Loss, d));
+            if d > 0 {
+                assert_eq!(state(pending(d).unwrap()), St::Pending(d));
+            }
+        }
+        assert_eq!(PENDING as u32 + MAX_COMPACT_DISTANCE - 1, 254);
+        for b in [UNKNOWN, ESCAPE, DRAW] {
+            assert_eq!(record(b), REC_DRAW);
+        }
+        assert_eq!(record(NONE), REC_NONE);
+        assert!(win(MAX_COMPACT_DISTANCE + 1).is_err());
+        assert!(loss(MAX_COMPACT_DISTANCE + 1).is_err());
+        assert!(pending(MAX_COMPACT_DISTANCE + 1).is_err());
+    }
+}
