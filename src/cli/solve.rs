@@ -104,7 +104,7 @@ pub fn run(args: Args) -> Result<()> {
     let every = checkpoint_every(args.checkpoint_minutes)?;
     let compact = Compact::parse(&args.compact)?;
     run_with(&args, &|g, s, o, t, l, q| {
-        solve_job(g, s, o, t, l, q, every, compact).map(Some)
+        solve_job(g, s, o, t, l, q, &Tuning { every, compact }).map(Some)
     })
 }
 
@@ -285,6 +285,14 @@ fn checkpoint_every(minutes: f64) -> Result<Option<Duration>> {
     Ok((minutes > 0.0).then(|| Duration::from_secs_f64(minutes * 60.0)))
 }
 
+/// How a single-process solve goes about large tiers.
+struct Tuning {
+    /// `--checkpoint-minutes` (none: no checkpoints).
+    every: Option<Duration>,
+    /// `--compact`.
+    compact: Compact,
+}
+
 fn solve_job(
     game: &AnyGame,
     scope: &Scope,
@@ -292,15 +300,14 @@ fn solve_job(
     threads: usize,
     limit: Option<u64>,
     quiet: bool,
-    checkpoint_every: Option<Duration>,
-    compact: Compact,
+    tuning: &Tuning,
 ) -> Result<SolveReport> {
-    announce_plan(game, scope, limit, threads, quiet, false, compact)?;
+    announce_plan(game, scope, limit, threads, quiet, false, tuning.compact)?;
     let options = SolveOptions {
         threads,
         memory_limit: limit,
-        checkpoint_every,
-        compact,
+        checkpoint_every: tuning.every,
+        compact: tuning.compact,
         ..Default::default()
     };
     let bars = Bars::new();

@@ -281,7 +281,6 @@ impl Tally {
     }
 }
 
-/// Counts the decided slots of `records` (tier `tier`) by side to move.
 /// The by-side tallies of the slots `base..base + records.len()` of `tier`
 /// (their records given), the positions enumerated by
 /// [`TierGame::for_each_slot`] (which must give a position for every slot that
@@ -304,12 +303,24 @@ fn tally_by_side<G: TierGame>(
             let end = ((c + 1) * CHUNK).min(n);
             let rec = |index: u64| records[(index - base) as usize];
             let want = |index: u64| rec(index) != crate::tier::REC_NONE;
-            let mut seen = 0u64;
+            // Every slot the enumeration skips must be empty: the first that is not
+            // is named (as `unrank` would find it).
+            let orphan = |from: u64, upto: u64| -> Result<()> {
+                match (from..upto).find(|&k| rec(k) != crate::tier::REC_NONE) {
+                    Some(k) => Err(Error::Internal(format!(
+                        "tier {} slot {k} has a record but unrank gives no position",
+                        game.tier_name(tier)
+                    ))),
+                    None => Ok(()),
+                }
+            };
+            let mut next = base + c * CHUNK;
             let mut visit = |index: u64, pos: &G::Pos| -> Result<()> {
+                orphan(next, index)?;
+                next = index + 1;
                 let Some((v, d)) = decode(rec(index)) else {
                     return Ok(());
                 };
-                seen += 1;
                 let side = game.side_to_move(pos);
                 let Some(slot) = acc.get_mut(side) else {
                     return Err(Error::Internal(format!(
@@ -321,17 +332,7 @@ fn tally_by_side<G: TierGame>(
                 Ok(())
             };
             game.for_each_slot(tier, base + c * CHUNK..base + end, &want, &mut visit)?;
-            let with_record = (c * CHUNK..end)
-                .filter(|&k| records[k as usize] != crate::tier::REC_NONE)
-                .count() as u64;
-            if seen != with_record {
-                return Err(Error::Internal(format!(
-                    "tier {}: {with_record} slots of {}..{} have a record but only {seen} hold a position",
-                    game.tier_name(tier),
-                    base + c * CHUNK,
-                    base + end
-                )));
-            }
+            orphan(next, base + end)?;
             progress.advance(end - c * CHUNK);
             Ok(acc)
         })
