@@ -372,8 +372,7 @@ await test('keyboard: Tab to a point and a move, Enter plays; Space on a focused
 });
 
 await test('contrast of moves, buttons and labels at least 4.5:1 (computed styles)', async () => {
-  await open('?rules=kaooa&compare=kaooa-6');
-  await page.waitForSelector('#paneB:not([hidden]) #movesB li');
+  await open('?rules=kaooa&compare=kaooa-6,prey=7');
   const pairs = await page.$$eval(
     '#movesA li, #movesB li, button:not(:disabled), .status, .status .src, .legend, h3 small, .note, #plyInfo, label',
     (els) => els.map((e) => {
