@@ -232,8 +232,17 @@ function drawBoard(svg, geo, a, interactive) {
     }
     return markers.get(fill);
   };
-  for (const m of moves) {
-    if (!m.from || (sel !== null && m.from !== sel)) continue;
+  // Longest first: a shorter slide along the same line is drawn over a longer
+  // one, whose head still shows beyond it.
+  const pathLength = (m) => {
+    const pts = [m.from, ...m.path].map((n) => L.pos[n]);
+    let len = 0;
+    for (let i = 1; i < pts.length; i++) len += Math.hypot(pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]);
+    return len;
+  };
+  const pieceMoves = moves.filter((m) => m.from && (sel === null || m.from === sel));
+  pieceMoves.sort((x, y) => pathLength(y) - pathLength(x));
+  for (const m of pieceMoves) {
     const pts = [m.from, ...m.path].map((n) => L.pos[n]);
     // Stop short of the landing point so the arrowhead stays visible beside a target disc.
     const [xa, ya] = pts[pts.length - 2], [xb, yb] = pts[pts.length - 1];
