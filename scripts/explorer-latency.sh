@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Latency of `huntsolve serve` for table positions under 50 concurrent requests:
-#   scripts/explorer-latency.sh [SECONDS]   (default 10 s per table set)
+#   scripts/explorer-latency.sh [SECONDS] [CONNECTIONS]   (default 10 s per table set, 50)
 # Release build; solves kaooa and cows-leopards-mogol --max-prey 4 into a temporary
 # directory, serves them, collects 500 table positions of each by a seeded random
-# walk over the API, then runs wrk (Debian package `wrk`) with 50 connections for
-# SECONDS per set, each connection asking the next position as soon as it has its
-# answer (a closed loop: 50 requests in flight). Prints the load next to each run.
+# walk over the API, then runs wrk (Debian package `wrk`) with CONNECTIONS clients for
+# SECONDS per set, each asking the next position as soon as it has its answer (a
+# closed loop: CONNECTIONS requests in flight; the server closes every connection
+# after its answer, so each request is a new TCP connection). Prints the build
+# (git commit) and the load next to each run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-10}"
+conns="${2:-50}"
 command -v wrk >/dev/null || { echo "needs wrk (apt-get install wrk)"; exit 2; }
 cargo build --release --quiet --bin huntsolve
 bin=target/release/huntsolve
@@ -58,7 +61,10 @@ request = function()
   return wrk.format("GET", paths[i])
 end
 LUA
+threads=2
+[ "$conns" -ge 2 ] || threads=1
+build="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src assets || echo '+changes')"
 for set in kaooa mogol; do
-  echo "== $set: 500 table positions, wrk -t2 -c50 -d${secs}s; $(uptime)"
-  PATHS="$tmp/$set.txt" timeout $((secs + 30)) wrk -t2 -c50 -d"${secs}s" --latency -s "$tmp/paths.lua" "${url%/}" | grep -v '^ *$'
+  echo "== $set: 500 table positions, wrk -t$threads -c$conns -d${secs}s; build $build; $(uptime)"
+  PATHS="$tmp/$set.txt" timeout $((secs + 30)) wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s "$tmp/paths.lua" "${url%/}" | grep -v '^ *$'
 done

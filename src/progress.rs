@@ -49,10 +49,23 @@ pub fn clear_stop() {
 pub trait Progress: Sync {
     /// A new stage begins: `label` names it, `total` is the amount of work (0: unknown).
     fn stage(&self, _label: &str, _total: u64) {}
+    /// [`Progress::stage`] whose work is counted in `unit`s (`slots`,
+    /// `levels`), for a reader of a log. Default: [`Progress::stage`].
+    fn stage_in(&self, label: &str, total: u64, _unit: &str) {
+        self.stage(label, total)
+    }
     /// `n` more units of the current stage are done.
     fn advance(&self, _n: u64) {}
     /// A one-line status message (shown beside the bar, never printed by the library).
     fn message(&self, _msg: &str) {}
+    /// A message worth a line of its own in a log (a checkpoint resumed or
+    /// ignored), unlike the frequent [`Progress::message`]. Default:
+    /// [`Progress::message`].
+    fn note(&self, msg: &str) {
+        self.message(msg)
+    }
+    /// `done` of the job's `total` tiers are finished (solved or kept from disk).
+    fn tiers_done(&self, _done: usize, _total: usize) {}
     /// The current stage is finished.
     fn finish_stage(&self) {}
 }

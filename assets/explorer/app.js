@@ -20,6 +20,9 @@ const S = {
   partial: [], // landing points clicked so far
   sets: [],
   seq: 0, // guards against out-of-order answers
+  focus: null, // point name to focus again after a redraw (keyboard play)
+  focusList: false, // focus the move list again after a redraw (keyboard play)
+  busy: 0, // position requests in flight
 };
 
 // ---------- API ----------
@@ -37,12 +40,27 @@ async function board(rules) {
   return S.boards.get(rules);
 }
 
-async function answer(rules, position, tables) {
-  const key = `${rules}|${tables || ''}|${position}`;
+// Shows "searching…" while any position request runs (a search may take the
+// server's whole --search-time).
+async function busy(promise) {
+  S.busy += 1;
+  $('busy').hidden = false;
+  try {
+    return await promise;
+  } finally {
+    S.busy -= 1;
+    if (S.busy === 0) $('busy').hidden = true;
+  }
+}
+
+// The answer for `position` (text or `start`), after the line `moves` when given.
+async function answer(rules, position, tables, moves) {
+  const key = `${rules}|${tables || ''}|${position}${moves && moves.length ? `|${moves.join(' ')}` : ''}`;
   if (S.answers.has(key)) return S.answers.get(key);
   const params = { rules, position };
   if (tables) params.tables = tables;
-  const a = await api('position', params);
+  if (moves && moves.length) params.moves = moves.join(' ');
+  const a = await busy(api('position', params));
   S.answers.set(key, a);
   S.answers.set(`${rules}|${tables || ''}|${a.position}`, a);
   return a;
@@ -56,19 +74,39 @@ function parseMove(text) {
   return { from: null, path: [text] };
 }
 
-// Colour of a value for the side choosing it, shaded by distance: darker = sooner.
-function colour(value, distance) {
-  if (value === 'draw') return 'hsl(50, 90%, 52%)';
-  if (value !== 'win' && value !== 'loss') return 'hsl(0, 0%, 62%)';
-  const d = Math.min(distance ?? 30, 30);
-  const light = 24 + (44 * d) / 30;
-  return value === 'win' ? `hsl(130, 65%, ${light}%)` : `hsl(4, 75%, ${light}%)`;
+// HSL (degrees, percent, percent) to an `rgb(...)` string.
+function hsl(h, sat, light) {
+  const s = sat / 100, l = light / 100;
+  const k = (n) => (n + h / 30) % 12;
+  const a = s * Math.min(l, 1 - l);
+  const f = (n) => Math.round(255 * (l - a * Math.max(-1, Math.min(k(n) - 3, 9 - k(n), 1))));
+  return `rgb(${f(0)}, ${f(8)}, ${f(4)})`;
 }
 
-// Text colour readable on colour(value, distance).
+// Colour of a value for the side choosing it, shaded by distance: darker = sooner.
+function colour(value, distance) {
+  if (value === 'draw') return hsl(50, 90, 52);
+  if (value !== 'win' && value !== 'loss') return hsl(0, 0, 62);
+  const d = Math.min(distance ?? 30, 30);
+  const light = 24 + (44 * d) / 30;
+  return value === 'win' ? hsl(130, 65, light) : hsl(4, 75, light);
+}
+
+// WCAG relative luminance of an `rgb(r, g, b)` string.
+function luminance(rgb) {
+  const [r, g, b] = rgb.match(/\d+/g).map(Number).map((c) => {
+    const x = c / 255;
+    return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+// Text colour on colour(value, distance): black or white, whichever contrasts
+// more; one of them always reaches 4.58:1, above WCAG AA's 4.5:1 (white on the
+// old greens was 2.1-2.7:1).
 function ink(value, distance) {
-  if (value !== 'win' && value !== 'loss') return '#222';
-  return Math.min(distance ?? 30, 30) < 18 ? '#fff' : '#222';
+  const l = luminance(colour(value, distance));
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? '#000' : '#fff';
 }
 
 function valueText(value, distance) {
@@ -124,8 +162,6 @@ function drawBoard(svg, geo, a, interactive) {
   svg.setAttribute('viewBox', L.box.join(' '));
   svg.dataset.position = a ? a.position : '';
   const defs = el('defs', {}, svg);
-  const mk = el('marker', { id: `arrowhead${svg.id}`, markerWidth: 8, markerHeight: 8, refX: 6, refY: 4, orient: 'auto' }, defs);
-  el('path', { d: 'M0,0 L8,4 L0,8 z', fill: '#2563eb' }, mk);
   const pieceR = geo.kind === 'grid' ? 17 : Math.min(20, (L.unit || 60) * 0.3);
   if (geo.kind === 'grid') {
     const special = new Set([geo.throne, ...geo.corners]);
@@ -153,6 +189,7 @@ function drawBoard(svg, geo, a, interactive) {
   }
   if (!a) return;
   const moves = a.moves.map((m) => ({ ...m, ...parseMove(m.move) }));
+  const arrows = el('g', { class: 'arrows' }, svg); // filled below, drawn under the pieces
   // Rings around pieces that can move, coloured by their best move.
   const fromBest = {};
   for (const m of moves) if (m.from && (!fromBest[m.from] || better(m, fromBest[m.from]))) fromBest[m.from] = m;
@@ -181,25 +218,79 @@ function drawBoard(svg, geo, a, interactive) {
     const [x, y] = L.pos[sel];
     el('circle', { cx: x, cy: y, r: pieceR + 5, class: 'ring selected' }, svg);
   }
+  // Every move of a piece as an arrow along its path, coloured by its value and
+  // shaded by its distance (as GamesmanUni draws them); those of the selected
+  // piece only, once one is chosen. Drawn below the landing points.
+  const markers = new Map();
+  const marker = (fill) => {
+    if (!markers.has(fill)) {
+      const id = `ah${svg.id}${markers.size}`;
+      const mk2 = el('marker', { id, markerWidth: 6, markerHeight: 6, refX: 4.5, refY: 3, orient: 'auto',
+        markerUnits: 'strokeWidth' }, defs);
+      el('path', { d: 'M0,0 L6,3 L0,6 z', fill }, mk2);
+      markers.set(fill, id);
+    }
+    return markers.get(fill);
+  };
+  // Longest first: a shorter slide along the same line is drawn over a longer
+  // one, whose head still shows beyond it.
+  const pathLength = (m) => {
+    const pts = [m.from, ...m.path].map((n) => L.pos[n]);
+    let len = 0;
+    for (let i = 1; i < pts.length; i++) len += Math.hypot(pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]);
+    return len;
+  };
+  const pieceMoves = moves.filter((m) => m.from && (sel === null || m.from === sel));
+  pieceMoves.sort((x, y) => pathLength(y) - pathLength(x));
+  for (const m of pieceMoves) {
+    const pts = [m.from, ...m.path].map((n) => L.pos[n]);
+    // Stop short of the landing point so the arrowhead stays visible beside a target disc.
+    const [xa, ya] = pts[pts.length - 2], [xb, yb] = pts[pts.length - 1];
+    const len = Math.hypot(xb - xa, yb - ya) || 1, cut = Math.min(pieceR * 0.7, len / 3);
+    pts[pts.length - 1] = [xb - ((xb - xa) * cut) / len, yb - ((yb - ya) * cut) / len];
+    const c = colour(m.value, m.distance);
+    const arrow = el('polyline', { points: pts.map((p) => p.join(',')).join(' '),
+      class: `moveArrow${m.source === 'search' ? ' searched' : ''}${m.move === a.best ? ' best' : ''}`,
+      stroke: c, 'marker-end': `url(#${marker(c)})`, 'data-move': m.move, 'data-value': m.value || 'unknown',
+      'data-distance': m.distance ?? '' }, arrows);
+    el('title', {}, arrow).textContent = `${m.move}: ${valueText(m.value, m.distance)}`;
+  }
   for (const [name, m] of Object.entries(targets)) {
     const [x, y] = L.pos[name];
-    el('circle', { cx: x, cy: y, r: pieceR * 0.55, fill: colour(m.value, m.distance),
+    const t = el('circle', { cx: x, cy: y, r: pieceR * 0.55, fill: colour(m.value, m.distance),
       class: `target${m.source === 'search' ? ' searched' : ''}`, 'data-target': name, 'data-value': m.value || 'unknown',
       'data-distance': m.distance ?? '' }, svg);
-  }
-  // The best move as an arrow.
-  const best = a.best && moves.find((m) => m.move === a.best);
-  if (best && best.from && interactive) {
-    const [x1, y1] = L.pos[best.from], [x2, y2] = L.pos[best.path[best.path.length - 1]];
-    el('line', { x1, y1, x2, y2, class: 'bestArrow', 'marker-end': `url(#arrowhead${svg.id})` }, svg);
+    if (m.from === null) t.dataset.move = m.move;
   }
   if (interactive) {
     for (const p of geo.points) {
       const [x, y] = L.pos[p.name];
-      const hit = el('circle', { cx: x, cy: y, r: pieceR + 4, class: 'hit', 'data-point': p.name }, svg);
+      // Reachable by Tab, played by Enter or Space (as a click).
+      const hit = el('circle', { cx: x, cy: y, r: pieceR + 4, class: 'hit', 'data-point': p.name,
+        tabindex: 0, role: 'button', 'aria-label': pointLabel(p.name, a, targets) }, svg);
       hit.addEventListener('click', () => clickPoint(p.name));
+      hit.addEventListener('keydown', (ev) => {
+        if (ev.key !== 'Enter' && ev.key !== ' ') return;
+        ev.preventDefault();
+        ev.stopPropagation();
+        S.focus = p.name;
+        clickPoint(p.name);
+      });
+    }
+    if (S.focus) {
+      const f = svg.querySelector(`.hit[data-point="${S.focus}"]`);
+      if (f) f.focus();
     }
   }
+}
+
+// What a screen reader says of a point: its name, its piece, its move's value.
+function pointLabel(name, a, targets) {
+  const parts = [`point ${name}`];
+  if (a.pieces[name]) parts.push(`piece ${a.pieces[name]}`);
+  const t = targets[name];
+  if (t) parts.push(`move ${t.move}: ${valueText(t.value, t.distance)}`);
+  return parts.join(', ');
 }
 
 // Pieces in hand and captured, drawn as small discs with counts.
@@ -239,19 +330,28 @@ function current() {
   return pos == null ? null : S.answers.get(`${S.rules}|${S.tables}|${pos}`);
 }
 
-async function show() {
+async function show(push = true) {
   const seq = ++S.seq;
   document.body.dataset.ready = '0';
   try {
-    const geo = await board(S.rules);
-    const a = await answer(S.rules, S.positions[S.ply], S.tables);
+    let geo, a;
+    try {
+      geo = await board(S.rules);
+    } catch (e) {
+      throw new Error(`rules ${S.rules}: ${e.message}`);
+    }
+    try {
+      a = await answer(S.rules, S.positions[S.ply], S.tables);
+    } catch (e) {
+      throw new Error(`position ${S.positions[S.ply]}: ${e.message}`);
+    }
     if (seq !== S.seq) return;
+    pageError('');
     S.positions[S.ply] = a.position;
     drawBoard($('boardA'), geo, a, true);
+    S.focus = null;
     $('paneA').querySelector('.paneRules').textContent = a.rules;
-    // The statistics selector follows the table set answering, if any.
-    const set = S.sets.find((t) => t.name === a.tables) || S.sets.find((t) => t.rules === a.rules);
-    if (set) $('tableSets').value = set.name;
+    showTableSets(a);
     drawHand($('handA'), a);
     $('statusA').innerHTML = statusHtml(a);
     $('posText').value = a.position;
@@ -263,15 +363,52 @@ async function show() {
     $('last').disabled = S.ply >= S.moves.length;
     $('best').disabled = !a.best;
     $('plyInfo').textContent = `ply ${S.ply} of ${S.moves.length}`;
-    updateUrl(a);
+    updateUrl(a, push);
     await showCompare(a, seq);
     await drawChart(seq);
     if (seq === S.seq) document.body.dataset.ready = '1';
   } catch (e) {
     if (seq !== S.seq) return;
-    toast(e.message);
+    // Nothing of the last position stays on the page: a page that looks alive
+    // but ignores every click is worse than a plain error.
+    pageError(e.message);
+    const geo = S.boards.get(S.rules);
+    if (geo) drawBoard($('boardA'), geo, null, false); else $('boardA').innerHTML = '';
+    for (const id of ['movesA', 'handA', 'statusA', 'movesNote', 'plyInfo']) $(id).innerHTML = '';
+    $('paneA').querySelector('.paneRules').textContent = S.rules;
+    for (const id of ['undo', 'redo', 'first', 'last', 'best']) $(id).disabled = true;
+    $('paneB').hidden = true;
     document.body.dataset.ready = 'error';
   }
+}
+
+// The error that stops the page, shown at the top (empty: none).
+function pageError(msg) {
+  const box = $('pageError');
+  box.textContent = msg ? `error: ${msg}` : '';
+  box.hidden = !msg;
+  $('rules').setAttribute('aria-invalid', msg && msg.startsWith('rules ') ? 'true' : 'false');
+}
+
+// The table-set selector lists the sets of the rules shown, and follows the set answering.
+function showTableSets(a) {
+  const sel = $('tableSets');
+  const mine = S.sets.filter((t) => t.rules === a.rules);
+  sel.innerHTML = '';
+  for (const t of mine) {
+    const o = document.createElement('option');
+    o.value = t.name; o.textContent = `${t.name} (${t.tiers} ${t.tiers === 1 ? 'tier' : 'tiers'})`;
+    sel.appendChild(o);
+  }
+  if (!mine.length) {
+    const o = document.createElement('option');
+    o.value = ''; o.textContent = 'none for these rules';
+    sel.appendChild(o);
+  }
+  sel.disabled = !mine.length;
+  $('statsButton').disabled = !mine.length;
+  const set = mine.find((t) => t.name === a.tables) || mine[0];
+  if (set) sel.value = set.name;
 }
 
 function drawMoves(a) {
@@ -292,8 +429,22 @@ function drawMoves(a) {
     li.firstChild.textContent = m.move;
     li.lastChild.textContent = vt;
     li.title = `${m.move}: ${vt} (${m.source})`;
+    li.tabIndex = 0;
+    li.setAttribute('role', 'button');
+    li.setAttribute('aria-label', `play ${m.move}: ${vt}`);
     li.addEventListener('click', () => play(m.move));
+    li.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'Enter' && ev.key !== ' ') return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      S.focusList = true;
+      play(m.move);
+    });
     ol.appendChild(li);
+  }
+  if (S.focusList) {
+    S.focusList = false;
+    if (ol.firstChild) ol.firstChild.focus();
   }
 }
 
@@ -363,13 +514,35 @@ async function showCompare(a, seq) {
   pane.hidden = false;
   pane.querySelector('.paneRules').textContent = S.rules2;
   const ol = $('movesB');
+  const note = $('noteB');
+  note.textContent = '';
+  note.hidden = true;
   try {
     const geo = await board(S.rules2);
-    const b = await answer(S.rules2, a.position, '');
+    let b, why = '';
+    try {
+      b = await answer(S.rules2, a.position, '');
+    } catch (e) {
+      // Another material (kaooa's seven crows in kaooa-6): compare the same line
+      // from the second variant's start where it is legal there, else its start.
+      why = `${S.rules2} cannot hold this position (${e.message})`;
+      const startA = await answer(S.rules, 'start', S.tables);
+      if (S.positions[0] === startA.position && S.ply > 0) {
+        try {
+          b = await answer(S.rules2, 'start', '', S.moves.slice(0, S.ply));
+          why += `; shown: the same ${S.ply === 1 ? 'move' : `${S.ply} moves`} from its start`;
+        } catch (e2) { b = null; }
+      }
+      if (!b) {
+        b = await answer(S.rules2, 'start', '');
+        why += '; shown: its start';
+      }
+    }
     if (seq !== S.seq) return;
+    if (why) { note.textContent = why; note.hidden = false; }
     drawBoard($('boardB'), geo, b, false);
     drawHand($('handB'), b);
-    const differs = b.value !== a.value || b.distance !== a.distance;
+    const differs = !why && (b.value !== a.value || b.distance !== a.distance);
     $('statusB').innerHTML = statusHtml(b) + (differs ? ' <span class="differs" data-differs="1">differs</span>' : '');
     ol.innerHTML = '';
     for (const m of b.moves) {
@@ -385,11 +558,14 @@ async function showCompare(a, seq) {
       ol.appendChild(li);
     }
   } catch (e) {
+    if (seq !== S.seq) return;
     $('boardB').innerHTML = '';
     $('handB').textContent = '';
     ol.innerHTML = '';
     $('statusB').innerHTML = '';
-    $('statusB').textContent = `not comparable here: ${e.message}`;
+    // Above the (empty) board, where it is seen.
+    note.textContent = `not comparable: ${e.message}`;
+    note.hidden = false;
   }
 }
 
@@ -447,15 +623,19 @@ async function drawChart(seq) {
 }
 
 // ---------- URL: one per position ----------
-function updateUrl(a) {
+// Each new position is a history entry, so the browser's Back steps back in
+// the game (`push` false: this URL replaces the entry, as on loading a URL).
+function updateUrl(a, push) {
   const q = new URLSearchParams({ rules: S.rules, position: a.position });
   if (S.moves.length) { q.set('root', S.positions[0]); q.set('moves', S.moves.join(' ')); q.set('ply', S.ply); }
   if (S.rules2) q.set('compare', S.rules2);
   if (S.tables) q.set('tables', S.tables);
-  history.replaceState(null, '', `?${q.toString()}`);
+  const url = `?${q.toString()}`;
+  if (push && url !== location.search) history.pushState(null, '', url);
+  else history.replaceState(null, '', url);
 }
 
-async function loadFromUrl() {
+async function loadFromUrl(push = false) {
   const q = new URLSearchParams(location.search);
   S.rules = q.get('rules') || 'kaooa';
   S.rules2 = q.get('compare') || '';
@@ -486,7 +666,8 @@ async function loadFromUrl() {
     S.root = q.get('position') || 'start';
     S.moves = []; S.ply = 0; S.positions = [S.root];
   }
-  await show();
+  S.selected = null; S.partial = [];
+  await show(push);
 }
 
 function newRoot(position) {
@@ -511,7 +692,7 @@ async function showStats(name) {
     const r = await api('stats', { tables: name });
     const set = S.sets.find((s) => s.name === name);
     const pct = (k) => (r.positions ? ((100 * k) / r.positions).toFixed(1) : '0');
-    let html = `<p><code>${r.rules}</code> · fingerprint ${r.fingerprint} · ${r.tiers.length} tiers</p>`;
+    let html = `<p><code>${r.rules}</code> · fingerprint ${r.fingerprint} · ${r.tiers.length} ${r.tiers.length === 1 ? 'tier' : 'tiers'}</p>`;
     html += `<table id="statsTotals"><tr><th class="l"></th><th>positions (symmetry classes)</th><th>wins</th><th>draws</th><th>losses</th></tr>`;
     html += `<tr><td class="l">total</td><td>${r.positions}</td><td>${r.wins} (${pct(r.wins)} %)</td><td>${r.draws} (${pct(r.draws)} %)</td><td>${r.losses} (${pct(r.losses)} %)</td></tr></table>`;
     // Distance histogram over all tiers (wins up, losses down).
@@ -567,13 +748,6 @@ async function init() {
       list.appendChild(o);
     }
     S.sets = p.tables;
-    const sel = $('tableSets');
-    for (const t of p.tables) {
-      const o = document.createElement('option');
-      o.value = t.name; o.textContent = `${t.name} (${t.rules}, ${t.tiers} tiers)`;
-      sel.appendChild(o);
-    }
-    $('statsButton').disabled = p.tables.length === 0;
   } catch (e) {
     toast(e.message);
   }
@@ -600,9 +774,13 @@ async function init() {
       $('posError').textContent = e.message;
     }
   });
+  window.addEventListener('popstate', () => loadFromUrl(false));
   document.addEventListener('keydown', (ev) => {
-    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
-    if (ev.key === ' ') { ev.preventDefault(); playBest(); }
+    const t = ev.target;
+    if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return;
+    // Space on a focused button or move is that control's own (a click), never "best move".
+    const onControl = t instanceof Element && t !== document.body && !!t.closest('button, a, [tabindex], [role=button]');
+    if (ev.key === ' ') { if (onControl) return; ev.preventDefault(); playBest(); }
     else if (ev.key === 'ArrowLeft') { ev.preventDefault(); go(S.ply - 1); }
     else if (ev.key === 'ArrowRight') { ev.preventDefault(); go(S.ply + 1); }
     else if (ev.key === 'Home') go(0);

@@ -113,10 +113,7 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool) -> Result<()>
         println(&format!(
             "current, {t} threads / 1 thread: {:.2}x{}",
             rate(Solver::Current, t) / rate(Solver::Current, 1),
-            c.map_or(String::new(), |c| format!(
-                " (wall = {:.2} x CPU time)",
-                w / c.max(1e-9)
-            ))
+            parallelism_text(w, c, t)
         ))?;
         if baseline {
             println(&format!(
@@ -135,3 +132,24 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool) -> Result<()>
     }
     Ok(())
 }
+
+/// How busy the threads were: the run's CPU time over its wall time, the
+/// average number of cores at work. Only said when the CPU time is long enough
+/// to measure (it is counted in 1/100 s ticks; a run of a few milliseconds
+/// gave "wall = 715562.00 x CPU time").
+fn parallelism_text(wall: f64, cpu: Option<f64>, threads: usize) -> String {
+    match cpu {
+        Some(c) if c >= MIN_CPU_SECONDS && wall > 0.0 => format!(
+            " (CPU time {c:.2} s = {:.2} x wall: on average {:.2} of {threads} threads busy)",
+            c / wall,
+            c / wall
+        ),
+        Some(c) => format!(
+            " (CPU time {c:.2} s: too short to compare with the wall time; time tiers of at least {MIN_CPU_SECONDS} s)"
+        ),
+        None => String::new(),
+    }
+}
+
+/// Shortest CPU time whose ratio to the wall time is reported (100 ticks).
+const MIN_CPU_SECONDS: f64 = 1.0;

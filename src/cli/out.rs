@@ -50,21 +50,89 @@ pub fn json_document_covers(code: u8) -> bool {
 }
 
 /// An indicatif bar per stage, drawn on stderr. When stderr is not a terminal
-/// (a batch run logged to a file) the bar is hidden, so a plain line per finished
-/// stage is written instead: a long solve never goes silent for an hour.
+/// (a batch run logged to a file or a pipe) the bar is hidden and a few plain
+/// lines are written instead, each naming the job, the tiers done of the job's
+/// tiers and the units counted: a stage that took [`LOG_EVERY`] or more, a line
+/// at most every [`LOG_EVERY`] otherwise (and one during a stage longer than
+/// [`LOG_HEARTBEAT`]), the end of the job, and the solver's notes. A long solve
+/// never goes silent for an hour, and the main job's 215 small tiers no longer
+/// write 394 lines of `h0p1c2 propagate: finished in 0.0 s (0 done)`.
 pub struct Bars {
     bar: Mutex<Option<ProgressBar>>,
-    /// Label and start of the current stage, for the plain-line log.
-    log: Option<Mutex<Option<(String, std::time::Instant)>>>,
+    /// The plain-line log (stderr not a terminal).
+    log: Option<Mutex<Log>>,
+}
+
+/// A line at least this often while work finishes (and any stage this long).
+pub const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+/// A line during a stage that has run this long since the last line.
+pub const LOG_HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// State of the plain-line log.
+struct Log {
+    /// The job's name (empty: none), e.g. `kaooa [whole]`.
+    job: String,
+    started: Instant,
+    last_line: Instant,
+    /// Label, start and unit of the current stage.
+    stage: Option<(String, Instant, String)>,
+    /// Tiers done and the job's tiers, once the driver has said.
+    tiers: Option<(usize, usize)>,
+}
+
+use std::time::Instant;
+
+/// `n thing` or `n things`.
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+impl Log {
+    /// `kaooa [whole], 12/52 tiers: ` (the parts known so far).
+    fn prefix(&self) -> String {
+        let tiers = self
+            .tiers
+            .map(|(k, n)| format!("{k}/{}", plural(n as u64, "tier", "tiers")));
+        match (self.job.is_empty(), tiers) {
+            (true, None) => String::new(),
+            (true, Some(t)) => format!("{t}: "),
+            (false, None) => format!("{}: ", self.job),
+            (false, Some(t)) => format!("{}, {t}: ", self.job),
+        }
+    }
+    fn line(&mut self, text: &str) {
+        eprintln!("{}{text}", self.prefix());
+        self.last_line = Instant::now();
+    }
 }
 
 impl Bars {
     /// A new, idle reporter.
     pub fn new() -> Self {
+        Self::for_job("")
+    }
+
+    /// A reporter whose log lines name `job` (e.g. `kaooa [whole]`).
+    pub fn for_job(job: &str) -> Self {
         use std::io::IsTerminal;
+        let now = Instant::now();
         Bars {
             bar: Mutex::new(None),
-            log: (!std::io::stderr().is_terminal()).then(|| Mutex::new(None)),
+            log: (!std::io::stderr().is_terminal()).then(|| {
+                Mutex::new(Log {
+                    job: job.to_string(),
+                    started: now,
+                    last_line: now,
+                    stage: None,
+                    tiers: None,
+                })
+            }),
+        }
+    }
+
+    fn with_log(&self, f: impl FnOnce(&mut Log)) {
+        if let Some(Ok(mut log)) = self.log.as_ref().map(|l| l.lock()) {
+            f(&mut log);
         }
     }
 }
@@ -77,6 +145,9 @@ impl Default for Bars {
 
 impl Progress for Bars {
     fn stage(&self, label: &str, total: u64) {
+        self.stage_in(label, total, "");
+    }
+    fn stage_in(&self, label: &str, total: u64, unit: &str) {
         let bar = if total > 0 {
             let b = ProgressBar::new(total);
             b.set_style(
@@ -97,9 +168,9 @@ impl Progress for Bars {
             b
         };
         bar.set_prefix(label.to_string());
-        if let Some(Ok(mut cur)) = self.log.as_ref().map(|l| l.lock()) {
-            *cur = Some((label.to_string(), std::time::Instant::now()));
-        }
+        self.with_log(|log| {
+            log.stage = Some((label.to_string(), Instant::now(), unit.to_string()));
+        });
         if let Ok(mut slot) = self.bar.lock() {
             if let Some(old) = slot.take() {
                 old.finish_and_clear();
@@ -108,10 +179,27 @@ impl Progress for Bars {
         }
     }
     fn advance(&self, n: u64) {
+        let mut at = None;
         if let Ok(slot) = self.bar.lock() {
             if let Some(b) = slot.as_ref() {
                 b.inc(n);
+                at = Some((b.position(), b.length()));
             }
+        }
+        let Some(log) = &self.log else { return };
+        // Never wait for the log: advance is called from the solver's threads.
+        let Ok(mut log) = log.try_lock() else { return };
+        if log.last_line.elapsed() < LOG_HEARTBEAT {
+            return;
+        }
+        if let (Some((label, t0, unit)), Some((pos, len))) = (log.stage.clone(), at) {
+            let unit = if unit.is_empty() { "done".into() } else { unit };
+            let of = len.map_or(String::new(), |l| format!(" of {l}"));
+            let text = format!(
+                "{label}: {pos}{of} {unit} after {:.0} s",
+                t0.elapsed().as_secs_f64()
+            );
+            log.line(&text);
         }
     }
     fn message(&self, msg: &str) {
@@ -120,6 +208,22 @@ impl Progress for Bars {
                 b.set_message(msg.to_string());
             }
         }
+    }
+    fn note(&self, msg: &str) {
+        self.message(msg);
+        self.with_log(|log| log.line(msg));
+    }
+    fn tiers_done(&self, done: usize, total: usize) {
+        self.with_log(|log| {
+            log.tiers = Some((done, total));
+            if done >= total {
+                let text = format!("finished in {:.1} s", log.started.elapsed().as_secs_f64());
+                log.line(&text);
+            } else if log.last_line.elapsed() >= LOG_EVERY {
+                let text = format!("{:.0} s so far", log.started.elapsed().as_secs_f64());
+                log.line(&text);
+            }
+        });
     }
     fn finish_stage(&self) {
         let done = if let Ok(mut slot) = self.bar.lock() {
@@ -130,14 +234,22 @@ impl Progress for Bars {
         } else {
             None
         };
-        if let Some(Ok(mut cur)) = self.log.as_ref().map(|l| l.lock()) {
-            if let Some((label, t0)) = cur.take() {
-                let n = done.map_or(String::new(), |n| format!(" ({n} done)"));
-                eprintln!(
-                    "{label}: finished in {:.1} s{n}",
-                    t0.elapsed().as_secs_f64()
-                );
+        self.with_log(|log| {
+            if let Some((label, t0, unit)) = log.stage.take() {
+                let took = t0.elapsed();
+                if took < LOG_EVERY && log.last_line.elapsed() < LOG_EVERY {
+                    return;
+                }
+                let n = done.map_or(String::new(), |n| {
+                    if unit.is_empty() {
+                        format!(" ({n} done)")
+                    } else {
+                        format!(" ({n} {unit})")
+                    }
+                });
+                let text = format!("{label} finished in {:.1} s{n}", took.as_secs_f64());
+                log.line(&text);
             }
-        }
+        });
     }
 }

@@ -1,9 +1,12 @@
 //! `huntsolve play`: engine against engine, or against a human.
 //!
-//! Sides: `--white` plays side 0 and `--black` side 1 of the game, whoever
-//! moves first under the rules. Side 0 is the hunter in hunt games and the
-//! attackers in tafl; the aliases `--hunter`/`--attackers` and
-//! `--prey`/`--defenders` name the same two options.
+//! Sides: `--side NAME=ENGINE` gives a side its engine, NAME as `prove --side`
+//! takes it: the game's side name, a traditional name of the side (`crows`,
+//! `vulture`, `tigers`, `goats`, `leopards`, `cows`, `attackers`,
+//! `defenders`, ...) or `0`/`1`. `--white` (side 0) and `--black` (side 1),
+//! with their aliases `--hunter`/`--attackers` and `--prey`/`--defenders`, do
+//! the same; a side not given plays `depth=4`. Side 0 is the hunter in hunt
+//! games and the attackers in tafl, whoever moves first under the rules.
 //!
 //! ENGINE is `depth=N` (search to N plies), `time=S` (S seconds per move),
 //! `nodes=N`, `mcts=N` / `mcts-time=S` (Monte Carlo tree search, see
@@ -33,22 +36,16 @@ use std::time::Duration;
 pub struct Args {
     /// Rules: a preset name with optional `,key=value` options.
     pub rules: String,
-    /// Engine of side 0 (hunter / attackers): depth=N, time=S, nodes=N, mcts=N, mcts-time=S, random, human.
-    #[arg(
-        long,
-        visible_alias = "hunter",
-        visible_alias = "attackers",
-        default_value = "depth=4"
-    )]
-    pub white: String,
-    /// Engine of side 1 (prey / defenders): depth=N, time=S, nodes=N, mcts=N, mcts-time=S, random, human.
-    #[arg(
-        long,
-        visible_alias = "prey",
-        visible_alias = "defenders",
-        default_value = "depth=4"
-    )]
-    pub black: String,
+    /// Engine of side 0 (hunter / attackers): depth=N, time=S, nodes=N, mcts=N, mcts-time=S, random, human [default: depth=4].
+    #[arg(long, visible_alias = "hunter", visible_alias = "attackers")]
+    pub white: Option<String>,
+    /// Engine of side 1 (prey / defenders): depth=N, time=S, nodes=N, mcts=N, mcts-time=S, random, human [default: depth=4].
+    #[arg(long, visible_alias = "prey", visible_alias = "defenders")]
+    pub black: Option<String>,
+    /// A side's engine as NAME=ENGINE, NAME a side as `prove --side` takes it
+    /// (`crows=random`, `vulture=depth=6`, `tigers=time=1`, `0=human`); repeatable.
+    #[arg(long, value_name = "NAME=ENGINE")]
+    pub side: Vec<String>,
     /// Number of games.
     #[arg(long, default_value_t = 1)]
     pub games: u32,
@@ -256,7 +253,8 @@ fn play_game<G: FullGame>(
 }
 
 fn run_games<G: FullGame>(g: &G, args: &Args) -> Result<()> {
-    let engines = [Engine::parse(&args.white)?, Engine::parse(&args.black)?];
+    let specs = engine_specs(g, args)?;
+    let engines = [Engine::parse(&specs[0])?, Engine::parse(&specs[1])?];
     let mut rng = Rng::new(args.seed);
     let tt = TransTable::new(args.hash.or(64))?;
     let mut wins = [0u32; 2];
@@ -268,16 +266,53 @@ fn run_games<G: FullGame>(g: &G, args: &Args) -> Result<()> {
         }
     }
     println(&format!(
-        "{} games: {} ({}) {} wins, {} ({}) {} wins, {} draws",
+        "{} {}: {} ({}) won {}, {} ({}) won {}, {} drawn",
         args.games,
+        if args.games == 1 { "game" } else { "games" },
         g.side_name(0),
-        args.white,
+        specs[0],
         wins[0],
         g.side_name(1),
-        args.black,
+        specs[1],
         wins[1],
         draws
     ))
+}
+
+/// Engine texts of side 0 and side 1 from `--white`/`--black` and `--side
+/// NAME=ENGINE` (a side given twice is an error; a side not given: `depth=4`).
+fn engine_specs<G: FullGame>(g: &G, args: &Args) -> Result<[String; 2]> {
+    let mut specs: [Option<(String, String)>; 2] = [
+        args.white.clone().map(|e| ("--white".into(), e)),
+        args.black.clone().map(|e| ("--black".into(), e)),
+    ];
+    for item in &args.side {
+        let (name, engine) = item.split_once('=').ok_or_else(|| {
+            Error::Input(format!(
+                "--side {}: expected NAME=ENGINE, e.g. {}=random",
+                huntsolve::error::quote(item),
+                g.side_name(1)
+            ))
+        })?;
+        let side = huntsolve::game::side_by_name(g, name).ok_or_else(|| {
+            Error::Input(format!(
+                "--side {}: unknown side {}; expected {} or {} (or a traditional name of a side, or 0/1)",
+                huntsolve::error::quote(item),
+                huntsolve::error::quote(name),
+                g.side_name(0),
+                g.side_name(1)
+            ))
+        })?;
+        if let Some((given, _)) = &specs[side] {
+            return Err(Error::Input(format!(
+                "--side {}: the {} already has an engine ({given})",
+                huntsolve::error::quote(item),
+                g.side_name(side)
+            )));
+        }
+        specs[side] = Some((format!("--side {item}"), engine.to_string()));
+    }
+    Ok(specs.map(|s| s.map_or_else(|| "depth=4".to_string(), |(_, e)| e)))
 }
 
 /// Runs `play`.

@@ -103,6 +103,11 @@ pub struct CheckArgs {
     /// Directories of the tables the leaves come from (repeatable).
     #[arg(long)]
     tables: Vec<PathBuf>,
+    /// The certificate's rules as given at the command line, for rules with a
+    /// board file: the certificate is untrusted input, so a board file it
+    /// names is never read; this one is (it must give the certificate's rules).
+    #[arg(long)]
+    rules: Option<String>,
     #[command(flatten)]
     pub(crate) json: Json,
 }
@@ -376,7 +381,19 @@ fn text(o: &ProveOut) -> String {
 /// Runs `check-proof`.
 pub fn run_check(args: CheckArgs) -> Result<()> {
     let cert = Certificate::read(&args.file)?;
-    let any = AnyGame::parse(&cert.header.rules)?;
+    // The certificate's rules may name built-in boards only: a board file named
+    // in an untrusted file is not read (it could be any file, a FIFO or a
+    // device). A board file comes from the command line (`--rules`); `check`
+    // then compares that game's rules and fingerprint with the certificate's.
+    let any = match &args.rules {
+        Some(rules) => AnyGame::parse(rules)?,
+        None => AnyGame::parse_builtin(&cert.header.rules).map_err(|e| match e {
+            Error::Rules(m) if m.contains("only built-in boards") => Error::Rules(format!(
+                "the certificate's rules: {m}; to check a certificate of rules with a board file, give those rules with --rules"
+            )),
+            e => e,
+        })?,
+    };
     let report = dispatch(&any, Check(&args, &cert))?;
     if args.json.json {
         let s =

@@ -200,11 +200,12 @@ fn run_single(rules: &str, args: &Args, solver: &JobSolver) -> Result<()> {
     }
     text.push('\n');
     match &s.start {
-        Some(v) if v.value != "draw" => text.push_str(&format!(
-            "start: {} for the side to move in {} plies\n",
-            v.value, v.distance
+        Some(v) if v.side_to_move.is_empty() => text.push_str(&format!("start: {}\n", v.text())),
+        Some(v) => text.push_str(&format!(
+            "start: {} ({} to move)\n",
+            v.text(),
+            v.side_to_move
         )),
-        Some(v) => text.push_str(&format!("start: {}\n", v.value)),
         None => text.push_str("start: not in this scope\n"),
     }
     text.push_str(&format!("tables and summary.json in {}", out.display()));
@@ -310,7 +311,12 @@ fn solve_job(
         compact: tuning.compact,
         ..Default::default()
     };
-    let bars = Bars::new();
+    // The log names the job by its output directory (a manifest job's name).
+    let job = out.file_name().map_or_else(
+        || out.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let bars = Bars::for_job(&format!("{job} [{}]", scope.name()));
     solve_any(game, scope, out, &options, &bars)
 }
 

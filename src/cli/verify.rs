@@ -154,8 +154,13 @@ pub fn run(args: Args) -> Result<()> {
             report.positions,
             if report.orbit_mismatches > 0 {
                 format!(
-                    ", and the orbits of {} tiers do not cover their placements",
-                    report.orbit_mismatches
+                    ", and the orbits of {} {} do not cover their placements",
+                    report.orbit_mismatches,
+                    if report.orbit_mismatches == 1 {
+                        "tier"
+                    } else {
+                        "tiers"
+                    }
                 )
             } else {
                 String::new()
@@ -163,9 +168,10 @@ pub fn run(args: Args) -> Result<()> {
         )))
     } else {
         Err(Error::Disagreement(format!(
-            "verify: the classes' orbits of {} of {} tiers do not cover their placements exactly (a rank collision or a class stored twice)",
+            "verify: the classes' orbits of {} of {} {} do not cover their placements exactly (a rank collision or a class stored twice)",
             report.orbit_mismatches,
-            report.tiers.len()
+            report.tiers.len(),
+            if report.tiers.len() == 1 { "tier" } else { "tiers" }
         )))
     }
 }
@@ -224,16 +230,22 @@ fn text(r: &VerifyReport) -> String {
     }
     if r.all_agree() {
         s.push_str(&format!(
-            "all {} positions in {} tables agree with their children\n",
+            "all {} positions in {} {} agree with their children\n",
             r.positions,
-            r.tiers.len()
+            r.tiers.len(),
+            if r.tiers.len() == 1 {
+                "table"
+            } else {
+                "tables"
+            }
         ));
         if r.orbits_checked > 0 {
             let placements: u64 = r.tiers.iter().filter_map(|t| t.covered).sum();
             s.push_str(&format!(
-                "their orbits cover the placements of {} of {} tiers exactly once ({placements} placements)\n",
+                "their orbits cover the placements of {} of {} {} exactly once ({placements} placements)\n",
                 r.orbits_checked,
-                r.tiers.len()
+                r.tiers.len(),
+                if r.tiers.len() == 1 { "tier" } else { "tiers" }
             ));
         }
     }

@@ -145,6 +145,26 @@ pub struct StartValue {
     pub value: String,
     /// Plies to the end under optimal play (0 for a draw).
     pub distance: u32,
+    /// Name of the side to move at the start (`Game::side_name`; empty in
+    /// summaries written before this field existed).
+    #[serde(default)]
+    pub side_to_move: String,
+    /// Name of the side that wins under optimal play (`None` for a draw, and in
+    /// summaries written before this field existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+}
+
+impl StartValue {
+    /// The value in words that say for whom: `prey wins in 15 plies`, `draw`
+    /// (`win in 15 plies for the side to move` for an old summary without side names).
+    pub fn text(&self) -> String {
+        match (&self.winner, self.value.as_str()) {
+            (_, "draw") => "draw".into(),
+            (Some(w), _) => format!("{w} wins in {} plies", self.distance),
+            (None, v) => format!("{v} in {} plies for the side to move", self.distance),
+        }
+    }
 }
 
 /// Contents of `DIR/summary.json`.
@@ -695,9 +715,18 @@ pub fn make_summary<G: TierGame>(
             .flatten()
             .filter_map(|t| done.get(t).cloned())
             .collect(),
-        start: start_record.map(|(v, d)| StartValue {
-            value: v.name().to_string(),
-            distance: d,
+        start: start_record.map(|(v, d)| {
+            let side = game.side_to_move(&game.start());
+            StartValue {
+                value: v.name().to_string(),
+                distance: d,
+                side_to_move: game.side_name(side).to_string(),
+                winner: match v {
+                    crate::game::Value::Win => Some(game.side_name(side).to_string()),
+                    crate::game::Value::Loss => Some(game.side_name(1 - side).to_string()),
+                    crate::game::Value::Draw => None,
+                },
+            }
         }),
     }
 }
@@ -827,6 +856,7 @@ fn run_plan<G: Solvable>(
             }
             done.insert(t, summary);
         }
+        progress.tiers_done(done.len(), plan.waves.iter().map(Vec::len).sum());
         // Drop child records no tier still needs (all of them when batching).
         if batching {
             loaded.clear();

@@ -209,6 +209,10 @@ pub struct JobResult {
     pub start: Option<String>,
     /// Distance of the start, if in scope.
     pub start_distance: Option<u32>,
+    /// The side that wins from the start (absent for a draw, and in results
+    /// written before this field existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_winner: Option<String>,
     /// Seconds spent solving the job's tiers, as [`JobResult::timing`] says
     /// (`None` when not timed or failed).
     pub seconds: Option<f64>,
@@ -237,6 +241,7 @@ impl JobResult {
             classes: 0,
             start: None,
             start_distance: None,
+            start_winner: None,
             seconds: None,
             slots_per_second: None,
             kept: 0,
@@ -267,6 +272,7 @@ impl JobResult {
             classes: s.tiers.iter().map(|t| t.outcomes.classes).sum(),
             start: s.start.as_ref().map(|v| v.value.clone()),
             start_distance: s.start.as_ref().map(|v| v.distance),
+            start_winner: s.start.as_ref().and_then(|v| v.winner.clone()),
             seconds: Some(r.seconds),
             slots_per_second: (r.slots_solved > 0 && r.seconds > 0.0)
                 .then(|| r.slots_solved as f64 / r.seconds),
@@ -318,7 +324,11 @@ impl JobResult {
     fn seconds_text(&self) -> String {
         match (self.seconds, self.timing.as_str()) {
             (Some(s), timing::EARLIER_RUN) => format!("{s:.2} (earlier run; all tiers kept)"),
-            (Some(s), timing::PARTIAL) => format!("{s:.2} (partial: {} tiers kept)", self.kept),
+            (Some(s), timing::PARTIAL) => format!(
+                "{s:.2} (partial: {} {} kept)",
+                self.kept,
+                if self.kept == 1 { "tier" } else { "tiers" }
+            ),
             (Some(s), _) => format!("{s:.2}"),
             (None, timing::NOT_TIMED) => "kept (not timed)".into(),
             (None, _) => "-".into(),
@@ -344,7 +354,10 @@ pub fn results_markdown(results: &[JobResult]) -> String {
     );
     for r in results {
         let start = match (&r.start, r.start_distance) {
-            (Some(v), Some(d)) if v != "draw" => format!("{v} in {d}"),
+            (Some(v), Some(d)) if v != "draw" => match &r.start_winner {
+                Some(w) => format!("{w} wins in {d}"),
+                None => format!("{v} in {d} (side to move)"),
+            },
             (Some(v), _) => v.clone(),
             _ => "-".into(),
         };

@@ -161,7 +161,7 @@ pub fn solve_tier_reference<G: TierGame>(
     let name = game.tier_name(tier);
 
     // Phase 1: scan.
-    progress.stage(&format!("{name} scan"), size);
+    progress.stage_in(&format!("{name} scan"), size, "slots");
     let mut work = Work {
         game,
         tier,
@@ -215,7 +215,7 @@ pub fn solve_tier_reference<G: TierGame>(
     progress.finish_stage();
 
     // Phase 2: propagation by distance.
-    progress.stage(&format!("{name} propagate"), 0);
+    progress.stage_in(&format!("{name} propagate"), 0, "levels");
     let mut levels = 0u32;
     while let Some((d, mut frontier)) = buckets.pop_first() {
         if stop_requested() {

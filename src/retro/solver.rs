@@ -898,7 +898,7 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
                 },
             ) => return Err(e),
             Err(e @ Error::Table { .. }) => {
-                progress.message(&format!("{name}: {e}; solving the tier from its start"));
+                progress.note(&format!("{name}: {e}; solving the tier from its start"));
                 report.ignored = Some(e.to_string());
                 None
             }
@@ -908,7 +908,7 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
     let (words, scan_levels, mut buckets, from, levels) = match resumed {
         Some(st) => {
             report.resumed_at = Some(st.levels);
-            progress.message(&format!(
+            progress.note(&format!(
                 "{name}: resumed from its checkpoint after {} levels",
                 st.levels
             ));
@@ -921,7 +921,7 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
     };
 
     // Phase 2: propagation by distance.
-    progress.stage(&format!("{name} propagate"), 0);
+    progress.stage_in(&format!("{name} propagate"), 0, "levels");
     let saver = ckpt.map(|c| Saver {
         config: c,
         id: &id,
@@ -986,7 +986,7 @@ fn scan_tier<G: TierGame>(
     // A tier with no slot the hint rules out (a movement tier) has nothing to
     // absorb: one sweep that counts in-tier moves without ranking their children.
     let hint = absorb == Absorb::Hint && game.tier_has_moveless_slots(tier);
-    progress.stage(&format!("{name} scan"), size);
+    progress.stage_in(&format!("{name} scan"), size, "slots");
     let mut scan_levels = ScanLevels::default();
     for second in [false, true] {
         if !second && !hint {

@@ -323,9 +323,12 @@ pub fn sweep_markdown(r: &SweepReport) -> String {
     let resumed: usize = r.rows.iter().map(|x| x.resumed).sum();
     let _ = writeln!(
         s,
-        "- Time: {:.1} s wall for this run ({} tiers solved now, {resumed} kept from earlier runs)",
+        "- Time: {:.1} s wall for this run ({} solved now, {resumed} kept from earlier runs)",
         r.wall_seconds,
-        r.rows.iter().map(|x| x.solved_now).sum::<usize>()
+        match r.rows.iter().map(|x| x.solved_now).sum::<usize>() {
+            1 => "1 tier".to_string(),
+            n => format!("{n} tiers"),
+        }
     );
     if !r.build.is_empty() {
         let _ = writeln!(s, "- Build: {}", r.build);

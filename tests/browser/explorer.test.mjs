@@ -221,6 +221,246 @@ await test('seed C (cows-leopards-mogol): no tables, answered by search marked n
   await shot('seed-c-mogol.png');
 });
 
+// ---------- issue 25: what a new user meets ----------
+
+// WCAG contrast ratio of two `rgb(...)` colours.
+function contrast(a, b) {
+  const lum = (rgb) => {
+    const [r, g, bl] = rgb.match(/[\d.]+/g).slice(0, 3).map(Number).map((c) => {
+      const x = c / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [lum(a), lum(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+const errorShown = () => page.waitForSelector('body[data-ready="error"]', { timeout: 30_000 });
+
+await test('compare with other material: the reason and a board in the second pane, in view', async () => {
+  await open('?rules=kaooa&compare=kaooa-6');
+  await page.waitForSelector('#paneB:not([hidden]) #noteB:not([hidden])');
+  const note = await page.textContent('#noteB');
+  assert.match(note, /kaooa-6 cannot hold this position/);
+  assert.match(note, /shown: its start/);
+  // In the first screenful, not below an empty board.
+  const box = await page.locator('#noteB').boundingBox();
+  assert.ok(box && box.y + box.height <= 900, `note at ${JSON.stringify(box)}`);
+  const b = (await api('position', { rules: 'kaooa-6' })).body;
+  assert.equal(await page.locator('#boardB circle.pt').count(), 10);
+  assert.equal(await page.locator('#movesB li').count(), b.moves.length);
+  assert.match(await page.textContent('#statusB'), /to move/);
+  // Every move of the second variant is drawn on its board too.
+  for (const m of b.moves) {
+    assert.equal(await page.getAttribute(`#boardB [data-move="${m.move}"]`, 'data-value'), m.value ?? 'unknown');
+  }
+  // After a move: the same move from kaooa-6's start.
+  await settled(() => page.click('#boardA .hit[data-point="t0"]'));
+  await page.waitForSelector('#boardB .piece[data-point="t0"]');
+  assert.match(await page.textContent('#noteB'), /shown: the same move from its start/);
+});
+
+await test('a typo in the rules box: a visible error, nothing stale left to click', async () => {
+  await open('?rules=kaooa');
+  await page.evaluate(() => { document.body.dataset.ready = 'wait'; });
+  await page.fill('#rules', 'kaoa');
+  await page.press('#rules', 'Enter');
+  await errorShown();
+  assert.ok(await page.isVisible('#pageError'));
+  assert.match(await page.textContent('#pageError'), /rules kaoa: .*unknown preset 'kaoa'/);
+  assert.equal(await page.getAttribute('#rules', 'aria-invalid'), 'true');
+  assert.equal(await page.locator('#movesA li').count(), 0);
+  assert.equal(await page.locator('#boardA .hit, #boardA .piece').count(), 0);
+  assert.ok(await page.isDisabled('#best'));
+  // Fixing the rules brings the page back.
+  await settled(async () => { await page.fill('#rules', 'kaooa'); await page.press('#rules', 'Enter'); });
+  assert.ok(await page.isHidden('#pageError'));
+  assert.ok(await page.locator('#movesA li').count() > 0);
+});
+
+await test('a cited URL with a bad position: an error, not a blank board', async () => {
+  await page.goto(`${base}?rules=kaooa&position=${encodeURIComponent('HH..')}`);
+  await errorShown();
+  assert.ok(await page.isVisible('#pageError'));
+  assert.match(await page.textContent('#pageError'), /position HH\.\.: .*invalid position/);
+  assert.equal(await page.locator('#movesA li').count(), 0);
+  // A bad second variant in a URL: said at the top of its pane.
+  await open('?rules=kaooa&compare=kaoa');
+  await page.waitForSelector('#noteB:not([hidden])');
+  assert.match(await page.textContent('#noteB'), /not comparable: .*unknown preset/);
+});
+
+await test('"searching…" shows while a request runs', async () => {
+  await open('?rules=kaooa');
+  assert.ok(await page.isHidden('#busy'));
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  const held = (url) => url.pathname === '/api/position';
+  await page.route(held, async (route) => { await gate; await route.continue(); });
+  try {
+    await page.evaluate(() => { document.body.dataset.ready = 'wait'; });
+    await page.click('#boardA .hit[data-point="t0"]');
+    await page.waitForSelector('#busy:not([hidden])', { timeout: 10_000 });
+    assert.match(await page.textContent('#busy'), /searching/);
+  } finally {
+    release();
+  }
+  await ready();
+  await page.waitForSelector('#busy[hidden]', { state: 'attached' });
+  await page.unroute(held);
+  assert.equal(urlParams().get('moves'), 't0');
+});
+
+await test('a 390 px phone: no horizontal overflow, the board fits', async () => {
+  const phone = await ctx.newPage();
+  phone.on('pageerror', (e) => pageErrors.push(e.message));
+  await phone.setViewportSize({ width: 390, height: 844 });
+  try {
+    for (const q of ['?rules=kaooa', '?rules=caikaboroda', '?rules=kaooa&compare=kaooa-6']) {
+      await phone.goto(`${base}${q}`);
+      await phone.waitForSelector('body[data-ready="1"]', { timeout: 30_000 });
+      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `${q}: page ${width} px wide`);
+      for (const id of ['#boardA', '#movesA', '#chart']) {
+        const box = await phone.locator(id).boundingBox();
+        assert.ok(box.x >= 0 && box.x + box.width <= 390, `${q}: ${id} at ${JSON.stringify(box)}`);
+      }
+      assert.ok((await phone.locator('#boardA').boundingBox()).width >= 300, `${q}: board too small`);
+    }
+    if (shots) await phone.screenshot({ path: path.join(shots, 'phone.png'), fullPage: true });
+  } finally {
+    await phone.close();
+  }
+});
+
+await test('keyboard: Tab to a point and a move, Enter plays; Space on a focused button is that button', async () => {
+  await open('?rules=kaooa');
+  const tabTo = async (pred, what) => {
+    for (let i = 0; i < 120; i++) {
+      await page.keyboard.press('Tab');
+      if (await page.evaluate(pred)) return;
+    }
+    throw new Error(`Tab never reached ${what}`);
+  };
+  await tabTo(() => document.activeElement?.dataset?.point === 't0', 'point t0');
+  await settled(() => page.keyboard.press('Enter'));
+  assert.equal(urlParams().get('moves'), 't0');
+  // The focus stays on the board, where it was.
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.point), 't0');
+  await tabTo(() => !!document.activeElement?.closest?.('#movesA li'), 'the move list');
+  const mv = await page.evaluate(() => document.activeElement.dataset.move);
+  await settled(() => page.keyboard.press('Enter'));
+  assert.equal(urlParams().get('moves'), `t0 ${mv}`);
+  assert.ok(await page.evaluate(() => !!document.activeElement?.closest?.('#movesA li')), 'focus back in the list');
+  // Space on the focused undo button undoes; it does not play the best move.
+  await page.focus('#undo');
+  await settled(() => page.keyboard.press('Space'));
+  assert.equal(await page.textContent('#plyInfo'), 'ply 1 of 2');
+  assert.equal(urlParams().get('moves'), `t0 ${mv}`);
+  // A hunter step by keyboard: Enter on the piece, then on its landing point.
+  const pos = 'H.P......./h0p6c0/h';
+  await open(`?rules=kaooa&position=${encodeURIComponent(pos)}`);
+  const want = (await api('position', { rules: 'kaooa', position: pos })).body;
+  const step = want.moves.find((m) => /^[a-z]\d-/.test(m.move));
+  const [from, to] = step.move.split('-');
+  await page.focus(`#boardA .hit[data-point="${from}"]`);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#boardA .ring.selected');
+  await page.focus(`#boardA .hit[data-point="${to}"]`);
+  await settled(() => page.keyboard.press('Enter'));
+  assert.equal(urlParams().get('moves'), step.move);
+});
+
+await test('contrast of moves, buttons and labels at least 4.5:1 (computed styles)', async () => {
+  await open('?rules=kaooa&compare=kaooa-6,prey=7');
+  const pairs = await page.$$eval(
+    '#movesA li, #movesB li, button:not(:disabled), .status, .status .src, .legend, h3 small, .note, #plyInfo, label',
+    (els) => els.map((e) => {
+      let bg = 'rgba(0, 0, 0, 0)';
+      for (let n = e; n; n = n.parentElement) {
+        bg = getComputedStyle(n).backgroundColor;
+        if (bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') break;
+      }
+      return { what: `${e.tagName} ${e.id || e.dataset.move || e.textContent.slice(0, 24)}`, fg: getComputedStyle(e).color, bg };
+    }));
+  const labels = await page.$$eval('#boardA text.label', (ts) => ts.map((t) => ({ what: `label ${t.textContent}`, fg: getComputedStyle(t).fill, bg: 'rgb(255, 255, 255)' })));
+  assert.ok(pairs.filter((p) => p.what.startsWith('LI')).length > 10);
+  for (const p of [...pairs, ...labels]) {
+    const c = contrast(p.fg, p.bg);
+    assert.ok(c >= 4.5, `${p.what}: ${p.fg} on ${p.bg} is ${c.toFixed(2)}:1`);
+  }
+  // Every value and distance the page can colour a move with.
+  const sweep = await page.evaluate(() => {
+    const out = [];
+    for (const v of ['win', 'loss', 'draw', undefined]) {
+      for (let d = 0; d <= 40; d++) out.push({ what: `${v} in ${d}`, bg: colour(v, d), fg: ink(v, d) === '#000' ? 'rgb(0, 0, 0)' : 'rgb(255, 255, 255)' });
+    }
+    return out;
+  });
+  for (const p of sweep) assert.ok(contrast(p.fg, p.bg) >= 4.5, `${p.what}: ${p.fg} on ${p.bg}`);
+});
+
+await test('browser Back steps back in the game, Forward steps on', async () => {
+  await open('?rules=kaooa');
+  await settled(() => page.click('#boardA .hit[data-point="t0"]'));
+  await settled(() => page.keyboard.press('Space'));
+  assert.equal(await page.textContent('#plyInfo'), 'ply 2 of 2');
+  const line = urlParams().get('moves');
+  await settled(() => page.evaluate(() => history.back()));
+  assert.ok(page.url().startsWith(base), page.url());
+  // The page as it was after the first move.
+  assert.equal(await page.textContent('#plyInfo'), 'ply 1 of 1');
+  assert.equal(urlParams().get('moves'), 't0');
+  assert.equal(await page.locator('#boardA .piece').count(), 1);
+  await settled(() => page.evaluate(() => history.back()));
+  assert.equal(await page.textContent('#plyInfo'), 'ply 0 of 0');
+  assert.equal(await page.locator('#boardA .piece').count(), 0);
+  await settled(() => page.evaluate(() => history.forward()));
+  await settled(() => page.evaluate(() => history.forward()));
+  assert.equal(await page.textContent('#plyInfo'), 'ply 2 of 2');
+  assert.equal(urlParams().get('moves'), line);
+  // Undo is a step in the history too: Back after it returns to the later ply.
+  await settled(() => page.click('#undo'));
+  assert.equal(await page.textContent('#plyInfo'), 'ply 1 of 2');
+  await settled(() => page.evaluate(() => history.back()));
+  assert.equal(await page.textContent('#plyInfo'), 'ply 2 of 2');
+});
+
+await test('every legal move drawn on the board with its value: drops as discs, steps as arrows', async () => {
+  for (const pos of ['start', 'H.P......./h0p6c0/h']) {
+    await open(`?rules=kaooa&position=${encodeURIComponent(pos)}`);
+    const want = (await api('position', { rules: 'kaooa', position: pos })).body;
+    assert.ok(want.moves.length > 0);
+    for (const m of want.moves) {
+      const sel = `#boardA [data-move="${m.move}"]`;
+      assert.equal(await page.locator(sel).count(), 1, m.move);
+      const [v, fill, stroke, tag] = await page.$eval(sel, (e) => [e.dataset.value, e.getAttribute('fill'), e.getAttribute('stroke'), e.tagName]);
+      assert.equal(v, m.value ?? 'unknown', m.move);
+      const drawn = tag === 'polyline' ? stroke : fill;
+      assert.equal(tag === 'polyline', m.move.includes('-') || m.move.includes('x'), `${m.move} drawn as ${tag}`);
+      if (m.value) assert.equal(hueFamily(drawn), m.value, `${m.move} is ${m.value} but drawn ${drawn}`);
+    }
+  }
+  // Tafl slides too.
+  const stats = (await api('stats', { tables: 'caikaboroda-k2' })).body;
+  const pos = stats.longest_wins[0].position;
+  await open(`?rules=caikaboroda&position=${encodeURIComponent(pos)}`);
+  const want = (await api('position', { rules: 'caikaboroda', position: pos })).body;
+  assert.equal(await page.locator('#boardA polyline.moveArrow').count(), want.moves.length);
+});
+
+await test('the table-set selector lists the sets of the rules shown', async () => {
+  const sets = async () => page.$$eval('#tableSets option', (os) => os.map((o) => o.value));
+  await open('?rules=caikaboroda');
+  assert.deepEqual(await sets(), ['caikaboroda-k2']);
+  await open('?rules=kaooa');
+  assert.deepEqual(await sets(), ['kaooa']);
+  await open('?rules=kaooa-6');
+  assert.deepEqual(await sets(), ['']);
+  assert.ok(await page.isDisabled('#tableSets'));
+  assert.ok(await page.isDisabled('#statsButton'));
+});
+
 await test('no page error, no request leaves the machine', async () => {
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(external, []);

@@ -57,3 +57,4 @@ mod trust_certs;
 mod trust_cli;
 mod trust_edges;
 mod trust_rules;
+mod trust_user;

@@ -1,0 +1,241 @@
+//! Issue 25, item 6 (what a new user meets at the command line) and the
+//! certificate's board files: the solve log when stderr is not a terminal,
+//! whose win the start is, `play --side` with the games' own side names,
+//! plurals, the wording of `bench --retro`'s parallelism, and check-proof
+//! reading no board file a certificate names.
+
+use super::harden_cli::run_within;
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("huntsolve-user-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// With stderr a pipe, the main job printed two lines a tier such as
+/// `h0p1c2 propagate: finished in 0.0 s (0 done)`: no job, no k/N, no unit.
+#[test]
+fn the_solve_log_names_the_job_and_counts_tiers_in_few_lines() {
+    let d = tmpdir("log");
+    let manifest = d.join("batch.toml");
+    std::fs::write(
+        &manifest,
+        format!(
+            "out = \"{}\"\n[[job]]\nname = \"small\"\nrules = \"kaooa-6\"\n[[job]]\nname = \"star\"\nrules = \"kaooa\"\n",
+            d.join("tables").display()
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = run_within(&["solve", manifest.to_str().unwrap()], 120);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    // 36 + 52 tiers: before, 176 lines; now a line per job, plus at most one
+    // every 10 s (and one per stage of 10 s or more).
+    assert!(lines.len() < 36, "{} lines:\n{err}", lines.len());
+    assert!(
+        lines.contains(&"small [whole], 36/36 tiers: finished in 0.0 s")
+            || lines
+                .iter()
+                .any(|l| l.starts_with("small [whole], 36/36 tiers: finished in")),
+        "{err}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("star [whole], 52/52 tiers: finished in")),
+        "{err}"
+    );
+    assert!(!err.contains("(0 done)"), "{err}");
+    for l in &lines {
+        assert!(
+            l.starts_with("small [whole]") || l.starts_with("star [whole]"),
+            "{l}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// "win in 15" never said for whom.
+#[test]
+fn solve_says_whose_win_the_start_is() {
+    let d = tmpdir("whose");
+    let t = d.join("kaooa");
+    let (code, out, err) = run_within(&["solve", "kaooa", "--out", t.to_str().unwrap()], 60);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("start: prey wins in 15 plies (prey to move)"),
+        "{out}"
+    );
+    assert!(out.contains("total: 52 tiers,"), "{out}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(t.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["start"]["winner"], "prey");
+    assert_eq!(summary["start"]["side_to_move"], "prey");
+    // The batch summary's start column.
+    let manifest = d.join("b.toml");
+    std::fs::write(
+        &manifest,
+        format!(
+            "out = \"{}\"\nresults = \"{}\"\n[[job]]\nname = \"kaooa\"\nrules = \"kaooa\"\n",
+            d.join("tables").display(),
+            d.join("res").display()
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = run_within(&["solve", manifest.to_str().unwrap()], 60);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("| prey wins in 15 |"), "{out}");
+    let md = std::fs::read_to_string(d.join("res.md")).unwrap();
+    assert!(md.contains("| prey wins in 15 |"), "{md}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `play` took `--white/--black` (aliases hunter/prey) only: `--side crows`
+/// was refused, where `prove --side crows` is accepted.
+#[test]
+fn play_takes_the_games_own_side_names() {
+    let (code, out, err) = run_within(
+        &[
+            "play",
+            "kaooa",
+            "--side",
+            "crows=random",
+            "--side",
+            "vulture=random",
+            "--games",
+            "2",
+            "--quiet",
+        ],
+        60,
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("2 games: hunter (random) won "), "{last}");
+    assert!(last.contains("prey (random) won "), "{last}");
+    // Tafl names, and one game is "1 game".
+    let (code, out, err) = run_within(
+        &[
+            "play",
+            "brandubh",
+            "--side",
+            "defenders=random",
+            "--side",
+            "attackers=random",
+            "--quiet",
+        ],
+        60,
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .starts_with("1 game: attackers (random) won "),
+        "{out}"
+    );
+    for (args, want) in [
+        (&["--side", "dragons=random"][..], "unknown side 'dragons'"),
+        (&["--side", "crows"][..], "expected NAME=ENGINE"),
+        (
+            &["--side", "crows=random", "--prey", "random"][..],
+            "already has an engine",
+        ),
+        (&["--side", "crows=warp"][..], "engine"),
+    ] {
+        let mut all = vec!["play", "kaooa", "--quiet"];
+        all.extend_from_slice(args);
+        let (code, _, err) = run_within(&all, 30);
+        assert_eq!(code, Some(2), "{all:?}: {err}");
+        assert!(err.contains(want), "{all:?}: {err}");
+    }
+}
+
+/// `bench --retro` printed "wall = 715562.00 x CPU time" for a tier solved in
+/// milliseconds (CPU time is counted in 1/100 s ticks).
+#[test]
+fn bench_retro_says_nothing_absurd_about_parallelism() {
+    let d = tmpdir("bench");
+    let t = d.join("kaooa");
+    let (code, _, err) = run_within(&["solve", "kaooa", "--out", t.to_str().unwrap()], 60);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, err) = run_within(
+        &[
+            "bench",
+            "--retro",
+            "kaooa",
+            "--tiers",
+            "h0p1c2",
+            "--tables",
+            t.to_str().unwrap(),
+            "--threads",
+            "2",
+        ],
+        60,
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(!out.contains("wall ="), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("current, 2 threads / 1 thread"))
+        .unwrap();
+    assert!(
+        line.contains("too short to compare with the wall time") || line.contains("threads busy"),
+        "{line}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// check-proof read the board file named in a certificate's rules: a
+/// certificate is untrusted input (it could name any file, a FIFO, a device).
+/// A board file comes from the command line (`--rules`).
+#[test]
+fn check_proof_reads_no_board_file_a_certificate_names() {
+    let d = tmpdir("cert-board");
+    let board = d.join("line5.board");
+    std::fs::write(
+        &board,
+        "name line5\npoint 0 0\npoint 1 0\npoint 2 0\npoint 3 0\npoint 4 0\nline a1 b1 c1 d1 e1\n",
+    )
+    .unwrap();
+    let rules = format!("kaooa,board={},prey=3,hunter_win=2", board.display());
+    let cert = d.join("x.cert");
+    let (code, out, err) = run_within(
+        &[
+            "prove",
+            &rules,
+            "--save",
+            cert.to_str().unwrap(),
+            "--time",
+            "20",
+        ],
+        60,
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, err) = run_within(&["check-proof", cert.to_str().unwrap()], 30);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(err.contains("only built-in boards"), "{err}");
+    assert!(err.contains("--rules"), "{err}");
+    assert!(!out.contains("holds"), "{out}");
+    // The same certificate, its board file named at the command line.
+    let (code, out, err) = run_within(
+        &["check-proof", cert.to_str().unwrap(), "--rules", &rules],
+        30,
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("the certificate holds"), "{out}");
+    // Rules other than the certificate's are refused.
+    let (code, _, err) = run_within(
+        &["check-proof", cert.to_str().unwrap(), "--rules", "kaooa"],
+        30,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("the proof is for rules"), "{err}");
+    // A built-in board in a certificate is still read as before.
+    let (_, k) = super::trust_rules::kaooa_certificate();
+    let kc = d.join("k.cert");
+    std::fs::write(&kc, k.encode()).unwrap();
+    let (code, out, err) = run_within(&["check-proof", kc.to_str().unwrap()], 60);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
