@@ -26,6 +26,7 @@
 mod report;
 use crate::error::{Error, Result};
 use crate::random::Rng;
+use crate::stats::material::{self, CaptureComparison};
 use crate::stats::math::{self, Interval, Z95};
 use crate::stats::metrics::VariantMetrics;
 use crate::stats::plot::plot_err;
@@ -62,6 +63,24 @@ pub struct LadderCell {
     pub score0: Interval,
     /// Mean length in plies (bootstrap).
     pub length_mean: Interval,
+    /// Mean captures per game by each side (95 % normal interval).
+    #[serde(default)]
+    pub captures_mean: [Interval; 2],
+    /// Games by pieces captured, per side (see [`crate::stats::material`]).
+    #[serde(default)]
+    pub capture_counts: [Vec<u64>; 2],
+    /// Games that ended before any engine moved (in the random opening, or
+    /// adjudicated by the tables right after it).
+    #[serde(default)]
+    pub no_engine_move: u64,
+}
+
+impl LadderCell {
+    /// Whether the engines played no part in this cell: every game ended
+    /// before an engine moved.
+    pub fn unplayed(&self) -> bool {
+        self.games > 0 && self.no_engine_move == self.games
+    }
 }
 
 /// Kendall's τ-b between the variant orderings at two strengths.
@@ -84,8 +103,14 @@ pub struct PairVerdict {
     pub b: String,
     /// Side 0's score in `a` minus in `b`, per strength (95 % normal interval).
     pub differences: Vec<Interval>,
-    /// Plain sentence.
+    /// Captures of each side in `a` against `b`, per strength (`[side 0, side 1]`).
+    #[serde(default)]
+    pub captures: Vec<Vec<CaptureComparison>>,
+    /// Plain sentence (results, and captures where the results cannot tell).
     pub sentence: String,
+    /// Plain sentence on the captures alone.
+    #[serde(default)]
+    pub captures_sentence: String,
 }
 
 /// Games between two different engines (asymmetric pair).
@@ -134,6 +159,10 @@ pub struct LadderReport {
     pub verdicts: Vec<PairVerdict>,
     /// Sentence on the rank agreement.
     pub summary: String,
+    /// Cautions on what the games can support (adjudicated games, identical
+    /// results, rungs not measurably stronger than the one below).
+    #[serde(default)]
+    pub warnings: Vec<String>,
     /// Asymmetric games (empty unless asked for).
     pub asymmetric: Vec<AsymmetricRow>,
     /// Wall time of this run, seconds.
@@ -174,6 +203,12 @@ pub fn cell_of(m: &VariantMetrics, engine: &str) -> LadderCell {
         draw_rate: m.draw_rate,
         score0: score_interval(m.wins[0], draws, m.games),
         length_mean: m.length_mean,
+        captures_mean: [
+            material::mean_interval(&m.capture_counts[0]),
+            material::mean_interval(&m.capture_counts[1]),
+        ],
+        capture_counts: m.capture_counts.clone(),
+        no_engine_move: m.no_engine_move,
     }
 }
 
@@ -199,6 +234,20 @@ pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> f64 {
     } else {
         (conc - disc) / d
     }
+}
+
+/// Per strength: whether the variants cannot be ordered there, because every
+/// variant has the same side-0 score or no engine moved in any game.
+pub fn tied_strengths(cells: &[Vec<LadderCell>], engines: usize) -> Vec<bool> {
+    (0..engines)
+        .map(|k| {
+            let col: Vec<&LadderCell> = cells.iter().filter_map(|row| row.get(k)).collect();
+            let first = col.first().map_or(0.0, |c| c.score0.estimate);
+            col.iter()
+                .all(|c| (c.score0.estimate - first).abs() < 1e-12)
+                || col.iter().all(|c| c.unplayed())
+        })
+        .collect()
 }
 
 /// Side 0's score of a resample of a cell (multinomial over its outcomes).
@@ -247,9 +296,16 @@ pub fn rank_agreement(
             .collect()
     };
     let point = scores(&|c| c.score0.estimate);
+    // A strength at which every variant has the same score orders nothing:
+    // its τ would be 0 by convention, which reads as "the ordering changed".
+    let tied = tied_strengths(cells, e);
     let pairs: Vec<(usize, usize)> = (0..e)
         .flat_map(|a| (a + 1..e).map(move |b| (a, b)))
+        .filter(|&(a, b)| !tied[a] && !tied[b])
         .collect();
+    if pairs.is_empty() {
+        return (Vec::new(), None);
+    }
     let taus = |sc: &[Vec<f64>]| -> Vec<f64> {
         pairs
             .iter()
@@ -320,34 +376,119 @@ fn list(names: &[&str]) -> String {
     }
 }
 
-/// The verdict on two variants (`ra`, `rb`: their cells across strengths).
+/// Signs of intervals: +1 above 0, −1 below, 0 when it holds 0.
+fn interval_sign(d: &Interval) -> i32 {
+    if d.lo > 0.0 {
+        1
+    } else if d.hi < 0.0 {
+        -1
+    } else {
+        0
+    }
+}
+
+/// The strengths (by name) at which `signs` equals `s`.
+fn engines_with<'a>(cells: &'a [LadderCell], signs: &[i32], s: i32) -> Vec<&'a str> {
+    cells
+        .iter()
+        .zip(signs)
+        .filter(|(_, &g)| g == s)
+        .map(|(c, _)| c.engine.as_str())
+        .collect()
+}
+
+/// The sentence on one side's captures in `a` against `b` across strengths.
+fn captures_direction(a: &str, b: &str, side: &str, cells: &[LadderCell], signs: &[i32]) -> String {
+    let (up, down, none) = (
+        engines_with(cells, signs, 1),
+        engines_with(cells, signs, -1),
+        engines_with(cells, signs, 0),
+    );
+    let n = signs.len();
+    if up.len() == n {
+        format!(
+            "the {side} captures more in {a} than in {b} at every strength tried ({})",
+            list(&up)
+        )
+    } else if down.len() == n {
+        format!(
+            "the {side} captures more in {b} than in {a} at every strength tried ({})",
+            list(&down)
+        )
+    } else if !up.is_empty() && !down.is_empty() {
+        format!(
+            "the difference in the {} captures reverses: more in {a} at {}, in {b} at {}{}",
+            possessive(side),
+            list(&up),
+            list(&down),
+            if none.is_empty() {
+                String::new()
+            } else {
+                format!(" (no clear difference at {})", list(&none))
+            }
+        )
+    } else if !up.is_empty() {
+        format!(
+            "the {side} captures more in {a} than in {b} at {}; no clear difference at {}",
+            list(&up),
+            list(&none)
+        )
+    } else if !down.is_empty() {
+        format!(
+            "the {side} captures more in {b} than in {a} at {}; no clear difference at {}",
+            list(&down),
+            list(&none)
+        )
+    } else {
+        format!(
+            "no clear difference in the {} captures at any strength tried",
+            possessive(side)
+        )
+    }
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Whether two cells hold the same results: outcomes and captures.
+fn same_results(x: &LadderCell, y: &LadderCell) -> bool {
+    let trim = |v: &[u64]| {
+        let end = v.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1);
+        v[..end].to_vec()
+    };
+    x.games == y.games
+        && x.wins == y.wins
+        && x.draws == y.draws
+        && (0..2).all(|s| trim(&x.capture_counts[s]) == trim(&y.capture_counts[s]))
+}
+
+/// The verdict on two variants (`ra`, `rb`: their cells across strengths;
+/// `sides`: the side names). The results decide it where they can; where
+/// every game of both variants is drawn, the captures speak instead. The
+/// sentence says so when the two variants gave identical results or when no
+/// engine moved (every game decided by the tables after the opening).
 pub fn pair_verdict(
     a: &str,
     b: &str,
     ra: &[LadderCell],
     rb: &[LadderCell],
-    side0: &str,
+    sides: &[String; 2],
 ) -> PairVerdict {
+    let side0 = sides[0].as_str();
     let diffs: Vec<Interval> = ra.iter().zip(rb).map(|(x, y)| difference(x, y)).collect();
-    let sign = |d: &Interval| {
-        if d.lo > 0.0 {
-            1
-        } else if d.hi < 0.0 {
-            -1
-        } else {
-            0
-        }
-    };
-    let at = |s: i32| -> Vec<&str> {
-        ra.iter()
-            .zip(&diffs)
-            .filter(|(_, d)| sign(d) == s)
-            .map(|(c, _)| c.engine.as_str())
-            .collect()
-    };
-    let (up, down, none) = (at(1), at(-1), at(0));
+    let signs: Vec<i32> = diffs.iter().map(interval_sign).collect();
+    let (up, down, none) = (
+        engines_with(ra, &signs, 1),
+        engines_with(ra, &signs, -1),
+        engines_with(ra, &signs, 0),
+    );
     let n = diffs.len();
-    let sentence = if up.len() == n {
+    let results = if up.len() == n {
         format!(
             "{a} gives the {side0} a higher score than {b} at every strength tried ({}).",
             list(&up)
@@ -386,12 +527,96 @@ pub fn pair_verdict(
             possessive(side0)
         )
     };
+    let captures: Vec<Vec<CaptureComparison>> = ra
+        .iter()
+        .zip(rb)
+        .map(|(x, y)| {
+            (0..2)
+                .map(|s| CaptureComparison::new(s, &x.capture_counts[s], &y.capture_counts[s]))
+                .collect()
+        })
+        .collect();
+    let captured = |s: usize| {
+        ra.iter()
+            .chain(rb)
+            .any(|c| c.capture_counts[s].iter().skip(1).any(|&k| k > 0))
+    };
+    let parts: Vec<String> = (0..2)
+        .filter(|&s| captured(s))
+        .map(|s| {
+            let signs: Vec<i32> = captures.iter().map(|c| c[s].sign()).collect();
+            captures_direction(a, b, &sides[s], ra, &signs)
+        })
+        .collect();
+    let captures_text = if parts.is_empty() {
+        format!("no piece was captured in any game of {a} or {b}")
+    } else {
+        parts.join("; ")
+    };
+    let captures_sentence = format!("{}.", upper_first(&captures_text));
+    let all_drawn = ra.iter().chain(rb).all(|c| c.wins == [0, 0]);
+    let unplayed: Vec<&str> = ra
+        .iter()
+        .zip(rb)
+        .filter(|(x, y)| x.unplayed() && y.unplayed())
+        .map(|(x, _)| x.engine.as_str())
+        .collect();
+    let mut sentence = if ra.len() == rb.len() && ra.iter().zip(rb).all(|(x, y)| same_results(x, y))
+    {
+        format!(
+            "{a} and {b} gave identical results (outcomes and captures) at every strength tried: these games do not tell them apart."
+        )
+    } else if all_drawn {
+        format!(
+            "Every game of {a} and {b} was drawn at every strength tried, so the results cannot tell them apart; by captures, {captures_text}."
+        )
+    } else {
+        results
+    };
+    if !unplayed.is_empty() {
+        sentence.push_str(&format!(
+            " (At {} every game was decided by the exact tables before any engine moved: that strength says nothing about play.)",
+            list(&unplayed)
+        ));
+    }
     PairVerdict {
         a: a.to_string(),
         b: b.to_string(),
         differences: diffs,
+        captures,
         sentence,
+        captures_sentence,
     }
+}
+
+/// Cautions on the cells: strengths at which no engine moved, and cells
+/// where the exact tables ended most games.
+pub fn ladder_warnings(
+    cells: &[Vec<LadderCell>],
+    engines: &[String],
+    random_plies: u32,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, e) in engines.iter().enumerate() {
+        let col: Vec<&LadderCell> = cells.iter().filter_map(|row| row.get(k)).collect();
+        if !col.is_empty() && col.iter().all(|c| c.unplayed()) {
+            out.push(format!(
+                "At {e} no engine moved in any game: every game ended within the {random_plies} random opening plies or was decided by the exact tables right after them; its results are those of the openings, not of {e}."
+            ));
+            continue;
+        }
+        for c in col {
+            if c.games > 0 && c.adjudicated * 2 > c.games {
+                out.push(format!(
+                    "At {e}, {:.0} % of the games of {} were ended by the exact tables ({} after the opening without an engine move): their results are the tables' values, not the engines'.",
+                    100.0 * c.adjudicated as f64 / c.games as f64,
+                    c.variant,
+                    c.no_engine_move
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// Builds the ladder from one comparison report per engine (same variants, same order).
@@ -432,16 +657,32 @@ pub fn assemble_ladder(
                 &variants[j],
                 &cells[i],
                 &cells[j],
-                &side_names[0],
+                &side_names,
             ));
         }
     }
-    let summary = agreement_sentence(
-        &agreement,
-        mean_tau.as_ref(),
-        &side_names[0],
-        variants.len(),
-    );
+    let tied = tied_strengths(&cells, engines.len());
+    let tied_names: Vec<&str> = engines
+        .iter()
+        .zip(&tied)
+        .filter(|(_, &t)| t)
+        .map(|(e, _)| e.as_str())
+        .collect();
+    let warnings = ladder_warnings(&cells, engines, first.random_plies);
+    let summary = if !cells.is_empty() && cells.iter().flatten().all(|c| c.unplayed()) {
+        format!(
+            "No engine moved in any game: every game ended within the {} random opening plies or was decided by the exact tables right after them, so the strengths played no part and there is no agreement across strengths to measure. The outcomes are the exact values of the random openings, the same at every strength by construction.",
+            first.random_plies
+        )
+    } else {
+        agreement_sentence(
+            &agreement,
+            mean_tau.as_ref(),
+            &side_names[0],
+            variants.len(),
+            &tied_names,
+        )
+    };
     Ok(LadderReport {
         title,
         command: command.to_string(),
@@ -458,6 +699,7 @@ pub fn assemble_ladder(
         mean_tau,
         verdicts,
         summary,
+        warnings,
         asymmetric,
         wall_seconds,
     })

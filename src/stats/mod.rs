@@ -7,6 +7,7 @@ pub mod agent;
 pub mod exact;
 pub mod explore;
 pub mod ladder;
+pub mod material;
 pub mod math;
 pub mod mcts;
 pub mod metrics;

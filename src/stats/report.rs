@@ -271,8 +271,19 @@ fn num(iv: &Interval) -> String {
     format!("{:.2} [{:.2}, {:.2}]", iv.estimate, iv.lo, iv.hi)
 }
 
-fn write_file(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|e| Error::io(format!("writing {}", path.display()), e))
+/// Writes `text` to `path` by a temporary file beside it and a rename, so a
+/// reader (or a killed run) never sees half a report.
+pub(crate) fn write_file(path: &Path, text: &str) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        Error::io(
+            format!("renaming {} to {}", tmp.display(), path.display()),
+            e,
+        )
+    })
 }
 
 /// Creates the report folder `dir` (and its parents).
