@@ -107,7 +107,13 @@ pub fn ladder_markdown(r: &LadderReport) -> String {
         "- Games per variant and strength: {}; seed {} (game i uses seed + i); {} random opening plies",
         r.games, r.seed, r.random_plies
     );
-    if !r.tables.is_empty() {
+    if !r.tables.is_empty() && r.tables_only {
+        let _ = writeln!(
+            s,
+            "- Exact tables: {} (they end no game: they serve the `perfect` engine and the exact values of the openings)",
+            r.tables.join(", ")
+        );
+    } else if !r.tables.is_empty() {
         let _ = writeln!(
             s,
             "- Exact referee: {} (a game reaching a covered position ends with its exact value)",
@@ -212,6 +218,8 @@ pub fn ladder_markdown(r: &LadderReport) -> String {
             );
         }
     }
+    ratings_markdown(&mut s, r);
+    calibration_markdown(&mut s, r);
     if !r.asymmetric.is_empty() {
         let _ = writeln!(s, "\n## Asymmetric pairs (%, 95 % Wilson intervals)\n");
         let _ = writeln!(
@@ -238,6 +246,117 @@ pub fn ladder_markdown(r: &LadderReport) -> String {
         "\n## Plots\n\n![score by strength](ladder_score.svg)\n\n![draws by strength](ladder_draws.svg)\n\n![captures by strength](ladder_captures.svg)\n\nData: `ladder.csv`, `ladder_captures.csv`, `ladder.json`."
     );
     s
+}
+
+/// The measured strength section.
+fn ratings_markdown(s: &mut String, r: &LadderReport) {
+    if r.ratings.is_empty() {
+        return;
+    }
+    let games = r.cross_play.first().map_or(0, |c| c.cell.games);
+    let _ = writeln!(
+        s,
+        "\n## Measured strength (Bradley-Terry on cross-play, Elo, first rung 0; 95 % intervals)\n"
+    );
+    let _ = writeln!(
+        s,
+        "Every ordered pair of different rungs played {games} games per variant (the asymmetric pairs, if any, count too); each variant is fitted on its own with a side-0 advantage and {RATING_PRIOR_DRAWS} virtual draw between adjacent rungs. Measured order, weakest first (mean rating over the variants): {}.\n",
+        r.measured_order
+            .iter()
+            .map(|e| format!("`{e}`"))
+            .collect::<Vec<_>>()
+            .join(" < ")
+    );
+    let mut head = String::from("| variant |");
+    let mut rule = String::from("|---|");
+    for e in &r.engines {
+        head.push_str(&format!(" `{e}` |"));
+        rule.push_str("---|");
+    }
+    head.push_str(&format!(" {} advantage | dispersion |", r.side_names[0]));
+    rule.push_str("---|---:|");
+    let _ = writeln!(s, "{head}\n{rule}");
+    for v in &r.ratings {
+        let mut line = format!("| {} |", v.variant);
+        for iv in &v.fit.ratings {
+            line.push_str(&format!(
+                " {:+.0} [{:+.0}, {:+.0}] |",
+                iv.estimate, iv.lo, iv.hi
+            ));
+        }
+        let h = &v.fit.side0_advantage;
+        line.push_str(&format!(
+            " {:+.0} [{:+.0}, {:+.0}] | {:.2} |",
+            h.estimate, h.lo, h.hi, v.fit.dispersion
+        ));
+        let _ = writeln!(s, "{line}");
+    }
+    let strongest: Vec<&PairVerdict> = r
+        .verdicts
+        .iter()
+        .filter(|v| !v.strongest.is_empty())
+        .collect();
+    if !strongest.is_empty() {
+        let _ = writeln!(s, "\nThe verdicts at the two strongest measured rungs:\n");
+        for v in strongest {
+            let _ = writeln!(s, "- {} vs {}: {}", v.a, v.b, v.strongest);
+        }
+    }
+}
+
+/// The calibration section (tables covering every variant's openings).
+fn calibration_markdown(s: &mut String, r: &LadderReport) {
+    let Some(c) = &r.calibration else {
+        return;
+    };
+    let s0 = &r.side_names[0];
+    let _ = writeln!(
+        s,
+        "\n## Against the exact values\n\nExact value of each variant's random opening ({} uniformly random plies, then optimal play; read from the tables) and at the start:\n",
+        r.random_plies
+    );
+    let _ = writeln!(
+        s,
+        "| variant | {s0} wins | draws | {} wins | {s0} score | start value for the {s0} | positions after the opening |\n|---|---:|---:|---:|---:|---|---:|",
+        r.side_names[1]
+    );
+    for (v, x) in r.variants.iter().zip(&c.exact) {
+        let _ = writeln!(
+            s,
+            "| {v} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {} |",
+            100.0 * x.wins[0],
+            100.0 * x.draws,
+            100.0 * x.wins[1],
+            100.0 * x.score0,
+            x.start0,
+            x.positions
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nPer rung: verdicts on pairs of variants (the sign of the score difference's 95 % interval, or no clear difference) against the sign of the exact difference.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| engine | pairs | agree | wrong direction | missed difference | false difference | agree with start values | mean abs. score error | max | exact inside 95 % interval |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for k in &c.rungs {
+        let _ = writeln!(
+            s,
+            "| `{}` | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {}/{} |",
+            k.engine,
+            k.pairs,
+            k.agree,
+            k.wrong,
+            k.missed,
+            k.false_difference,
+            k.agree_start,
+            k.mean_abs_error,
+            k.max_abs_error,
+            k.covered,
+            c.exact.len()
+        );
+    }
 }
 
 /// The largest number of captures of `side` in any cell (at most 24 columns).
