@@ -127,13 +127,12 @@ pub fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
         for v in a[col].iter_mut() {
             *v /= p;
         }
-        for row in 0..n {
-            if row != col {
-                let f = a[row][col];
-                if f != 0.0 {
-                    for k in 0..2 * n {
-                        a[row][k] -= f * a[col][k];
-                    }
+        let pivot_row = a[col].clone();
+        for (row, r) in a.iter_mut().enumerate() {
+            let f = r[col];
+            if row != col && f != 0.0 {
+                for (x, p) in r.iter_mut().zip(&pivot_row) {
+                    *x -= f * p;
                 }
             }
         }
@@ -148,7 +147,7 @@ pub fn fit_bradley_terry(matches: &[Match], engines: usize, prior_draws: f64) ->
     }
     if let Some(m) = matches
         .iter()
-        .find(|m| m.side0 >= engines || m.side1 >= engines || !(m.games >= 0.0))
+        .find(|m| m.side0 >= engines || m.side1 >= engines || m.games.is_nan() || m.games < 0.0)
     {
         return Err(Error::Input(format!(
             "rating: a match names engine {} or {} of {engines}, or has {} games",

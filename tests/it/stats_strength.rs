@@ -171,9 +171,9 @@ fn bradley_terry_recovers_known_ratings() {
         }
     }
     let fit = fit_bradley_terry(&matches, 3, 0.0).unwrap();
-    for k in 0..3 {
+    for (k, t) in truth.iter().enumerate() {
         assert!(
-            (fit.ratings[k].estimate - truth[k] * ELO_PER_UNIT).abs() < 1e-6,
+            (fit.ratings[k].estimate - t * ELO_PER_UNIT).abs() < 1e-6,
             "{k}: {fit:?}"
         );
     }
