@@ -109,7 +109,7 @@ def main():
         load=loads, timings=timings), indent=2) + "\n")
 
     # ---- SVG: agreement and error by rung
-    W, H, L, R, T, B = 820, 470, 70, 200, 50, 70
+    W, H, L, R, T, B = 900, 470, 70, 260, 50, 70
     pw, ph = W - L - R, H - T - B
     x = lambda i: L + (i + 0.5) * pw / len(engines)
     y = lambda v: T + ph * (1 - v)
@@ -140,9 +140,7 @@ def main():
             svg.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4" fill="{color}"/>')
         ly = T + 20 + 22 * k
         svg.append(f'<line x1="{L + pw + 12}" x2="{L + pw + 34}" y1="{ly}" y2="{ly}" stroke="{color}" stroke-width="2.5"{da}/>')
-        words = label.split(" ")
-        half = (len(words) + 1) // 2
-        svg.append(f'<text x="{L + pw + 40}" y="{ly + 4}" font-size="11">{" ".join(words)}</text>')
+        svg.append(f'<text x="{L + pw + 40}" y="{ly + 4}" font-size="11">{label}</text>')
     svg.append("</svg>\n")
     write(os.path.join(out, "calibration.svg"), "\n".join(svg))
 
@@ -163,9 +161,9 @@ def main():
       "(`+`: the first variant gives side 0 more, `−`: less, `0`: no clear difference). It *agrees* "
       "when it has the exact difference's sign (`0` where the exact values are equal).\n")
     a("## Commands and build\n")
-    a("```sh\nscripts/calibration.sh " + " ".join(str(s) for s in [fams[0][1]['games']]) +
-      " RATE runs/calibration   # see the per-family commands below\n"
-      f"scripts/calibration-report.py runs/calibration runs/calibration.log results\n```\n")
+    rate = fams[0][1]["cross_play"][0]["cell"]["games"] if fams[0][1].get("cross_play") else 0
+    a(f"```sh\nscripts/calibration.sh {fams[0][1]['games']} {rate} runs/calibration > runs/calibration.log   # the per-family commands below\n"
+      "scripts/calibration-report.py runs/calibration runs/calibration.log results\n```\n")
     for n, r in fams:
         a(f"- **{n}**: `{r['command']}` ({r['build']})")
     a("")
@@ -187,6 +185,23 @@ def main():
           f"{p['missed']} | {p['false_difference']} | {p['clear_agree']}/{p['clear']} | {p['agree_start']} | "
           f"{p['mean_abs_error']:.3f} | {p['covered']}/{nvar} |")
     a("\n![agreement by rung](calibration.svg)\n")
+    a("## Reading\n")
+    good = [e for e in engines if pooled[e]["mean_abs_error"] < 0.1]
+    bad = [e for e in engines if e not in good]
+    a(f"- Rungs whose self-play scores stay within 0.1 of the exact values on average ({', '.join('`' + e + '`' for e in good)}) "
+      f"gave {sum(pooled[e]['wrong'] for e in good)} verdicts in the wrong direction out of {sum(pooled[e]['pairs'] for e in good)}; "
+      f"the others ({', '.join('`' + e + '`' for e in bad)}) gave {sum(pooled[e]['wrong'] for e in bad)} out of {sum(pooled[e]['pairs'] for e in bad)}.")
+    a(f"- Where the exact difference is at least {CLEAR} in side 0's score, the verdict was right at " +
+      ", ".join(f"`{e}` {pooled[e]['clear_agree']}/{pooled[e]['clear']}" for e in engines) + ".")
+    small = [r_ for r_ in rows if r_["engine"] == engines[-1] and r_["exact_sign"] != 0 and not r_["clear"]]
+    a(f"- Differences smaller than that are not resolved by {fams[0][1]['games']} games a variant: the last rung "
+      f"(`{engines[-1]}`) left {sum(1 for r_ in small if r_['verdict'] == 0)} of the {len(small)} such pairs at \"no clear difference\", "
+      "so a \"missed\" difference there is the sample size, not the players.")
+    a("- A rung's *measured* strength (cross-play) and its calibration are different things: a rung can beat the weaker "
+      "rungs and still, in self-play, give scores far from the exact ones (see the per-family tables), so the "
+      "verdict a ladder can be trusted with is the one that holds across its two strongest rungs *and* at "
+      "rungs whose scores have stopped moving with strength.")
+    a("")
 
     a("## Per family\n")
     for n, r in fams:
