@@ -431,7 +431,8 @@ fn strongest_sentence(
         )
     } else if score.iter().all(|&s| s == 0) && caps[0] != 0 && caps[0] == caps[1] {
         format!(
-            "Across the two strongest rungs by measured rating ({names}) the scores do not differ, but the {side0} captures more in {} at both.",
+            "Across the two strongest rungs by measured rating ({names}) the scores do not differ, but the {side0} {} more in {} at both.",
+            if side0.ends_with('s') { "capture" } else { "captures" },
             who(caps[0])
         )
     } else {
@@ -732,6 +733,12 @@ fn engines_with<'a>(cells: &'a [LadderCell], signs: &[i32], s: i32) -> Vec<&'a s
 
 /// The sentence on one side's captures in `a` against `b` across strengths.
 fn captures_direction(a: &str, b: &str, side: &str, cells: &[LadderCell], signs: &[i32]) -> String {
+    // "the hunter captures", "the attackers capture".
+    let verb = if side.ends_with('s') {
+        "capture"
+    } else {
+        "captures"
+    };
     let (up, down, none) = (
         engines_with(cells, signs, 1),
         engines_with(cells, signs, -1),
@@ -740,12 +747,12 @@ fn captures_direction(a: &str, b: &str, side: &str, cells: &[LadderCell], signs:
     let n = signs.len();
     if up.len() == n {
         format!(
-            "the {side} captures more in {a} than in {b} at every strength tried ({})",
+            "the {side} {verb} more in {a} than in {b} at every strength tried ({})",
             list(&up)
         )
     } else if down.len() == n {
         format!(
-            "the {side} captures more in {b} than in {a} at every strength tried ({})",
+            "the {side} {verb} more in {b} than in {a} at every strength tried ({})",
             list(&down)
         )
     } else if !up.is_empty() && !down.is_empty() {
@@ -762,13 +769,13 @@ fn captures_direction(a: &str, b: &str, side: &str, cells: &[LadderCell], signs:
         )
     } else if !up.is_empty() {
         format!(
-            "the {side} captures more in {a} than in {b} at {}; no clear difference at {}",
+            "the {side} {verb} more in {a} than in {b} at {}; no clear difference at {}",
             list(&up),
             list(&none)
         )
     } else if !down.is_empty() {
         format!(
-            "the {side} captures more in {b} than in {a} at {}; no clear difference at {}",
+            "the {side} {verb} more in {b} than in {a} at {}; no clear difference at {}",
             list(&down),
             list(&none)
         )
