@@ -55,6 +55,16 @@ pub struct Args {
     /// rules its tables were solved for.
     #[arg(long)]
     pub tables: Vec<PathBuf>,
+    /// With --engines: cross-play every ordered pair of different rungs for
+    /// this many games per variant and fit the rungs' ratings (Bradley-Terry
+    /// with a side-0 advantage); the ladder is then ordered by measured
+    /// strength and says when a rung is not stronger than the one below.
+    #[arg(long, default_value_t = 0)]
+    pub rate: u64,
+    /// With --tables: the tables do not end games; they serve the `perfect`
+    /// engine and the exact values of the openings (the calibration) only.
+    #[arg(long)]
+    pub no_referee: bool,
 }
 
 /// Highest `--softmax` temperature (evaluation units).
@@ -107,9 +117,14 @@ pub fn run(args: Args) -> Result<()> {
     if !args.engines.is_empty() {
         return run_ladder_cli(&args, &cfg, &tables, &out, &command, &build, &bars);
     }
-    if args.asymmetric {
+    if args.asymmetric || args.rate > 0 {
         return Err(huntsolve::Error::Input(
-            "--asymmetric needs --engines (a ladder of at least two engines)".into(),
+            "--asymmetric and --rate need --engines (a ladder of at least two engines)".into(),
+        ));
+    }
+    if args.no_referee {
+        return Err(huntsolve::Error::Input(
+            "--no-referee needs --engines (a ladder) and --tables".into(),
         ));
     }
     let mut report = run_compare_with(&args.rules, &cfg, &tables, &out, &command, &bars)?;
@@ -162,7 +177,17 @@ fn run_ladder_cli(
     build: &str,
     bars: &Bars,
 ) -> Result<()> {
-    use huntsolve::stats::ladder::{run_ladder, write_ladder};
+    use huntsolve::stats::ladder::{run_ladder, write_ladder, LadderOptions};
+    if args.no_referee && tables.is_empty() {
+        return Err(huntsolve::Error::Input(
+            "--no-referee needs --tables (the tables it keeps from refereeing)".into(),
+        ));
+    }
+    let opts = LadderOptions {
+        asymmetric: args.asymmetric,
+        rate_games: args.rate,
+        no_referee: args.no_referee,
+    };
     let engines: Vec<EngineSpec> = args
         .engines
         .iter()
@@ -173,7 +198,7 @@ fn run_ladder_cli(
         &engines,
         cfg,
         tables,
-        args.asymmetric,
+        &opts,
         out,
         command,
         build,
@@ -199,8 +224,31 @@ fn run_ladder_cli(
         }
     }
     println(&r.summary)?;
+    for w in &r.warnings {
+        println(&format!("warning: {w}"))?;
+    }
     for v in &r.verdicts {
         println(&format!("  {}", v.sentence))?;
+        if !v.sentence.contains("by captures") {
+            println(&format!("    captures: {}", v.captures_sentence))?;
+        }
+        if !v.strongest.is_empty() {
+            println(&format!("    {}", v.strongest))?;
+        }
+    }
+    if !r.measured_order.is_empty() {
+        println(&format!(
+            "measured order (weakest first): {}",
+            r.measured_order.join(" < ")
+        ))?;
+    }
+    if let Some(c) = &r.calibration {
+        for k in &c.rungs {
+            println(&format!(
+                "calibration {:<18} verdicts agreeing with the exact values {}/{} (wrong direction {}), mean |score - exact| {:.3}",
+                k.engine, k.agree, k.pairs, k.wrong, k.mean_abs_error
+            ))?;
+        }
     }
     println(&format!(
         "{:.1} s wall; report: {}",
@@ -231,8 +279,14 @@ fn reproduce_command(args: &Args, cfg: &TournamentConfig, out: &std::path::Path)
     if args.asymmetric {
         c.push_str(" --asymmetric");
     }
+    if args.rate > 0 {
+        c.push_str(&format!(" --rate {}", args.rate));
+    }
     for t in &args.tables {
         c.push_str(&format!(" --tables {}", t.display()));
+    }
+    if args.no_referee {
+        c.push_str(" --no-referee");
     }
     if let Some(t) = cfg.softmax {
         c.push_str(&format!(" --softmax {t}"));

@@ -56,6 +56,9 @@ pub enum EngineSpec {
     Time(f64),
     /// Monte Carlo tree search (UCT with MCTS-Solver), see [`crate::stats::mcts`].
     Mcts(crate::stats::mcts::MctsSpec),
+    /// Plays from solved tables where they cover the position, alpha-beta at
+    /// a fixed depth elsewhere (see [`crate::stats::perfect`]); needs `--tables`.
+    Perfect,
 }
 
 impl EngineSpec {
@@ -68,13 +71,14 @@ impl EngineSpec {
         }
         let bad = || {
             Error::Input(format!(
-                "engine {}: expected random, greedy, depth=D (plies, 1..=64), time=S (seconds, 0 < S <= 1000000), mcts=N (iterations) or mcts-time=S",
+                "engine {}: expected random, greedy, depth=D (plies, 1..=64), time=S (seconds, 0 < S <= 1000000), mcts=N (iterations), mcts-time=S or perfect (from --tables)",
                 quote(t)
             ))
         };
         match t {
             "random" => return Ok(EngineSpec::Random),
             "greedy" => return Ok(EngineSpec::Greedy),
+            "perfect" => return Ok(EngineSpec::Perfect),
             _ => {}
         }
         if let Some(d) = t.strip_prefix("depth=") {
@@ -99,6 +103,7 @@ impl EngineSpec {
             EngineSpec::Depth(d) => format!("depth={d}"),
             EngineSpec::Time(s) => format!("time={s}"),
             EngineSpec::Mcts(m) => m.text(),
+            EngineSpec::Perfect => "perfect".into(),
         }
     }
 
@@ -149,6 +154,16 @@ pub fn make_agent_with<G: FullGame>(
             spec: m.clone(),
             oracle,
         })),
+        EngineSpec::Perfect => match oracle {
+            Some(oracle) => Ok(Box::new(crate::stats::perfect::PerfectAgent {
+                oracle,
+                fallback: SearchAgent::depth(crate::stats::perfect::FALLBACK_DEPTH),
+            })),
+            None => Err(Error::Input(
+                "engine perfect plays from solved tables: give --tables with tables of this variant"
+                    .into(),
+            )),
+        },
     }
 }
 

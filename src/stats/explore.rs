@@ -280,7 +280,7 @@ pub fn run_explore(
                 &cfg.engines,
                 &cfg.tournament,
                 &[],
-                false,
+                &crate::stats::ladder::LadderOptions::default(),
                 &dir,
                 command,
                 build,

@@ -15,7 +15,7 @@ use crate::random::Rng;
 pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// A confidence interval `[lo, hi]` around an estimate.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Interval {
     /// Point estimate.
     pub estimate: f64,

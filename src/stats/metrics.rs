@@ -73,6 +73,14 @@ pub struct VariantMetrics {
     pub length_max: u32,
     /// Mean pieces captured per game by each side (bootstrap).
     pub captures_mean: [Interval; 2],
+    /// Games by pieces captured, per side: `capture_counts[side][k]` games in
+    /// which `side` captured `k` pieces (see [`crate::stats::material`]).
+    #[serde(default)]
+    pub capture_counts: [Vec<u64>; 2],
+    /// Games that ended before any engine moved: within the random opening
+    /// plies, or adjudicated by the exact referee right after them.
+    #[serde(default)]
+    pub no_engine_move: u64,
     /// Mean wall time per game in milliseconds.
     pub millis_mean: f64,
     /// Every game's length (for plots).
@@ -172,6 +180,9 @@ pub fn variant_metrics(
         length_min: lengths.iter().copied().min().unwrap_or(0),
         length_max: lengths.iter().copied().max().unwrap_or(0),
         captures_mean: [caps(0), caps(1)],
+        capture_counts: [0, 1]
+            .map(|side| crate::stats::material::histogram(games.iter().map(|r| r.captures[side]))),
+        no_engine_move: count(&|r| r.plies <= r.random_plies),
         millis_mean: math::mean(&millis),
         lengths,
     }

@@ -116,8 +116,17 @@ pub fn run_variant_with<G: FullGame>(
 ) -> Result<VariantRun> {
     let file = out_dir.join(format!("games-{}.jsonl", safe_name(name)));
     let before = count_lines(&file).min(cfg.games);
-    let a0 = make_agent_with(cfg.engine_of(0), cfg.softmax, oracle.clone())?;
-    let a1 = make_agent_with(cfg.engine_of(1), cfg.softmax, oracle.clone())?;
+    // MCTS takes the tables as proven leaves only where they also referee;
+    // the perfect engine plays from them in any case.
+    let oracle_of = |e: &crate::stats::agent::EngineSpec| {
+        if cfg.referee.is_some() || *e == crate::stats::agent::EngineSpec::Perfect {
+            oracle.clone()
+        } else {
+            None
+        }
+    };
+    let a0 = make_agent_with(cfg.engine_of(0), cfg.softmax, oracle_of(cfg.engine_of(0)))?;
+    let a1 = make_agent_with(cfg.engine_of(1), cfg.softmax, oracle_of(cfg.engine_of(1)))?;
     let referee: Option<&dyn crate::game::Oracle<G>> = match (&cfg.referee, &oracle) {
         (Some(_), Some(o)) => Some(o.as_ref()),
         _ => None,
@@ -214,6 +223,20 @@ pub fn run_compare_with(
     command: &str,
     progress: &dyn Progress,
 ) -> Result<CompareReport> {
+    run_compare_opts(specs, cfg, tables, true, out_dir, command, progress)
+}
+
+/// [`run_compare_with`], with the tables ending games (`referee`) or only
+/// serving the `perfect` engine (`referee` false).
+pub fn run_compare_opts(
+    specs: &[String],
+    cfg: &TournamentConfig,
+    tables: &[crate::stats::referee::TableDir],
+    referee: bool,
+    out_dir: &Path,
+    command: &str,
+    progress: &dyn Progress,
+) -> Result<CompareReport> {
     if specs.is_empty() {
         return Err(Error::Input("give at least one rules string".into()));
     }
@@ -237,7 +260,11 @@ pub fn run_compare_with(
     for (k, (spec, any)) in specs.iter().zip(&games).enumerate() {
         let label = format!("{}/{} {spec}", k + 1, specs.len());
         let mut vcfg = cfg.clone();
-        vcfg.referee = crate::stats::referee::referee_text(tables, &canonical[k]);
+        vcfg.referee = if referee {
+            crate::stats::referee::referee_text(tables, &canonical[k])
+        } else {
+            None
+        };
         runs.push(crate::with_game!(any, g => {
             let oracle = crate::stats::referee::oracle_for(g, tables)?;
             run_variant_with(spec, g, &vcfg, oracle, out_dir, &label, progress)
@@ -271,8 +298,19 @@ fn num(iv: &Interval) -> String {
     format!("{:.2} [{:.2}, {:.2}]", iv.estimate, iv.lo, iv.hi)
 }
 
-fn write_file(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|e| Error::io(format!("writing {}", path.display()), e))
+/// Writes `text` to `path` by a temporary file beside it and a rename, so a
+/// reader (or a killed run) never sees half a report.
+pub(crate) fn write_file(path: &Path, text: &str) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        Error::io(
+            format!("renaming {} to {}", tmp.display(), path.display()),
+            e,
+        )
+    })
 }
 
 /// Creates the report folder `dir` (and its parents).

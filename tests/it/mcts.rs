@@ -375,7 +375,10 @@ fn ladder_on_a_tiny_case() {
         &engines,
         &base,
         &[],
-        true,
+        &huntsolve::stats::ladder::LadderOptions {
+            asymmetric: true,
+            ..Default::default()
+        },
         &out,
         "test",
         "",
@@ -406,7 +409,10 @@ fn ladder_on_a_tiny_case() {
         &engines,
         &base,
         &[],
-        true,
+        &huntsolve::stats::ladder::LadderOptions {
+            asymmetric: true,
+            ..Default::default()
+        },
         &out,
         "test",
         "",
@@ -599,10 +605,11 @@ fn ladder_verdicts_say_what_the_intervals_say() {
         cell("b", "weak", 50, 150, 0),
         cell("b", "strong", 150, 50, 0),
     ];
-    let v = pair_verdict("a", "b", &a, &b, "hunter");
+    let sides = ["hunter".to_string(), "prey".to_string()];
+    let v = pair_verdict("a", "b", &a, &b, &sides);
     assert!(v.sentence.contains("reverses"), "{}", v.sentence);
     assert!(v.differences[0].lo > 0.0 && v.differences[1].hi < 0.0);
-    let v = pair_verdict("a", "b", &a[..1], &b[..1], "hunter");
+    let v = pair_verdict("a", "b", &a[..1], &b[..1], &sides);
     assert!(
         v.sentence.contains("at every strength tried"),
         "{}",
@@ -616,7 +623,7 @@ fn ladder_verdicts_say_what_the_intervals_say() {
         cell("d", "weak", 98, 102, 0),
         cell("d", "strong", 61, 59, 80),
     ];
-    let v = pair_verdict("c", "d", &same, &same2, "hunter");
+    let v = pair_verdict("c", "d", &same, &same2, &sides);
     assert!(
         v.sentence.starts_with("No clear difference"),
         "{}",

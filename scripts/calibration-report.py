@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""The calibration report of issue 24 from the ladders of scripts/calibration.sh.
+
+    scripts/calibration-report.py WORK_DIR RUN_LOG OUT_DIR
+
+Reads WORK_DIR/<family>/ladder.json (each written by `huntsolve compare --engines ...
+--tables ... --no-referee`, whose `calibration` holds the exact values and the checks of
+every rung), pools them and writes OUT_DIR/calibration.md, calibration.csv (one row per pair
+of variants and rung), calibration.json and calibration.svg (agreement and score error by
+rung). RUN_LOG is the output of scripts/calibration.sh (its `==` lines carry `uptime`, its
+timing lines the CPU time). Standard library only; files are written temp-then-rename.
+"""
+import csv
+import io
+import json
+import os
+import sys
+
+CLEAR = 0.05  # an exact difference of side 0's score this large is "clear"
+
+
+def write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def sign_text(s):
+    return {1: "+", -1: "−", 0: "0"}[s]
+
+
+def exact_sign(d):
+    return 1 if d > 1e-9 else (-1 if d < -1e-9 else 0)
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.stderr.write(__doc__)
+        sys.exit(2)
+    work, log_path, out = sys.argv[1:]
+    fams = []
+    for name in sorted(os.listdir(work)):
+        p = os.path.join(work, name, "ladder.json")
+        if os.path.isfile(p):
+            with open(p, encoding="utf-8") as f:
+                r = json.load(f)
+            if r.get("calibration"):
+                fams.append((name, r))
+    if not fams:
+        sys.stderr.write(f"error: no ladder.json with a calibration under {work}\n")
+        sys.exit(2)
+    with open(log_path, encoding="utf-8") as f:
+        log = [l.rstrip("\n") for l in f]
+    loads = [l[3:] for l in log if l.startswith("== ")]
+    timings = [l for l in log if " s wall, " in l and " s user" in l]
+
+    engines = fams[0][1]["engines"]
+    pooled = {e: dict(pairs=0, agree=0, wrong=0, missed=0, false_difference=0,
+                      agree_start=0, clear=0, clear_agree=0, err_sum=0.0, err_n=0,
+                      covered=0) for e in engines}
+    rows = []
+    for name, r in fams:
+        if r["engines"] != engines:
+            sys.stderr.write(f"error: {name} has other rungs ({r['engines']})\n")
+            sys.exit(2)
+        cal = r["calibration"]
+        nv = len(cal["exact"])
+        for k in cal["rungs"]:
+            p = pooled[k["engine"]]
+            for key in ("pairs", "agree", "wrong", "missed", "false_difference",
+                        "agree_start", "covered"):
+                p[key] += k[key]
+            p["err_sum"] += k["mean_abs_error"] * nv
+            p["err_n"] += nv
+        for pc in cal["pairs"]:
+            want = exact_sign(pc["exact_difference"])
+            for e, s in zip(engines, pc["signs"]):
+                clear = abs(pc["exact_difference"]) >= CLEAR
+                if clear:
+                    pooled[e]["clear"] += 1
+                    pooled[e]["clear_agree"] += int(s == want)
+                rows.append(dict(family=name, a=pc["a"], b=pc["b"], engine=e,
+                                 exact_difference=pc["exact_difference"],
+                                 start_difference=pc["start_difference"],
+                                 verdict=s, exact_sign=want, agree=int(s == want),
+                                 clear=int(clear)))
+    for e in engines:
+        p = pooled[e]
+        p["agree_share"] = p["agree"] / p["pairs"] if p["pairs"] else 0.0
+        p["clear_share"] = p["clear_agree"] / p["clear"] if p["clear"] else 0.0
+        p["wrong_share"] = p["wrong"] / p["pairs"] if p["pairs"] else 0.0
+        p["mean_abs_error"] = p["err_sum"] / p["err_n"] if p["err_n"] else 0.0
+
+    # ---- CSV and JSON
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(rows[0].keys()), lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    write(os.path.join(out, "calibration.csv"), buf.getvalue())
+    write(os.path.join(out, "calibration.json"), json.dumps(dict(
+        clear_threshold=CLEAR, engines=engines, pooled=pooled, pairs=rows,
+        families=[dict(name=n, command=r["command"], build=r["build"],
+                       variants=r["variants"], exact=r["calibration"]["exact"],
+                       rungs=r["calibration"]["rungs"],
+                       measured_order=r.get("measured_order", []),
+                       games=r["games"], random_plies=r["random_plies"])
+                  for n, r in fams],
+        load=loads, timings=timings), indent=2) + "\n")
+
+    # ---- SVG: agreement and error by rung
+    W, H, L, R, T, B = 900, 470, 70, 260, 50, 70
+    pw, ph = W - L - R, H - T - B
+    x = lambda i: L + (i + 0.5) * pw / len(engines)
+    y = lambda v: T + ph * (1 - v)
+    series = [
+        ("verdict agrees with exact (all pairs)", "#1f77b4", [pooled[e]["agree_share"] for e in engines], ""),
+        (f"agrees where |exact diff| ≥ {CLEAR}", "#2ca02c", [pooled[e]["clear_share"] for e in engines], ""),
+        ("verdict in the wrong direction", "#d62728", [pooled[e]["wrong_share"] for e in engines], ""),
+        ("mean |score − exact score|", "#7f7f7f", [pooled[e]["mean_abs_error"] for e in engines], "6,4"),
+    ]
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif">',
+           f'<rect width="{W}" height="{H}" fill="white"/>',
+           f'<text x="{L + pw / 2}" y="28" font-size="17" text-anchor="middle">Ladder verdicts against exact values, '
+           f'{sum(len(r["calibration"]["pairs"]) for _, r in fams)} pairs of variants</text>']
+    for v in [0, 0.25, 0.5, 0.75, 1.0]:
+        svg.append(f'<line x1="{L}" x2="{L + pw}" y1="{y(v)}" y2="{y(v)}" stroke="#ddd"/>')
+        svg.append(f'<text x="{L - 8}" y="{y(v) + 4}" font-size="12" text-anchor="end">{v:.2f}</text>')
+    svg.append(f'<line x1="{L}" x2="{L}" y1="{T}" y2="{T + ph}" stroke="black"/>')
+    svg.append(f'<line x1="{L}" x2="{L + pw}" y1="{T + ph}" y2="{T + ph}" stroke="black"/>')
+    for i, e in enumerate(engines):
+        svg.append(f'<text x="{x(i)}" y="{T + ph + 20}" font-size="12" text-anchor="middle">{e}</text>')
+    svg.append(f'<text x="{L + pw / 2}" y="{H - 18}" font-size="13" text-anchor="middle">rung (both sides), as given</text>')
+    svg.append(f'<text x="18" y="{T + ph / 2}" font-size="13" text-anchor="middle" transform="rotate(-90 18 {T + ph / 2})">share of pairs / score error</text>')
+    for k, (label, color, vals, dash) in enumerate(series):
+        pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(vals))
+        da = f' stroke-dasharray="{dash}"' if dash else ""
+        svg.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="2.5"{da}/>')
+        for i, v in enumerate(vals):
+            svg.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4" fill="{color}"/>')
+        ly = T + 20 + 22 * k
+        svg.append(f'<line x1="{L + pw + 12}" x2="{L + pw + 34}" y1="{ly}" y2="{ly}" stroke="{color}" stroke-width="2.5"{da}/>')
+        svg.append(f'<text x="{L + pw + 40}" y="{ly + 4}" font-size="11">{label}</text>')
+    svg.append("</svg>\n")
+    write(os.path.join(out, "calibration.svg"), "\n".join(svg))
+
+    # ---- Markdown
+    md = []
+    a = md.append
+    a("# Calibration: the strength ladder against exact values (issue 24)\n")
+    a("How often the ladder's verdict on a pair of variants agrees with the exact comparison, "
+      "on variants small enough to solve whole in seconds. Each family below was played as one "
+      "ladder; its tables end no game (`--no-referee`): they give the `perfect` rung its moves "
+      "and give every variant the **exact value of its random opening**: the expected side-0 "
+      "score when, after the same uniformly random opening plies as the ladder's games, both "
+      "sides play perfectly (computed over every opening line, weighted by its probability). "
+      "That is what a ladder's score converges to as its players become perfect, so it is the "
+      "truth a verdict is checked against. The value from the start (no random opening) is "
+      "given too; most of these variants are draws from the start, so it separates few pairs.\n")
+    a("A verdict at a rung is the sign of the 95 % interval of the side-0 score difference "
+      "(`+`: the first variant gives side 0 more, `−`: less, `0`: no clear difference). It *agrees* "
+      "when it has the exact difference's sign (`0` where the exact values are equal).\n")
+    a("## Commands and build\n")
+    rate = fams[0][1]["cross_play"][0]["cell"]["games"] if fams[0][1].get("cross_play") else 0
+    a(f"```sh\nscripts/calibration.sh {fams[0][1]['games']} {rate} runs/calibration > runs/calibration.log   # the per-family commands below\n"
+      "scripts/calibration-report.py runs/calibration runs/calibration.log results\n```\n")
+    for n, r in fams:
+        a(f"- **{n}**: `{r['command']}` ({r['build']})")
+    a("")
+    a("Machine load during the runs (`uptime` before each family, 2 cores shared with other work):\n")
+    for l in loads:
+        a(f"- {l.strip()}")
+    for t in timings:
+        a(f"- {t.strip()}")
+    a("\nThe raw games stay in the git-ignored `runs/calibration/` and are re-created by the "
+      "same command (every engine used is deterministic given the seed).\n")
+
+    a("## Agreement by rung (all families pooled)\n")
+    a(f"| rung | pairs | agree | wrong direction | missed difference | false difference | agree where \\|exact diff\\| ≥ {CLEAR} | agree with start values | mean \\|score − exact\\| | exact inside 95 % interval |")
+    a("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    nvar = sum(len(r["calibration"]["exact"]) for _, r in fams)
+    for e in engines:
+        p = pooled[e]
+        a(f"| `{e}` | {p['pairs']} | {p['agree']} ({100 * p['agree_share']:.0f} %) | {p['wrong']} | "
+          f"{p['missed']} | {p['false_difference']} | {p['clear_agree']}/{p['clear']} | {p['agree_start']} | "
+          f"{p['mean_abs_error']:.3f} | {p['covered']}/{nvar} |")
+    a("\n![agreement by rung](calibration.svg)\n")
+    a("## Reading\n")
+    good = [e for e in engines if pooled[e]["mean_abs_error"] < 0.1]
+    bad = [e for e in engines if e not in good]
+    a(f"- Rungs whose self-play scores stay within 0.1 of the exact values on average ({', '.join('`' + e + '`' for e in good)}) "
+      f"gave {sum(pooled[e]['wrong'] for e in good)} verdicts in the wrong direction out of {sum(pooled[e]['pairs'] for e in good)}; "
+      f"the others ({', '.join('`' + e + '`' for e in bad)}) gave {sum(pooled[e]['wrong'] for e in bad)} out of {sum(pooled[e]['pairs'] for e in bad)}.")
+    a(f"- Where the exact difference is at least {CLEAR} in side 0's score, the verdict was right at " +
+      ", ".join(f"`{e}` {pooled[e]['clear_agree']}/{pooled[e]['clear']}" for e in engines) + ".")
+    small = [r_ for r_ in rows if r_["engine"] == engines[-1] and r_["exact_sign"] != 0 and not r_["clear"]]
+    a(f"- Differences smaller than that are not resolved by {fams[0][1]['games']} games a variant: the last rung "
+      f"(`{engines[-1]}`) left {sum(1 for r_ in small if r_['verdict'] == 0)} of the {len(small)} such pairs at \"no clear difference\", "
+      "so a \"missed\" difference there is the sample size, not the players.")
+    a("- A rung's *measured* strength (cross-play) and its calibration are different things: a rung can beat the weaker "
+      "rungs and still, in self-play, give scores far from the exact ones (see the per-family tables), so the "
+      "verdict a ladder can be trusted with is the one that holds across its two strongest rungs *and* at "
+      "rungs whose scores have stopped moving with strength.")
+    a("")
+
+    a("## Per family\n")
+    for n, r in fams:
+        cal = r["calibration"]
+        sides = r["side_names"]
+        a(f"### {n}\n")
+        a(f"{r['games']} games per variant and rung, {r['random_plies']} random opening plies. "
+          f"Measured order of the rungs (Bradley-Terry on cross-play, weakest first): "
+          f"{' < '.join('`' + e + '`' for e in r.get('measured_order', [])) or '(no cross-play)'}.\n")
+        a(f"| variant | start value for the {sides[0]} | exact {sides[0]} score of the openings | " +
+          " | ".join(f"`{e}`" for e in engines) + " |")
+        a("|---|---|---:|" + "---:|" * len(engines))
+        for i, (v, x_) in enumerate(zip(r["variants"], cal["exact"])):
+            scores = [c["score0"]["estimate"] for c in r["cells"][i]]
+            a(f"| {v} | {x_['start0']} | {x_['score0']:.3f} | " + " | ".join(f"{s:.3f}" for s in scores) + " |")
+        a("")
+        a("| a | b | exact difference | start difference | " + " | ".join(f"`{e}`" for e in engines) + " |")
+        a("|---|---|---:|---:|" + "---|" * len(engines))
+        for pc in cal["pairs"]:
+            want = exact_sign(pc["exact_difference"])
+            cells = [sign_text(s) + (" ✓" if s == want else " ✗") for s in pc["signs"]]
+            a(f"| {pc['a']} | {pc['b']} | {pc['exact_difference']:+.3f} | {pc['start_difference']:+.1f} | " +
+              " | ".join(cells) + " |")
+        a("")
+    write(os.path.join(out, "calibration.md"), "\n".join(md) + "\n")
+
+
+if __name__ == "__main__":
+    main()
