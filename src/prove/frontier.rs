@@ -26,8 +26,8 @@
 //!    pass each, over cycles too (a solution found this way is acyclic).
 //! 4. **Prove** the selected positions, cheapest first, one df-pn run each
 //!    (one per thread, all threads sharing one proof table), from
-//!    [`FrontierConfig::job_nodes`] nodes, doubling each time a position is
-//!    tried again, up to [`FrontierConfig::max_job_nodes`]. Each result
+//!    [`FrontierConfig::job_nodes`] nodes, twice the last limit each time a
+//!    position is tried again, up to [`FrontierConfig::max_job_nodes`]. Each result
 //!    re-evaluates the graph; a result against the guess (or a position left
 //!    open) changes the costs, and the next selection takes what is now known
 //!    into account. The loop ends when the start is decided, the time is out,
@@ -161,8 +161,10 @@ pub struct Entry {
     pub pn: u32,
     /// Root disproof number after the last run.
     pub dn: u32,
-    /// Whether no longer run will be tried.
-    pub given_up: bool,
+    /// The largest node limit of a run that left it open (0: none): a position
+    /// whose limit reached [`FrontierConfig::max_job_nodes`] is not tried again
+    /// (a rerun with a larger `max_job_nodes` tries it again).
+    pub limit: u64,
     /// The certificate's file name under `certs/` (decided positions, with a directory).
     pub certificate: Option<String>,
 }
@@ -870,7 +872,7 @@ pub fn frontier(
                             match entry_of[i] {
                                 Some(ei) => {
                                     let e = &entries[ei];
-                                    if e.given_up {
+                                    if e.limit >= cfg.max_job_nodes.max(1) {
                                         INF
                                     } else {
                                         let base = if prove { e.pn } else { e.dn } as u64;
@@ -888,7 +890,8 @@ pub fn frontier(
                     result.selections += 1;
                     let open = |i: usize| {
                         known[i].is_none()
-                            && entry_of[i].is_none_or(|ei| !state.entries[ei].given_up)
+                            && entry_of[i]
+                                .is_none_or(|ei| state.entries[ei].limit < cfg.max_job_nodes.max(1))
                     };
                     let sel = if cp[0] == INF && cd[0] == INF {
                         Vec::new()
@@ -925,12 +928,12 @@ pub fn frontier(
                     sel.sort_unstable();
                     let mut q = lock(&queue);
                     for (_, i) in sel {
-                        let tries = entry_of[i as usize].map_or(0, |ei| state.entries[ei].tries);
+                        // Twice the last run's limit, from job_nodes.
+                        let last = entry_of[i as usize].map_or(0, |ei| state.entries[ei].limit);
                         let nodes = cfg
                             .job_nodes
-                            .max(1)
-                            .saturating_mul(1u64 << tries.saturating_sub(1).min(40))
-                            .min(cfg.max_job_nodes.max(1));
+                            .max(last.saturating_mul(2))
+                            .clamp(1, cfg.max_job_nodes.max(1));
                         q.jobs.push_back(Job { node: i, nodes });
                         in_flight[i as usize] = true;
                         running += 1;
@@ -972,7 +975,7 @@ pub fn frontier(
                             nodes: 0,
                             pn: 1,
                             dn: 1,
-                            given_up: false,
+                            limit: 0,
                             certificate: None,
                         });
                         entry_of[i] = Some(state.entries.len() - 1);
@@ -1011,7 +1014,9 @@ pub fn frontier(
                 e.pn = d.pn;
                 e.dn = d.dn;
                 e.certificate = file;
-                e.given_up = outcome == RunOutcome::Unknown && d.limit >= cfg.max_job_nodes;
+                if outcome == RunOutcome::Unknown {
+                    e.limit = e.limit.max(d.limit);
+                }
                 known[i] = known_of(e);
                 if known[i].is_some() {
                     dirty = true;
