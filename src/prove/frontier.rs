@@ -517,6 +517,75 @@ fn selection(g: &Graph, prove: bool, best: &[u32], open: &dyn Fn(usize) -> bool)
     out
 }
 
+/// A selection: the start's costs and the runs to make, cheapest first.
+struct Selected {
+    proof_cost: Option<u64>,
+    disproof_cost: Option<u64>,
+    jobs: Vec<Job>,
+}
+
+/// Step 3 of the method: the cheaper of proving and disproving the start by
+/// the estimates, and the open frontier positions under its solution, each
+/// with its next run's node limit (twice the last run's, from `job_nodes`).
+fn select(
+    g: &Graph,
+    known: &[Option<bool>],
+    entry_of: &[Option<usize>],
+    entries: &[Entry],
+    cfg: &FrontierConfig,
+) -> Selected {
+    let max = cfg.max_job_nodes.max(1);
+    // A frontier position's estimate: 0 or INF when known, INF when given up,
+    // else its last root number, doubled per try (hard positions get dearer).
+    let est = |prove: bool| {
+        move |i: usize| -> u64 {
+            if let Some(w) = known[i] {
+                return if w == prove { 0 } else { INF };
+            }
+            match entry_of[i] {
+                Some(ei) => {
+                    let e = &entries[ei];
+                    if e.limit >= max {
+                        INF
+                    } else {
+                        let base = if prove { e.pn } else { e.dn } as u64;
+                        base.max(1) << e.tries.min(30)
+                    }
+                }
+                None => 1,
+            }
+        }
+    };
+    let (cp, bp) = costs(g, true, &est(true));
+    let (cd, bd) = costs(g, false, &est(false));
+    let open =
+        |i: usize| known[i].is_none() && entry_of[i].is_none_or(|ei| entries[ei].limit < max);
+    let prove = cp[0] <= cd[0];
+    let sel = if cp[0] == INF && cd[0] == INF {
+        Vec::new()
+    } else if prove {
+        selection(g, true, &bp, &open)
+    } else {
+        selection(g, false, &bd, &open)
+    };
+    let mut jobs: Vec<(u64, Job)> = sel
+        .into_iter()
+        .map(|i| {
+            let e = entry_of[i as usize].map(|ei| &entries[ei]);
+            let c = e.map_or(1, |e| if prove { e.pn } else { e.dn });
+            let last = e.map_or(0, |e| e.limit);
+            let nodes = cfg.job_nodes.max(last.saturating_mul(2)).clamp(1, max);
+            (c as u64, Job { node: i, nodes })
+        })
+        .collect();
+    jobs.sort_unstable_by_key(|(c, j)| (*c, j.node));
+    Selected {
+        proof_cost: (cp[0] != INF).then_some(cp[0]),
+        disproof_cost: (cd[0] != INF).then_some(cd[0]),
+        jobs: jobs.into_iter().map(|(_, j)| j).collect(),
+    }
+}
+
 fn state_path(out: &Path) -> PathBuf {
     out.join(STATE_FILE)
 }
@@ -813,7 +882,6 @@ pub fn frontier(
         drop(tx);
         let run = (|| -> Result<Option<bool>> {
             let mut running = 0usize;
-            let mut in_flight = vec![false; n];
             // 1. Scoring: every frontier position not in the state.
             let to_score: Vec<u32> = frontier_ids
                 .iter()
@@ -828,7 +896,6 @@ pub fn frontier(
                         node: i,
                         nodes: cfg.score_nodes.max(1),
                     });
-                    in_flight[i as usize] = true;
                     running += 1;
                 }
             }
@@ -861,84 +928,23 @@ pub fn frontier(
                         progress.stage("frontier: proving", 0);
                     }
                     // 3. Select and queue the selected positions.
-                    let est = |prove: bool| {
-                        let entries = &state.entries;
-                        let entry_of = &entry_of;
-                        let known = &known;
-                        move |i: usize| -> u64 {
-                            if let Some(w) = known[i] {
-                                return if w == prove { 0 } else { INF };
-                            }
-                            match entry_of[i] {
-                                Some(ei) => {
-                                    let e = &entries[ei];
-                                    if e.limit >= cfg.max_job_nodes.max(1) {
-                                        INF
-                                    } else {
-                                        let base = if prove { e.pn } else { e.dn } as u64;
-                                        base.max(1) << e.tries.min(30)
-                                    }
-                                }
-                                None => 1,
-                            }
-                        }
-                    };
-                    let (cp, bp) = costs(&g, true, &est(true));
-                    let (cd, bd) = costs(&g, false, &est(false));
-                    result.root_proof_cost = (cp[0] != INF).then_some(cp[0]);
-                    result.root_disproof_cost = (cd[0] != INF).then_some(cd[0]);
+                    let sel = select(&g, &known, &entry_of, &state.entries, cfg);
+                    result.root_proof_cost = sel.proof_cost;
+                    result.root_disproof_cost = sel.disproof_cost;
                     result.selections += 1;
-                    let open = |i: usize| {
-                        known[i].is_none()
-                            && entry_of[i]
-                                .is_none_or(|ei| state.entries[ei].limit < cfg.max_job_nodes.max(1))
-                    };
-                    let sel = if cp[0] == INF && cd[0] == INF {
-                        Vec::new()
-                    } else if cp[0] <= cd[0] {
-                        selection(&g, true, &bp, &open)
-                    } else {
-                        selection(&g, false, &bd, &open)
-                    };
-                    result.last_selection = sel.len();
-                    if sel.is_empty() {
+                    result.last_selection = sel.jobs.len();
+                    if sel.jobs.is_empty() {
                         return Ok(None);
                     }
                     progress.message(&format!(
                         "selection {}: {} positions (cost to prove {}, to disprove {})",
                         result.selections,
-                        sel.len(),
-                        cost_text(cp[0]),
-                        cost_text(cd[0])
+                        sel.jobs.len(),
+                        cost_text(sel.proof_cost.unwrap_or(INF)),
+                        cost_text(sel.disproof_cost.unwrap_or(INF))
                     ));
-                    let mut sel: Vec<(u64, u32)> = sel
-                        .into_iter()
-                        .map(|i| {
-                            let c = entry_of[i as usize].map_or(1, |ei| {
-                                let e = &state.entries[ei];
-                                if cp[0] <= cd[0] {
-                                    e.pn
-                                } else {
-                                    e.dn
-                                }
-                            });
-                            (c as u64, i)
-                        })
-                        .collect();
-                    sel.sort_unstable();
-                    let mut q = lock(&queue);
-                    for (_, i) in sel {
-                        // Twice the last run's limit, from job_nodes.
-                        let last = entry_of[i as usize].map_or(0, |ei| state.entries[ei].limit);
-                        let nodes = cfg
-                            .job_nodes
-                            .max(last.saturating_mul(2))
-                            .clamp(1, cfg.max_job_nodes.max(1));
-                        q.jobs.push_back(Job { node: i, nodes });
-                        in_flight[i as usize] = true;
-                        running += 1;
-                    }
-                    drop(q);
+                    running += sel.jobs.len();
+                    lock(&queue).jobs.extend(sel.jobs);
                     wake.notify_all();
                 }
                 let wait = time_left()
@@ -952,7 +958,6 @@ pub fn frontier(
                     }
                 };
                 running -= 1;
-                in_flight[d.node as usize] = false;
                 result.runs += 1;
                 result.nodes += d.nodes;
                 if scoring {
