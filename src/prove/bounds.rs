@@ -18,6 +18,10 @@
 //! A certificate that does not hold makes the whole call an error
 //! ([`Error::Disagreement`]): a bug in the prover, never a result.
 //!
+//! With [`BoundsConfig::frontier_depth`], each threshold is run by the
+//! frontier driver ([`super::frontier`]) instead of one df-pn run from the
+//! start; its start certificate is checked inside the driver the same way.
+//!
 //! Time: with a total budget, each run gets the time left divided by the number
 //! of thresholds still open; when both ends have stopped unknown and time is
 //! left, each end is tried once more (from a fresh table), sharing what remains
