@@ -37,6 +37,12 @@ pub struct Args {
     /// Write every decided run's certificate here (`<rules>.N<n>.<win|no-win>.proof`).
     #[arg(long, value_name = "DIR")]
     save_dir: Option<PathBuf>,
+    /// Run each threshold by the frontier driver with its frontier this many plies
+    /// from the start (`huntsolve frontier`), instead of one df-pn run from the start;
+    /// `--nodes` is then the most nodes of one frontier position's run. With
+    /// `--save-dir`, each threshold's state is kept in `DIR/frontier.N<n>` (resumable).
+    #[arg(long, value_name = "D")]
+    frontier: Option<u32>,
     #[command(flatten)]
     opts: ProverOpts,
     #[command(flatten)]
@@ -62,6 +68,11 @@ pub fn run(args: Args) -> Result<()> {
             )))
         }
     };
+    if args.frontier == Some(0) {
+        return Err(Error::Input(
+            "--frontier 0: the frontier must be at least one ply from the start".into(),
+        ));
+    }
     let probe = ProverOpts::apply(args.opts, Default::default());
     let cfg = BoundsConfig {
         time: args.time.map(Duration::from_secs_f64),
@@ -73,6 +84,7 @@ pub fn run(args: Args) -> Result<()> {
         symmetry: probe.symmetry,
         init: probe.init,
         quick_check: probe.quick_check,
+        frontier_depth: args.frontier,
     };
     let bars = out::Bars::new();
     bars.stage("bounds", 0);

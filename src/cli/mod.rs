@@ -11,6 +11,7 @@ pub mod bench_retro;
 pub mod bounds;
 pub mod compare;
 pub mod explore;
+pub mod frontier;
 pub mod openings;
 pub mod out;
 pub mod perft;
@@ -68,6 +69,8 @@ enum Command {
     CheckProof(prove::CheckArgs),
     /// How many captures the hunters can force: proven and disproven thresholds.
     Bounds(bounds::Args),
+    /// Prove the start from proofs of the positions a few plies in (the frontier method).
+    Frontier(frontier::Args),
     /// Grid over two or three rule options: exact where it fits, ladder otherwise.
     Explore(explore::Args),
     /// The local browser explorer: every move's value on the board.
@@ -86,6 +89,7 @@ impl Command {
             Command::Prove(a) => a.json.json,
             Command::CheckProof(a) => a.json.json,
             Command::Bounds(a) => a.json.json,
+            Command::Frontier(a) => a.json.json,
             _ => false,
         }
     }
@@ -113,6 +117,7 @@ pub fn main() -> (Result<()>, bool) {
         Command::Prove(a) => prove::run(a),
         Command::CheckProof(a) => prove::run_check(a),
         Command::Bounds(a) => bounds::run(a),
+        Command::Frontier(a) => frontier::run(a),
         Command::Explore(a) => explore::run(a),
         Command::Serve(a) => serve::run(a),
     };

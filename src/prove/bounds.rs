@@ -18,6 +18,10 @@
 //! A certificate that does not hold makes the whole call an error
 //! ([`Error::Disagreement`]): a bug in the prover, never a result.
 //!
+//! With [`BoundsConfig::frontier_depth`], each threshold is run by the
+//! frontier driver ([`super::frontier`]) instead of one df-pn run from the
+//! start; its start certificate is checked inside the driver the same way.
+//!
 //! Time: with a total budget, each run gets the time left divided by the number
 //! of thresholds still open; when both ends have stopped unknown and time is
 //! left, each end is tried once more (from a fresh table), sharing what remains
@@ -62,6 +66,11 @@ pub struct BoundsConfig {
     pub init: Init,
     /// The win-in-one test at new nodes.
     pub quick_check: bool,
+    /// Run each threshold by the frontier driver at this depth instead of
+    /// one df-pn run from the start ([`super::frontier`]; its own node
+    /// limits per position, `nodes_per_run` is then the most nodes of one
+    /// frontier position's run).
+    pub frontier_depth: Option<u32>,
 }
 
 impl Default for BoundsConfig {
@@ -77,6 +86,7 @@ impl Default for BoundsConfig {
             symmetry: p.symmetry,
             init: p.init,
             quick_check: p.quick_check,
+            frontier_depth: None,
         }
     }
 }
@@ -114,6 +124,10 @@ pub struct BoundRun {
     pub certificate: Option<BoundCert>,
     /// Why a decided run has no certificate (then it does not count).
     pub certificate_error: Option<String>,
+    /// With [`BoundsConfig::frontier_depth`]: the frontier driver's figures
+    /// (`report`'s pn and dn are then its root costs, capped to 32 bits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frontier: Option<super::frontier::FrontierResult>,
 }
 
 /// The result of [`bounds`].
@@ -281,6 +295,9 @@ fn run_threshold(
     let rs = game.rules_string();
     let dirs = dirs_for(&rs, &cfg.tables)?;
     let tables = TableDirs::open(&game, &dirs)?;
+    if let Some(depth) = cfg.frontier_depth {
+        return frontier_threshold(&game, &tables, &dirs, n, depth, cfg, time, progress);
+    }
     let tt = ProofTable::new(cfg.hash_mib.max(1));
     let pcfg = ProveConfig {
         threads: cfg.threads.max(1),
@@ -305,6 +322,7 @@ fn run_threshold(
         tables: dirs.iter().map(|d| d.display().to_string()).collect(),
         certificate: None,
         certificate_error: None,
+        frontier: None,
     };
     if run.report.outcome == RunOutcome::Unknown {
         return Ok(run);
@@ -360,4 +378,77 @@ fn run_threshold(
         holds,
     });
     Ok(run)
+}
+
+/// One threshold by the frontier driver: its start certificate is checked
+/// inside the driver (an error if it does not hold), so a decided run counts.
+#[allow(clippy::too_many_arguments)]
+fn frontier_threshold(
+    game: &HuntGame,
+    tables: &TableDirs<HuntGame>,
+    dirs: &[PathBuf],
+    n: u32,
+    depth: u32,
+    cfg: &BoundsConfig,
+    time: Option<Duration>,
+    progress: &dyn Progress,
+) -> Result<BoundRun> {
+    use super::frontier::{frontier, FrontierConfig};
+    let defaults = FrontierConfig::default();
+    let fcfg = FrontierConfig {
+        depth,
+        threads: cfg.threads.max(1),
+        hash_mib: cfg.hash_mib.max(1),
+        time,
+        max_job_nodes: cfg.nodes_per_run.unwrap_or(defaults.max_job_nodes),
+        out: cfg
+            .save_dir
+            .as_ref()
+            .map(|d| d.join(format!("frontier.N{n}"))),
+        symmetry: cfg.symmetry,
+        init: cfg.init,
+        quick_check: cfg.quick_check,
+        ..defaults
+    };
+    progress.message(&format!(
+        "N = {n}: the hunters force {n} captures? (frontier at {depth} plies)"
+    ));
+    let f = frontier(game, tables, 0, &fcfg, progress)?;
+    let cap = |c: Option<u64>| c.map_or(u32::MAX, |c| c.min(u32::MAX as u64 - 1) as u32);
+    let (pn, dn) = match f.outcome {
+        RunOutcome::Proven => (0, u32::MAX),
+        RunOutcome::Disproven => (u32::MAX, 0),
+        RunOutcome::Unknown => (cap(f.root_proof_cost), cap(f.root_disproof_cost)),
+    };
+    let report = RunReport {
+        side: 0,
+        side_name: game.side_name(0),
+        outcome: f.outcome,
+        pn,
+        dn,
+        nodes: f.nodes,
+        positions: 0,
+        table_hits: 0,
+        seconds: f.seconds,
+        proof_plies: None,
+        stopped: None,
+        memory_peak_bytes: 0,
+    };
+    let certificate = f.certificate.as_ref().map(|c| BoundCert {
+        file: c.file.clone(),
+        nodes: c.nodes,
+        bytes: c.bytes,
+        crc32: c.crc32,
+        table_leaves: c.table_leaves,
+        holds: c.holds,
+    });
+    Ok(BoundRun {
+        n,
+        rules: game.rules_string(),
+        report,
+        tables: dirs.iter().map(|d| d.display().to_string()).collect(),
+        certificate,
+        certificate_error: None,
+        frontier: Some(f),
+    })
 }

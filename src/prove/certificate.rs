@@ -788,7 +788,7 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
 
 /// Renumbers `nodes` so that `root` is 0 and nodes follow in breadth-first
 /// order; unreachable nodes are dropped.
-fn renumber(nodes: &[Node], root: u32) -> Vec<Node> {
+pub(crate) fn renumber(nodes: &[Node], root: u32) -> Vec<Node> {
     let mut new_id = vec![u32::MAX; nodes.len()];
     let mut order = vec![root];
     new_id[root as usize] = 0;

@@ -13,7 +13,7 @@ use super::tt::{Entry, ProofTable, Reps, INF, MAX_FINITE};
 use crate::game::{Game, Oracle, Value};
 use crate::progress::{stop_requested, Progress};
 use hashbrown::HashMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -104,7 +104,7 @@ impl Default for ProveConfig {
 }
 
 /// Result of one run for one goal side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RunOutcome {
     /// The goal side forces a win.

@@ -153,6 +153,7 @@ pub mod budget;
 pub mod certificate;
 pub mod check;
 pub mod dfpn;
+pub mod frontier;
 pub mod tables;
 pub mod tt;
 

@@ -20,6 +20,7 @@ mod layers;
 mod mcts;
 mod prove;
 mod prove_bounds;
+mod prove_frontier;
 mod prove_memory;
 mod prove_openings;
 mod retro_checkpoint;

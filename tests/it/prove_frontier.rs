@@ -1,0 +1,252 @@
+//! The frontier driver (`huntsolve frontier`) against exact whole-game solves by
+//! the retrograde solver (independent code: un-moves and tier sweeps), its
+//! resumption from the state file, and its refusals.
+
+use huntsolve::game::{Game, Value};
+use huntsolve::hunt::HuntGame;
+use huntsolve::progress::NoProgress;
+use huntsolve::prove::frontier::{frontier, frontier_value, FrontierConfig, STATE_FILE};
+use huntsolve::prove::tables::TableDirs;
+use huntsolve::prove::RunOutcome;
+use huntsolve::retro::driver::solve;
+use huntsolve::retro::{Scope, SolveOptions};
+use huntsolve::table::TableOracle;
+use std::path::PathBuf;
+
+fn temp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("huntsolve-frontier-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// The start's value for its mover, by a whole-game solve.
+fn exact_start_value(game: &HuntGame, tag: &str) -> Value {
+    let dir = temp(&format!("exact-{tag}-{:016x}", game.fingerprint()));
+    let opts = SolveOptions {
+        threads: 1,
+        memory_limit: None,
+        ..Default::default()
+    };
+    solve(game, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
+    let oracle = TableOracle::new(game, &dir).unwrap();
+    let (v, _) = oracle.try_probe(&game.start()).unwrap().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    v
+}
+
+fn game(spec: &str) -> HuntGame {
+    HuntGame::new(spec.parse().unwrap()).unwrap()
+}
+
+/// The frontier's value (no tables) at each depth and thread count equals the
+/// exact value, and every decided run carries a certificate that holds (checked
+/// inside the driver; an error otherwise).
+fn frontier_agrees(spec: &str, depths: &[u32]) {
+    let g = game(spec);
+    let exact = exact_start_value(&g, "agree");
+    let none = TableDirs::open(&g, &[]).unwrap();
+    for &depth in depths {
+        for threads in [1, 2] {
+            let cfg = FrontierConfig {
+                depth,
+                threads,
+                hash_mib: 64,
+                ..Default::default()
+            };
+            let (v, runs) = frontier_value(&g, &none, &cfg, &NoProgress).unwrap();
+            assert_eq!(v, Some(exact), "{spec} depth {depth} threads {threads}");
+            for r in &runs {
+                assert_ne!(r.outcome, RunOutcome::Unknown);
+                let c = r
+                    .certificate
+                    .as_ref()
+                    .expect("a decided run has a certificate");
+                assert!(c.holds);
+            }
+        }
+    }
+}
+
+#[test]
+fn frontier_equals_exact_solves_on_kaooa() {
+    frontier_agrees("kaooa", &[1, 3, 6]);
+    frontier_agrees("kaooa-6", &[2, 4]);
+}
+
+#[test]
+fn frontier_equals_exact_solves_on_the_25_point_board() {
+    frontier_agrees(
+        "diviyan-keliya,board=alquerque25,hunters=1,prey=3,hunter_win=1",
+        &[1],
+    );
+    frontier_agrees(
+        "diviyan-keliya,board=alquerque25,hunters=3,prey=3,hunter_win=captures>=1",
+        &[3],
+    );
+}
+
+#[test]
+fn frontier_with_tables_as_leaves_equals_the_exact_value() {
+    // Tables of the end of placement as leaves: the graph's leaves come from them.
+    let spec = "kaooa-6";
+    let g = game(spec);
+    let exact = exact_start_value(&g, "tables");
+    let dir = temp("tables");
+    let opts = SolveOptions {
+        threads: 1,
+        memory_limit: None,
+        ..Default::default()
+    };
+    solve(&g, &Scope::Movement, &dir, &opts, &NoProgress).unwrap();
+    let tables = TableDirs::open(&g, std::slice::from_ref(&dir)).unwrap();
+    let cfg = FrontierConfig {
+        depth: 4,
+        hash_mib: 64,
+        ..Default::default()
+    };
+    let (v, runs) = frontier_value(&g, &tables, &cfg, &NoProgress).unwrap();
+    assert_eq!(v, Some(exact));
+    assert!(runs
+        .iter()
+        .all(|r| r.certificate.as_ref().is_some_and(|c| c.holds)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_resumed_frontier_run_equals_an_uninterrupted_one() {
+    let g = game("kaooa-6");
+    let none = TableDirs::open(&g, &[]).unwrap();
+    let side = 1; // the crows: disproven (a draw)
+    let whole = FrontierConfig {
+        depth: 4,
+        hash_mib: 64,
+        out: Some(temp("whole")),
+        ..Default::default()
+    };
+    let a = frontier(&g, &none, side, &whole, &NoProgress).unwrap();
+    assert_eq!(a.outcome, RunOutcome::Disproven);
+    // A first run that stops early: every position not decided by its scoring
+    // run is given up at once, so the start stays open ...
+    let dir = temp("resumed");
+    let short = FrontierConfig {
+        depth: 4,
+        hash_mib: 64,
+        score_nodes: 200,
+        max_job_nodes: 200,
+        out: Some(dir.clone()),
+        ..Default::default()
+    };
+    let b1 = frontier(&g, &none, side, &short, &NoProgress).unwrap();
+    assert_eq!(b1.outcome, RunOutcome::Unknown);
+    assert!(dir.join(STATE_FILE).is_file());
+    // ... and the rerun resumes from its state and ends where the whole run did.
+    let long = FrontierConfig {
+        out: Some(dir.clone()),
+        ..whole.clone()
+    };
+    let b2 = frontier(&g, &none, side, &long, &NoProgress).unwrap();
+    assert_eq!(b2.outcome, a.outcome);
+    assert_eq!(
+        b2.resumed, b2.frontier,
+        "every frontier position was in the state"
+    );
+    assert!(b2.runs < a.runs + b1.runs);
+    // A third run has nothing left to prove.
+    let b3 = frontier(&g, &none, side, &long, &NoProgress).unwrap();
+    assert_eq!((b3.outcome, b3.runs), (a.outcome, 0));
+    for d in [whole.out.unwrap(), dir] {
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
+
+#[test]
+fn a_damaged_state_file_is_refused() {
+    use crate::common::table::run;
+    let dir = temp("damaged");
+    let d = dir.display().to_string();
+    let (code, _, err) = run(&["frontier", "kaooa", "--depth", "3", "--out", &d]);
+    assert_eq!(code, 0, "{err}");
+    let state = dir.join(STATE_FILE);
+    let mut bytes = std::fs::read(&state).unwrap();
+    let last = bytes.len() - 3;
+    bytes[last] ^= 0x20;
+    std::fs::write(&state, &bytes).unwrap();
+    let (code, _, err) = run(&["frontier", "kaooa", "--depth", "3", "--out", &d]);
+    assert_eq!(code, 2);
+    assert!(err.contains("damaged") && err.contains(STATE_FILE), "{err}");
+    std::fs::write(&state, b"not a state\n{}").unwrap();
+    let (code, _, err) = run(&["frontier", "kaooa", "--depth", "3", "--out", &d]);
+    assert_eq!(code, 2);
+    assert!(err.contains("damaged"), "{err}");
+    // A state of other rules is refused too.
+    let (code, _, err) = run(&["frontier", "kaooa-6", "--depth", "3", "--out", &d]);
+    assert_eq!(code, 2);
+    let _ = err;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn frontier_command_writes_a_checkable_certificate_and_refuses_tafl() {
+    use crate::common::table::run;
+    let dir = temp("cli");
+    let d = dir.display().to_string();
+    let (code, out, err) = run(&[
+        "frontier",
+        "kaooa-6,hunter_win=captures>=2",
+        "--depth",
+        "3",
+        "--side",
+        "hunter",
+        "--threads",
+        "2",
+        "--out",
+        &d,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    let file = v["runs"][0]["certificate"]["file"]
+        .as_str()
+        .expect("a certificate file")
+        .to_string();
+    let (code, _, err) = run(&["check-proof", &file]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(&["frontier", "brandubh", "--depth", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("hunt games"), "{err}");
+    let (code, _, _) = run(&["frontier", "kaooa", "--depth", "0"]);
+    assert_eq!(code, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bounds_by_the_frontier_equal_the_exact_intervals() {
+    use huntsolve::hunt::HuntRules;
+    use huntsolve::prove::bounds::{bounds, BoundsConfig};
+    // Kaooa: the crows keep the vulture from any capture (disproven N >= 1);
+    // three leopards on the 25-point board force every capture (proven N <= 3).
+    for (spec, proven, disproven) in [
+        ("kaooa-6", 0, Some(1)),
+        (
+            "diviyan-keliya,board=alquerque25,hunters=3,prey=2,hunter_win=1",
+            2,
+            None,
+        ),
+    ] {
+        let rules = HuntRules::parse(spec).unwrap();
+        let cfg = BoundsConfig {
+            hash_mib: 64,
+            frontier_depth: Some(2),
+            ..Default::default()
+        };
+        let b = bounds(&rules, &cfg, &NoProgress).unwrap();
+        assert_eq!((b.proven, b.disproven), (proven, disproven), "{spec}");
+        assert!(b.open.is_empty());
+        for r in &b.runs {
+            assert!(r.frontier.is_some());
+            if r.report.outcome != RunOutcome::Unknown {
+                assert!(r.certificate.as_ref().is_some_and(|c| c.holds));
+            }
+        }
+    }
+}
