@@ -4,7 +4,7 @@
 //!
 //! [`super::solver`] keeps a 32-bit word a slot: for an undecided position the
 //! counter of its open in-tier moves, an escape flag and its best exit
-//! distance. This solver keeps one byte ([`St`]): a decided slot's value and
+//! distance. This solver keeps one byte (`St`): a decided slot's value and
 //! distance; for an undecided one only whether some exit escapes to a draw
 //! (then it never loses) or wins (a *pending* win at that distance). Without
 //! counters a loss is found by a **forward re-check**: when a child class is

@@ -58,7 +58,7 @@ pub struct SolveOptions {
 /// counters, no checkpoints) instead of [`super::solver`]. The records are the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Compact {
-    /// For the tiers whose full estimate ([`batch_memory`]) exceeds the memory
+    /// For the tiers whose full estimate (`batch_memory`) exceeds the memory
     /// limit while the compact one fits; never without a limit.
     #[default]
     Auto,
