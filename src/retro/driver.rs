@@ -640,21 +640,14 @@ pub fn solve_and_write_tier_with<G: Solvable>(
     let name = game.tier_name(tier);
     let placements = game.tier_placements(tier);
     let res = solve_tier_checkpointed(game, tier, children, progress, Absorb::Hint, ckpt)?;
-    let extra = Extra {
-        stats: res.stats.clone(),
+    let meta = tier_meta(
+        game,
+        &name,
+        res.records.len(),
+        &res.stats,
         placements,
-        seconds: res.seconds,
-    };
-    let meta = TableMeta {
-        rules: game.rules_string(),
-        fingerprint: game.fingerprint(),
-        tier: name.clone(),
-        index_version: INDEX_VERSION,
-        encoding: RECORD_ENCODING,
-        positions: res.records.len() as u64,
-        extra: serde_json::to_string(&extra)
-            .map_err(|e| Error::Internal(format!("encoding statistics: {e}")))?,
-    };
+        res.seconds,
+    )?;
     write_table(&table_path(out_dir, &name), &meta, &res.records)?;
     if let Some(c) = ckpt {
         remove_checkpoint(&c.path)?;
@@ -663,6 +656,33 @@ pub fn solve_and_write_tier_with<G: Solvable>(
         tier_summary(&name, placements, &res.stats, res.seconds),
         res.records,
     ))
+}
+
+/// The header of a freshly solved tier's table: rules, index, and the
+/// statistics (`Extra`) a rerun keeps the tier by.
+fn tier_meta<G: Solvable>(
+    game: &G,
+    name: &str,
+    records: usize,
+    stats: &TierStats,
+    placements: u64,
+    seconds: f64,
+) -> Result<TableMeta> {
+    let extra = Extra {
+        stats: stats.clone(),
+        placements,
+        seconds,
+    };
+    Ok(TableMeta {
+        rules: game.rules_string(),
+        fingerprint: game.fingerprint(),
+        tier: name.to_string(),
+        index_version: INDEX_VERSION,
+        encoding: RECORD_ENCODING,
+        positions: records as u64,
+        extra: serde_json::to_string(&extra)
+            .map_err(|e| Error::Internal(format!("encoding statistics: {e}")))?,
+    })
 }
 
 /// [`solve_and_write_tier`] by the compact solver ([`super::compact`]): the
@@ -678,21 +698,7 @@ pub fn solve_and_write_tier_compact<G: Solvable>(
     let name = game.tier_name(tier);
     let placements = game.tier_placements(tier);
     let res = super::compact::solve_tier_compact(game, tier, children, progress)?;
-    let extra = Extra {
-        stats: res.stats.clone(),
-        placements,
-        seconds: res.seconds,
-    };
-    let meta = TableMeta {
-        rules: game.rules_string(),
-        fingerprint: game.fingerprint(),
-        tier: name.clone(),
-        index_version: INDEX_VERSION,
-        encoding: RECORD_ENCODING,
-        positions: res.len() as u64,
-        extra: serde_json::to_string(&extra)
-            .map_err(|e| Error::Internal(format!("encoding statistics: {e}")))?,
-    };
+    let meta = tier_meta(game, &name, res.len(), &res.stats, placements, res.seconds)?;
     write_table_from(&table_path(out_dir, &name), &meta, res.len(), &|r| {
         res.records(r)
     })?;
