@@ -92,6 +92,14 @@ fn memory_limit_batches_waves_with_the_same_records() {
         plan.memory_serial,
         plan.memory
     );
+    // Every tier's records in a solved directory, in plan order.
+    let tables = |dir: &std::path::Path| -> Vec<Vec<u16>> {
+        plan.waves
+            .iter()
+            .flatten()
+            .map(|&t| load_records(&g, dir, t).unwrap())
+            .collect()
+    };
     let mut records = Vec::new();
     for limit in [None, Some(plan.memory_serial)] {
         let dir = std::env::temp_dir().join(format!(
@@ -107,12 +115,7 @@ fn memory_limit_batches_waves_with_the_same_records() {
         };
         let report = solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
         assert_eq!(report.solved, plan.tiers());
-        let all: Vec<_> = plan
-            .waves
-            .iter()
-            .flatten()
-            .map(|&t| load_records(&g, &dir, t).unwrap())
-            .collect();
+        let all = tables(&dir);
         records.push((all, report.summary.start.clone()));
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -145,14 +148,9 @@ fn memory_limit_batches_waves_with_the_same_records() {
         let _ = std::fs::remove_dir_all(&dir);
         let report = solve(&g, &Scope::Whole, &dir, &tight(limit, compact), &NoProgress).unwrap();
         assert_eq!(report.solved, plan.tiers());
-        let all: Vec<_> = plan
-            .waves
-            .iter()
-            .flatten()
-            .map(|&t| load_records(&g, &dir, t).unwrap())
-            .collect();
+        let all = tables(&dir);
         assert!(
-            (all.clone(), report.summary.start.clone()) == records[0],
+            (all, report.summary.start.clone()) == records[0],
             "{compact:?}: records differ"
         );
         assert_eq!(
