@@ -91,6 +91,10 @@ pub struct Args {
     /// With --retro: time only the current solver (no baseline runs).
     #[arg(long)]
     pub no_baseline: bool,
+    /// With --retro: also time the compact solver (one byte a slot, `solve
+    /// --compact`) with the same thread counts.
+    #[arg(long)]
+    pub compact: bool,
     /// With --retro or --prove: machine-readable output (JSON).
     #[arg(long)]
     pub json: bool,

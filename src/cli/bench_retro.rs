@@ -28,6 +28,9 @@ pub fn run(args: &Args, rules: &str, progress: &dyn huntsolve::progress::Progres
             runs.push((Solver::Reference, t));
         }
         runs.push((Solver::Current, t));
+        if args.compact {
+            runs.push((Solver::Compact, t));
+        }
     }
     let game = AnyGame::parse(rules)?;
     let report = huntsolve::with_game!(&game, g => bench_game(g, tiers, dir, &runs, progress))?;
@@ -36,7 +39,7 @@ pub fn run(args: &Args, rules: &str, progress: &dyn huntsolve::progress::Progres
             .map_err(|e| Error::Internal(format!("encoding the report: {e}")))?;
         return println(&text);
     }
-    print_report(&report, &counts, !args.no_baseline)
+    print_report(&report, &counts, !args.no_baseline, args.compact)
 }
 
 fn bench_game<G: Solvable>(
@@ -53,7 +56,7 @@ fn bench_game<G: Solvable>(
     bench_tiers(g, dir, &list, runs, progress)
 }
 
-fn print_report(r: &BenchReport, counts: &[usize], baseline: bool) -> Result<()> {
+fn print_report(r: &BenchReport, counts: &[usize], baseline: bool, compact: bool) -> Result<()> {
     println(&format!("retrograde solver benchmark: {}", r.rules))?;
     println(&format!(
         "{:<10} {:<10} {:>7} {:>13} {:>9} {:>9} {:>13}",
@@ -83,8 +86,8 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool) -> Result<()>
     };
     println("totals:")?;
     for &t in counts {
-        for s in [Solver::Reference, Solver::Current] {
-            if s == Solver::Reference && !baseline {
+        for s in [Solver::Reference, Solver::Current, Solver::Compact] {
+            if (s == Solver::Reference && !baseline) || (s == Solver::Compact && !compact) {
                 continue;
             }
             let (n, w, c) = total(s, t);
@@ -107,6 +110,12 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool) -> Result<()>
             "current / reference, 1 thread: {:.2}x",
             rate(Solver::Current, 1) / rate(Solver::Reference, 1)
         ))?;
+        if compact {
+            println(&format!(
+                "compact / reference, 1 thread: {:.2}x",
+                rate(Solver::Compact, 1) / rate(Solver::Reference, 1)
+            ))?;
+        }
     }
     if let Some(&t) = counts.get(1) {
         let (_, w, c) = total(Solver::Current, t);
@@ -120,6 +129,20 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool) -> Result<()>
                 "current {t} threads / reference {t} threads: {:.2}x",
                 rate(Solver::Current, t) / rate(Solver::Reference, t)
             ))?;
+        }
+        if compact {
+            let (_, w, c) = total(Solver::Compact, t);
+            println(&format!(
+                "compact, {t} threads / 1 thread: {:.2}x{}",
+                rate(Solver::Compact, t) / rate(Solver::Compact, 1),
+                parallelism_text(w, c, t)
+            ))?;
+            if baseline {
+                println(&format!(
+                    "compact {t} threads / reference {t} threads: {:.2}x",
+                    rate(Solver::Compact, t) / rate(Solver::Reference, t)
+                ))?;
+            }
         }
     }
     if !r.checked_against_tables.is_empty() {

@@ -9,7 +9,8 @@
 use super::driver::load_records;
 use super::reference::solve_tier_reference;
 use super::scope::Solvable;
-use super::solver::{solve_tier_with, Absorb, ChildValues, TierResult};
+use super::compact::solve_tier_compact;
+use super::solver::{solve_tier_with, Absorb, ChildValues};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::table::table_path;
@@ -25,6 +26,8 @@ pub enum Solver {
     Reference,
     /// [`super::solver::solve_tier`], the current solver.
     Current,
+    /// [`super::compact::solve_tier_compact`], the one-byte-a-slot solver.
+    Compact,
 }
 
 impl Solver {
@@ -33,6 +36,7 @@ impl Solver {
         match self {
             Solver::Reference => "reference",
             Solver::Current => "current",
+            Solver::Compact => "compact",
         }
     }
 }
@@ -126,17 +130,26 @@ pub fn bench_tiers<G: Solvable>(
                 .map_err(|e| Error::Input(format!("cannot start {threads} threads: {e}")))?;
             let cpu0 = process_cpu_seconds();
             let started = Instant::now();
-            let res: TierResult = pool.install(|| match solver {
-                Solver::Reference => solve_tier_reference(game, t, &children, progress),
-                Solver::Current => solve_tier_with(game, t, &children, progress, Absorb::Hint),
+            let records: Vec<u16> = pool.install(|| -> Result<Vec<u16>> {
+                Ok(match solver {
+                    Solver::Reference => {
+                        solve_tier_reference(game, t, &children, progress)?.records
+                    }
+                    Solver::Current => {
+                        solve_tier_with(game, t, &children, progress, Absorb::Hint)?.records
+                    }
+                    Solver::Compact => {
+                        solve_tier_compact(game, t, &children, progress)?.all_records()
+                    }
+                })
             })?;
             let seconds = started.elapsed().as_secs_f64();
             let cpu_seconds = process_cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
-            let slots = res.records.len() as u64;
+            let slots = records.len() as u64;
             match &first {
-                None => first = Some(res.records),
+                None => first = Some(records),
                 Some(f) => {
-                    if *f != res.records {
+                    if *f != records {
                         return Err(Error::Disagreement(format!(
                             "tier {name}: the {} solver with {threads} threads gives other records than the first run",
                             solver.name()
