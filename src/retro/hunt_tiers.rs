@@ -228,6 +228,67 @@ impl Index {
         r
     }
 
+    /// The colex rank of `x & !(1 << a) | 1 << b` from the rank `r` of `x` (a
+    /// compressed prey mask holding `a` and not `b`): one piece stepping from `a` to
+    /// `b`. Only the members between the two points change their place in the
+    /// order, so this costs one term per member in between (on a step, mostly
+    /// none) instead of a walk over every chunk of the mask.
+    #[cfg(test)]
+    fn step_rank(&self, x: u64, r: u64, a: u32, b: u32) -> u64 {
+        self.step_to(&self.lift(x, r, a), b)
+    }
+
+    /// The part of [`Index::step_rank`] that does not depend on the target:
+    /// `a`'s place in `x` and the rank without `a`'s term.
+    #[inline]
+    fn lift(&self, x: u64, r: u64, a: u32) -> Lifted {
+        let ia = (x & ((1u64 << a) - 1)).count_ones() as usize + 1;
+        Lifted {
+            x,
+            r: r.wrapping_sub(self.binom[a as usize & 63][ia & 63]),
+            a,
+            ia,
+        }
+    }
+
+    /// The rank after the lifted piece lands on `b` (a point not in the mask).
+    #[inline]
+    fn step_to(&self, l: &Lifted, b: u32) -> u64 {
+        let binom = &self.binom;
+        let (x, a) = (l.x, l.a);
+        let below_b = (x & ((1u64 << b) - 1)).count_ones() as usize;
+        let mut r = l.r;
+        if a < b {
+            // `b` takes the place after the members below it but `a`; each member
+            // in between moves one place down.
+            r = r.wrapping_add(binom[b as usize & 63][below_b & 63]);
+            let mut between = x & !((2u64 << a) - 1) & ((1u64 << b) - 1);
+            let mut i = l.ia + 1;
+            while between != 0 {
+                let c = between.trailing_zeros() as usize & 63;
+                between &= between - 1;
+                r = r
+                    .wrapping_sub(binom[c][i & 63])
+                    .wrapping_add(binom[c][(i - 1) & 63]);
+                i += 1;
+            }
+        } else {
+            // Each member between `b` and `a` moves one place up.
+            let mut i = below_b + 1;
+            r = r.wrapping_add(binom[b as usize & 63][i & 63]);
+            let mut between = x & !((2u64 << b) - 1) & ((1u64 << a) - 1);
+            while between != 0 {
+                let c = between.trailing_zeros() as usize & 63;
+                between &= between - 1;
+                r = r
+                    .wrapping_sub(binom[c][i & 63])
+                    .wrapping_add(binom[c][(i + 1) & 63]);
+                i += 1;
+            }
+        }
+        r
+    }
+
     /// [`Index::prey_rank`] member by member (the definition).
     #[inline]
     fn prey_rank_plain(&self, hunters: u64, prey: u64) -> u64 {
@@ -256,34 +317,24 @@ impl Index {
 
     /// The prey set of colex rank `rank` with `count` prey among the points not in `hunters`.
     fn prey_unrank(&self, hunters: u64, count: usize, mut rank: u64) -> u64 {
-        // Points free of hunters, in increasing order (stack buffer: this runs per slot).
-        let mut free = [0u8; 64];
-        let mut len = 0;
-        let all = if self.n >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.n) - 1
-        };
-        let mut fm = all & !hunters;
-        while fm != 0 {
-            free[len] = fm.trailing_zeros() as u8;
-            fm &= fm - 1;
-            len += 1;
-        }
-        let free = &free[..len];
-        let mut prey = 0u64;
         // Colex digits decrease: the k-th is the largest c below the (k+1)-th with
-        // C(c, k) <= rank, so one downward walk over the free points finds them all.
-        let mut c = free.len();
+        // C(c, k) <= rank, so one downward walk over the free points finds them
+        // all (by 8 first, then one by one), in places among the free points,
+        // spread onto the board at the end.
+        let mut x = 0u64;
+        let mut c = self.n - hunters.count_ones() as usize;
         for k in (1..=count).rev() {
             c -= 1;
+            while c >= 8 && self.binom[c - 8][k] > rank {
+                c -= 8;
+            }
             while self.binom[c][k] > rank {
                 c -= 1;
             }
             rank -= self.binom[c][k];
-            prey |= 1u64 << free[c];
+            x |= 1u64 << c;
         }
-        prey
+        spread(x, hunters)
     }
 
     fn rank(&self, pos: &HuntPos) -> u64 {
@@ -333,6 +384,34 @@ fn squeeze(prey: u64, hunters: u64) -> u64 {
         h &= !(1u64 << q);
         let low = (1u64 << q) - 1;
         x = (x & low) | ((x >> 1) & !low);
+    }
+    x
+}
+
+/// A compressed prey mask with one member lifted off (see [`Index::lift`]).
+#[derive(Clone, Copy, Default)]
+struct Lifted {
+    /// The mask, the lifted member still in it.
+    x: u64,
+    /// The mask's rank less the lifted member's term.
+    r: u64,
+    /// The lifted member's place among the free points.
+    a: u32,
+    /// Its place (1-based) in the mask's order.
+    ia: usize,
+}
+
+/// The inverse of [`squeeze`]: `x`, a set of places among the points free of
+/// `hunters`, as points of the board (a gap opened at each hunter point, lowest
+/// first, so the higher ones are found at their board position).
+#[inline]
+fn spread(mut x: u64, hunters: u64) -> u64 {
+    let mut h = hunters;
+    while h != 0 {
+        let q = h.trailing_zeros();
+        h &= h - 1;
+        let low = (1u64 << q) - 1;
+        x = (x & low) | ((x & !low) << 1);
     }
     x
 }
@@ -685,30 +764,40 @@ impl TierGame for HuntGame {
             let (class, start, len) = sets.lookup[idx.prey_rank(0, pos.hunters) as usize];
             let best_h = sets.masks[class as usize];
             let syms = &sets.to_canon[start as usize..(start + len) as usize];
-            let mut images = [(0u8, 0u64); 16];
+            let mut images = [(0u8, 0u64, 0u64); 16];
             if syms.len() > images.len() {
                 return general(buf, out);
             }
             for (k, &s) in syms.iter().enumerate() {
-                images[k] = (s, squeeze(idx.map(s as usize, pos.prey), best_h));
+                let x = squeeze(idx.map(s as usize, pos.prey), best_h);
+                images[k] = (s, x, idx.compressed_rank(x));
             }
             let images = &images[..syms.len()];
+            // A point's place among the points free of hunters in image `s`.
             let at = |s: u8, q: u32| {
                 let y = idx.point[s as usize][q as usize] as u32;
-                1u64 << (y - (best_h & ((1u64 << y) - 1)).count_ones())
+                y - (best_h & ((1u64 << y) - 1)).count_ones()
             };
             let base = class as u64 * idx.binom[idx.n - h][p];
+            let mut lifted = [Lifted::default(); 16];
             let mut m = pos.prey;
             while m != 0 {
                 let to = m.trailing_zeros();
                 m &= m - 1;
                 let mut from = board.neighbours[to as usize] & empty;
+                if from == 0 {
+                    continue;
+                }
+                for (l, &(sym, x, r0)) in lifted.iter_mut().zip(images) {
+                    *l = idx.lift(x, r0, at(sym, to));
+                }
+                let lifted = &lifted[..images.len()];
                 while from != 0 {
                     let s = from.trailing_zeros();
                     from &= from - 1;
                     let (mut best, mut stab) = (u64::MAX, 0u32);
-                    for &(sym, x) in images {
-                        let r = idx.compressed_rank(x & !at(sym, to) | at(sym, s));
+                    for (l, &(sym, _, _)) in lifted.iter().zip(images) {
+                        let r = idx.step_to(l, at(sym, s));
                         if r < best {
                             (best, stab) = (r, 1);
                         } else if r == best {
@@ -1140,6 +1229,40 @@ mod tests {
                     idx.prey_rank(hunters, prey),
                     idx.prey_rank_plain(hunters, prey),
                     "{spec} {hunters:x} {prey:x}"
+                );
+                let count = prey.count_ones() as usize;
+                assert_eq!(
+                    idx.prey_unrank(hunters, count, idx.prey_rank(hunters, prey)),
+                    prey,
+                    "unrank {spec} {hunters:x} {prey:x}"
+                );
+            }
+        }
+    }
+
+    /// The incremental rank of one piece's step equals ranking the new mask.
+    #[test]
+    fn step_rank_equals_ranking_the_stepped_mask() {
+        for spec in ["cows-leopards-peralikatuma", "cows-leopards-mogol", "kaooa"] {
+            let g = crate::hunt::from_spec(spec).unwrap();
+            let idx = shared(&g);
+            let n = g.board().len();
+            let mut rng = crate::random::Rng::new(9);
+            for _ in 0..20_000 {
+                let mut x = 0u64;
+                for _ in 0..rng.below(n) {
+                    x |= 1u64 << rng.below(n);
+                }
+                let (a, b) = (rng.below(n) as u32, rng.below(n) as u32);
+                x = (x | 1u64 << a) & !(1u64 << b);
+                if a == b {
+                    continue;
+                }
+                let stepped = x & !(1u64 << a) | 1u64 << b;
+                assert_eq!(
+                    idx.step_rank(x, idx.compressed_rank(x), a, b),
+                    idx.compressed_rank(stepped),
+                    "{spec} {x:x} {a} -> {b}"
                 );
             }
         }
