@@ -49,13 +49,14 @@ pub struct Args {
     /// with `--features mpi`; --threads and --memory then apply to each worker).
     #[arg(long)]
     pub mpi: bool,
-    /// Checkpoint tiers of 2^26 slots or more (`DIR/<tier>.ckpt`) at most every M
+    /// Checkpoint tiers of 2^26 slots or more (`DIR/<tier>.ckpt`, compact tiers
+    /// `DIR/<tier>.compact.ckpt`) at most every M
     /// minutes at a level boundary, so that a killed run resumes inside the tier
     /// (fractions allowed; 0: no checkpoints). Ctrl-C writes one before exiting.
     #[arg(long, value_name = "M", default_value_t = 10.0)]
     pub checkpoint_minutes: f64,
     /// The one-byte-a-slot solver (no counters: losses found by re-checking a
-    /// position's moves; no checkpoints), for tiers too large for the full solver's
+    /// position's moves; checkpoints in `DIR/<tier>.compact.ckpt`), for tiers too large for the full solver's
     /// 6 bytes a slot: `auto` for the tiers over --memory, `always`, `never`.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     pub compact: String,

@@ -77,14 +77,14 @@ pub(super) struct State<S> {
 }
 
 /// A writer that counts and checksums what passes through.
-struct Summing<W> {
-    inner: W,
-    crc: crc32fast::Hasher,
-    bytes: u64,
+pub(super) struct Summing<W> {
+    pub(super) inner: W,
+    pub(super) crc: crc32fast::Hasher,
+    pub(super) bytes: u64,
 }
 
 impl<W: Write> Summing<W> {
-    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+    pub(super) fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
         self.crc.update(b);
         self.bytes += b.len() as u64;
         self.inner.write_all(b)
@@ -92,20 +92,29 @@ impl<W: Write> Summing<W> {
 }
 
 /// A reader that checksums what passes through; errors name the file.
-struct Checked<'p, R> {
-    inner: R,
-    crc: crc32fast::Hasher,
-    path: &'p Path,
+pub(super) struct Checked<'p, R> {
+    pub(super) inner: R,
+    pub(super) crc: crc32fast::Hasher,
+    pub(super) path: &'p Path,
+    /// Whether `inner` decompresses: its read errors (other than a short file)
+    /// are then damage, not a failing disk.
+    pub(super) decoding: bool,
 }
 
 impl<R: Read> Checked<'_, R> {
-    fn take(&mut self, buf: &mut [u8]) -> Result<()> {
+    pub(super) fn take(&mut self, buf: &mut [u8]) -> Result<()> {
         self.inner.read_exact(buf).map_err(|e| {
             if e.kind() == std::io::ErrorKind::UnexpectedEof {
                 Error::table(
                     self.path,
                     TableFault::Truncated,
                     "truncated checkpoint (shorter than its header says)",
+                )
+            } else if self.decoding {
+                Error::table(
+                    self.path,
+                    TableFault::Corrupt,
+                    format!("damaged checkpoint (cannot decompress: {e})"),
                 )
             } else {
                 Error::io(format!("reading {}", self.path.display()), e)
@@ -115,19 +124,19 @@ impl<R: Read> Checked<'_, R> {
         Ok(())
     }
 
-    fn u32(&mut self) -> Result<u32> {
+    pub(super) fn u32(&mut self) -> Result<u32> {
         let mut b = [0u8; 4];
         self.take(&mut b)?;
         Ok(u32::from_le_bytes(b))
     }
 
-    fn u64(&mut self) -> Result<u64> {
+    pub(super) fn u64(&mut self) -> Result<u64> {
         let mut b = [0u8; 8];
         self.take(&mut b)?;
         Ok(u64::from_le_bytes(b))
     }
 
-    fn text(&mut self, what: &str) -> Result<String> {
+    pub(super) fn text(&mut self, what: &str) -> Result<String> {
         let n = self.u32()?;
         ensure(n <= MAX_TEXT, self.path, TableFault::Corrupt, || {
             format!("{what} of {n} bytes")
@@ -153,7 +162,12 @@ impl<R: Read> Checked<'_, R> {
 }
 
 /// One header invariant: an error of kind `fault` when it does not hold.
-fn ensure(ok: bool, path: &Path, fault: TableFault, reason: impl FnOnce() -> String) -> Result<()> {
+pub(super) fn ensure(
+    ok: bool,
+    path: &Path,
+    fault: TableFault,
+    reason: impl FnOnce() -> String,
+) -> Result<()> {
     if ok {
         Ok(())
     } else {
@@ -166,7 +180,7 @@ fn ensure(ok: bool, path: &Path, fault: TableFault, reason: impl FnOnce() -> Str
 }
 
 /// The temporary file a checkpoint of `path` is written to before the rename.
-fn tmp_path(path: &Path) -> PathBuf {
+pub(super) fn tmp_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".tmp{}", std::process::id()));
     path.with_file_name(name)
@@ -183,10 +197,7 @@ pub(super) fn write<S: Slot>(
     from: u32,
     levels: u32,
 ) -> Result<u64> {
-    let tmp = tmp_path(path);
-    let io = |e| Error::io(format!("writing checkpoint {}", tmp.display()), e);
-    let file = File::create(&tmp).map_err(io)?;
-    let res = (move || -> std::io::Result<u64> {
+    write_atomically(path, |file| {
         let mut out = Summing {
             inner: BufWriter::with_capacity(1 << 20, file),
             crc: crc32fast::Hasher::new(),
@@ -246,8 +257,20 @@ pub(super) fn write<S: Slot>(
         let file = out.inner.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         Ok(out.bytes)
-    })();
-    let bytes = match res {
+    })
+}
+
+/// Writes a file by `fill` into a temporary file beside `path` (which `fill`
+/// syncs), then renames it over `path`; on any error the temporary file is
+/// removed. Returns what `fill` returns (the bytes written).
+pub(super) fn write_atomically(
+    path: &Path,
+    fill: impl FnOnce(File) -> std::io::Result<u64>,
+) -> Result<u64> {
+    let tmp = tmp_path(path);
+    let io = |e| Error::io(format!("writing checkpoint {}", tmp.display()), e);
+    let file = File::create(&tmp).map_err(io)?;
+    let bytes = match fill(file) {
         Ok(b) => b,
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
@@ -264,31 +287,11 @@ pub(super) fn write<S: Slot>(
     Ok(bytes)
 }
 
-/// Reads the checkpoint at `path`: `Ok(None)` when there is none, an
-/// [`Error::Table`] when it is not a whole checkpoint of `id` (the fault says
-/// why: [`TableFault::WrongRules`] for other rules, [`TableFault::WrongTier`]
-/// for another tier or size, `Truncated`, `Checksum`, `Corrupt` or
-/// `Unsupported` otherwise).
-pub(super) fn read<S: Slot>(path: &Path, id: &Identity) -> Result<Option<State<S>>> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(format!("opening {}", path.display()), e)),
-    };
-    let mut r = Checked {
-        inner: BufReader::with_capacity(1 << 20, file),
-        crc: crc32fast::Hasher::new(),
-        path,
-    };
-    let mut magic = [0u8; 8];
-    r.take(&mut magic)?;
-    ensure(&magic == MAGIC, path, TableFault::Corrupt, || {
-        "not a huntsolve checkpoint (bad magic)".into()
-    })?;
-    let version = r.u32()?;
-    ensure(version == VERSION, path, TableFault::Unsupported, || {
-        format!("format version {version}, this build reads {VERSION}")
-    })?;
+/// Reads a checkpoint's rules, tier and size, and refuses them unless they are
+/// `id`'s: [`TableFault::WrongRules`] for other rules, [`TableFault::WrongTier`]
+/// for another tier or size. Returns the tier name and size.
+pub(super) fn check_identity<R: Read>(r: &mut Checked<R>, id: &Identity) -> Result<(String, u64)> {
+    let path = r.path;
     let fingerprint = r.u64()?;
     let rules = r.text("rules string")?;
     ensure(
@@ -315,6 +318,36 @@ pub(super) fn read<S: Slot>(path: &Path, id: &Identity) -> Result<Option<State<S
             )
         },
     )?;
+    Ok((tier, size))
+}
+
+/// Reads the checkpoint at `path`: `Ok(None)` when there is none, an
+/// [`Error::Table`] when it is not a whole checkpoint of `id` (the fault says
+/// why: [`TableFault::WrongRules`] for other rules, [`TableFault::WrongTier`]
+/// for another tier or size, `Truncated`, `Checksum`, `Corrupt` or
+/// `Unsupported` otherwise).
+pub(super) fn read<S: Slot>(path: &Path, id: &Identity) -> Result<Option<State<S>>> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(format!("opening {}", path.display()), e)),
+    };
+    let mut r = Checked {
+        inner: BufReader::with_capacity(1 << 20, file),
+        crc: crc32fast::Hasher::new(),
+        path,
+        decoding: false,
+    };
+    let mut magic = [0u8; 8];
+    r.take(&mut magic)?;
+    ensure(&magic == MAGIC, path, TableFault::Corrupt, || {
+        "not a huntsolve checkpoint (bad magic)".into()
+    })?;
+    let version = r.u32()?;
+    ensure(version == VERSION, path, TableFault::Unsupported, || {
+        format!("format version {version}, this build reads {VERSION}")
+    })?;
+    let (tier, size) = check_identity(&mut r, id)?;
     let width = r.u32()? as usize;
     ensure(
         width == std::mem::size_of::<S>(),

@@ -35,11 +35,18 @@
 //! a won child to an undecided predecessor, where the solver decrements a
 //! counter: cheap where few positions are decided (the seed endgames are
 //! 99.99 % draws), dearer where most are. Distances above
-//! [`MAX_COMPACT_DISTANCE`] are refused with an error, never approximated. No
-//! checkpoints: a killed compact tier starts again from its scan.
+//! [`MAX_COMPACT_DISTANCE`] are refused with an error, never approximated.
+//! Checkpoints at level boundaries ([`solve_tier_compact_checkpointed`],
+//! format in [`super::compact_checkpoint`]): a killed compact tier resumes from
+//! its last checkpoint.
 
-use super::solver::{scan_position, ChildValues, PredScratch, Scanned, Scratch, TierStats};
-use crate::error::{Error, Result};
+use super::checkpoint::Identity;
+use super::compact_checkpoint;
+use super::solver::{
+    scan_position, CheckpointReport, Checkpointing, ChildValues, PredScratch, Scanned, Scratch,
+    TierStats,
+};
+use crate::error::{Error, Result, TableFault};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
 use crate::tier::{decode, encode, Outcomes, TierGame, REC_DRAW, REC_NONE};
@@ -69,6 +76,8 @@ const LOSS: u8 = WIN + MAX_COMPACT_DISTANCE as u8 + 1;
 /// `PENDING + d - 1`: undecided, won in `d` plies through an exit unless a
 /// faster win through an in-tier move comes first; `d` in `1..=MAX`.
 const PENDING: u8 = LOSS + MAX_COMPACT_DISTANCE as u8 + 1;
+/// The largest byte value of a state (a pending win at the longest distance).
+pub(super) const MAX_BYTE: u8 = PENDING + MAX_COMPACT_DISTANCE as u8 - 1;
 
 /// A compact byte, decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,19 +159,24 @@ const SEG_BITS: u32 = 24;
 const CHUNK_BITS: u32 = 12;
 const CHUNK: usize = 1 << CHUNK_BITS;
 /// Words of a chunk's distance set (`0..=MAX_COMPACT_DISTANCE`).
-const SET_WORDS: usize = (MAX_COMPACT_DISTANCE as usize + 1).div_ceil(64);
+pub(super) const SET_WORDS: usize = (MAX_COMPACT_DISTANCE as usize + 1).div_ceil(64);
 
 /// One byte a slot in segments, and per chunk the set of distances its bytes
 /// are propagated at.
-struct Bytes {
-    segs: Vec<Vec<AtomicU8>>,
+pub(super) struct Bytes {
+    pub(super) segs: Vec<Vec<AtomicU8>>,
     len: usize,
-    sets: Vec<[AtomicU64; SET_WORDS]>,
+    pub(super) sets: Vec<[AtomicU64; SET_WORDS]>,
 }
 
 impl Bytes {
+    /// Chunks (distance sets) of a tier of `n` slots.
+    pub(super) fn chunks_for(n: usize) -> usize {
+        n.div_ceil(CHUNK)
+    }
+
     /// `n` empty slots, or a memory error.
-    fn new(n: usize, name: &str) -> Result<Bytes> {
+    pub(super) fn new(n: usize, name: &str) -> Result<Bytes> {
         let seg = 1usize << SEG_BITS;
         let sizes: Vec<usize> = (0..n.div_ceil(seg)).map(|s| seg.min(n - s * seg)).collect();
         let oom = || {
@@ -179,7 +193,7 @@ impl Bytes {
                 Ok(v)
             })
             .collect::<Result<Vec<_>>>()?;
-        let chunks = n.div_ceil(CHUNK);
+        let chunks = Bytes::chunks_for(n);
         let mut sets = Vec::new();
         sets.try_reserve_exact(chunks).map_err(|_| oom())?;
         sets.extend((0..chunks).map(|_| std::array::from_fn(|_| AtomicU64::new(0))));
@@ -246,8 +260,10 @@ pub struct CompactTier {
     bytes: Bytes,
     /// Outcome counts and levels.
     pub stats: TierStats,
-    /// Wall-clock seconds spent.
+    /// Wall-clock seconds spent (this run's: a resumed tier's earlier runs are not counted).
     pub seconds: f64,
+    /// What checkpointing did ([`solve_tier_compact_checkpointed`]; all zero without it).
+    pub checkpoint: CheckpointReport,
 }
 
 impl CompactTier {
@@ -282,6 +298,23 @@ pub fn solve_tier_compact<G: TierGame>(
     children: &ChildValues<G::Tier>,
     progress: &dyn Progress,
 ) -> Result<CompactTier> {
+    solve_tier_compact_checkpointed(game, tier, children, progress, None)
+}
+
+/// [`solve_tier_compact`] with checkpoints at level boundaries as `ckpt` says
+/// (format: [`super::compact_checkpoint`]), as
+/// [`super::solver::solve_tier_checkpointed`] does for the full solver: a valid
+/// checkpoint at `ckpt.path` is resumed from; a damaged one or one of another
+/// tier is ignored (noted, and the tier solved from its scan); one of other
+/// rules is refused. A stop request is answered by a checkpoint (when the state
+/// changed since the last) and [`Error::Interrupted`].
+pub fn solve_tier_compact_checkpointed<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    progress: &dyn Progress,
+    ckpt: Option<&Checkpointing>,
+) -> Result<CompactTier> {
     let started = Instant::now();
     let size = game.tier_size(tier);
     let name = game.tier_name(tier);
@@ -290,10 +323,69 @@ pub fn solve_tier_compact<G: TierGame>(
             "tier {name} has {size} slots, more than this machine can address"
         ))
     })?;
-    let bytes = Bytes::new(n, &name)?;
-    scan(game, tier, children, &bytes, &name, progress)?;
+    let rules = game.rules_string();
+    let id = Identity {
+        rules: &rules,
+        fingerprint: game.fingerprint(),
+        tier: &name,
+        size,
+    };
+    let mut report = CheckpointReport::default();
+    let resumed = match ckpt {
+        None => None,
+        Some(c) => match compact_checkpoint::read(&c.path, &id) {
+            Ok(state) => state,
+            Err(
+                e @ Error::Table {
+                    fault: TableFault::WrongRules,
+                    ..
+                },
+            ) => return Err(e),
+            Err(e @ Error::Table { .. }) => {
+                progress.note(&format!("{name}: {e}; solving the tier from its start"));
+                report.ignored = Some(e.to_string());
+                None
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    let (bytes, from, levels) = match resumed {
+        Some(st) => {
+            report.resumed_at = Some(st.levels);
+            progress.note(&format!(
+                "{name}: resumed from its compact checkpoint after {} levels",
+                st.levels
+            ));
+            (st.bytes, st.from, st.levels)
+        }
+        None => {
+            let bytes = Bytes::new(n, &name)?;
+            scan(game, tier, children, &bytes, &name, progress)?;
+            (bytes, 0, 0)
+        }
+    };
     progress.stage(&format!("{name} propagate (compact)"), 0);
-    let levels = propagate(game, tier, children, &bytes, progress)?;
+    let saver = ckpt.map(|c| Saver {
+        config: c,
+        id: &id,
+        // After a fresh scan the first checkpoint is due `every` after the start.
+        last: if report.resumed_at.is_some() {
+            Instant::now()
+        } else {
+            started
+        },
+        dirty: report.resumed_at.is_none(),
+    });
+    let levels = propagate(
+        game,
+        tier,
+        children,
+        &bytes,
+        (from, levels),
+        saver,
+        &mut report,
+        progress,
+    )?;
     progress.finish_stage();
     let outcomes = (0..n.div_ceil(CHUNK))
         .into_par_iter()
@@ -314,7 +406,18 @@ pub fn solve_tier_compact<G: TierGame>(
         bytes,
         stats: TierStats { outcomes, levels },
         seconds: started.elapsed().as_secs_f64(),
+        checkpoint: report,
     })
+}
+
+/// When and where propagation writes checkpoints.
+struct Saver<'a> {
+    config: &'a Checkpointing,
+    id: &'a Identity<'a>,
+    /// When the last checkpoint was written (or the tier started).
+    last: Instant,
+    /// Whether the state changed since the last checkpoint.
+    dirty: bool,
 }
 
 /// Phase 1: every slot's byte after its own moves, and the chunks' distance sets.
@@ -389,18 +492,41 @@ impl<G: TierGame> Job<G> {
 }
 
 /// Phase 2: the levels in increasing distance; returns how many held slots.
+#[allow(clippy::too_many_arguments)]
 fn propagate<G: TierGame>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
     bytes: &Bytes,
+    (mut from, mut levels): (u32, u32),
+    mut saver: Option<Saver>,
+    report: &mut CheckpointReport,
     progress: &dyn Progress,
 ) -> Result<u32> {
-    let mut levels = 0;
-    let mut from = 0;
     while let Some(d) = bytes.next_level(from) {
-        if stop_requested() {
+        let stop = stop_requested()
+            || saver
+                .as_ref()
+                .and_then(|s| s.config.stop_after_levels)
+                .is_some_and(|k| levels >= k);
+        if let Some(s) = saver.as_mut() {
+            let due = s.last.elapsed() >= s.config.every;
+            if s.dirty && (due || stop) {
+                let t = Instant::now();
+                progress.message(&format!("checkpoint at distance {d} (compact)"));
+                report.bytes =
+                    compact_checkpoint::write(&s.config.path, s.id, bytes, from, levels)?;
+                report.written += 1;
+                report.write_seconds += t.elapsed().as_secs_f64();
+                s.last = Instant::now();
+                s.dirty = false;
+            }
+        }
+        if stop {
             return Err(Error::Interrupted);
+        }
+        if let Some(s) = saver.as_mut() {
+            s.dirty = true;
         }
         from = d + 1;
         let chunks = bytes.chunks_at(d);

@@ -55,7 +55,8 @@ pub struct SolveOptions {
 }
 
 /// When [`solve`] solves a tier with [`super::compact`] (one byte a slot, no
-/// counters, no checkpoints) instead of [`super::solver`]. The records are the same.
+/// counters; checkpoints in `DIR/<tier>.compact.ckpt`) instead of
+/// [`super::solver`]. The records are the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Compact {
     /// For the tiers whose full estimate (`batch_memory`) exceeds the memory
@@ -111,17 +112,25 @@ impl Default for SolveOptions {
 }
 
 impl SolveOptions {
-    /// The checkpointing of `tier` (`name`) into `out_dir`, if it is large enough.
-    fn checkpointing(&self, size: u64, out_dir: &Path, name: &str) -> Option<Checkpointing> {
+    /// The checkpointing of `tier` (`name`) into `out_dir`, if it is large
+    /// enough: at `path(out_dir, name)` ([`checkpoint_path`] or
+    /// [`compact_checkpoint_path`]).
+    fn checkpointing(&self, size: u64, path: PathBuf) -> Option<Checkpointing> {
         let every = self.checkpoint_every?;
-        (size >= self.checkpoint_min_slots)
-            .then(|| Checkpointing::new(checkpoint_path(out_dir, name), every))
+        (size >= self.checkpoint_min_slots).then(|| Checkpointing::new(path, every))
     }
 }
 
 /// Path of the checkpoint of tier `name` in a solve directory: `DIR/<name>.ckpt`.
 pub fn checkpoint_path(out_dir: &Path, name: &str) -> PathBuf {
     out_dir.join(format!("{name}.ckpt"))
+}
+
+/// Path of the compact solver's checkpoint of tier `name`:
+/// `DIR/<name>.compact.ckpt` (another file than the full solver's, so that a
+/// rerun with other `--compact` or `--memory` leaves the other's work alone).
+pub fn compact_checkpoint_path(out_dir: &Path, name: &str) -> PathBuf {
+    out_dir.join(format!("{name}.compact.ckpt"))
 }
 
 /// One tier in `summary.json` (the schema).
@@ -687,21 +696,28 @@ fn tier_meta<G: Solvable>(
 
 /// [`solve_and_write_tier`] by the compact solver ([`super::compact`]): the
 /// table is written block by block from its bytes, so no array of records is
-/// made; a parent tier reads the records back from disk.
+/// made; a parent tier reads the records back from disk. With `ckpt`, a valid
+/// checkpoint at `ckpt.path` is resumed from, and removed once the table is
+/// written.
 pub fn solve_and_write_tier_compact<G: Solvable>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
     out_dir: &Path,
+    ckpt: Option<&Checkpointing>,
     progress: &dyn Progress,
 ) -> Result<TierSummary> {
     let name = game.tier_name(tier);
     let placements = game.tier_placements(tier);
-    let res = super::compact::solve_tier_compact(game, tier, children, progress)?;
+    let res =
+        super::compact::solve_tier_compact_checkpointed(game, tier, children, progress, ckpt)?;
     let meta = tier_meta(game, &name, res.len(), &res.stats, placements, res.seconds)?;
     write_table_from(&table_path(out_dir, &name), &meta, res.len(), &|r| {
         res.records(r)
     })?;
+    if let Some(c) = ckpt {
+        remove_checkpoint(&c.path)?;
+    }
     Ok(tier_summary(&name, placements, &res.stats, res.seconds))
 }
 
@@ -811,15 +827,24 @@ fn run_plan<G: Solvable>(
             let (summary, records, fresh) = if let Some(summary) = kept_tier(game, t, out_dir)? {
                 // Left by a run killed between the table's rename and this removal.
                 remove_checkpoint(&checkpoint_path(out_dir, &name))?;
+                remove_checkpoint(&compact_checkpoint_path(out_dir, &name))?;
                 (summary, None, false)
             } else if options.compact.applies(game, t, limit) {
-                progress.message(&format!(
-                    "{name}: compact solver (one byte a slot, no checkpoints)"
-                ));
-                let summary = solve_and_write_tier_compact(game, t, &children, out_dir, progress)?;
+                progress.message(&format!("{name}: compact solver (one byte a slot)"));
+                let ckpt = options
+                    .checkpointing(game.tier_size(t), compact_checkpoint_path(out_dir, &name));
+                let summary = solve_and_write_tier_compact(
+                    game,
+                    t,
+                    &children,
+                    out_dir,
+                    ckpt.as_ref(),
+                    progress,
+                )?;
                 (summary, None, true)
             } else {
-                let ckpt = options.checkpointing(game.tier_size(t), out_dir, &name);
+                let ckpt =
+                    options.checkpointing(game.tier_size(t), checkpoint_path(out_dir, &name));
                 let (summary, records) = solve_and_write_tier_with(
                     game,
                     t,

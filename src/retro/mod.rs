@@ -7,6 +7,7 @@
 //! - [`scope`]: which tiers a solve covers ([`Scope`], [`Solvable`]).
 //! - [`compact`]: the one-byte-a-slot solver for tiers whose solver words do not fit in memory.
 //! - [`checkpoint`]: a tier's solver state on disk at a level boundary, to resume inside the tier.
+//! - [`compact_checkpoint`]: the same for the compact solver (one zstd stream of its bytes).
 //! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
 //! - [`bench`](mod@bench): chosen tiers solved in memory by both solvers, timed.
 //! - [`manifest`]: batches of solves described in TOML.
@@ -15,6 +16,7 @@ pub mod bench;
 pub mod cache;
 pub mod checkpoint;
 pub mod compact;
+pub mod compact_checkpoint;
 pub mod driver;
 pub mod hunt_tiers;
 pub mod lock;

@@ -24,6 +24,7 @@ mod prove_frontier;
 mod prove_memory;
 mod prove_openings;
 mod retro_checkpoint;
+mod retro_compact_checkpoint;
 mod retro_graph;
 mod retro_hunt;
 mod retro_published;
