@@ -349,39 +349,47 @@ pub fn solve_tier_compact_checkpointed<G: TierGame>(
             Err(e) => return Err(e),
         },
     };
-    let (bytes, from, levels) = match resumed {
+    let (bytes, at) = match resumed {
         Some(st) => {
-            report.resumed_at = Some(st.levels);
+            report.resumed_at = Some(st.at.levels);
             progress.note(&format!(
-                "{name}: resumed from its compact checkpoint after {} levels",
-                st.levels
+                "{name}: resumed from its compact checkpoint ({})",
+                st.at.describe(n)
             ));
-            (st.bytes, st.from, st.levels)
+            (st.bytes, st.at)
         }
-        None => {
-            let bytes = Bytes::new(n, &name)?;
-            scan(game, tier, children, &bytes, &name, progress)?;
-            (bytes, 0, 0)
-        }
+        None => (Bytes::new(n, &name)?, Boundary::default()),
     };
-    progress.stage(&format!("{name} propagate (compact)"), 0);
-    let saver = ckpt.map(|c| Saver {
+    let mut saver = ckpt.map(|c| Saver {
         config: c,
         id: &id,
-        // After a fresh scan the first checkpoint is due `every` after the start.
+        // The first checkpoint is due `every` after the start.
         last: if report.resumed_at.is_some() {
             Instant::now()
         } else {
             started
         },
-        dirty: report.resumed_at.is_none(),
+        dirty: false,
     });
+    if (at.scanned as usize) < n {
+        scan(
+            game,
+            tier,
+            children,
+            &bytes,
+            at.scanned as usize,
+            &mut saver,
+            &mut report,
+            progress,
+        )?;
+    }
+    progress.stage(&format!("{name} propagate (compact)"), 0);
     let levels = propagate(
         game,
         tier,
         children,
         &bytes,
-        (from, levels),
+        (at.from, at.levels),
         saver,
         &mut report,
         progress,
@@ -410,7 +418,29 @@ pub fn solve_tier_compact_checkpointed<G: TierGame>(
     })
 }
 
-/// When and where propagation writes checkpoints.
+/// Where the compact solver is between two steps: the scan's progress, then
+/// propagation's (a checkpoint holds one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Boundary {
+    /// Slots scanned (from slot 0; the tier's size once the scan is done).
+    pub scanned: u64,
+    /// The next distance to propagate.
+    pub from: u32,
+    /// Levels propagated.
+    pub levels: u32,
+}
+
+impl Boundary {
+    fn describe(&self, n: usize) -> String {
+        if (self.scanned as usize) < n {
+            format!("{} of {n} slots scanned", self.scanned)
+        } else {
+            format!("after {} levels", self.levels)
+        }
+    }
+}
+
+/// When and where the scan and propagation write checkpoints.
 struct Saver<'a> {
     config: &'a Checkpointing,
     id: &'a Identity<'a>,
@@ -420,49 +450,117 @@ struct Saver<'a> {
     dirty: bool,
 }
 
+impl Saver<'_> {
+    /// At a boundary `at` (of a scan pass or a level): writes a checkpoint
+    /// when one is due, or on a stop (`stop`) when the state changed since the
+    /// last; then [`Error::Interrupted`] on a stop. Marks the state changed
+    /// (the caller goes on to change it).
+    fn boundary(
+        &mut self,
+        bytes: &Bytes,
+        at: Boundary,
+        stop: bool,
+        report: &mut CheckpointReport,
+        progress: &dyn Progress,
+    ) -> Result<()> {
+        let due = self.last.elapsed() >= self.config.every;
+        if self.dirty && (due || stop) {
+            let t = Instant::now();
+            progress.message(&format!("checkpoint ({})", at.describe(bytes.len)));
+            report.bytes = compact_checkpoint::write(&self.config.path, self.id, bytes, at)?;
+            report.written += 1;
+            report.write_seconds += t.elapsed().as_secs_f64();
+            self.last = Instant::now();
+            self.dirty = false;
+        }
+        if stop {
+            return Err(Error::Interrupted);
+        }
+        self.dirty = true;
+        Ok(())
+    }
+}
+
 /// Phase 1: every slot's byte after its own moves, and the chunks' distance sets.
+#[allow(clippy::too_many_arguments)]
 fn scan<G: TierGame>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
     bytes: &Bytes,
-    name: &str,
+    from_slot: usize,
+    saver: &mut Option<Saver>,
+    report: &mut CheckpointReport,
     progress: &dyn Progress,
 ) -> Result<()> {
     let n = bytes.len;
+    let name = game.tier_name(tier);
     progress.stage(&format!("{name} scan (compact)"), n as u64);
-    (0..n.div_ceil(CHUNK)).into_par_iter().try_for_each_init(
-        Scratch::new,
-        |scratch, c| -> Result<()> {
-            if stop_requested() {
-                return Err(Error::Interrupted);
-            }
-            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-            let mut set = [0u64; SET_WORDS];
-            let mut visit = |index: u64, pos: &G::Pos| -> Result<()> {
-                let b = match scan_position(game, tier, pos, children, scratch, None)? {
-                    Scanned::Final(r) => of_record(r)?,
-                    Scanned::Inner(_, exits) => match exits.win {
-                        Some(w) => pending(w)?,
-                        None if exits.draw => ESCAPE,
-                        None => UNKNOWN,
-                    },
-                };
-                if let Some(d) = level_of(b) {
-                    set[d as usize / 64] |= 1 << (d % 64);
+    progress.advance(from_slot as u64);
+    // In passes of whole chunks (a 64th of the tier, at most 2^26 slots), each
+    // a checkpoint boundary: the scan is nearly all of a draw-heavy tier's time.
+    let chunks = n.div_ceil(CHUNK);
+    let pass = (chunks / 64).clamp(1, (1 << 26) / CHUNK);
+    let mut c0 = from_slot / CHUNK;
+    while c0 < chunks {
+        let c1 = (c0 + pass).min(chunks);
+        (c0..c1)
+            .into_par_iter()
+            .try_for_each_init(Scratch::new, |scratch, c| -> Result<()> {
+                if stop_requested() {
+                    return Err(Error::Interrupted);
                 }
-                bytes.at(index as usize).store(b, Ordering::Relaxed);
+                scan_chunk(game, tier, children, bytes, c, scratch)?;
+                progress.advance((((c + 1) * CHUNK).min(n) - c * CHUNK) as u64);
                 Ok(())
+            })?;
+        c0 = c1;
+        if let Some(s) = saver.as_mut() {
+            let scanned = (c0 * CHUNK).min(n) as u64;
+            let stop = stop_requested() || s.config.stop_after_slots.is_some_and(|k| scanned >= k);
+            let at = Boundary {
+                scanned,
+                from: 0,
+                levels: 0,
             };
-            game.for_each_slot(tier, start as u64..end as u64, &|_| true, &mut visit)?;
-            for (k, &w) in set.iter().enumerate() {
-                bytes.sets[c][k].fetch_or(w, Ordering::Relaxed);
-            }
-            progress.advance((end - start) as u64);
-            Ok(())
-        },
-    )?;
+            s.dirty = true;
+            s.boundary(bytes, at, stop, report, progress)?;
+        }
+    }
     progress.finish_stage();
+    Ok(())
+}
+
+/// The scan of chunk `c`: each slot's byte after its own moves, and the chunk's distance set.
+fn scan_chunk<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    bytes: &Bytes,
+    c: usize,
+    scratch: &mut Scratch<G>,
+) -> Result<()> {
+    let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(bytes.len));
+    let mut set = [0u64; SET_WORDS];
+    let mut visit = |index: u64, pos: &G::Pos| -> Result<()> {
+        let b = match scan_position(game, tier, pos, children, scratch, None)? {
+            Scanned::Final(r) => of_record(r)?,
+            Scanned::Inner(_, exits) => match exits.win {
+                Some(w) => pending(w)?,
+                None if exits.draw => ESCAPE,
+                None => UNKNOWN,
+            },
+        };
+        if let Some(d) = level_of(b) {
+            set[d as usize / 64] |= 1 << (d % 64);
+        }
+        bytes.at(index as usize).store(b, Ordering::Relaxed);
+        Ok(())
+    };
+    game.for_each_slot(tier, start as u64..end as u64, &|_| true, &mut visit)?;
+    for (k, &w) in set.iter().enumerate() {
+        bytes.sets[c][k].fetch_or(w, Ordering::Relaxed);
+    }
     Ok(())
 }
 
@@ -503,30 +601,21 @@ fn propagate<G: TierGame>(
     report: &mut CheckpointReport,
     progress: &dyn Progress,
 ) -> Result<u32> {
+    let scanned = bytes.len as u64;
     while let Some(d) = bytes.next_level(from) {
-        let stop = stop_requested()
-            || saver
-                .as_ref()
-                .and_then(|s| s.config.stop_after_levels)
-                .is_some_and(|k| levels >= k);
-        if let Some(s) = saver.as_mut() {
-            let due = s.last.elapsed() >= s.config.every;
-            if s.dirty && (due || stop) {
-                let t = Instant::now();
-                progress.message(&format!("checkpoint at distance {d} (compact)"));
-                report.bytes =
-                    compact_checkpoint::write(&s.config.path, s.id, bytes, from, levels)?;
-                report.written += 1;
-                report.write_seconds += t.elapsed().as_secs_f64();
-                s.last = Instant::now();
-                s.dirty = false;
+        match saver.as_mut() {
+            Some(s) => {
+                let stop =
+                    stop_requested() || s.config.stop_after_levels.is_some_and(|k| levels >= k);
+                let at = Boundary {
+                    scanned,
+                    from,
+                    levels,
+                };
+                s.boundary(bytes, at, stop, report, progress)?;
             }
-        }
-        if stop {
-            return Err(Error::Interrupted);
-        }
-        if let Some(s) = saver.as_mut() {
-            s.dirty = true;
+            None if stop_requested() => return Err(Error::Interrupted),
+            None => {}
         }
         from = d + 1;
         let chunks = bytes.chunks_at(d);

@@ -236,6 +236,10 @@ pub struct Checkpointing {
     /// Test hook: stop with [`Error::Interrupted`] (after checkpointing) at
     /// the first level boundary with this many levels processed.
     pub stop_after_levels: Option<u32>,
+    /// Test hook of the compact solver, whose scan is checkpointed too: stop
+    /// (after checkpointing) at the first boundary of a scan pass with at
+    /// least this many slots scanned.
+    pub stop_after_slots: Option<u64>,
 }
 
 impl Checkpointing {
@@ -245,6 +249,7 @@ impl Checkpointing {
             path: path.into(),
             every,
             stop_after_levels: None,
+            stop_after_slots: None,
         }
     }
 }

@@ -107,6 +107,35 @@ fn resumed_compact_tiers_equal_an_uninterrupted_solve() {
     for k in [0, 1, levels / 2, levels - 1] {
         stop_and_resume(&g, t, &children, &want, k, &path);
     }
+    // Inside the scan: after its first pass, and half-way.
+    for slots in [1, g.tier_size(t) / 2] {
+        let _ = std::fs::remove_file(&path);
+        let first = solve_tier_compact_checkpointed(
+            &g,
+            t,
+            &children,
+            &NoProgress,
+            Some(&Checkpointing {
+                stop_after_slots: Some(slots),
+                ..every_level(&path, None)
+            }),
+        );
+        assert!(matches!(first, Err(Error::Interrupted)), "slots={slots}");
+        let second = solve_tier_compact_checkpointed(
+            &g,
+            t,
+            &children,
+            &NoProgress,
+            Some(&every_level(&path, None)),
+        )
+        .unwrap();
+        assert_eq!(second.checkpoint.resumed_at, Some(0), "slots={slots}");
+        assert_eq!(second.checkpoint.ignored, None, "slots={slots}");
+        assert!(
+            second.all_records() == want,
+            "resumed in the scan at {slots}: records differ"
+        );
+    }
     // Kaooa's movement tier with the most levels: decisive, long distances.
     let k6 = huntsolve::hunt::from_spec("kaooa").unwrap();
     let plan = plan(&k6, &Scope::Movement).unwrap();
