@@ -27,8 +27,9 @@
 //! left, each end is tried once more (from a fresh table), sharing what remains
 //! equally.
 
-use super::certificate::{extract, Kind, TableRef};
+use super::certificate::{Kind, TableRef};
 use super::check::check;
+use super::dfpn::extract;
 use super::dfpn::{Init, ProveConfig, Prover, RunOutcome, RunReport};
 use super::tables::TableDirs;
 use super::ProofTable;

@@ -12,7 +12,6 @@
 //! is local: every node of the closed graph satisfies its own condition.
 
 use super::certificate::{Certificate, Kind, Node, TableRef};
-use super::dfpn::wins_for;
 use crate::error::{Error, Result};
 use crate::game::{Game, Notation, Value};
 use serde::Serialize;
@@ -22,6 +21,17 @@ use std::collections::VecDeque;
 /// distance (`None`: no table given covers it).
 pub type TableProbe<'a, G> =
     dyn Fn(&<G as Game>::Pos) -> Result<Option<(TableRef, Value, u32)>> + 'a;
+
+/// Whether a game value `v`, from the view of the side to move `mover`, is a
+/// win for `side`. Written here again (the prover has its own): the checker
+/// shares no code with what it checks.
+fn won_by(v: Value, mover: usize, side: usize) -> bool {
+    match v {
+        Value::Win => mover == side,
+        Value::Loss => mover != side,
+        Value::Draw => false,
+    }
+}
 
 /// Problems listed in a report at most (all are counted).
 const MAX_LISTED: usize = 20;
@@ -160,8 +170,8 @@ pub fn check<G: Notation>(
         }
     };
     let good = |v: Value, mover: usize| match h.kind {
-        Kind::Win => wins_for(v, mover, side),
-        Kind::NoWin => !wins_for(v, mover, side),
+        Kind::Win => won_by(v, mover, side),
+        Kind::NoWin => !won_by(v, mover, side),
     };
     let n = cert.nodes.len();
     let mut pos: Vec<Option<G::Pos>> = vec![None; n];

@@ -4,6 +4,7 @@
 //! interaction are handled.
 
 mod closure;
+mod extract;
 mod local;
 mod runs;
 use super::budget::{
@@ -12,6 +13,7 @@ use super::budget::{
 use super::tt::{Entry, ProofTable, Reps, INF, MAX_FINITE};
 use crate::game::{Game, Oracle, Value};
 use crate::progress::{stop_requested, Progress};
+pub use extract::{extract, LeafTable};
 use hashbrown::HashMap;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -191,6 +193,8 @@ pub fn key_of(hash: u64, side: usize) -> u64 {
     }
 }
 
+/// What every thread of a prover shares (counters, limits, stop flags, the
+/// busy marks); a [`Worker`] holds a reference.
 struct Shared {
     stop: AtomicBool,
     external: Arc<AtomicBool>,
@@ -258,7 +262,10 @@ struct Res {
     reps: Reps,
 }
 
-/// One prover thread.
+/// One prover thread: the state each phase of a run receives, as `&mut self`
+/// (df-pn here; the closure search in `closure.rs`, the local analysis in
+/// `local.rs`, the certificate extraction in `extract.rs`; each names what it
+/// uses of this module in its imports).
 pub(crate) struct Worker<'a, G: Game, O: Oracle<G>> {
     game: &'a G,
     oracle: &'a O,

@@ -851,7 +851,7 @@ pub fn frontier(
                         let leaf = |p: &HuntPos| -> Result<Option<TableRef>> {
                             Ok(tables.leaf(game, p)?.map(|x| x.0))
                         };
-                        super::certificate::extract(
+                        super::dfpn::extract(
                             &prover,
                             &pos,
                             side,

@@ -141,12 +141,13 @@
 //! budget"); certificate extraction returns [`crate::error::Error::Memory`].
 //!
 //! # Certificates
-//! [`certificate::extract`] turns a finished run into a solution graph: for a
+//! [`extract`] (beside the prover, in [`dfpn`]) turns a finished run into a
+//! solution graph, written in the format of [`certificate`]: for a
 //! proof, an acyclic graph with one move at S's nodes and every legal move at
 //! the opponent's; for a disproof, a closed strategy graph of the opponent (one
 //! move at its nodes, every move at S's; cycles are draws). Leaves are terminal
 //! positions or table values. [`check`] re-checks a certificate with the rules
-//! engine and the tables only.
+//! engine, the certificate format and the tables only (no code of [`dfpn`]).
 
 pub mod bounds;
 pub mod budget;
@@ -157,7 +158,9 @@ pub mod frontier;
 pub mod tables;
 pub mod tt;
 
-pub use dfpn::{wins_for, ProveConfig, Prover, RunOutcome, RunReport, StopReason};
+pub use dfpn::{
+    extract, wins_for, LeafTable, ProveConfig, Prover, RunOutcome, RunReport, StopReason,
+};
 pub use tt::ProofTable;
 
 use crate::error::Result;

@@ -6,8 +6,9 @@ use super::common::table::run;
 use huntsolve::game::{Game, NoOracle, Repetition};
 use huntsolve::hunt::from_spec;
 use huntsolve::progress::NoProgress;
-use huntsolve::prove::certificate::{extract, Certificate};
+use huntsolve::prove::certificate::Certificate;
 use huntsolve::prove::check::check;
+use huntsolve::prove::extract;
 use huntsolve::prove::{ProofTable, ProveConfig, Prover, RunOutcome};
 use huntsolve::{with_game, AnyGame, Error};
 
