@@ -154,6 +154,38 @@ pub enum HeadParse {
     Need(usize),
 }
 
+/// What is wrong with the bytes of a table: the kind (typed, so no caller reads
+/// it from the text) and the details for a person.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatError {
+    /// What kind of problem it is.
+    pub fault: TableFault,
+    /// The details, for a person (they start with the kind: `truncated: ...`).
+    pub reason: String,
+}
+
+impl FormatError {
+    /// The table error of the file at `path`.
+    pub fn at(self, path: &Path) -> Error {
+        Error::table(path, self.fault, self.reason)
+    }
+}
+
+impl std::fmt::Display for FormatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+fn bad(fault: TableFault, reason: impl Into<String>) -> FormatError {
+    FormatError {
+        fault,
+        reason: reason.into(),
+    }
+}
+
 fn u32_at(b: &[u8], at: usize) -> u32 {
     let mut a = [0u8; 4];
     a.copy_from_slice(&b[at..at + 4]);
@@ -169,36 +201,47 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 /// Parses the header and block index from `prefix` (the first bytes of a file of
 /// `file_len` bytes). Pure function over bytes: the single entry point of all
 /// header parsing, so it can be fuzzed. Errors are human-readable reasons.
-pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse, String> {
+pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse, FormatError> {
     let min = (PREFIX + 4 + 4 + TRAILER) as u64;
     if file_len < min {
-        return Err(format!(
-            "truncated: {file_len} bytes is shorter than the smallest table ({min} bytes)"
+        return Err(bad(
+            TableFault::Truncated,
+            format!("truncated: {file_len} bytes is shorter than the smallest table ({min} bytes)"),
         ));
     }
     if prefix.len() < PREFIX {
         return Ok(HeadParse::Need(PREFIX));
     }
     if prefix[..8] != MAGIC {
-        return Err("bad magic: not a huntsolve table file".into());
+        return Err(bad(
+            TableFault::Corrupt,
+            "bad magic: not a huntsolve table file",
+        ));
     }
     let version = u32_at(prefix, 8);
     if version != FORMAT_VERSION {
-        return Err(format!(
-            "unsupported format version {version} (this build reads version {FORMAT_VERSION})"
+        return Err(bad(
+            TableFault::Unsupported,
+            format!(
+                "unsupported format version {version} (this build reads version {FORMAT_VERSION})"
+            ),
         ));
     }
     let hlen = u32_at(prefix, 12) as usize;
     if hlen > MAX_HEADER {
-        return Err(format!(
-            "corrupt header: header length {hlen} exceeds the limit of {MAX_HEADER} bytes"
+        return Err(bad(
+            TableFault::Corrupt,
+            format!("corrupt header: header length {hlen} exceeds the limit of {MAX_HEADER} bytes"),
         ));
     }
     let head_end = PREFIX + hlen + 4;
     if head_end as u64 + 4 + TRAILER as u64 > file_len {
-        return Err(format!(
-            "truncated: the header needs {} bytes but the file has {file_len}",
-            head_end + 4 + TRAILER
+        return Err(bad(
+            TableFault::Truncated,
+            format!(
+                "truncated: the header needs {} bytes but the file has {file_len}",
+                head_end + 4 + TRAILER
+            ),
         ));
     }
     if prefix.len() < head_end {
@@ -206,35 +249,54 @@ pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse
     }
     let stored = u32_at(prefix, PREFIX + hlen);
     if crc32fast::hash(&prefix[..PREFIX + hlen]) != stored {
-        return Err("header checksum mismatch (corrupt header)".into());
+        return Err(bad(
+            TableFault::Checksum,
+            "header checksum mismatch (corrupt header)",
+        ));
     }
     let config = bincode::config::standard().with_limit::<MAX_HEADER>();
     let (h, used): (FileHeader, usize) =
-        bincode::serde::decode_from_slice(&prefix[PREFIX..PREFIX + hlen], config)
-            .map_err(|e| format!("corrupt header: does not decode ({e})"))?;
+        bincode::serde::decode_from_slice(&prefix[PREFIX..PREFIX + hlen], config).map_err(|e| {
+            bad(
+                TableFault::Corrupt,
+                format!("corrupt header: does not decode ({e})"),
+            )
+        })?;
     if used != hlen {
-        return Err(format!(
-            "corrupt header: {} trailing bytes after the header fields",
-            hlen - used
+        return Err(bad(
+            TableFault::Corrupt,
+            format!(
+                "corrupt header: {} trailing bytes after the header fields",
+                hlen - used
+            ),
         ));
     }
     if h.encoding != RECORD_ENCODING {
-        return Err(format!(
-            "unsupported record encoding {} (this build reads encoding {RECORD_ENCODING})",
-            h.encoding
+        return Err(bad(
+            TableFault::Unsupported,
+            format!(
+                "unsupported record encoding {} (this build reads encoding {RECORD_ENCODING})",
+                h.encoding
+            ),
         ));
     }
     if h.block_records == 0 || h.block_records > MAX_BLOCK_RECORDS {
-        return Err(format!(
-            "corrupt header: {} records per block (accepted 1..={MAX_BLOCK_RECORDS})",
-            h.block_records
+        return Err(bad(
+            TableFault::Corrupt,
+            format!(
+                "corrupt header: {} records per block (accepted 1..={MAX_BLOCK_RECORDS})",
+                h.block_records
+            ),
         ));
     }
     let want_blocks = h.records.div_ceil(h.block_records as u64);
     if h.blocks != want_blocks {
-        return Err(format!(
-            "corrupt header: {} blocks for {} records of {} per block (expected {want_blocks})",
-            h.blocks, h.records, h.block_records
+        return Err(bad(
+            TableFault::Corrupt,
+            format!(
+                "corrupt header: {} blocks for {} records of {} per block (expected {want_blocks})",
+                h.blocks, h.records, h.block_records
+            ),
         ));
     }
     // Every block is at least one byte, so the count is bounded by the file length
@@ -242,13 +304,16 @@ pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse
     let index_len = h
         .blocks
         .checked_mul(ENTRY as u64 + 1)
-        .ok_or("corrupt header: block count overflows")?;
+        .ok_or_else(|| bad(TableFault::Corrupt, "corrupt header: block count overflows"))?;
     // Checked: a forged block count near `u64::MAX / 17` passes the multiplication.
     let index_end = (head_end as u64 + 4 + TRAILER as u64).checked_add(index_len);
     if index_end.is_none_or(|end| end > file_len) {
-        return Err(format!(
-            "truncated: {} blocks do not fit in {file_len} bytes",
-            h.blocks
+        return Err(bad(
+            TableFault::Truncated,
+            format!(
+                "truncated: {} blocks do not fit in {file_len} bytes",
+                h.blocks
+            ),
         ));
     }
     let nblocks = h.blocks as usize;
@@ -258,7 +323,10 @@ pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse
     }
     let index = &prefix[head_end..head_end + ENTRY * nblocks];
     if crc32fast::hash(index) != u32_at(prefix, head_end + ENTRY * nblocks) {
-        return Err("block index checksum mismatch (corrupt block index)".into());
+        return Err(bad(
+            TableFault::Checksum,
+            "block index checksum mismatch (corrupt block index)",
+        ));
     }
     let mut blocks = Vec::with_capacity(nblocks);
     let mut next = data_start as u64;
@@ -269,16 +337,22 @@ pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse
             crc: u32_at(e, 12),
         };
         if entry.offset != next || entry.length == 0 {
-            return Err(format!(
+            return Err(bad(
+                TableFault::Corrupt,
+                format!(
                 "corrupt block index: block {i} at offset {} length {} (expected offset {next})",
                 entry.offset, entry.length
+            ),
             ));
         }
         let raw = 2 * (h.records - i as u64 * h.block_records as u64).min(h.block_records as u64);
         if raw > MAX_RATIO * entry.length as u64 {
-            return Err(format!(
-                "corrupt block index: block {i} of {} bytes cannot hold {raw} bytes of records",
-                entry.length
+            return Err(bad(
+                TableFault::Corrupt,
+                format!(
+                    "corrupt block index: block {i} of {} bytes cannot hold {raw} bytes of records",
+                    entry.length
+                ),
             ));
         }
         next += entry.length as u64;
@@ -287,11 +361,19 @@ pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse
     let want_len = next + TRAILER as u64;
     if want_len != file_len {
         return Err(if want_len > file_len {
-            format!("truncated: the file has {file_len} bytes, its block index needs {want_len}")
+            bad(
+                TableFault::Truncated,
+                format!(
+                    "truncated: the file has {file_len} bytes, its block index needs {want_len}"
+                ),
+            )
         } else {
-            format!(
-                "corrupt file: {} unexpected bytes after the last block",
-                file_len - want_len
+            bad(
+                TableFault::Corrupt,
+                format!(
+                    "corrupt file: {} unexpected bytes after the last block",
+                    file_len - want_len
+                ),
             )
         });
     }
@@ -323,7 +405,7 @@ pub fn decode_block(
     entry: &BlockEntry,
     n: usize,
     b: usize,
-) -> std::result::Result<Vec<u16>, String> {
+) -> std::result::Result<Vec<u16>, FormatError> {
     let mut out = vec![0u16; n];
     decode_block_into(bytes, entry, &mut out, b)?;
     Ok(out)
@@ -335,17 +417,23 @@ pub fn decode_block_into(
     entry: &BlockEntry,
     out: &mut [u16],
     b: usize,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), FormatError> {
     let n = out.len();
     if bytes.len() != entry.length as usize {
-        return Err(format!(
-            "truncated: block {b} has {} of its {} bytes",
-            bytes.len(),
-            entry.length
+        return Err(bad(
+            TableFault::Truncated,
+            format!(
+                "truncated: block {b} has {} of its {} bytes",
+                bytes.len(),
+                entry.length
+            ),
         ));
     }
     if crc32fast::hash(bytes) != entry.crc {
-        return Err(format!("block {b} checksum mismatch (corrupt block)"));
+        return Err(bad(
+            TableFault::Checksum,
+            format!("block {b} checksum mismatch (corrupt block)"),
+        ));
     }
     // Reusing one decompression context per thread saves an allocation per block.
     let raw = DECOMPRESSOR.with(|cell| {
@@ -358,12 +446,20 @@ pub fn decode_block_into(
             None => Err("no decompressor".to_string()),
         }
     });
-    let raw = raw.map_err(|e| format!("corrupt block {b}: does not decompress ({e})"))?;
+    let raw = raw.map_err(|e| {
+        bad(
+            TableFault::Corrupt,
+            format!("corrupt block {b}: does not decompress ({e})"),
+        )
+    })?;
     if raw.len() != 2 * n {
-        return Err(format!(
-            "corrupt block {b}: {} bytes decompressed, expected {}",
-            raw.len(),
-            2 * n
+        return Err(bad(
+            TableFault::Corrupt,
+            format!(
+                "corrupt block {b}: {} bytes decompressed, expected {}",
+                raw.len(),
+                2 * n
+            ),
         ));
     }
     let (lo, hi) = raw.split_at(n);
@@ -375,19 +471,22 @@ pub fn decode_block_into(
 
 /// Checks and decodes a whole table file held in memory: header, block index,
 /// every block and the whole-file checksum. Pure function over bytes (fuzzable).
-pub fn decode_table(bytes: &[u8]) -> std::result::Result<(Layout, Vec<u16>), String> {
+pub fn decode_table(bytes: &[u8]) -> std::result::Result<(Layout, Vec<u16>), FormatError> {
     let layout = match parse_head(bytes, bytes.len() as u64)? {
         HeadParse::Done(l) => l,
         // parse_head only asks for more when the prefix is shorter than the file.
         HeadParse::Need(n) => {
-            return Err(format!(
-                "truncated: {n} bytes needed, {} present",
-                bytes.len()
+            return Err(bad(
+                TableFault::Truncated,
+                format!("truncated: {n} bytes needed, {} present", bytes.len()),
             ))
         }
     };
     if bytes[bytes.len() - 8..] != END_MAGIC {
-        return Err("bad end marker: truncated or corrupt file end".into());
+        return Err(bad(
+            TableFault::Corrupt,
+            "bad end marker: truncated or corrupt file end",
+        ));
     }
     // Blocks before the file checksum, so a damaged block is named; in parallel,
     // since the solver reads whole child tiers this way. The allocation is bounded
@@ -401,22 +500,28 @@ pub fn decode_table(bytes: &[u8]) -> std::result::Result<(Layout, Vec<u16>), Str
             let start = e.offset as usize;
             decode_block_into(&bytes[start..start + e.length as usize], e, out, b)
         })
-        .collect::<std::result::Result<(), String>>()?;
+        .collect::<std::result::Result<(), FormatError>>()?;
     check_trailer(bytes)?;
     Ok((layout, records))
 }
 
 /// Checks the end magic and the whole-file crc32 of a complete file.
-pub fn check_trailer(bytes: &[u8]) -> std::result::Result<(), String> {
+pub fn check_trailer(bytes: &[u8]) -> std::result::Result<(), FormatError> {
     if bytes.len() < TRAILER {
-        return Err("truncated: no trailer".into());
+        return Err(bad(TableFault::Truncated, "truncated: no trailer"));
     }
     let end = bytes.len();
     if bytes[end - 8..] != END_MAGIC {
-        return Err("bad end marker: truncated or corrupt file end".into());
+        return Err(bad(
+            TableFault::Corrupt,
+            "bad end marker: truncated or corrupt file end",
+        ));
     }
     if crc32fast::hash(&bytes[..end - TRAILER]) != u32_at(bytes, end - TRAILER) {
-        return Err("file checksum mismatch (corrupt file)".into());
+        return Err(bad(
+            TableFault::Checksum,
+            "file checksum mismatch (corrupt file)",
+        ));
     }
     Ok(())
 }
@@ -444,7 +549,7 @@ pub fn encode_table(
     meta: &TableMeta,
     records: &[u16],
     opts: &WriteOptions,
-) -> std::result::Result<Vec<u8>, String> {
+) -> std::result::Result<Vec<u8>, FormatError> {
     encode_table_from(meta, records.len(), &|r| records[r].to_vec(), opts)
 }
 
@@ -455,22 +560,32 @@ pub fn encode_table_from(
     len: usize,
     block: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
     opts: &WriteOptions,
-) -> std::result::Result<Vec<u8>, String> {
+) -> std::result::Result<Vec<u8>, FormatError> {
     if meta.encoding != RECORD_ENCODING {
-        return Err(format!(
-            "record encoding {} is not the one this build writes ({RECORD_ENCODING})",
-            meta.encoding
+        return Err(bad(
+            TableFault::Corrupt,
+            format!(
+                "record encoding {} is not the one this build writes ({RECORD_ENCODING})",
+                meta.encoding
+            ),
         ));
     }
     if opts.block_records == 0 || opts.block_records > MAX_BLOCK_RECORDS {
-        return Err(format!(
-            "{} records per block (accepted 1..={MAX_BLOCK_RECORDS})",
-            opts.block_records
+        return Err(bad(
+            TableFault::Corrupt,
+            format!(
+                "{} records per block (accepted 1..={MAX_BLOCK_RECORDS})",
+                opts.block_records
+            ),
         ));
     }
     if !meta.extra.is_empty() {
-        serde_json::from_str::<serde_json::Value>(&meta.extra)
-            .map_err(|e| format!("extra statistics are not valid JSON: {e}"))?;
+        serde_json::from_str::<serde_json::Value>(&meta.extra).map_err(|e| {
+            bad(
+                TableFault::Corrupt,
+                format!("extra statistics are not valid JSON: {e}"),
+            )
+        })?;
     }
     let header = FileHeader {
         rules: meta.rules.clone(),
@@ -485,11 +600,14 @@ pub fn encode_table_from(
         blocks: len.div_ceil(opts.block_records as usize) as u64,
     };
     let hbytes = bincode::serde::encode_to_vec(&header, bincode::config::standard())
-        .map_err(|e| format!("header does not encode: {e}"))?;
+        .map_err(|e| bad(TableFault::Corrupt, format!("header does not encode: {e}")))?;
     if hbytes.len() > MAX_HEADER {
-        return Err(format!(
-            "header of {} bytes exceeds the limit of {MAX_HEADER} (extra JSON too long?)",
-            hbytes.len()
+        return Err(bad(
+            TableFault::Corrupt,
+            format!(
+                "header of {} bytes exceeds the limit of {MAX_HEADER} (extra JSON too long?)",
+                hbytes.len()
+            ),
         ));
     }
     let level = opts.level;
@@ -509,7 +627,7 @@ pub fn encode_table_from(
                     c.shrink_to_fit();
                     c
                 })
-                .map_err(|e| format!("compression failed: {e}"))
+                .map_err(|e| bad(TableFault::Corrupt, format!("compression failed: {e}")))
         })
         .collect::<std::result::Result<_, _>>()?;
     let data_start = PREFIX + hbytes.len() + 4 + ENTRY * compressed.len() + 4;
@@ -555,8 +673,8 @@ pub fn write_table_from(
     len: usize,
     block: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
 ) -> Result<()> {
-    let bytes = encode_table_from(meta, len, block, &WriteOptions::default())
-        .map_err(|r| Error::table(path, TableFault::of_reason(&r), r))?;
+    let bytes =
+        encode_table_from(meta, len, block, &WriteOptions::default()).map_err(|e| e.at(path))?;
     write_bytes(path, &bytes)
 }
 
@@ -567,8 +685,7 @@ pub fn write_table_with(
     records: &[u16],
     opts: &WriteOptions,
 ) -> Result<()> {
-    let bytes = encode_table(meta, records, opts)
-        .map_err(|r| Error::table(path, TableFault::of_reason(&r), r))?;
+    let bytes = encode_table(meta, records, opts).map_err(|e| e.at(path))?;
     write_bytes(path, &bytes)
 }
 
@@ -661,6 +778,6 @@ mod tests {
         f.extend_from_slice(&fcrc.to_le_bytes());
         f.extend_from_slice(&END_MAGIC);
         let e = decode_table(&f).unwrap_err();
-        assert!(e.contains("cannot hold"), "{e}");
+        assert!(e.reason.contains("cannot hold"), "{e}");
     }
 }

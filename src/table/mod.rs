@@ -26,7 +26,7 @@ pub use cache::{BlockCache, DEFAULT_CACHE_BYTES};
 pub use file::Table;
 pub use format::{
     decode_table, encode_table, encode_table_from, table_path, write_table, write_table_from,
-    write_table_with, TableMeta, WriteOptions,
+    write_table_with, FormatError, TableMeta, WriteOptions,
 };
 pub use probe::{list_tiers, rules_of_dir, TableOracle, TableSet};
 pub use query::{query_tables, query_with, MoveResult, QueryResult};

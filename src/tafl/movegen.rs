@@ -5,8 +5,7 @@
 use super::geometry::NONE;
 use super::{bit, TaflGame, TaflMove, TaflPos};
 use super::{AllCaptured, KingCapture, KingFlank, NoMoves, ThroneHostile};
-use crate::error::{Error, Result};
-use crate::game::{Game, Notation, Value};
+use crate::game::{Game, Value};
 
 impl TaflGame {
     /// Whether the game is over by the king's fate or a wipe-out, and who won
@@ -383,20 +382,6 @@ impl TaflGame {
         self.play_full(pred, mv).1 == 0
     }
 
-    /// Plays a move after checking that it is legal.
-    pub fn play_checked(&self, pos: &TaflPos, mv: TaflMove) -> Result<TaflPos> {
-        let mut moves = Vec::new();
-        self.legal_moves(pos, &mut moves);
-        if moves.contains(&mv) {
-            Ok(self.play(pos, mv))
-        } else {
-            Err(Error::Move(format!(
-                "{} is not legal here",
-                self.format_move(pos, mv)
-            )))
-        }
-    }
-
     /// Number of legal moves (without building a list).
     pub fn count_moves(&self, p: &TaflPos) -> u32 {
         if self.decided(p).is_some() {
@@ -618,6 +603,7 @@ impl Game for TaflGame {
 mod tests {
     use super::*;
     use crate::random::Rng;
+    use crate::game::Notation;
     use crate::tafl::{from_spec, PRESETS};
 
     /// Moves of every piece by scanning its own rays (the reference).
