@@ -4,8 +4,9 @@
 //!
 //! This is a *face* of the crate, like the command line: it sits above every
 //! other layer and only calls their public functions (values come from
-//! [`crate::table::query_with`], [`crate::answer::answer`], exactly as
-//! `huntsolve query` computes them). It serves; it does not print: the caller
+//! [`crate::answer::answer_position`], the function `huntsolve query` answers
+//! with, under the explorer's policy: it always tries the prover before a
+//! search). It serves; it does not print: the caller
 //! ([`Explorer::url`]) says where it listens.
 //!
 //! # HTTP

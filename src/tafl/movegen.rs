@@ -602,8 +602,8 @@ impl Game for TaflGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::random::Rng;
     use crate::game::Notation;
+    use crate::random::Rng;
     use crate::tafl::{from_spec, PRESETS};
 
     /// Moves of every piece by scanning its own rays (the reference).
