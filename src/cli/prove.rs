@@ -12,8 +12,8 @@
 //! loss, and for a draw `FILE.<side>` per side (each side's "cannot win").
 
 use super::args::{Hash, Json, Threads};
+use super::job::{dispatch, TierJob};
 use super::out;
-use super::verify::{dispatch, TierJob};
 use huntsolve::progress::Progress;
 use huntsolve::prove::certificate::{Certificate, TableRef};
 use huntsolve::prove::check::check;

@@ -17,7 +17,7 @@
 //! With position `-`, reads positions from stdin, one per line, and answers each.
 
 use super::args::{Hash, Json, MaybeTables, Threads};
-use super::bench::apply_evals;
+use super::job::apply_evals;
 use super::out;
 use huntsolve::answer::{answer_position, Policy, ProverUse, SearchAnswer, Source};
 use huntsolve::game::FullGame;
@@ -88,14 +88,14 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     match &args.tables.tables {
-        Some(_) => super::verify::dispatch(&any, Query(&args)),
+        Some(_) => super::job::dispatch(&any, Query(&args)),
         None => with_game!(&any, g => run_game(g, None, &args)),
     }
 }
 
 struct Query<'a>(&'a Args);
 
-impl super::verify::TierJob for Query<'_> {
+impl super::job::TierJob for Query<'_> {
     type Out = ();
     fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<()> {
         let dir = self

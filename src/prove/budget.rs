@@ -42,14 +42,17 @@ pub const FRAME_BYTES: usize = 1536;
 /// stack frame: 431 bytes measured per level of the closure search in a dev
 /// build, with a margin.
 pub const SMALL_FRAME_BYTES: usize = 768;
+/// Stack of each prover thread: the recursion is as deep as the longest
+/// repetition-free line searched.
+pub const STACK_BYTES: usize = 512 << 20;
 /// Deepest recursion of df-pn (`mid`) on a prover thread: its stack
-/// ([`crate::prove::dfpn::STACK_BYTES`]) over [`FRAME_BYTES`]. The budget alone
+/// ([`STACK_BYTES`]) over [`FRAME_BYTES`]. The budget alone
 /// does not bound the depth below that: with `--hash 12288`, the closure search
 /// recursed past the 512 MiB stack and the process aborted.
-pub const MAX_FRAME_DEPTH: usize = crate::prove::dfpn::STACK_BYTES / FRAME_BYTES;
+pub const MAX_FRAME_DEPTH: usize = STACK_BYTES / FRAME_BYTES;
 /// Deepest recursion of the closure search and the certificate builder:
 /// the stack over [`SMALL_FRAME_BYTES`].
-pub const MAX_SMALL_FRAME_DEPTH: usize = crate::prove::dfpn::STACK_BYTES / SMALL_FRAME_BYTES;
+pub const MAX_SMALL_FRAME_DEPTH: usize = STACK_BYTES / SMALL_FRAME_BYTES;
 /// Bytes per entry of a worker's path map (hash map with slack), charged at
 /// its high-water mark: a hash map keeps its capacity when emptied.
 pub const PATH_ENTRY_BYTES: usize = 40;

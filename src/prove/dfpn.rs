@@ -7,6 +7,7 @@ mod closure;
 mod extract;
 mod local;
 mod runs;
+pub use super::budget::STACK_BYTES;
 use super::budget::{
     vec_bytes, Account, FRAME_BYTES, MAX_FRAME_DEPTH, MOVES_RESERVE, PATH_ENTRY_BYTES,
 };
@@ -26,9 +27,6 @@ pub const NO_REP: u32 = u32::MAX;
 /// a hint that steers the search, never a result.
 const PATH_DISPROOF_PN: u32 = 1;
 const PATH_DISPROOF_DN: u32 = 1;
-/// Stack of each prover thread: the recursion is as deep as the longest
-/// repetition-free line searched.
-pub const STACK_BYTES: usize = 512 << 20;
 
 /// How to prove.
 #[derive(Clone, Debug)]

@@ -1463,7 +1463,7 @@ fn assemble(
     let (nodes, root, tables_used, spliced) = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("frontier-assemble".into())
-            .stack_size(super::dfpn::STACK_BYTES)
+            .stack_size(super::budget::STACK_BYTES)
             .spawn_scoped(
                 scope,
                 || -> Result<(Vec<Node>, u32, Vec<TableRef>, usize)> {

@@ -28,7 +28,7 @@ use crate::progress::Progress;
 use crate::retro::driver::SolveOptions;
 use crate::retro::manifest::{plan_any, solve_any};
 use crate::retro::Scope;
-use crate::stats::agent::EngineSpec;
+use crate::stats::engine::EngineSpec;
 use crate::stats::ladder::{run_ladder, write_ladder};
 use crate::stats::math::Interval;
 use crate::stats::plot::plot_err;

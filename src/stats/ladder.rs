@@ -1063,7 +1063,7 @@ pub fn assemble_ladder(
 #[allow(clippy::too_many_arguments)]
 pub fn run_ladder(
     specs: &[String],
-    engines: &[crate::stats::agent::EngineSpec],
+    engines: &[crate::stats::engine::EngineSpec],
     base: &crate::stats::tournament::TournamentConfig,
     tables: &[crate::stats::referee::TableDir],
     opts: &LadderOptions,

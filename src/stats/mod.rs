@@ -4,6 +4,7 @@
 //! between variants ([`metrics`]), reports ([`report`]) and SVG plots ([`plot`]).
 
 pub mod agent;
+pub mod engine;
 pub mod exact;
 pub mod explore;
 pub mod ladder;
@@ -20,5 +21,6 @@ pub mod search_agent;
 pub mod sweep;
 pub mod tournament;
 
-pub use agent::{make_agent, Agent, EngineSpec, GreedyAgent, RandomAgent};
+pub use agent::{Agent, GreedyAgent, RandomAgent};
+pub use engine::{make_agent, EngineSpec};
 pub use tournament::{play_game, run_tournament, EndReason, GameRecord, TournamentConfig};

@@ -12,7 +12,8 @@
 use crate::error::{Error, Result};
 use crate::game::{FullGame, Game};
 use crate::progress::Progress;
-use crate::stats::agent::{make_agent_with, SharedOracle};
+use crate::stats::agent::SharedOracle;
+use crate::stats::engine::make_agent_with;
 use crate::stats::math::{format_p, Interval, TestResult};
 use crate::stats::metrics::{self, PairComparison, VariantMetrics};
 use crate::stats::plot;
@@ -118,8 +119,8 @@ pub fn run_variant_with<G: FullGame>(
     let before = count_lines(&file).min(cfg.games);
     // MCTS takes the tables as proven leaves only where they also referee;
     // the perfect engine plays from them in any case.
-    let oracle_of = |e: &crate::stats::agent::EngineSpec| {
-        if cfg.referee.is_some() || *e == crate::stats::agent::EngineSpec::Perfect {
+    let oracle_of = |e: &crate::stats::engine::EngineSpec| {
+        if cfg.referee.is_some() || *e == crate::stats::engine::EngineSpec::Perfect {
             oracle.clone()
         } else {
             None

@@ -23,7 +23,9 @@ use crate::error::{Error, Result};
 use crate::game::{FullGame, Oracle, Value};
 use crate::progress::{stop_requested, Progress};
 use crate::random::Rng;
-use crate::stats::agent::{Agent, EngineSpec};
+pub use crate::stats::agent::repetition_winner;
+use crate::stats::agent::Agent;
+use crate::stats::engine::EngineSpec;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
@@ -178,19 +180,6 @@ pub fn check_games(games: u64) -> Result<()> {
             "--games {games}: expected 1 to {MAX_GAMES}"
         )))
     }
-}
-
-/// Winner when a position occurs for the third time: nobody (a draw), except
-/// under `repetition=defenders_lose` (Copenhagen), where the side named
-/// `defenders` loses. `repetition=forbid` is not enforced move by move in
-/// self-play; a threefold repetition then also counts as a draw.
-pub fn repetition_winner<G: FullGame>(game: &G) -> Option<u8> {
-    if game.repetition() != crate::game::Repetition::DefendersLose {
-        return None;
-    }
-    (0..2u8)
-        .find(|&s| game.side_name(s as usize) == "defenders")
-        .map(|d| 1 - d)
 }
 
 /// Plays game `index` of a tournament.
