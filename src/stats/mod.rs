@@ -7,6 +7,7 @@ pub mod agent;
 pub mod engine;
 pub mod exact;
 pub mod explore;
+pub(crate) mod files;
 pub mod ladder;
 pub mod material;
 pub mod math;

@@ -14,6 +14,7 @@ use crate::game::{FullGame, Game};
 use crate::progress::Progress;
 use crate::stats::agent::SharedOracle;
 use crate::stats::engine::make_agent_with;
+use crate::stats::files::{csv_field, ReportDir};
 use crate::stats::math::{format_p, Interval, TestResult};
 use crate::stats::metrics::{self, PairComparison, VariantMetrics};
 use crate::stats::plot;
@@ -299,33 +300,6 @@ fn num(iv: &Interval) -> String {
     format!("{:.2} [{:.2}, {:.2}]", iv.estimate, iv.lo, iv.hi)
 }
 
-/// Writes `text` to `path` by a temporary file beside it and a rename, so a
-/// reader (or a killed run) never sees half a report.
-pub(crate) fn write_file(path: &Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        Error::io(
-            format!("renaming {} to {}", tmp.display(), path.display()),
-            e,
-        )
-    })
-}
-
-/// Creates the report folder `dir` (and its parents).
-pub(crate) fn create_report_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))
-}
-
-/// Writes `text` to the file `name` of the report folder `dir`; returns its path.
-pub(crate) fn write_report_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
-    let path = dir.join(name);
-    write_file(&path, text)?;
-    Ok(path)
-}
-
 /// The Markdown report.
 pub fn markdown(r: &CompareReport) -> String {
     let mut s = String::new();
@@ -515,14 +489,6 @@ pub fn markdown(r: &CompareReport) -> String {
     s
 }
 
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 /// `metrics.csv`: one row per variant.
 pub fn metrics_csv(r: &CompareReport) -> String {
     let mut s = String::from(
@@ -605,34 +571,18 @@ pub fn comparisons_csv(r: &CompareReport) -> String {
 
 /// Writes the report files into `dir`; returns their paths.
 pub fn write_compare(dir: &Path, r: &CompareReport) -> Result<Vec<PathBuf>> {
-    create_report_dir(dir)?;
-    let mut written = Vec::new();
-    let md = dir.join("report.md");
-    write_file(&md, &markdown(r))?;
-    written.push(md);
-    let csv = dir.join("metrics.csv");
-    write_file(&csv, &metrics_csv(r))?;
-    written.push(csv);
-    let cmp = dir.join("comparisons.csv");
-    write_file(&cmp, &comparisons_csv(r))?;
-    written.push(cmp);
-    let json = dir.join("report.json");
-    let text = serde_json::to_string_pretty(r)
-        .map_err(|e| Error::Internal(format!("encoding report.json: {e}")))?;
-    write_file(&json, &text)?;
-    written.push(json);
-    let wr = dir.join("win_rates.svg");
-    plot::win_rates(
-        &wr,
-        &format!(
-            "Win rates, {} games per variant, engine {}",
-            r.games, r.engine
-        ),
-        &r.variants,
-    )?;
-    written.push(wr);
-    let ln = dir.join("lengths.svg");
-    plot::lengths(&ln, "Game length distribution", &r.variants)?;
-    written.push(ln);
-    Ok(written)
+    let mut files = ReportDir::create(dir)?;
+    files.text("report.md", &markdown(r))?;
+    files.text("metrics.csv", &metrics_csv(r))?;
+    files.text("comparisons.csv", &comparisons_csv(r))?;
+    files.json("report.json", r)?;
+    let title = format!(
+        "Win rates, {} games per variant, engine {}",
+        r.games, r.engine
+    );
+    files.svg("win_rates.svg", |p| plot::win_rates(p, &title, &r.variants))?;
+    files.svg("lengths.svg", |p| {
+        plot::lengths(p, "Game length distribution", &r.variants)
+    })?;
+    Ok(files.files())
 }

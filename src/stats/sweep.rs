@@ -28,9 +28,9 @@ use crate::progress::Progress;
 use crate::retro::driver::{format_bytes, SolveOptions, SolveReport};
 use crate::retro::manifest::{plan_any, solve_any};
 use crate::retro::Scope;
+use crate::stats::files::{csv_field, ReportDir};
 use crate::stats::plot;
 use crate::stats::report::safe_name;
-use crate::stats::report::{create_report_dir, write_report_file};
 use crate::tier::Outcomes;
 use crate::variant::AnyGame;
 use std::fmt::Write as _;
@@ -402,17 +402,16 @@ pub fn sweep_markdown(r: &SweepReport) -> String {
 
 /// Writes the sweep files into `dir`; returns their paths.
 pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
-    create_report_dir(dir)?;
-    let write = |name: &str, text: &str| write_report_file(dir, name, text);
-    let mut files = vec![write("sweep.md", &sweep_markdown(r))?];
+    let mut files = ReportDir::create(dir)?;
+    files.text("sweep.md", &sweep_markdown(r))?;
     let mut csv = String::from("value,rules,canonical_rules,start_side,start_value,start_value_side0,start_distance,tiers,positions,classes,wins,losses,draws,max_distance,memory_bytes,seconds,tiers_solved_now,tiers_resumed\n");
     for x in &r.rows {
         let _ = writeln!(
             csv,
-            "{},\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{}",
             x.value,
-            x.rules.replace('"', "\"\""),
-            x.canonical.replace('"', "\"\""),
+            csv_field(&x.rules),
+            csv_field(&x.canonical),
             x.start_side,
             x.start_value,
             x.value_side0,
@@ -430,10 +429,8 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
             x.resumed
         );
     }
-    files.push(write("sweep.csv", &csv)?);
-    let json = serde_json::to_string_pretty(r)
-        .map_err(|e| Error::Internal(format!("encoding sweep.json: {e}")))?;
-    files.push(write("sweep.json", &(json + "\n"))?);
+    files.text("sweep.csv", &csv)?;
+    files.json("sweep.json", r)?;
     let side0 = r
         .rows
         .first()
@@ -441,57 +438,57 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
     let series = |f: &dyn Fn(&SweepRow) -> f64| -> Vec<(f64, f64)> {
         r.rows.iter().map(|x| (x.value as f64, f(x))).collect()
     };
-    let vp = dir.join("sweep_value.svg");
-    plot::sweep_lines(
-        &vp,
-        &format!("Start value for {side0}: {}", r.base),
-        &r.param.key,
-        "1 win, 0 draw, -1 loss",
-        &[(
-            format!("value for {side0}"),
-            series(&|x| score(x.value_side0)),
-        )],
-    )?;
-    files.push(vp);
-    let sp = dir.join("sweep_size.svg");
-    plot::sweep_lines(
-        &sp,
-        &format!("Game size: {}", r.base),
-        &r.param.key,
-        "log10",
-        &[
-            (
-                "log10 symmetry classes".into(),
-                series(&|x| (x.outcomes.classes.max(1) as f64).log10()),
-            ),
-            (
-                "log10 (1 + start distance)".into(),
-                series(&|x| (1.0 + x.start_distance as f64).log10()),
-            ),
-        ],
-    )?;
-    files.push(sp);
-    let cp = dir.join("sweep_classes.svg");
-    plot::sweep_lines(
-        &cp,
-        &format!("Classes by value for the side to move: {}", r.base),
-        &r.param.key,
-        "% of symmetry classes",
-        &[
-            (
-                "won".into(),
-                series(&|x| pct(x.outcomes.wins, x.outcomes.classes)),
-            ),
-            (
-                "lost".into(),
-                series(&|x| pct(x.outcomes.losses, x.outcomes.classes)),
-            ),
-            (
-                "drawn".into(),
-                series(&|x| pct(x.outcomes.draws, x.outcomes.classes)),
-            ),
-        ],
-    )?;
-    files.push(cp);
-    Ok(files)
+    files.svg("sweep_value.svg", |p| {
+        plot::sweep_lines(
+            p,
+            &format!("Start value for {side0}: {}", r.base),
+            &r.param.key,
+            "1 win, 0 draw, -1 loss",
+            &[(
+                format!("value for {side0}"),
+                series(&|x| score(x.value_side0)),
+            )],
+        )
+    })?;
+    files.svg("sweep_size.svg", |p| {
+        plot::sweep_lines(
+            p,
+            &format!("Game size: {}", r.base),
+            &r.param.key,
+            "log10",
+            &[
+                (
+                    "log10 symmetry classes".into(),
+                    series(&|x| (x.outcomes.classes.max(1) as f64).log10()),
+                ),
+                (
+                    "log10 (1 + start distance)".into(),
+                    series(&|x| (1.0 + x.start_distance as f64).log10()),
+                ),
+            ],
+        )
+    })?;
+    files.svg("sweep_classes.svg", |p| {
+        plot::sweep_lines(
+            p,
+            &format!("Classes by value for the side to move: {}", r.base),
+            &r.param.key,
+            "% of symmetry classes",
+            &[
+                (
+                    "won".into(),
+                    series(&|x| pct(x.outcomes.wins, x.outcomes.classes)),
+                ),
+                (
+                    "lost".into(),
+                    series(&|x| pct(x.outcomes.losses, x.outcomes.classes)),
+                ),
+                (
+                    "drawn".into(),
+                    series(&|x| pct(x.outcomes.draws, x.outcomes.classes)),
+                ),
+            ],
+        )
+    })?;
+    Ok(files.files())
 }
