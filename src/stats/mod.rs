@@ -5,7 +5,6 @@
 
 pub mod agent;
 pub mod engine;
-pub mod exact;
 pub mod explore;
 pub(crate) mod files;
 pub mod ladder;

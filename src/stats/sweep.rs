@@ -115,10 +115,10 @@ pub struct SweepRow {
     /// Side to move at the start.
     pub start_side: u8,
     /// Start value for the side to move there.
-    #[serde(with = "crate::stats::exact::value_text")]
+    #[serde(with = "value_text")]
     pub start_value: Value,
     /// Start value for side 0.
-    #[serde(with = "crate::stats::exact::value_text")]
+    #[serde(with = "value_text")]
     pub value_side0: Value,
     /// Plies to the end from the start under optimal play (0 for a draw).
     pub start_distance: u32,
@@ -491,4 +491,27 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
         )
     })?;
     Ok(files.files())
+}
+
+/// [`Value`] as its lower-case name in JSON (`win`, `loss`, `draw`).
+mod value_text {
+    use crate::game::Value;
+
+    /// Writes the name.
+    pub fn serialize<S: serde::Serializer>(v: &Value, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.name())
+    }
+
+    /// Reads the name back.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        let text: String = serde::Deserialize::deserialize(d)?;
+        match text.as_str() {
+            "win" => Ok(Value::Win),
+            "loss" => Ok(Value::Loss),
+            "draw" => Ok(Value::Draw),
+            other => Err(serde::de::Error::custom(format!(
+                "'{other}' is not a value (win, loss, draw)"
+            ))),
+        }
+    }
 }

@@ -104,7 +104,7 @@ fn table_answers_and_the_exact_referee_refuse_other_repetition_rules() {
     assert_refused("kaooa,repetition=forbid", &e);
     // The exact referee's in-memory solver (before: a memory error after
     // enumerating, or a value under draw semantics).
-    let e = huntsolve::stats::exact::solve_reachable(&h, 1_000_000, &NoProgress).unwrap_err();
+    let e = crate::common::exact::solve_reachable(&h, 1_000_000, &NoProgress).unwrap_err();
     assert_refused("kaooa,repetition=forbid", &e);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,25 +1,24 @@
 //! Exact values of small games by retrograde analysis over the positions
 //! reachable from the start, held in memory.
 //!
-//! This is the independent, generic solver kept as a cross-check of the
-//! tiered solver in [`crate::retro`] (which `sweep` uses): it needs only
-//! the [`Game`](crate::game::Game) trait (no tiers, no un-move generator), at the price of storing
+//! A test oracle (it was `huntsolve::stats::exact`): the independent, generic
+//! solver kept as a cross-check of the tiered solver in `huntsolve::retro` (which `sweep` uses): it needs only
+//! the `Game` trait (no tiers, no un-move generator), at the price of storing
 //! every reachable position and edge. Cycle semantics are those of the rules'
 //! `repetition=draw`: a position that is neither proven won nor lost is a draw.
 //!
 //! Distances are plies to the end under optimal play: the winner hurries, the
 //! loser delays.
 
-use crate::error::{Error, Result};
-use crate::game::{FullGame, Value};
-use crate::progress::{stop_requested, Progress};
+use huntsolve::error::{Error, Result};
+use huntsolve::game::{FullGame, Value};
+use huntsolve::progress::{stop_requested, Progress};
 use std::collections::{HashMap, VecDeque};
 
 /// The solution of a game's reachable position graph.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ExactSolution {
     /// Value of the start position for the side to move there.
-    #[serde(with = "value_text")]
     pub start_value: Value,
     /// Side to move at the start.
     pub start_side: u8,
@@ -52,29 +51,6 @@ impl ExactSolution {
     }
 }
 
-/// [`Value`] as its lower-case name in JSON (`win`, `loss`, `draw`).
-pub mod value_text {
-    use crate::game::Value;
-
-    /// Writes the name.
-    pub fn serialize<S: serde::Serializer>(v: &Value, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(v.name())
-    }
-
-    /// Reads the name back.
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
-        let text: String = serde::Deserialize::deserialize(d)?;
-        match text.as_str() {
-            "win" => Ok(Value::Win),
-            "loss" => Ok(Value::Loss),
-            "draw" => Ok(Value::Draw),
-            other => Err(serde::de::Error::custom(format!(
-                "'{other}' is not a value (win, loss, draw)"
-            ))),
-        }
-    }
-}
-
 const UNKNOWN: u8 = 0;
 const WIN: u8 = 1;
 const LOSS: u8 = 2;
@@ -87,7 +63,7 @@ pub fn solve_reachable<G: FullGame>(
     max_positions: usize,
     progress: &dyn Progress,
 ) -> Result<ExactSolution> {
-    crate::game::require_cycles_drawn(game, "the exact solver")?;
+    huntsolve::game::require_cycles_drawn(game, "the exact solver")?;
     // 1. Enumerate the reachable graph breadth-first.
     progress.stage("enumerate", 0);
     let start = game.start();
