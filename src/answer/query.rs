@@ -96,7 +96,7 @@ pub fn answer<G: FullGame, O: Oracle<G>>(
 /// Searches `pos` with `cfg` as given and answers it: without
 /// [`SearchConfig::all_moves`], only the best move's score is exact (the
 /// others are bounds, and their values are given only where proven).
-pub fn answer_as_configured<G: FullGame, O: Oracle<G>>(
+pub(crate) fn answer_as_configured<G: FullGame, O: Oracle<G>>(
     game: &G,
     pos: &G::Pos,
     oracle: &O,
@@ -139,7 +139,7 @@ pub fn answer_as_configured<G: FullGame, O: Oracle<G>>(
 
 /// Search score of an exact value: a win in `d` plies is `MATE - d`, a loss
 /// `-(MATE - d)`, a draw 0 (the scale of the search's proven scores).
-pub fn exact_score(value: Value, distance: u32) -> i32 {
+pub(crate) fn exact_score(value: Value, distance: u32) -> i32 {
     let d = distance.min(MATE as u32) as i32;
     match value {
         Value::Win => MATE - d,

@@ -44,11 +44,11 @@ use std::fmt;
 use std::path::Path;
 
 /// First eight bytes of a certificate.
-pub const MAGIC: [u8; 8] = *b"HSPROOF\x1a";
+pub(crate) const MAGIC: [u8; 8] = *b"HSPROOF\x1a";
 /// Last eight bytes of a certificate.
-pub const END_MAGIC: [u8; 8] = *b"HSPEND\r\n";
+pub(crate) const END_MAGIC: [u8; 8] = *b"HSPEND\r\n";
 /// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 /// Largest accepted header.
 const MAX_HEADER: usize = 1 << 20;
 
@@ -152,11 +152,11 @@ fn new_temp_beside(path: &Path) -> Result<(std::path::PathBuf, std::fs::File)> {
 pub enum CertError {
     /// Fewer bytes than the smallest certificate.
     TooShort(usize),
-    /// The first eight bytes are not [`MAGIC`].
+    /// The first eight bytes are not `MAGIC`.
     BadMagic,
     /// A format version this build does not read.
     Version(u32),
-    /// The last eight bytes are not [`END_MAGIC`].
+    /// The last eight bytes are not `END_MAGIC`.
     BadEndMagic,
     /// The whole-file checksum does not match.
     FileChecksum,

@@ -74,7 +74,7 @@ impl CheckReport {
 /// index is in range, and an `All` node lists at least one child (a node with
 /// no moves is terminal, as the prover sees it; an empty `All` would prove a
 /// win from nothing). A violation is an input error (exit 2), not a panic.
-pub fn validate(cert: &Certificate) -> Result<()> {
+pub(crate) fn validate(cert: &Certificate) -> Result<()> {
     let h = &cert.header;
     let n = cert.nodes.len();
     let bad = |m: String| Err(Error::Input(format!("the certificate is malformed: {m}")));

@@ -7,7 +7,7 @@ mod closure;
 mod extract;
 mod local;
 mod runs;
-pub use super::budget::STACK_BYTES;
+pub(crate) use super::budget::STACK_BYTES;
 use super::budget::{
     vec_bytes, Account, FRAME_BYTES, MAX_FRAME_DEPTH, MOVES_RESERVE, PATH_ENTRY_BYTES,
 };
@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// "No repetition": a disproof that depends on no position above it.
-pub const NO_REP: u32 = u32::MAX;
+pub(crate) const NO_REP: u32 = u32::MAX;
 /// Proof number stored for a path-dependent disproof (with disproof number 1):
 /// a hint that steers the search, never a result.
 const PATH_DISPROOF_PN: u32 = 1;
@@ -126,7 +126,7 @@ pub enum StopReason {
     /// The memory budget (`--hash`): "out of memory budget".
     Memory,
     /// A line deeper than a prover thread's stack holds
-    /// ([`crate::prove::budget::MAX_FRAME_DEPTH`] plies).
+    /// (`crate::prove::budget::MAX_FRAME_DEPTH` plies).
     Depth,
     /// A stop request (Ctrl-C or the caller's flag).
     Interrupt,
@@ -183,7 +183,7 @@ pub fn wins_for(v: Value, mover: usize, side: usize) -> bool {
 }
 
 /// Key of a position in the table for goal side `side`.
-pub fn key_of(hash: u64, side: usize) -> u64 {
+pub(crate) fn key_of(hash: u64, side: usize) -> u64 {
     if side == 0 {
         hash
     } else {

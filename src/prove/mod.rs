@@ -82,7 +82,7 @@
 //!    it from winning for ever.
 //!
 //! Path-dependent disproofs are also kept as *hints*: the entry is marked, and
-//! its repetition set (up to [`tt::MAX_REPS`] ancestor hashes) is stored
+//! its repetition set (up to `tt::MAX_REPS` ancestor hashes) is stored
 //! beside the table. A hint counts as a disproof again when every ancestor of
 //! its set is on the current path: the opponent's strategy below it then ends
 //! in the same repetitions (each repeated position is an ancestor), so this is
@@ -107,7 +107,7 @@
 //! fails", i.e. it is an ordinary (inductive) proof that S wins, stored as
 //! such. On success every position of D is stored as a final disproof.
 //! Children are tried in the order df-pn's numbers suggest. Its recursion is
-//! capped at [`budget::MAX_SMALL_FRAME_DEPTH`] frames (the thread's stack);
+//! capped at `budget::MAX_SMALL_FRAME_DEPTH` frames (the thread's stack);
 //! a phase cut short by that cap or by the memory budget drops the closure
 //! search from the rest of the run.
 //!

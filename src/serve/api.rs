@@ -46,10 +46,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Search time for a position no table covers, unless the request says `time`.
-pub const DEFAULT_SEARCH_TIME: Duration = Duration::from_secs(1);
+pub(crate) const DEFAULT_SEARCH_TIME: Duration = Duration::from_secs(1);
 /// Longest answer a request may ask for: the time bounds the whole answer
 /// (proof attempt and search together), not each part.
-pub const MAX_SEARCH_TIME: Duration = Duration::from_secs(10);
+pub(crate) const MAX_SEARCH_TIME: Duration = Duration::from_secs(10);
 /// Transposition table of one search (MiB).
 const SEARCH_HASH_MIB: usize = 16;
 /// Longest moves line a request may play.
@@ -206,7 +206,7 @@ impl State {
     }
 
     /// (name, rules) of every table set.
-    pub fn set_names(&self) -> Vec<(String, String)> {
+    pub(crate) fn set_names(&self) -> Vec<(String, String)> {
         self.sets
             .iter()
             .map(|s| (s.name.clone(), s.rules.clone()))

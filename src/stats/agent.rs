@@ -35,7 +35,7 @@ pub trait Agent<G: FullGame>: Sync + Send {
 }
 
 /// A uniformly random legal move of `pos` (an error if there is none).
-pub fn uniform_move<G: FullGame>(game: &G, pos: &G::Pos, rng: &mut Rng) -> Result<G::Move> {
+pub(crate) fn uniform_move<G: FullGame>(game: &G, pos: &G::Pos, rng: &mut Rng) -> Result<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves);
     if moves.is_empty() {

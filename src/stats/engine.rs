@@ -93,7 +93,7 @@ pub fn make_agent<G: FullGame>(
 
 /// [`make_agent`] with an oracle of exact values (solved tables) that MCTS
 /// uses as proven leaves; the other engines ignore it.
-pub fn make_agent_with<G: FullGame>(
+pub(crate) fn make_agent_with<G: FullGame>(
     spec: &EngineSpec,
     softmax: Option<f64>,
     oracle: Option<SharedOracle<G>>,

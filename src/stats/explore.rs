@@ -357,7 +357,7 @@ fn iv(i: &Interval, exact: bool, digits: usize) -> String {
 }
 
 /// The Markdown report.
-pub fn explore_markdown(r: &ExploreReport) -> String {
+pub(crate) fn explore_markdown(r: &ExploreReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Exploration of {}\n", r.base);
     for g in &r.grid {
@@ -437,7 +437,7 @@ fn heatmap_name(a: &str, b: &str) -> String {
 }
 
 /// `explore.csv`: one row per variant.
-pub fn explore_csv(r: &ExploreReport) -> String {
+pub(crate) fn explore_csv(r: &ExploreReport) -> String {
     let mut s = String::from("rank,");
     for g in &r.grid {
         s.push_str(&g.key);

@@ -185,7 +185,7 @@ pub fn lengths(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
 
 /// A line plot of one or more named series over integer parameter values
 /// (used by `sweep`): `series` holds (name, points).
-pub fn sweep_lines(
+pub(crate) fn sweep_lines(
     path: &Path,
     title: &str,
     x_desc: &str,

@@ -107,7 +107,7 @@ pub fn run_variant<G: FullGame>(
 
 /// [`run_variant`] with exact values (solved tables): they referee the games
 /// when `cfg.referee` is set, and MCTS engines use them as proven leaves.
-pub fn run_variant_with<G: FullGame>(
+pub(crate) fn run_variant_with<G: FullGame>(
     name: &str,
     game: &G,
     cfg: &TournamentConfig,
@@ -202,19 +202,9 @@ pub fn assemble(
     })
 }
 
-/// Runs one tournament per rules string and compares them; writes nothing but
-/// the games files (call [`write_compare`] for the report).
-pub fn run_compare(
-    specs: &[String],
-    cfg: &TournamentConfig,
-    out_dir: &Path,
-    command: &str,
-    progress: &dyn Progress,
-) -> Result<CompareReport> {
-    run_compare_with(specs, cfg, &[], out_dir, command, progress)
-}
-
-/// [`run_compare`] with solved tables: each variant's games are refereed by
+/// Runs one tournament per rules string and compares them, writing nothing
+/// but the games files (call [`write_compare`] for the report), with solved
+/// tables: each variant's games are refereed by
 /// the directories solved for its rules (see [`crate::stats::referee`]), and
 /// MCTS engines use them as proven leaves. `cfg.referee` is set per variant.
 pub fn run_compare_with(
@@ -230,7 +220,7 @@ pub fn run_compare_with(
 
 /// [`run_compare_with`], with the tables ending games (`referee`) or only
 /// serving the `perfect` engine (`referee` false).
-pub fn run_compare_opts(
+pub(crate) fn run_compare_opts(
     specs: &[String],
     cfg: &TournamentConfig,
     tables: &[crate::stats::referee::TableDir],
@@ -301,7 +291,7 @@ fn num(iv: &Interval) -> String {
 }
 
 /// The Markdown report.
-pub fn markdown(r: &CompareReport) -> String {
+pub(crate) fn markdown(r: &CompareReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# {}\n", r.title);
     let _ = writeln!(s, "## Settings\n");
@@ -490,7 +480,7 @@ pub fn markdown(r: &CompareReport) -> String {
 }
 
 /// `metrics.csv`: one row per variant.
-pub fn metrics_csv(r: &CompareReport) -> String {
+pub(crate) fn metrics_csv(r: &CompareReport) -> String {
     let mut s = String::from(
         "variant,rules,fingerprint,engine,seed,games,side0,side1,first,side0_wins,side1_wins,rule_draws,repetition_draws,move_limit,\
 side0_win_rate,side0_lo,side0_hi,side1_win_rate,side1_lo,side1_hi,balance,balance_lo,balance_hi,completion,completion_lo,completion_hi,\
@@ -537,7 +527,7 @@ length_mean,length_lo,length_hi,length_sd,length_median,length_min,length_max,ca
 }
 
 /// `comparisons.csv`: one row per pair of variants and side.
-pub fn comparisons_csv(r: &CompareReport) -> String {
+pub(crate) fn comparisons_csv(r: &CompareReport) -> String {
     let mut s = String::from("a,b,side,fisher_p,z,z_p,cohens_h,chi2,chi2_df,chi2_p,cramers_v\n");
     for p in &r.pairs {
         for w in &p.win_rates {

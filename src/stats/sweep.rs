@@ -220,12 +220,12 @@ fn row_of(
 }
 
 /// The table directory of one variant of a sweep: `<tables>/<KEY>-<VALUE>`.
-pub fn variant_dir(tables: &Path, param: &SweepParam, value: i64) -> PathBuf {
+pub(crate) fn variant_dir(tables: &Path, param: &SweepParam, value: i64) -> PathBuf {
     tables.join(safe_name(&param.option(value)))
 }
 
 /// Solves every variant of the sweep (the whole game) with the tiered
-/// retrograde solver, tables under `tables` (see [`variant_dir`]).
+/// retrograde solver, tables under `tables` (see `variant_dir`).
 ///
 /// Every variant is planned first; if one needs more than
 /// `options.memory_limit`, nothing is solved and [`Error::Memory`] names it.
@@ -299,7 +299,7 @@ fn pct(part: u64, whole: u64) -> f64 {
 }
 
 /// The Markdown table of a sweep.
-pub fn sweep_markdown(r: &SweepReport) -> String {
+pub(crate) fn sweep_markdown(r: &SweepReport) -> String {
     let mut s = String::new();
     let side0 = r
         .rows
@@ -498,12 +498,12 @@ mod value_text {
     use crate::game::Value;
 
     /// Writes the name.
-    pub fn serialize<S: serde::Serializer>(v: &Value, s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: serde::Serializer>(v: &Value, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(v.name())
     }
 
     /// Reads the name back.
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
         let text: String = serde::Deserialize::deserialize(d)?;
         match text.as_str() {
             "win" => Ok(Value::Win),

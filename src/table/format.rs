@@ -45,23 +45,23 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// First eight bytes of every table file.
-pub const MAGIC: [u8; 8] = *b"HSTABLE\x1a";
+pub(crate) const MAGIC: [u8; 8] = *b"HSTABLE\x1a";
 /// Last eight bytes of every table file.
-pub const END_MAGIC: [u8; 8] = *b"HSTEND\r\n";
+pub(crate) const END_MAGIC: [u8; 8] = *b"HSTEND\r\n";
 /// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 /// Default number of records per compressed block (8 KiB decoded). Measured with
 /// `cargo bench --bench table` on a loaded 2-core machine, 4 Mi synthetic records:
 /// a cold probe costs 24.5 µs with blocks of 4 Ki records, 75 µs with 16 Ki and
 /// 177 µs with 64 Ki, while the files differ by under 10 % (0.096, 0.099 and
 /// 0.105 bytes per record); the block index costs 16 bytes per block.
-pub const DEFAULT_BLOCK_RECORDS: u32 = 4 * 1024;
+pub(crate) const DEFAULT_BLOCK_RECORDS: u32 = 4 * 1024;
 /// Largest accepted header (bytes); the header is small, so more means corruption.
-pub const MAX_HEADER: usize = 1 << 20;
+pub(crate) const MAX_HEADER: usize = 1 << 20;
 /// Largest accepted number of records per block.
-pub const MAX_BLOCK_RECORDS: u32 = 1 << 22;
+pub(crate) const MAX_BLOCK_RECORDS: u32 = 1 << 22;
 /// Default zstd level: fast to write, and decoding speed barely depends on it.
-pub const DEFAULT_LEVEL: i32 = 3;
+pub(crate) const DEFAULT_LEVEL: i32 = 3;
 
 /// Upper bound of zstd's expansion: every zstd block holds at most 128 KiB and
 /// costs at least 4 bytes (an RLE block). Checking it bounds the memory a forged
@@ -138,7 +138,7 @@ pub struct Layout {
 
 impl Layout {
     /// Number of records in block `b`.
-    pub fn records_in(&self, b: usize) -> usize {
+    pub(crate) fn records_in(&self, b: usize) -> usize {
         let start = b as u64 * self.block_records as u64;
         (self.records - start).min(self.block_records as u64) as usize
     }
@@ -201,7 +201,10 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 /// Parses the header and block index from `prefix` (the first bytes of a file of
 /// `file_len` bytes). Pure function over bytes: the single entry point of all
 /// header parsing, so it can be fuzzed. Errors are human-readable reasons.
-pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse, FormatError> {
+pub(crate) fn parse_head(
+    prefix: &[u8],
+    file_len: u64,
+) -> std::result::Result<HeadParse, FormatError> {
     let min = (PREFIX + 4 + 4 + TRAILER) as u64;
     if file_len < min {
         return Err(bad(
@@ -400,7 +403,7 @@ thread_local! {
 }
 
 /// Checks and decodes one compressed block of `n` records. Pure function over bytes.
-pub fn decode_block(
+pub(crate) fn decode_block(
     bytes: &[u8],
     entry: &BlockEntry,
     n: usize,
@@ -412,7 +415,7 @@ pub fn decode_block(
 }
 
 /// [`decode_block`] into a caller's slice (its length is the record count).
-pub fn decode_block_into(
+pub(crate) fn decode_block_into(
     bytes: &[u8],
     entry: &BlockEntry,
     out: &mut [u16],
@@ -506,7 +509,7 @@ pub fn decode_table(bytes: &[u8]) -> std::result::Result<(Layout, Vec<u16>), For
 }
 
 /// Checks the end magic and the whole-file crc32 of a complete file.
-pub fn check_trailer(bytes: &[u8]) -> std::result::Result<(), FormatError> {
+pub(crate) fn check_trailer(bytes: &[u8]) -> std::result::Result<(), FormatError> {
     if bytes.len() < TRAILER {
         return Err(bad(TableFault::Truncated, "truncated: no trailer"));
     }

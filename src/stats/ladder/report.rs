@@ -438,7 +438,7 @@ fn material_markdown(s: &mut String, r: &LadderReport) {
 
 /// `ladder_captures.csv`: per variant, strength, side and N, the games in
 /// which the side captured at least N pieces.
-pub fn ladder_captures_csv(r: &LadderReport) -> Result<String> {
+pub(crate) fn ladder_captures_csv(r: &LadderReport) -> Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let csv_err = |e: csv::Error| Error::Internal(format!("encoding ladder_captures.csv: {e}"));
     w.write_record([
