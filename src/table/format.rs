@@ -186,6 +186,22 @@ fn bad(fault: TableFault, reason: impl Into<String>) -> FormatError {
     }
 }
 
+fn truncated(reason: impl Into<String>) -> FormatError {
+    bad(TableFault::Truncated, reason)
+}
+
+fn corrupt(reason: impl Into<String>) -> FormatError {
+    bad(TableFault::Corrupt, reason)
+}
+
+fn checksum(reason: impl Into<String>) -> FormatError {
+    bad(TableFault::Checksum, reason)
+}
+
+fn unsupported(reason: impl Into<String>) -> FormatError {
+    bad(TableFault::Unsupported, reason)
+}
+
 fn u32_at(b: &[u8], at: usize) -> u32 {
     let mut a = [0u8; 4];
     a.copy_from_slice(&b[at..at + 4]);
@@ -207,117 +223,56 @@ pub(crate) fn parse_head(
 ) -> std::result::Result<HeadParse, FormatError> {
     let min = (PREFIX + 4 + 4 + TRAILER) as u64;
     if file_len < min {
-        return Err(bad(
-            TableFault::Truncated,
-            format!("truncated: {file_len} bytes is shorter than the smallest table ({min} bytes)"),
-        ));
+        return Err(truncated(format!(
+            "truncated: {file_len} bytes is shorter than the smallest table ({min} bytes)"
+        )));
     }
     if prefix.len() < PREFIX {
         return Ok(HeadParse::Need(PREFIX));
     }
     if prefix[..8] != MAGIC {
-        return Err(bad(
-            TableFault::Corrupt,
-            "bad magic: not a huntsolve table file",
-        ));
+        return Err(corrupt("bad magic: not a huntsolve table file"));
     }
     let version = u32_at(prefix, 8);
     if version != FORMAT_VERSION {
-        return Err(bad(
-            TableFault::Unsupported,
-            format!(
-                "unsupported format version {version} (this build reads version {FORMAT_VERSION})"
-            ),
-        ));
+        return Err(unsupported(format!(
+            "unsupported format version {version} (this build reads version {FORMAT_VERSION})"
+        )));
     }
     let hlen = u32_at(prefix, 12) as usize;
     if hlen > MAX_HEADER {
-        return Err(bad(
-            TableFault::Corrupt,
-            format!("corrupt header: header length {hlen} exceeds the limit of {MAX_HEADER} bytes"),
-        ));
+        return Err(corrupt(format!(
+            "corrupt header: header length {hlen} exceeds the limit of {MAX_HEADER} bytes"
+        )));
     }
     let head_end = PREFIX + hlen + 4;
     if head_end as u64 + 4 + TRAILER as u64 > file_len {
-        return Err(bad(
-            TableFault::Truncated,
-            format!(
-                "truncated: the header needs {} bytes but the file has {file_len}",
-                head_end + 4 + TRAILER
-            ),
-        ));
+        return Err(truncated(format!(
+            "truncated: the header needs {} bytes but the file has {file_len}",
+            head_end + 4 + TRAILER
+        )));
     }
     if prefix.len() < head_end {
         return Ok(HeadParse::Need(head_end));
     }
     let stored = u32_at(prefix, PREFIX + hlen);
     if crc32fast::hash(&prefix[..PREFIX + hlen]) != stored {
-        return Err(bad(
-            TableFault::Checksum,
-            "header checksum mismatch (corrupt header)",
-        ));
+        return Err(checksum("header checksum mismatch (corrupt header)"));
     }
-    let config = bincode::config::standard().with_limit::<MAX_HEADER>();
-    let (h, used): (FileHeader, usize) =
-        bincode::serde::decode_from_slice(&prefix[PREFIX..PREFIX + hlen], config).map_err(|e| {
-            bad(
-                TableFault::Corrupt,
-                format!("corrupt header: does not decode ({e})"),
-            )
-        })?;
-    if used != hlen {
-        return Err(bad(
-            TableFault::Corrupt,
-            format!(
-                "corrupt header: {} trailing bytes after the header fields",
-                hlen - used
-            ),
-        ));
-    }
-    if h.encoding != RECORD_ENCODING {
-        return Err(bad(
-            TableFault::Unsupported,
-            format!(
-                "unsupported record encoding {} (this build reads encoding {RECORD_ENCODING})",
-                h.encoding
-            ),
-        ));
-    }
-    if h.block_records == 0 || h.block_records > MAX_BLOCK_RECORDS {
-        return Err(bad(
-            TableFault::Corrupt,
-            format!(
-                "corrupt header: {} records per block (accepted 1..={MAX_BLOCK_RECORDS})",
-                h.block_records
-            ),
-        ));
-    }
-    let want_blocks = h.records.div_ceil(h.block_records as u64);
-    if h.blocks != want_blocks {
-        return Err(bad(
-            TableFault::Corrupt,
-            format!(
-                "corrupt header: {} blocks for {} records of {} per block (expected {want_blocks})",
-                h.blocks, h.records, h.block_records
-            ),
-        ));
-    }
+    let h = decode_header(&prefix[PREFIX..PREFIX + hlen])?;
     // Every block is at least one byte, so the count is bounded by the file length
     // before the index is allocated.
     let index_len = h
         .blocks
         .checked_mul(ENTRY as u64 + 1)
-        .ok_or_else(|| bad(TableFault::Corrupt, "corrupt header: block count overflows"))?;
+        .ok_or_else(|| corrupt("corrupt header: block count overflows"))?;
     // Checked: a forged block count near `u64::MAX / 17` passes the multiplication.
     let index_end = (head_end as u64 + 4 + TRAILER as u64).checked_add(index_len);
     if index_end.is_none_or(|end| end > file_len) {
-        return Err(bad(
-            TableFault::Truncated,
-            format!(
-                "truncated: {} blocks do not fit in {file_len} bytes",
-                h.blocks
-            ),
-        ));
+        return Err(truncated(format!(
+            "truncated: {} blocks do not fit in {file_len} bytes",
+            h.blocks
+        )));
     }
     let nblocks = h.blocks as usize;
     let data_start = head_end + ENTRY * nblocks + 4;
@@ -326,58 +281,22 @@ pub(crate) fn parse_head(
     }
     let index = &prefix[head_end..head_end + ENTRY * nblocks];
     if crc32fast::hash(index) != u32_at(prefix, head_end + ENTRY * nblocks) {
-        return Err(bad(
-            TableFault::Checksum,
+        return Err(checksum(
             "block index checksum mismatch (corrupt block index)",
         ));
     }
-    let mut blocks = Vec::with_capacity(nblocks);
-    let mut next = data_start as u64;
-    for (i, e) in index.chunks_exact(ENTRY).enumerate() {
-        let entry = BlockEntry {
-            offset: u64_at(e, 0),
-            length: u32_at(e, 8),
-            crc: u32_at(e, 12),
-        };
-        if entry.offset != next || entry.length == 0 {
-            return Err(bad(
-                TableFault::Corrupt,
-                format!(
-                "corrupt block index: block {i} at offset {} length {} (expected offset {next})",
-                entry.offset, entry.length
-            ),
-            ));
-        }
-        let raw = 2 * (h.records - i as u64 * h.block_records as u64).min(h.block_records as u64);
-        if raw > MAX_RATIO * entry.length as u64 {
-            return Err(bad(
-                TableFault::Corrupt,
-                format!(
-                    "corrupt block index: block {i} of {} bytes cannot hold {raw} bytes of records",
-                    entry.length
-                ),
-            ));
-        }
-        next += entry.length as u64;
-        blocks.push(entry);
-    }
+    let (blocks, next) = block_entries(index, &h, data_start as u64)?;
     let want_len = next + TRAILER as u64;
     if want_len != file_len {
         return Err(if want_len > file_len {
-            bad(
-                TableFault::Truncated,
-                format!(
-                    "truncated: the file has {file_len} bytes, its block index needs {want_len}"
-                ),
-            )
+            truncated(format!(
+                "truncated: the file has {file_len} bytes, its block index needs {want_len}"
+            ))
         } else {
-            bad(
-                TableFault::Corrupt,
-                format!(
-                    "corrupt file: {} unexpected bytes after the last block",
-                    file_len - want_len
-                ),
-            )
+            corrupt(format!(
+                "corrupt file: {} unexpected bytes after the last block",
+                file_len - want_len
+            ))
         });
     }
     Ok(HeadParse::Done(Layout {
@@ -395,6 +314,74 @@ pub(crate) fn parse_head(
         blocks,
         file_len,
     }))
+}
+
+/// The header fields from their bytes, checked against one another.
+fn decode_header(bytes: &[u8]) -> std::result::Result<FileHeader, FormatError> {
+    let config = bincode::config::standard().with_limit::<MAX_HEADER>();
+    let (h, used): (FileHeader, usize) = bincode::serde::decode_from_slice(bytes, config)
+        .map_err(|e| corrupt(format!("corrupt header: does not decode ({e})")))?;
+    if used != bytes.len() {
+        return Err(corrupt(format!(
+            "corrupt header: {} trailing bytes after the header fields",
+            bytes.len() - used
+        )));
+    }
+    if h.encoding != RECORD_ENCODING {
+        return Err(unsupported(format!(
+            "unsupported record encoding {} (this build reads encoding {RECORD_ENCODING})",
+            h.encoding
+        )));
+    }
+    if h.block_records == 0 || h.block_records > MAX_BLOCK_RECORDS {
+        return Err(corrupt(format!(
+            "corrupt header: {} records per block (accepted 1..={MAX_BLOCK_RECORDS})",
+            h.block_records
+        )));
+    }
+    let want_blocks = h.records.div_ceil(h.block_records as u64);
+    if h.blocks != want_blocks {
+        return Err(corrupt(format!(
+            "corrupt header: {} blocks for {} records of {} per block (expected {want_blocks})",
+            h.blocks, h.records, h.block_records
+        )));
+    }
+    Ok(h)
+}
+
+/// The entries of a block index that checks out: each block right after the
+/// previous one, none empty or too small for its records. Returns them and
+/// the offset after the last block.
+fn block_entries(
+    index: &[u8],
+    h: &FileHeader,
+    data_start: u64,
+) -> std::result::Result<(Vec<BlockEntry>, u64), FormatError> {
+    let mut blocks = Vec::with_capacity(index.len() / ENTRY);
+    let mut next = data_start;
+    for (i, e) in index.chunks_exact(ENTRY).enumerate() {
+        let entry = BlockEntry {
+            offset: u64_at(e, 0),
+            length: u32_at(e, 8),
+            crc: u32_at(e, 12),
+        };
+        if entry.offset != next || entry.length == 0 {
+            return Err(corrupt(format!(
+                "corrupt block index: block {i} at offset {} length {} (expected offset {next})",
+                entry.offset, entry.length
+            )));
+        }
+        let raw = 2 * (h.records - i as u64 * h.block_records as u64).min(h.block_records as u64);
+        if raw > MAX_RATIO * entry.length as u64 {
+            return Err(corrupt(format!(
+                "corrupt block index: block {i} of {} bytes cannot hold {raw} bytes of records",
+                entry.length
+            )));
+        }
+        next += entry.length as u64;
+        blocks.push(entry);
+    }
+    Ok((blocks, next))
 }
 
 thread_local! {
@@ -423,20 +410,16 @@ pub(crate) fn decode_block_into(
 ) -> std::result::Result<(), FormatError> {
     let n = out.len();
     if bytes.len() != entry.length as usize {
-        return Err(bad(
-            TableFault::Truncated,
-            format!(
-                "truncated: block {b} has {} of its {} bytes",
-                bytes.len(),
-                entry.length
-            ),
-        ));
+        return Err(truncated(format!(
+            "truncated: block {b} has {} of its {} bytes",
+            bytes.len(),
+            entry.length
+        )));
     }
     if crc32fast::hash(bytes) != entry.crc {
-        return Err(bad(
-            TableFault::Checksum,
-            format!("block {b} checksum mismatch (corrupt block)"),
-        ));
+        return Err(checksum(format!(
+            "block {b} checksum mismatch (corrupt block)"
+        )));
     }
     // Reusing one decompression context per thread saves an allocation per block.
     let raw = DECOMPRESSOR.with(|cell| {
@@ -449,21 +432,13 @@ pub(crate) fn decode_block_into(
             None => Err("no decompressor".to_string()),
         }
     });
-    let raw = raw.map_err(|e| {
-        bad(
-            TableFault::Corrupt,
-            format!("corrupt block {b}: does not decompress ({e})"),
-        )
-    })?;
+    let raw = raw.map_err(|e| corrupt(format!("corrupt block {b}: does not decompress ({e})")))?;
     if raw.len() != 2 * n {
-        return Err(bad(
-            TableFault::Corrupt,
-            format!(
-                "corrupt block {b}: {} bytes decompressed, expected {}",
-                raw.len(),
-                2 * n
-            ),
-        ));
+        return Err(corrupt(format!(
+            "corrupt block {b}: {} bytes decompressed, expected {}",
+            raw.len(),
+            2 * n
+        )));
     }
     let (lo, hi) = raw.split_at(n);
     for ((o, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
@@ -479,17 +454,14 @@ pub fn decode_table(bytes: &[u8]) -> std::result::Result<(Layout, Vec<u16>), For
         HeadParse::Done(l) => l,
         // parse_head only asks for more when the prefix is shorter than the file.
         HeadParse::Need(n) => {
-            return Err(bad(
-                TableFault::Truncated,
-                format!("truncated: {n} bytes needed, {} present", bytes.len()),
-            ))
+            return Err(truncated(format!(
+                "truncated: {n} bytes needed, {} present",
+                bytes.len()
+            )))
         }
     };
     if bytes[bytes.len() - 8..] != END_MAGIC {
-        return Err(bad(
-            TableFault::Corrupt,
-            "bad end marker: truncated or corrupt file end",
-        ));
+        return Err(corrupt("bad end marker: truncated or corrupt file end"));
     }
     // Blocks before the file checksum, so a damaged block is named; in parallel,
     // since the solver reads whole child tiers this way. The allocation is bounded
@@ -511,20 +483,14 @@ pub fn decode_table(bytes: &[u8]) -> std::result::Result<(Layout, Vec<u16>), For
 /// Checks the end magic and the whole-file crc32 of a complete file.
 pub(crate) fn check_trailer(bytes: &[u8]) -> std::result::Result<(), FormatError> {
     if bytes.len() < TRAILER {
-        return Err(bad(TableFault::Truncated, "truncated: no trailer"));
+        return Err(truncated("truncated: no trailer"));
     }
     let end = bytes.len();
     if bytes[end - 8..] != END_MAGIC {
-        return Err(bad(
-            TableFault::Corrupt,
-            "bad end marker: truncated or corrupt file end",
-        ));
+        return Err(corrupt("bad end marker: truncated or corrupt file end"));
     }
     if crc32fast::hash(&bytes[..end - TRAILER]) != u32_at(bytes, end - TRAILER) {
-        return Err(bad(
-            TableFault::Checksum,
-            "file checksum mismatch (corrupt file)",
-        ));
+        return Err(checksum("file checksum mismatch (corrupt file)"));
     }
     Ok(())
 }
@@ -565,30 +531,20 @@ pub fn encode_table_from(
     opts: &WriteOptions,
 ) -> std::result::Result<Vec<u8>, FormatError> {
     if meta.encoding != RECORD_ENCODING {
-        return Err(bad(
-            TableFault::Corrupt,
-            format!(
-                "record encoding {} is not the one this build writes ({RECORD_ENCODING})",
-                meta.encoding
-            ),
-        ));
+        return Err(corrupt(format!(
+            "record encoding {} is not the one this build writes ({RECORD_ENCODING})",
+            meta.encoding
+        )));
     }
     if opts.block_records == 0 || opts.block_records > MAX_BLOCK_RECORDS {
-        return Err(bad(
-            TableFault::Corrupt,
-            format!(
-                "{} records per block (accepted 1..={MAX_BLOCK_RECORDS})",
-                opts.block_records
-            ),
-        ));
+        return Err(corrupt(format!(
+            "{} records per block (accepted 1..={MAX_BLOCK_RECORDS})",
+            opts.block_records
+        )));
     }
     if !meta.extra.is_empty() {
-        serde_json::from_str::<serde_json::Value>(&meta.extra).map_err(|e| {
-            bad(
-                TableFault::Corrupt,
-                format!("extra statistics are not valid JSON: {e}"),
-            )
-        })?;
+        serde_json::from_str::<serde_json::Value>(&meta.extra)
+            .map_err(|e| corrupt(format!("extra statistics are not valid JSON: {e}")))?;
     }
     let header = FileHeader {
         rules: meta.rules.clone(),
@@ -603,15 +559,12 @@ pub fn encode_table_from(
         blocks: len.div_ceil(opts.block_records as usize) as u64,
     };
     let hbytes = bincode::serde::encode_to_vec(&header, bincode::config::standard())
-        .map_err(|e| bad(TableFault::Corrupt, format!("header does not encode: {e}")))?;
+        .map_err(|e| corrupt(format!("header does not encode: {e}")))?;
     if hbytes.len() > MAX_HEADER {
-        return Err(bad(
-            TableFault::Corrupt,
-            format!(
-                "header of {} bytes exceeds the limit of {MAX_HEADER} (extra JSON too long?)",
-                hbytes.len()
-            ),
-        ));
+        return Err(corrupt(format!(
+            "header of {} bytes exceeds the limit of {MAX_HEADER} (extra JSON too long?)",
+            hbytes.len()
+        )));
     }
     let level = opts.level;
     let per = opts.block_records as usize;
@@ -630,7 +583,7 @@ pub fn encode_table_from(
                     c.shrink_to_fit();
                     c
                 })
-                .map_err(|e| bad(TableFault::Corrupt, format!("compression failed: {e}")))
+                .map_err(|e| corrupt(format!("compression failed: {e}")))
         })
         .collect::<std::result::Result<_, _>>()?;
     let data_start = PREFIX + hbytes.len() + 4 + ENTRY * compressed.len() + 4;
