@@ -35,7 +35,9 @@
 //! header length, block count and block lengths are bounded by the file length
 //! before anything is allocated).
 
-use crate::error::{Error, Result, TableFault};
+pub use super::format_error::FormatError;
+use super::format_error::{checksum, corrupt, truncated, unsupported};
+use crate::error::{Error, Result};
 use crate::tier::RECORD_ENCODING;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -152,54 +154,6 @@ pub enum HeadParse {
     Done(Layout),
     /// The prefix is too short; this many bytes are needed.
     Need(usize),
-}
-
-/// What is wrong with the bytes of a table: the kind (typed, so no caller reads
-/// it from the text) and the details for a person.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FormatError {
-    /// What kind of problem it is.
-    pub fault: TableFault,
-    /// The details, for a person (they start with the kind: `truncated: ...`).
-    pub reason: String,
-}
-
-impl FormatError {
-    /// The table error of the file at `path`.
-    pub fn at(self, path: &Path) -> Error {
-        Error::table(path, self.fault, self.reason)
-    }
-}
-
-impl std::fmt::Display for FormatError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.reason)
-    }
-}
-
-impl std::error::Error for FormatError {}
-
-fn bad(fault: TableFault, reason: impl Into<String>) -> FormatError {
-    FormatError {
-        fault,
-        reason: reason.into(),
-    }
-}
-
-fn truncated(reason: impl Into<String>) -> FormatError {
-    bad(TableFault::Truncated, reason)
-}
-
-fn corrupt(reason: impl Into<String>) -> FormatError {
-    bad(TableFault::Corrupt, reason)
-}
-
-fn checksum(reason: impl Into<String>) -> FormatError {
-    bad(TableFault::Checksum, reason)
-}
-
-fn unsupported(reason: impl Into<String>) -> FormatError {
-    bad(TableFault::Unsupported, reason)
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {

@@ -15,6 +15,7 @@ pub mod cache;
 pub mod complete;
 pub mod file;
 pub mod format;
+mod format_error;
 pub mod probe;
 pub mod query;
 pub mod verify;
