@@ -43,7 +43,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Largest certificate a bound run extracts (nodes).
-pub const MAX_BOUND_CERT_NODES: usize = 20_000_000;
+pub(crate) const MAX_BOUND_CERT_NODES: usize = 20_000_000;
 
 /// How to run [`bounds`].
 #[derive(Clone, Debug)]

@@ -77,7 +77,7 @@ impl Table {
     }
 
     /// Opens a table sharing `cache` with other tables.
-    pub fn open_with_cache(path: &Path, cache: Arc<BlockCache>) -> Result<Table> {
+    pub(crate) fn open_with_cache(path: &Path, cache: Arc<BlockCache>) -> Result<Table> {
         ensure_regular(path)?;
         let file = File::open(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {

@@ -34,7 +34,7 @@ impl TaflGame {
     /// threatens when it is inside the region (a defender, the armed king, or an
     /// empty cell a defender may occupy or that is hostile to attackers), or
     /// outside it and a cell hostile to attackers (T6/T7). The edge never threatens.
-    pub fn encircled(&self, p: &TaflPos) -> bool {
+    pub(crate) fn encircled(&self, p: &TaflPos) -> bool {
         if p.king == NONE {
             return false;
         }
@@ -383,7 +383,7 @@ impl TaflGame {
     }
 
     /// Number of legal moves (without building a list).
-    pub fn count_moves(&self, p: &TaflPos) -> u32 {
+    pub(crate) fn count_moves(&self, p: &TaflPos) -> u32 {
         if self.decided(p).is_some() {
             return 0;
         }
