@@ -70,12 +70,6 @@ impl Error {
         }
     }
 
-    /// Whether the user can fix this by changing the input (arguments, files,
-    /// tables): everything but [`Error::Internal`] and [`Error::Disagreement`].
-    pub fn is_user_error(&self) -> bool {
-        !matches!(self, Error::Internal(_) | Error::Disagreement(_))
-    }
-
     /// The process exit status for this error, like ripgrep's: 1 when a check
     /// disagreed, 130 when interrupted, 2 for every other error (bad usage or
     /// input, unreadable or damaged files, and internal errors).
@@ -185,20 +179,6 @@ impl TableFault {
             TableFault::WrongTier => "wrong tier",
             TableFault::Changed => "changed",
             TableFault::BadRecord => "bad record",
-        }
-    }
-
-    /// The kind of a reason given by the format parser ([`crate::table::format`]),
-    /// whose messages start with the kind (`truncated: ...`, `... checksum mismatch`).
-    pub fn of_reason(reason: &str) -> TableFault {
-        if reason.starts_with("truncated") {
-            TableFault::Truncated
-        } else if reason.contains("checksum") {
-            TableFault::Checksum
-        } else if reason.starts_with("unsupported") {
-            TableFault::Unsupported
-        } else {
-            TableFault::Corrupt
         }
     }
 }

@@ -298,7 +298,7 @@ impl<T: Game + Notation + Evaluate> FullGame for T {}
 /// Traditional names of the two sides of each family, singular and plural:
 /// (family, side, names). [`side_by_name`] accepts them beside
 /// [`Game::side_name`].
-pub const SIDE_ALIASES: &[(&str, usize, &[&str])] = &[
+pub(crate) const SIDE_ALIASES: &[(&str, usize, &[&str])] = &[
     (
         "hunt",
         0,
@@ -324,7 +324,7 @@ pub const SIDE_ALIASES: &[(&str, usize, &[&str])] = &[
 ];
 
 /// The side (0 or 1) that `name` names: the game's own side name, a
-/// traditional name of its family ([`SIDE_ALIASES`]: `crows` for Kaooa's prey,
+/// traditional name of its family (`SIDE_ALIASES`: `crows` for Kaooa's prey,
 /// `tigers` for Bagh-Chal's hunters), or the index `0`/`1`; case-insensitive.
 pub fn side_by_name<G: Game>(game: &G, name: &str) -> Option<usize> {
     let name = name.trim();

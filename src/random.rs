@@ -10,7 +10,7 @@ pub fn mix64(mut z: u64) -> u64 {
 
 /// 64-bit hash of a text: FNV-1a over its bytes, finished with [`mix64`].
 /// Stable across platforms and versions (fingerprints written into files use it).
-pub fn hash_str(text: &str) -> u64 {
+pub(crate) fn hash_str(text: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
         h ^= b as u64;

@@ -195,9 +195,9 @@ pub const RECORD_ENCODING: u32 = 1;
 /// Record of a slot that holds no position (non-canonical or malformed).
 pub const REC_NONE: u16 = 0;
 /// Record of a drawn position.
-pub const REC_DRAW: u16 = 1;
+pub(crate) const REC_DRAW: u16 = 1;
 /// Largest distance a record can hold.
-pub const MAX_DISTANCE: u32 = (u16::MAX as u32 - 3) / 2;
+pub(crate) const MAX_DISTANCE: u32 = (u16::MAX as u32 - 3) / 2;
 
 /// Encodes a value and its distance in plies (win in d: `2 + 2d`, loss in d: `3 + 2d`).
 pub fn encode(value: Value, distance: u32) -> u16 {
@@ -254,7 +254,7 @@ impl Outcomes {
     }
 
     /// Adds the counts of `other` (sums, and the larger distance).
-    pub fn merge(&mut self, other: &Outcomes) {
+    pub(crate) fn merge(&mut self, other: &Outcomes) {
         self.classes += other.classes;
         self.wins += other.wins;
         self.losses += other.losses;
@@ -263,7 +263,7 @@ impl Outcomes {
     }
 
     /// The counts of the records of a solved tier ([`REC_NONE`] slots skipped).
-    pub fn of_records(records: &[u16]) -> Outcomes {
+    pub(crate) fn of_records(records: &[u16]) -> Outcomes {
         let mut o = Outcomes::default();
         for &r in records {
             if let Some((v, d)) = decode(r) {

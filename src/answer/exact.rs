@@ -22,7 +22,7 @@ use crate::search::{Limit, SearchConfig, TransTable};
 use std::time::{Duration, Instant};
 
 /// Answers `pos` exactly: prover value, then the bounded distance search.
-pub fn exact_answer<G: FullGame, O: Oracle<G>>(
+pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
     game: &G,
     pos: &G::Pos,
     oracle: &O,

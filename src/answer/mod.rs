@@ -1,7 +1,11 @@
 //! Answers that combine solved tables with search: the layer above both.
 //!
-//! - [`query`]: a position answered by search where no table knows it, with the
-//!   keys of the table answer, and the exact principal variation along tables.
+//! - [`position`]: the one way to answer a position ([`answer_position`]): the
+//!   tables, the prover and search in the order and budgets of a [`Policy`],
+//!   for `query`, the explorer's server and every other face; the exact
+//!   principal variation along tables ([`exact_pv`]).
+//! - [`query`]: a position answered by search, with the keys of the table
+//!   answer.
 //! - [`crosscheck`]: solved tables against search on seeded random positions
 //!   (`verify --search`), a check that shares nothing with the retrograde solver
 //!   or the verifier but the rules engine.
@@ -17,7 +21,9 @@
 pub mod crosscheck;
 pub mod exact;
 pub mod openings;
+pub mod position;
 pub mod query;
 
 pub use crosscheck::{crosscheck_dir, CrossReport, CrossSample};
-pub use query::{answer, exact_pv, from_table, SearchAnswer};
+pub use position::{answer_position, exact_pv, Answered, Policy, ProverUse, Source, TABLE_DRAW_PV};
+pub use query::{answer, from_table, SearchAnswer};

@@ -90,7 +90,7 @@ impl ProvenOpening {
     /// The score the line is ranked by: a proven value as a proven score (a win
     /// by its distance or proof length, a draw as 0), else the search's score
     /// kept inside the heuristic range.
-    pub fn rank_score(&self, heuristic: i32) -> i32 {
+    pub(crate) fn rank_score(&self, heuristic: i32) -> i32 {
         let d = self.distance.or(self.plies_at_most).unwrap_or(0);
         let d = d.min((MATE - PROVEN - 1) as u32) as i32;
         match self.value {
@@ -125,7 +125,7 @@ fn flip_if(v: Value, odd: bool) -> Value {
 
 /// Proves the end position of every line (see the module docs) and returns
 /// the lines with what was proven, ranked best first for the first mover by
-/// [`ProvenOpening::rank_score`] (stable: equal keys keep the search's order).
+/// `ProvenOpening::rank_score` (stable: equal keys keep the search's order).
 /// A stop request gives [`Error::Interrupted`].
 pub fn prove_openings<G: FullGame, O: Oracle<G>>(
     game: &G,

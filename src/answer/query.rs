@@ -3,10 +3,9 @@
 //! `depth`, `nodes`, so that the command can fall back to search where no table
 //! knows the position and print both the same way.
 
-use crate::error::Result;
 use crate::game::{FullGame, Oracle, Value};
 use crate::search::{search, SearchConfig, TransTable, MATE};
-use crate::table::query::{Exact, QueryResult};
+use crate::table::query::QueryResult;
 use serde::Serialize;
 
 /// One legal move answered by search, from the side to move's view.
@@ -97,7 +96,7 @@ pub fn answer<G: FullGame, O: Oracle<G>>(
 /// Searches `pos` with `cfg` as given and answers it: without
 /// [`SearchConfig::all_moves`], only the best move's score is exact (the
 /// others are bounds, and their values are given only where proven).
-pub fn answer_as_configured<G: FullGame, O: Oracle<G>>(
+pub(crate) fn answer_as_configured<G: FullGame, O: Oracle<G>>(
     game: &G,
     pos: &G::Pos,
     oracle: &O,
@@ -140,7 +139,7 @@ pub fn answer_as_configured<G: FullGame, O: Oracle<G>>(
 
 /// Search score of an exact value: a win in `d` plies is `MATE - d`, a loss
 /// `-(MATE - d)`, a draw 0 (the scale of the search's proven scores).
-pub fn exact_score(value: Value, distance: u32) -> i32 {
+pub(crate) fn exact_score(value: Value, distance: u32) -> i32 {
     let d = distance.min(MATE as u32) as i32;
     match value {
         Value::Win => MATE - d,
@@ -149,35 +148,8 @@ pub fn exact_score(value: Value, distance: u32) -> i32 {
     }
 }
 
-/// The line of best moves by exact values from `pos`: each step plays the
-/// first (best) move of [`query_with`](crate::table::query_with), stopping at
-/// a terminal position, an unknown value or after `max_plies` plies (draws go
-/// on for ever).
-pub fn exact_pv<G: FullGame>(
-    game: &G,
-    pos: &G::Pos,
-    exact: &dyn Fn(&G::Pos) -> Result<Exact>,
-    max_plies: usize,
-) -> Result<Vec<String>> {
-    let mut line = Vec::new();
-    let mut p = pos.clone();
-    let mut moves = Vec::new();
-    while line.len() < max_plies {
-        let q = crate::table::query_with(game, &p, exact)?;
-        let Some(best) = q.best else { break };
-        // query_with formats moves; find the move itself to play it.
-        game.legal_moves(&p, &mut moves);
-        let Some(&m) = moves.iter().find(|&&m| game.format_move(&p, m) == best) else {
-            break;
-        };
-        line.push(best);
-        p = game.play(&p, m);
-    }
-    Ok(line)
-}
-
 /// Turns a table answer into a [`SearchAnswer`]: scores derived from the exact
-/// values, `pv` as given (see [`exact_pv`]). Moves the tables do not know take
+/// values, `pv` as given (see [`exact_pv`](super::exact_pv)). Moves the tables do not know take
 /// their value and score from `searched` (a search of the same position), and
 /// the answer then reports that search's depth, nodes and time.
 pub fn from_table(

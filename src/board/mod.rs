@@ -46,7 +46,7 @@ use crate::error::{Error, Result};
 
 /// Largest number of points a hunt board may have (positions are `u64` bitboards).
 /// Largest number of points a hunt board may have (positions are `u64` bitboards).
-pub const MAX_POINTS: usize = 64;
+pub(crate) const MAX_POINTS: usize = 64;
 
 /// Marker in [`Board::jump_to`] for "no jump".
 pub const NO_JUMP: u8 = u8::MAX;
@@ -103,7 +103,7 @@ impl Board {
     }
 
     /// Mask with one bit per point.
-    pub fn all_mask(&self) -> u64 {
+    pub(crate) fn all_mask(&self) -> u64 {
         if self.len() == 64 {
             u64::MAX
         } else {

@@ -4,6 +4,7 @@
 //! by the side to move (slower: every position is unranked).
 
 use super::args::{Json, Tables, Threads};
+use super::job::{dispatch, set_threads, TierJob};
 use super::out;
 use huntsolve::retro::TierGame;
 use huntsolve::table::analyze::{analyze_dir_with, AnalyzeOptions};
@@ -31,20 +32,6 @@ pub struct Args {
     threads: Threads,
 }
 
-/// Sets the size of rayon's global pool (verify, analyze).
-pub(crate) fn set_threads(threads: Option<usize>) -> Result<()> {
-    if let Some(n) = threads {
-        if n == 0 {
-            return Err(Error::Input("--threads must be at least 1".into()));
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global()
-            .map_err(|e| Error::Input(format!("cannot set up {n} threads: {e}")))?;
-    }
-    Ok(())
-}
-
 /// Runs `analyze`.
 pub fn run(args: Args) -> Result<()> {
     set_threads(args.threads.threads)?;
@@ -53,7 +40,7 @@ pub fn run(args: Args) -> Result<()> {
         None => rules_of_dir(&args.tables.tables)?,
     };
     let any = AnyGame::parse(&rules)?;
-    let report = super::verify::dispatch(&any, Analyze(&args))?;
+    let report = dispatch(&any, Analyze(&args))?;
     if args.json.json {
         let s = serde_json::to_string_pretty(&report)
             .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
@@ -65,7 +52,7 @@ pub fn run(args: Args) -> Result<()> {
 
 struct Analyze<'a>(&'a Args);
 
-impl super::verify::TierJob for Analyze<'_> {
+impl TierJob for Analyze<'_> {
     type Out = AnalyzeReport;
     fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<AnalyzeReport> {
         let opts = AnalyzeOptions {

@@ -100,21 +100,6 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Parses repeated `--eval key=value` options into `game`.
-pub fn apply_evals<G: FullGame>(game: &mut G, evals: &[String]) -> Result<()> {
-    for e in evals {
-        let (k, v) = e.split_once('=').ok_or_else(|| {
-            Error::Input(format!("--eval '{e}': expected key=value (integer value)"))
-        })?;
-        let v: i32 = v
-            .trim()
-            .parse()
-            .map_err(|_| Error::Input(format!("--eval '{e}': '{v}' is not an integer")))?;
-        game.set_eval_param(k.trim(), v)?;
-    }
-    Ok(())
-}
-
 struct Line {
     nodes: u64,
     time: Duration,

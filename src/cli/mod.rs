@@ -12,6 +12,7 @@ pub mod bounds;
 pub mod compare;
 pub mod explore;
 pub mod frontier;
+pub mod job;
 pub mod openings;
 pub mod out;
 pub mod perft;

@@ -7,7 +7,7 @@
 //! (see `huntsolve::answer::openings`).
 
 use super::args::{Hash, Threads};
-use super::bench::apply_evals;
+use super::job::apply_evals;
 use super::out::{println, Bars};
 use huntsolve::answer::openings::{
     from_search, prove_openings, ProveOpeningsConfig, ProvenOpening,

@@ -19,7 +19,7 @@
 //! (1000 plies when the rules set none), also a draw.
 
 use super::args::{Hash, Threads};
-use super::bench::apply_evals;
+use super::job::apply_evals;
 use super::out::{print, println};
 use huntsolve::game::FullGame;
 use huntsolve::game::{NoOracle, Value};

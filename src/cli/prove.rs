@@ -12,12 +12,13 @@
 //! loss, and for a draw `FILE.<side>` per side (each side's "cannot win").
 
 use super::args::{Hash, Json, Threads};
+use super::job::{dispatch, TierJob};
 use super::out;
-use super::verify::{dispatch, TierJob};
 use huntsolve::progress::Progress;
-use huntsolve::prove::certificate::{extract, Certificate, TableRef};
+use huntsolve::prove::certificate::{Certificate, TableRef};
 use huntsolve::prove::check::check;
 use huntsolve::prove::dfpn::num;
+use huntsolve::prove::extract;
 use huntsolve::prove::tables::TableDirs;
 use huntsolve::prove::{
     check_repetition_rule, ProofTable, ProveConfig, Prover, RunOutcome, RunReport,

@@ -17,16 +17,13 @@
 //! With position `-`, reads positions from stdin, one per line, and answers each.
 
 use super::args::{Hash, Json, MaybeTables, Threads};
-use super::bench::apply_evals;
+use super::job::apply_evals;
 use super::out;
-use huntsolve::answer::{answer, exact_pv, from_table, SearchAnswer};
+use huntsolve::answer::{answer_position, Policy, ProverUse, SearchAnswer, Source};
 use huntsolve::game::FullGame;
-use huntsolve::game::{Game, NoOracle, Oracle};
-use huntsolve::progress::stop_requested;
 use huntsolve::retro::TierGame;
 use huntsolve::search::{score_text, Limit, SearchConfig, TransTable};
-use huntsolve::table::query::Exact;
-use huntsolve::table::{list_tiers, query_with, table_path, Table, TableOracle};
+use huntsolve::table::{list_tiers, table_path, Table, TableOracle};
 use huntsolve::{with_game, AnyGame, Error, Result};
 use std::io::BufRead;
 use std::path::Path;
@@ -34,13 +31,9 @@ use std::time::Duration;
 
 /// Default search depth without `--depth`/`--time` (plies).
 const DEFAULT_DEPTH: u32 = 6;
-/// Exact values of positions from the tables (`Ok(None)`: no table covers it).
-type ExactFn<'a, G> = dyn Fn(&<G as Game>::Pos) -> Result<Exact> + 'a;
 
 /// Memory budget of the prover of `--exact` without `--hash` (MiB).
 const PROVE_HASH_MIB: usize = 256;
-/// Plies of a drawn principal variation printed from the tables.
-const TABLE_DRAW_PV: usize = 12;
 
 /// Arguments of `query`.
 #[derive(clap::Args, Debug)]
@@ -95,14 +88,14 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     match &args.tables.tables {
-        Some(_) => super::verify::dispatch(&any, Query(&args)),
-        None => with_game!(&any, g => run_game(g, &NoOracle, None, &|| None, &args)),
+        Some(_) => super::job::dispatch(&any, Query(&args)),
+        None => with_game!(&any, g => run_game(g, None, &args)),
     }
 }
 
 struct Query<'a>(&'a Args);
 
-impl super::verify::TierJob for Query<'_> {
+impl super::job::TierJob for Query<'_> {
     type Out = ();
     fn run<G: TierGame + huntsolve::Evaluate>(self, game: &G) -> Result<()> {
         let dir = self
@@ -113,8 +106,7 @@ impl super::verify::TierJob for Query<'_> {
             .expect("dispatched only with --tables");
         check_tables(game, dir)?;
         let oracle = TableOracle::new(game, dir)?;
-        let exact = |p: &G::Pos| oracle.try_probe(p);
-        run_game(game, &oracle, Some(&exact), &|| oracle.take_error(), self.0)
+        run_game(game, Some(&oracle), self.0)
     }
 }
 
@@ -155,78 +147,47 @@ fn config(args: &Args) -> SearchConfig {
     }
 }
 
-/// Answers one position: from the tables when they know its value, otherwise by search.
-#[allow(clippy::too_many_arguments)]
-fn answer_one<G: FullGame, O: Oracle<G>>(
+/// Answers one position: from the tables when they know its value, otherwise by
+/// search (or, with `--exact` and no `--depth`, by the prover).
+fn answer_one<G: TierGame + FullGame>(
     game: &G,
-    oracle: &O,
-    tables: Option<&ExactFn<G>>,
-    oracle_error: &dyn Fn() -> Option<Error>,
+    tables: Option<&TableOracle<G>>,
     text: &str,
     moves: &str,
-    cfg: &SearchConfig,
+    policy: &Policy,
     tt: &TransTable,
-    prove_hash_mib: usize,
 ) -> Result<SearchAnswer> {
     let pos = game.parse_position(text)?;
     let pos = huntsolve::game::play_line(game, &pos, moves)?;
-    // A fresh table per search keeps answers independent of the batch order;
-    // it is cleared only when a search runs (clearing 64 MiB cost 10 ms a line
-    // even when the tables answered: 100,000 lines of `query -` took 635 s).
-    let fresh = || {
-        tt.clear();
-        tt
-    };
-    let checked = |a: SearchAnswer| -> Result<SearchAnswer> {
-        if let Some(e) = oracle_error() {
-            return Err(e);
-        }
-        if stop_requested() {
-            return Err(Error::Interrupted);
-        }
-        Ok(a)
-    };
-    if let Some(exact) = tables {
-        let q = query_with(game, &pos, exact)?;
-        if q.value.is_some() {
-            let searched = if q.moves.iter().any(|m| m.value.is_none()) {
-                Some(checked(answer(game, &pos, oracle, cfg, fresh()))?)
-            } else {
-                None
-            };
-            // A won or lost line ends at its distance; a drawn one never ends.
-            let plies = match (q.value, q.distance) {
-                (Some(huntsolve::Value::Draw), _) | (_, None) => TABLE_DRAW_PV,
-                (_, Some(d)) => d as usize,
-            };
-            let pv = exact_pv(game, &pos, exact, plies)?;
-            return Ok(from_table(&q, pv, searched.as_ref()));
-        }
-    }
-    if tables.is_some() {
+    let tables: Vec<&TableOracle<G>> = tables.into_iter().collect();
+    let a = answer_position(game, &pos, &tables, policy, tt)?;
+    if !tables.is_empty() && a.source != Source::Table {
         // Not an error (tables may hold only some tiers), but never silent.
         eprintln!(
             "note: the tables do not hold {}; answered by search",
             game.format_position(&pos)
         );
     }
-    if cfg.exact && !cfg.limits.iter().any(|l| matches!(l, Limit::Depth(_))) {
-        // The prover: no depth cap; `--time` bounds it, then "unknown".
-        let time = cfg.limits.iter().find_map(|l| match l {
-            Limit::Time(t) => Some(*t),
-            _ => None,
-        });
-        return checked(huntsolve::answer::exact::exact_answer(
-            game,
-            &pos,
-            oracle,
-            prove_hash_mib,
-            cfg.threads,
-            time,
-            fresh(),
-        ));
+    Ok(a.answer)
+}
+
+/// How `query` answers: the search of the flags; with `--exact` and no
+/// `--depth`, the prover instead of the search (`--hash` its memory budget).
+fn policy(args: &Args) -> Policy {
+    let search = config(args);
+    let prover = if search.exact && !search.limits.iter().any(|l| matches!(l, Limit::Depth(_))) {
+        ProverUse::Instead {
+            hash_mib: args.hash.or(PROVE_HASH_MIB),
+        }
+    } else {
+        ProverUse::Off
+    };
+    Policy {
+        search,
+        budget: None,
+        prover,
+        over_from_rules: false,
     }
-    checked(answer(game, &pos, oracle, cfg, fresh()))
 }
 
 fn show_value(value: Option<&str>, distance: Option<u32>) -> String {
@@ -332,31 +293,15 @@ fn show<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
     out::print(&text_of(game, a, args.exact)?)
 }
 
-fn run_game<G: FullGame, O: Oracle<G>>(
+fn run_game<G: TierGame + FullGame>(
     game: &G,
-    oracle: &O,
-    tables: Option<&ExactFn<G>>,
-    oracle_error: &dyn Fn() -> Option<Error>,
+    tables: Option<&TableOracle<G>>,
     args: &Args,
 ) -> Result<()> {
-    let cfg = config(args);
+    let policy = policy(args);
     let tt = TransTable::new(args.hash.or(64))?;
     let moves = args.moves.join(" ");
-    // With --exact, --hash is also the prover's memory budget.
-    let prove_hash = args.hash.or(PROVE_HASH_MIB);
-    let one = |text: &str| {
-        answer_one(
-            game,
-            oracle,
-            tables,
-            oracle_error,
-            text,
-            &moves,
-            &cfg,
-            &tt,
-            prove_hash,
-        )
-    };
+    let one = |text: &str| answer_one(game, tables, text, &moves, &policy, &tt);
     if args.position != "-" {
         let a = one(&args.position)?;
         return show(game, &a, args);

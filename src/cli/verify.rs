@@ -7,6 +7,7 @@
 //! without them (exact alpha-beta) and compared with the stored values.
 
 use super::args::{Json, Tables, Threads};
+use super::job::{dispatch, set_threads, TierJob};
 use super::out;
 use huntsolve::answer::{crosscheck_dir, CrossReport};
 use huntsolve::retro::driver::{default_memory_limit, parse_size};
@@ -56,20 +57,6 @@ pub struct Args {
     /// of every slot: a check of a directory too large to verify whole.
     #[arg(long, value_name = "N", conflicts_with = "search", value_parser = clap::value_parser!(u64).range(1..))]
     sample: Option<u64>,
-}
-
-/// Work that needs a game with tiers (verify, analyze, query): one generic method,
-/// so a single [`dispatch`] decides which families are supported.
-pub(crate) trait TierJob {
-    /// What the job returns.
-    type Out;
-    /// Runs the job on a concrete game.
-    fn run<G: Solvable + huntsolve::Evaluate>(self, game: &G) -> Result<Self::Out>;
-}
-
-/// Runs `job` on the game inside `any` (every family implements [`Solvable`]).
-pub(crate) fn dispatch<J: TierJob>(any: &AnyGame, job: J) -> Result<J::Out> {
-    huntsolve::with_game!(any, g => job.run(g))
 }
 
 struct Verify<'a>(&'a Args);
@@ -128,7 +115,7 @@ fn cache_bytes(args: &Args) -> Result<usize> {
 
 /// Runs `verify`.
 pub fn run(args: Args) -> Result<()> {
-    super::analyze::set_threads(args.threads.threads)?;
+    set_threads(args.threads.threads)?;
     let rules = match &args.rules {
         Some(r) => r.clone(),
         None => rules_of_dir(&args.tables.tables)?,

@@ -16,7 +16,7 @@ use crate::game::{Game, Value};
 /// Most symmetries the symmetric hash uses (the built-in boards have at most
 /// 10). With more, the first [`MAX_SYMS`] are used: equal keys still mean
 /// symmetric positions, a few images merely get keys of their own.
-pub const MAX_SYMS: usize = 16;
+pub(crate) const MAX_SYMS: usize = 16;
 
 /// Zobrist keys of the pieces at the image points: entry `i · syms + s` is the
 /// key of a piece on point `i` mapped by symmetry `s`.

@@ -53,7 +53,7 @@ pub fn from_spec(spec: &str) -> Result<HuntGame> {
 
 /// [`from_spec`] that refuses a board file: `board=` must name a built-in
 /// board (for rules from an untrusted source, such as an explorer request).
-pub fn from_spec_builtin(spec: &str) -> Result<HuntGame> {
+pub(crate) fn from_spec_builtin(spec: &str) -> Result<HuntGame> {
     let rules = HuntRules::parse(spec)?;
     if !is_builtin_board(&rules.board) {
         return Err(Error::Rules(format!(

@@ -37,7 +37,7 @@ impl Tables {
 
 impl HuntGame {
     /// Whether the hunters have already won (H11).
-    pub fn hunters_have_won(&self, p: &HuntPos) -> bool {
+    pub(crate) fn hunters_have_won(&self, p: &HuntPos) -> bool {
         p.captured as u32 >= self.win_captures
             || p.prey.count_ones() + (p.prey_in_hand as u32) < self.static_threshold
     }
@@ -72,7 +72,7 @@ impl HuntGame {
 
     /// Whether some hunter on board can jump now (the first jump of every capture
     /// or chain): with compulsory captures, exactly when a step is illegal.
-    pub fn hunter_can_capture(&self, p: &HuntPos) -> bool {
+    pub(crate) fn hunter_can_capture(&self, p: &HuntPos) -> bool {
         let empty = self.empty(p);
         let b = &*self.tables;
         bits(p.hunters)
@@ -84,7 +84,11 @@ impl HuntGame {
     /// in hand for the side to move); `None` otherwise. The same moves as
     /// [`Game::legal_moves`] without listing the steps: the retrograde scan only
     /// counts them.
-    pub fn steps_and_captures(&self, p: &HuntPos, captures: &mut Vec<HuntMove>) -> Option<u32> {
+    pub(crate) fn steps_and_captures(
+        &self,
+        p: &HuntPos,
+        captures: &mut Vec<HuntMove>,
+    ) -> Option<u32> {
         captures.clear();
         if self.hunters_have_won(p) {
             return Some(0);
@@ -265,7 +269,7 @@ impl HuntGame {
 
     /// The landing points of a capture (a path from `from` to `to` taking
     /// exactly `captured`), found by search; `None` if no such path exists.
-    pub fn capture_path(&self, p: &HuntPos, mv: &HuntMove) -> Option<Vec<u8>> {
+    pub(crate) fn capture_path(&self, p: &HuntPos, mv: &HuntMove) -> Option<Vec<u8>> {
         let others = p.hunters & !(1u64 << mv.from);
         let mut path = Vec::new();
         if self.path_dfs(p, others, mv, mv.from, 0, &mut path) {

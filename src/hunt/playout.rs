@@ -32,7 +32,7 @@ impl HuntGame {
 
     /// A uniformly random legal move (the same distribution as drawing from
     /// [`Game::legal_moves`]), `None` when there is no legal move.
-    pub fn random_move_fast(&self, p: &HuntPos, rng: &mut Rng) -> Option<HuntMove> {
+    pub(crate) fn random_move_fast(&self, p: &HuntPos, rng: &mut Rng) -> Option<HuntMove> {
         if self.hunters_have_won(p) {
             return None;
         }

@@ -492,7 +492,7 @@ impl HuntRules {
     }
 
     /// The text value of one option (as in the canonical form).
-    pub fn value_of(&self, key: &str) -> String {
+    pub(crate) fn value_of(&self, key: &str) -> String {
         match key {
             "board" => self.board.clone(),
             "hunters" => self.hunters.to_string(),

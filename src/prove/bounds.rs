@@ -27,8 +27,9 @@
 //! left, each end is tried once more (from a fresh table), sharing what remains
 //! equally.
 
-use super::certificate::{extract, Kind, TableRef};
+use super::certificate::{Kind, TableRef};
 use super::check::check;
+use super::dfpn::extract;
 use super::dfpn::{Init, ProveConfig, Prover, RunOutcome, RunReport};
 use super::tables::TableDirs;
 use super::ProofTable;
@@ -42,7 +43,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Largest certificate a bound run extracts (nodes).
-pub const MAX_BOUND_CERT_NODES: usize = 20_000_000;
+pub(crate) const MAX_BOUND_CERT_NODES: usize = 20_000_000;
 
 /// How to run [`bounds`].
 #[derive(Clone, Debug)]

@@ -9,10 +9,10 @@
 //! - each search frame of a worker (df-pn's `mid`, the closure search's
 //!   `close`, the certificate builder's recursion): its list of children, its
 //!   move list and a fixed allowance for the native stack frame
-//!   ([`FRAME_BYTES`], [`SMALL_FRAME_BYTES`]), charged on entry and released on exit; a worker's
-//!   path map at its largest size so far ([`PATH_ENTRY_BYTES`]);
+//!   (`FRAME_BYTES`, `SMALL_FRAME_BYTES`), charged on entry and released on exit; a worker's
+//!   path map at its largest size so far (`PATH_ENTRY_BYTES`);
 //! - with several threads, the prover's busy counters (256 KiB);
-//! - each position of the closure search's set ([`CLOSURE_ENTRY_BYTES`]),
+//! - each position of the closure search's set (`CLOSURE_ENTRY_BYTES`),
 //!   released when an attempt is rolled back and when the search ends;
 //! - each node of a certificate being built, with its memo entry, and the
 //!   renumbered copy made at the end.
@@ -20,7 +20,7 @@
 //! Sizes of hash maps and vectors are charged with their growth slack (a
 //! vector may hold twice its length, a hash map about 2.3 times its entries),
 //! so the figures are upper bounds of what the allocator is asked for. A move
-//! list is charged [`MOVES_RESERVE`] before it is generated, and any excess
+//! list is charged `MOVES_RESERVE` before it is generated, and any excess
 //! after; the only allocation not charged beforehand is a move list longer
 //! than that reserve, and it is charged (or the frame refused) at once.
 //!
@@ -37,29 +37,32 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Allowance per df-pn frame (`mid`) for its native stack frame: 912 bytes
 /// measured per level in a dev build (opt-level 1), with a margin.
-pub const FRAME_BYTES: usize = 1536;
+pub(crate) const FRAME_BYTES: usize = 1536;
 /// Allowance per closure-search or certificate-builder frame for its native
 /// stack frame: 431 bytes measured per level of the closure search in a dev
 /// build, with a margin.
-pub const SMALL_FRAME_BYTES: usize = 768;
+pub(crate) const SMALL_FRAME_BYTES: usize = 768;
+/// Stack of each prover thread: the recursion is as deep as the longest
+/// repetition-free line searched.
+pub(crate) const STACK_BYTES: usize = 512 << 20;
 /// Deepest recursion of df-pn (`mid`) on a prover thread: its stack
-/// ([`crate::prove::dfpn::STACK_BYTES`]) over [`FRAME_BYTES`]. The budget alone
+/// ([`STACK_BYTES`]) over [`FRAME_BYTES`]. The budget alone
 /// does not bound the depth below that: with `--hash 12288`, the closure search
 /// recursed past the 512 MiB stack and the process aborted.
-pub const MAX_FRAME_DEPTH: usize = crate::prove::dfpn::STACK_BYTES / FRAME_BYTES;
+pub(crate) const MAX_FRAME_DEPTH: usize = STACK_BYTES / FRAME_BYTES;
 /// Deepest recursion of the closure search and the certificate builder:
 /// the stack over [`SMALL_FRAME_BYTES`].
-pub const MAX_SMALL_FRAME_DEPTH: usize = crate::prove::dfpn::STACK_BYTES / SMALL_FRAME_BYTES;
+pub(crate) const MAX_SMALL_FRAME_DEPTH: usize = STACK_BYTES / SMALL_FRAME_BYTES;
 /// Bytes per entry of a worker's path map (hash map with slack), charged at
 /// its high-water mark: a hash map keeps its capacity when emptied.
-pub const PATH_ENTRY_BYTES: usize = 40;
+pub(crate) const PATH_ENTRY_BYTES: usize = 40;
 /// Move-list bytes charged before the moves of a frame are generated.
-pub const MOVES_RESERVE: usize = 2048;
+pub(crate) const MOVES_RESERVE: usize = 2048;
 /// Bytes per position of the closure search's set (journal entry and map
 /// entry with their growth slack).
-pub const CLOSURE_ENTRY_BYTES: usize = 48;
+pub(crate) const CLOSURE_ENTRY_BYTES: usize = 48;
 /// Bytes per memo entry of the certificate builder (hash map with slack).
-pub const MEMO_ENTRY_BYTES: usize = 40;
+pub(crate) const MEMO_ENTRY_BYTES: usize = 40;
 /// Size of the chunks a worker takes from the shared budget.
 const CHUNK: usize = 256 << 10;
 
@@ -97,7 +100,7 @@ impl MemoryBudget {
     }
 
     /// Charges `n` bytes if they fit under the cap.
-    pub fn try_charge(&self, n: usize) -> bool {
+    pub(crate) fn try_charge(&self, n: usize) -> bool {
         let mut cur = self.used.load(Ordering::Relaxed);
         loop {
             let Some(next) = cur.checked_add(n).filter(|&x| x <= self.cap) else {
@@ -185,7 +188,7 @@ impl Drop for Account<'_> {
 }
 
 /// Bytes a vector of `cap` elements of `T` may occupy (its capacity as given).
-pub fn vec_bytes<T>(cap: usize) -> usize {
+pub(crate) fn vec_bytes<T>(cap: usize) -> usize {
     cap.saturating_mul(std::mem::size_of::<T>())
 }
 

@@ -1,5 +1,7 @@
-//! Proof certificates: the solution graph of a finished run, in a compact,
-//! self-describing, checksummed file, and its extraction from the prover.
+//! Proof certificates: the file format of a solution graph, compact,
+//! self-describing and checksummed. The prover writes it
+//! ([`crate::prove::dfpn::extract`]), the checker ([`crate::prove::check`])
+//! reads it; this module knows neither.
 //!
 //! # Byte layout (format version 1, integers little-endian, `varint` = LEB128 u64)
 //!
@@ -32,23 +34,21 @@
 //! have cycles (endless play is a draw) and no leaf is a win for the goal side.
 //! A repetition in the prover's search is an edge back to a node of the graph.
 //!
-//! Every field is checked when reading; a damaged file is an error naming what
-//! is wrong, never a panic.
+//! Every field is checked when reading; a damaged file is a [`CertError`]
+//! naming what is wrong, never a panic.
 
-use super::budget::{vec_bytes, MAX_SMALL_FRAME_DEPTH, MEMO_ENTRY_BYTES, SMALL_FRAME_BYTES};
-use super::dfpn::{wins_for, Prover, RunOutcome};
 use crate::error::{Error, Result};
-use crate::game::{Game, Notation, Oracle, Value};
-use hashbrown::{HashMap, HashSet};
+use crate::game::Value;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::path::Path;
 
 /// First eight bytes of a certificate.
-pub const MAGIC: [u8; 8] = *b"HSPROOF\x1a";
+pub(crate) const MAGIC: [u8; 8] = *b"HSPROOF\x1a";
 /// Last eight bytes of a certificate.
-pub const END_MAGIC: [u8; 8] = *b"HSPEND\r\n";
+pub(crate) const END_MAGIC: [u8; 8] = *b"HSPEND\r\n";
 /// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 /// Largest accepted header.
 const MAX_HEADER: usize = 1 << 20;
 
@@ -147,6 +147,121 @@ fn new_temp_beside(path: &Path) -> Result<(std::path::PathBuf, std::fs::File)> {
     )))
 }
 
+/// What is wrong with the bytes of a certificate ([`Certificate::decode`]).
+#[derive(Debug)]
+pub enum CertError {
+    /// Fewer bytes than the smallest certificate.
+    TooShort(usize),
+    /// The first eight bytes are not `MAGIC`.
+    BadMagic,
+    /// A format version this build does not read.
+    Version(u32),
+    /// The last eight bytes are not `END_MAGIC`.
+    BadEndMagic,
+    /// The whole-file checksum does not match.
+    FileChecksum,
+    /// The header length does not fit the file.
+    HeaderLength(usize),
+    /// The header checksum does not match.
+    HeaderChecksum,
+    /// The header is not the JSON of a [`CertHeader`].
+    Header(serde_json::Error),
+    /// The header counts more nodes than the node data can hold (or none).
+    NodeCount {
+        /// Nodes the header counts.
+        nodes: u64,
+        /// Bytes of node data.
+        bytes: usize,
+    },
+    /// The goal side is not 0 or 1.
+    Side(u8),
+    /// The node data ends inside a node.
+    EndsEarly {
+        /// Offset in the node data.
+        at: usize,
+    },
+    /// A varint runs past 64 bits.
+    VarintTooLong {
+        /// Offset in the node data.
+        at: usize,
+    },
+    /// A number is out of its range.
+    OutOfRange {
+        /// Which number (table index, distance, move index, child node).
+        what: &'static str,
+        /// The number read.
+        value: u64,
+        /// The bound it must be below.
+        bound: u64,
+    },
+    /// A table leaf's value code is not 0, 1 or 2.
+    ValueCode {
+        /// The node.
+        node: u64,
+        /// The code read.
+        code: u8,
+    },
+    /// An every-move node lists no children, or more than the bytes left.
+    Children {
+        /// The node.
+        node: u64,
+        /// The count read.
+        count: u64,
+    },
+    /// A node tag other than 0 to 3.
+    Tag {
+        /// The node.
+        node: u64,
+        /// The tag read.
+        tag: u8,
+    },
+    /// Bytes after the last node.
+    Trailing(usize),
+}
+
+impl fmt::Display for CertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CertError::TooShort(n) => write!(f, "{n} bytes: too short for a certificate"),
+            CertError::BadMagic => write!(f, "not a huntsolve proof certificate (bad magic)"),
+            CertError::Version(v) => write!(
+                f,
+                "format version {v}; this build reads version {FORMAT_VERSION}"
+            ),
+            CertError::BadEndMagic => write!(f, "bad end magic (truncated file?)"),
+            CertError::FileChecksum => write!(f, "file checksum mismatch (corrupt file)"),
+            CertError::HeaderLength(n) => write!(f, "header length {n} does not fit the file"),
+            CertError::HeaderChecksum => write!(f, "header checksum mismatch (corrupt header)"),
+            CertError::Header(e) => write!(f, "header is not valid: {e}"),
+            CertError::NodeCount { nodes, bytes } => write!(
+                f,
+                "header says {nodes} nodes but the node data has {bytes} bytes"
+            ),
+            CertError::Side(s) => write!(f, "goal side {s} (0 or 1 expected)"),
+            CertError::EndsEarly { at } => write!(f, "node data ends early at byte {at}"),
+            CertError::VarintTooLong { at } => write!(f, "varint too long before byte {at}"),
+            CertError::OutOfRange { what, value, bound } => {
+                write!(f, "{what} {value} out of range (< {bound} expected)")
+            }
+            CertError::ValueCode { node, code } => write!(f, "node {node}: value code {code}"),
+            CertError::Children { node, count } => {
+                write!(f, "node {node}: {count} children do not fit")
+            }
+            CertError::Tag { node, tag } => write!(f, "node {node}: unknown tag {tag}"),
+            CertError::Trailing(n) => write!(f, "{n} bytes after the last node"),
+        }
+    }
+}
+
+impl std::error::Error for CertError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CertError::Header(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// One node of the solution graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Node {
@@ -199,15 +314,15 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn byte(&mut self) -> std::result::Result<u8, String> {
+    fn byte(&mut self) -> std::result::Result<u8, CertError> {
         let v = *self
             .b
             .get(self.at)
-            .ok_or_else(|| format!("node data ends early at byte {}", self.at))?;
+            .ok_or(CertError::EndsEarly { at: self.at })?;
         self.at += 1;
         Ok(v)
     }
-    fn varint(&mut self) -> std::result::Result<u64, String> {
+    fn varint(&mut self) -> std::result::Result<u64, CertError> {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
             let b = self.byte()?;
@@ -216,14 +331,14 @@ impl Reader<'_> {
                 return Ok(v);
             }
         }
-        Err(format!("varint too long before byte {}", self.at))
+        Err(CertError::VarintTooLong { at: self.at })
     }
-    fn u32_below(&mut self, bound: u64, what: &str) -> std::result::Result<u32, String> {
-        let v = self.varint()?;
-        if v >= bound {
-            return Err(format!("{what} {v} out of range (< {bound} expected)"));
+    fn u32_below(&mut self, bound: u64, what: &'static str) -> std::result::Result<u32, CertError> {
+        let value = self.varint()?;
+        if value >= bound {
+            return Err(CertError::OutOfRange { what, value, bound });
         }
-        Ok(v as u32)
+        Ok(value as u32)
     }
 }
 
@@ -280,51 +395,45 @@ impl Certificate {
     }
 
     /// Parses file bytes (untrusted input: every field is checked).
-    pub fn decode(bytes: &[u8]) -> std::result::Result<Certificate, String> {
+    pub fn decode(bytes: &[u8]) -> std::result::Result<Certificate, CertError> {
         if bytes.len() < 32 {
-            return Err(format!(
-                "{} bytes: too short for a certificate",
-                bytes.len()
-            ));
+            return Err(CertError::TooShort(bytes.len()));
         }
         if bytes[..8] != MAGIC {
-            return Err("not a huntsolve proof certificate (bad magic)".into());
+            return Err(CertError::BadMagic);
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default());
         if version != FORMAT_VERSION {
-            return Err(format!(
-                "format version {version}; this build reads version {FORMAT_VERSION}"
-            ));
+            return Err(CertError::Version(version));
         }
         let end = bytes.len();
         if bytes[end - 8..] != END_MAGIC {
-            return Err("bad end magic (truncated file?)".into());
+            return Err(CertError::BadEndMagic);
         }
         let stored = u32::from_le_bytes(bytes[end - 12..end - 8].try_into().unwrap_or_default());
         if crc32fast::hash(&bytes[..end - 12]) != stored {
-            return Err("file checksum mismatch (corrupt file)".into());
+            return Err(CertError::FileChecksum);
         }
         let hlen = u32::from_le_bytes(bytes[12..16].try_into().unwrap_or_default()) as usize;
         if hlen > MAX_HEADER || 16 + hlen + 4 > end - 12 {
-            return Err(format!("header length {hlen} does not fit the file"));
+            return Err(CertError::HeaderLength(hlen));
         }
         let hcrc = u32::from_le_bytes(bytes[16 + hlen..20 + hlen].try_into().unwrap_or_default());
         if crc32fast::hash(&bytes[..16 + hlen]) != hcrc {
-            return Err("header checksum mismatch (corrupt header)".into());
+            return Err(CertError::HeaderChecksum);
         }
-        let header: CertHeader = serde_json::from_slice(&bytes[16..16 + hlen])
-            .map_err(|e| format!("header is not valid: {e}"))?;
+        let header: CertHeader =
+            serde_json::from_slice(&bytes[16..16 + hlen]).map_err(CertError::Header)?;
         let body = &bytes[20 + hlen..end - 12];
         // Every node takes at least one byte.
         if header.nodes == 0 || header.nodes > body.len() as u64 {
-            return Err(format!(
-                "header says {} nodes but the node data has {} bytes",
-                header.nodes,
-                body.len()
-            ));
+            return Err(CertError::NodeCount {
+                nodes: header.nodes,
+                bytes: body.len(),
+            });
         }
         if header.side > 1 {
-            return Err(format!("goal side {} (0 or 1 expected)", header.side));
+            return Err(CertError::Side(header.side));
         }
         let n = header.nodes;
         let tables = header.tables.len() as u64;
@@ -339,7 +448,7 @@ impl Certificate {
                         0 => Value::Loss,
                         1 => Value::Draw,
                         2 => Value::Win,
-                        v => return Err(format!("node {i}: value code {v}")),
+                        code => return Err(CertError::ValueCode { node: i, code }),
                     };
                     let distance = r.u32_below(u32::MAX as u64, "distance")?;
                     Node::Table {
@@ -356,7 +465,7 @@ impl Certificate {
                 3 => {
                     let count = r.varint()?;
                     if count == 0 || count > (body.len() - r.at) as u64 {
-                        return Err(format!("node {i}: {count} children do not fit"));
+                        return Err(CertError::Children { node: i, count });
                     }
                     let mut ch = Vec::with_capacity(count as usize);
                     for _ in 0..count {
@@ -364,12 +473,12 @@ impl Certificate {
                     }
                     Node::All(ch)
                 }
-                t => return Err(format!("node {i}: unknown tag {t}")),
+                tag => return Err(CertError::Tag { node: i, tag }),
             };
             nodes.push(node);
         }
         if r.at != body.len() {
-            return Err(format!("{} bytes after the last node", body.len() - r.at));
+            return Err(CertError::Trailing(body.len() - r.at));
         }
         Ok(Certificate { header, nodes })
     }
@@ -441,351 +550,6 @@ impl Certificate {
     }
 }
 
-/// crc32 stored in the trailer of a table file (identifies its contents).
-pub fn table_file_crc(path: &Path) -> Result<u32> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut f = std::fs::File::open(path)
-        .map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
-    f.seek(SeekFrom::End(-12))
-        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    let mut b = [0u8; 4];
-    f.read_exact(&mut b)
-        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    Ok(u32::from_le_bytes(b))
-}
-
-/// Names the table a leaf comes from: `(tier, file crc32)`.
-pub type LeafTable<'a, G> = dyn Fn(&<G as Game>::Pos) -> Result<Option<TableRef>> + Sync + 'a;
-
-struct Builder<'a, 'b, G: Game, O: Oracle<G>> {
-    prover: &'a Prover<'a, G, O>,
-    worker: super::dfpn::Worker<'a, G, O>,
-    side: usize,
-    kind: Kind,
-    memo: HashMap<u64, u32>,
-    stack: HashSet<u64>,
-    nodes: Vec<Node>,
-    tables: Vec<TableRef>,
-    leaf_table: &'b LeafTable<'b, G>,
-    max_nodes: usize,
-    /// Stack-set entries charged (its largest size so far).
-    stack_charged: usize,
-    /// Frames of the recursion now (at most [`MAX_SMALL_FRAME_DEPTH`]).
-    depth: usize,
-}
-
-/// Bytes a node may take in the builder's vector (with growth slack) and its
-/// list of children.
-fn node_bytes(n: &Node) -> usize {
-    2 * std::mem::size_of::<Node>()
-        + match n {
-            Node::All(k) => vec_bytes::<u32>(k.capacity()),
-            _ => 0,
-        }
-}
-
-impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
-    /// Charges `n` bytes to the prover's memory budget, or fails with
-    /// "out of memory budget".
-    fn charge(&mut self, n: usize) -> Result<()> {
-        if self.worker.acct.charge(n) {
-            return Ok(());
-        }
-        Err(Error::Memory(format!(
-            "out of memory budget: the certificate needs more than the {} MiB of --hash \
-             ({} nodes built so far)",
-            self.prover.tt.budget().cap() >> 20,
-            self.nodes.len()
-        )))
-    }
-
-    /// Records `id` as the certificate node of position `h`.
-    fn memo_insert(&mut self, h: u64, id: u32) -> Result<()> {
-        self.charge(MEMO_ENTRY_BYTES)?;
-        self.memo.insert(h, id);
-        Ok(())
-    }
-
-    fn stack_insert(&mut self, h: u64) -> Result<()> {
-        if self.stack.len() >= self.stack_charged {
-            self.charge(MEMO_ENTRY_BYTES)?;
-            self.stack_charged += 1;
-        }
-        self.stack.insert(h);
-        Ok(())
-    }
-
-    /// Charges a frame of `positions` children (and their move list).
-    fn frame<P>(&mut self, positions: usize, moves: usize) -> Result<usize> {
-        if self.depth >= MAX_SMALL_FRAME_DEPTH {
-            return Err(Error::Memory(format!(
-                "the certificate is deeper than a prover thread's stack holds ({MAX_SMALL_FRAME_DEPTH} levels)"
-            )));
-        }
-        self.depth += 1;
-        let n = SMALL_FRAME_BYTES
-            + vec_bytes::<(u32, usize, P)>(positions)
-            + vec_bytes::<G::Move>(moves)
-            + vec_bytes::<u32>(positions);
-        self.charge(n)?;
-        Ok(n)
-    }
-
-    fn table_leaf(&mut self, pos: &G::Pos, value: Value, distance: u32) -> Result<Node> {
-        let t = (self.leaf_table)(pos)?.ok_or_else(|| {
-            Error::Internal(format!(
-                "a leaf's table could not be named: {}",
-                self.prover.game.format_position(pos)
-            ))
-        })?;
-        let i = match self.tables.iter().position(|x| *x == t) {
-            Some(i) => i,
-            None => {
-                self.tables.push(t);
-                self.tables.len() - 1
-            }
-        };
-        Ok(Node::Table {
-            table: i as u32,
-            value,
-            distance,
-        })
-    }
-
-    fn push(&mut self, n: Node) -> Result<u32> {
-        self.charge(node_bytes(&n))?;
-        if self.nodes.len() >= self.max_nodes {
-            return Err(Error::Memory(format!(
-                "the certificate would exceed {} nodes",
-                self.max_nodes
-            )));
-        }
-        self.nodes.push(n);
-        Ok(self.nodes.len() as u32 - 1)
-    }
-
-    /// Proves `pos` for the goal side if the table does not already say so.
-    fn outcome_of(&mut self, pos: &G::Pos) -> RunOutcome {
-        let h = self.worker.key(pos);
-        let l = self.worker.look(pos, h);
-        let (pn, dn) = if l.pn == 0 || l.dn == 0 {
-            (l.pn, l.dn)
-        } else {
-            let r = self.worker.run_root(pos);
-            (r.0, r.1)
-        };
-        if pn == 0 {
-            RunOutcome::Proven
-        } else if dn == 0 {
-            RunOutcome::Disproven
-        } else {
-            RunOutcome::Unknown
-        }
-    }
-
-    fn unknown(&self, pos: &G::Pos) -> Error {
-        if self.prover.out_of_memory() {
-            return Error::Memory(format!(
-                "out of memory budget: re-proving {} for the certificate needs more than \
-                 the {} MiB of --hash",
-                self.prover.game.format_position(pos),
-                self.prover.tt.budget().cap() >> 20
-            ));
-        }
-        Error::Input(format!(
-            "certificate: position {} could not be re-proven within the budget \
-             (a larger --hash keeps proofs in the table)",
-            self.prover.game.format_position(pos)
-        ))
-    }
-
-    /// Returns a frame's charge when it ends.
-    fn end_frame(&mut self, frame: usize) {
-        self.depth -= 1;
-        self.worker.acct.release(frame);
-    }
-
-    /// An acyclic proof of `pos`; `None` when every way leads back to the stack.
-    fn win(&mut self, pos: &G::Pos) -> Result<Option<u32>> {
-        let g = self.prover.game;
-        let h = g.hash(pos);
-        if let Some(&id) = self.memo.get(&h) {
-            return Ok(Some(id));
-        }
-        if self.stack.contains(&h) {
-            return Ok(None);
-        }
-        let mover = g.side_to_move(pos);
-        if let Some(v) = g.outcome(pos) {
-            if !wins_for(v, mover, self.side) {
-                return Ok(None);
-            }
-            let id = self.push(Node::Terminal)?;
-            self.memo_insert(h, id)?;
-            return Ok(Some(id));
-        }
-        if let Some((v, d)) = self.prover.oracle.probe(g, pos) {
-            if !wins_for(v, mover, self.side) {
-                return Ok(None);
-            }
-            let n = self.table_leaf(pos, v, d)?;
-            let id = self.push(n)?;
-            self.memo_insert(h, id)?;
-            return Ok(Some(id));
-        }
-        let mut moves = Vec::new();
-        g.legal_moves(pos, &mut moves);
-        let frame = self.frame::<G::Pos>(moves.len(), moves.capacity())?;
-        self.stack_insert(h)?;
-        let node = if mover == self.side {
-            // Proven children first, shortest stored proof first.
-            let mut cands: Vec<(u32, usize, G::Pos)> = moves
-                .iter()
-                .enumerate()
-                .map(|(i, &m)| {
-                    let c = g.play(pos, m);
-                    let l = self.worker.look(&c, self.worker.key(&c));
-                    let key = if l.pn == 0 {
-                        l.dist
-                    } else if l.dn == 0 {
-                        u32::MAX
-                    } else {
-                        u32::MAX - 1
-                    };
-                    (key, i, c)
-                })
-                .collect();
-            cands.sort_by_key(|c| c.0);
-            let mut found = None;
-            for (key, i, c) in cands {
-                if key == u32::MAX {
-                    break;
-                }
-                if key == u32::MAX - 1 && self.outcome_of(&c) != RunOutcome::Proven {
-                    continue;
-                }
-                if let Some(cid) = self.win(&c)? {
-                    found = Some(Node::One {
-                        mv: i as u32,
-                        child: cid,
-                    });
-                    break;
-                }
-            }
-            found
-        } else {
-            let mut kids = Vec::with_capacity(moves.len());
-            let mut ok = true;
-            for &m in &moves {
-                let c = g.play(pos, m);
-                match self.outcome_of(&c) {
-                    RunOutcome::Proven => {}
-                    RunOutcome::Disproven => {
-                        return Err(Error::Internal(format!(
-                            "certificate: a reply from {} is disproven; the run's proof is inconsistent",
-                            g.format_position(pos)
-                        )))
-                    }
-                    RunOutcome::Unknown => return Err(self.unknown(&c)),
-                }
-                match self.win(&c)? {
-                    Some(cid) => kids.push(cid),
-                    None => {
-                        ok = false;
-                        break;
-                    }
-                }
-            }
-            ok.then_some(Node::All(kids))
-        };
-        self.stack.remove(&h);
-        self.end_frame(frame);
-        match node {
-            Some(n) => {
-                let id = self.push(n)?;
-                self.memo_insert(h, id)?;
-                Ok(Some(id))
-            }
-            None => Ok(None),
-        }
-    }
-
-    /// A closed strategy graph of the opponent from `pos` (a true non-win).
-    fn no_win(&mut self, pos: &G::Pos) -> Result<u32> {
-        let g = self.prover.game;
-        let h = g.hash(pos);
-        if let Some(&id) = self.memo.get(&h) {
-            return Ok(id);
-        }
-        let id = self.push(Node::Terminal)?;
-        self.memo_insert(h, id)?;
-        let mover = g.side_to_move(pos);
-        if g.outcome(pos).is_some() {
-            return Ok(id);
-        }
-        if let Some((v, d)) = self.prover.oracle.probe(g, pos) {
-            self.nodes[id as usize] = self.table_leaf(pos, v, d)?;
-            return Ok(id);
-        }
-        let mut moves = Vec::new();
-        g.legal_moves(pos, &mut moves);
-        let frame = self.frame::<G::Pos>(moves.len(), moves.capacity())?;
-        let children: Vec<G::Pos> = moves.iter().map(|&m| g.play(pos, m)).collect();
-        if mover == self.side {
-            let mut kids = Vec::with_capacity(children.len());
-            // The node's list of children stays (charged here, not in `push`).
-            self.charge(vec_bytes::<u32>(children.len()))?;
-            for c in &children {
-                kids.push(self.no_win(c)?);
-            }
-            self.nodes[id as usize] = Node::All(kids);
-            self.end_frame(frame);
-            return Ok(id);
-        }
-        // A child already in the graph closes a cycle at no cost; then a known
-        // disproof; then the prover, most promising first.
-        let pick = children
-            .iter()
-            .position(|c| self.memo.contains_key(&g.hash(c)));
-        let pick = match pick {
-            Some(i) => Some(i),
-            None => {
-                let mut order: Vec<(u32, usize)> = children
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| (self.worker.look(c, self.worker.key(c)).dn, i))
-                    .collect();
-                order.sort();
-                let mut found = None;
-                for (_, i) in order {
-                    match self.outcome_of(&children[i]) {
-                        RunOutcome::Disproven => {
-                            found = Some(i);
-                            break;
-                        }
-                        RunOutcome::Unknown => return Err(self.unknown(&children[i])),
-                        RunOutcome::Proven => {}
-                    }
-                }
-                found
-            }
-        };
-        let i = pick.ok_or_else(|| {
-            Error::Internal(format!(
-                "certificate: every reply from {} is proven; the run's disproof is inconsistent",
-                g.format_position(pos)
-            ))
-        })?;
-        let cid = self.no_win(&children[i])?;
-        self.nodes[id as usize] = Node::One {
-            mv: i as u32,
-            child: cid,
-        };
-        self.end_frame(frame);
-        Ok(id)
-    }
-}
-
 /// Renumbers `nodes` so that `root` is 0 and nodes follow in breadth-first
 /// order; unreachable nodes are dropped.
 pub(crate) fn renumber(nodes: &[Node], root: u32) -> Vec<Node> {
@@ -819,80 +583,4 @@ pub(crate) fn renumber(nodes: &[Node], root: u32) -> Vec<Node> {
             other => other.clone(),
         })
         .collect()
-}
-
-/// Extracts the certificate of a finished run (`outcome` proven or disproven
-/// for goal `side` at `pos`), re-proving positions whose entries were
-/// overwritten. `leaf_table` names the table of a table leaf; `max_nodes`
-/// bounds the certificate.
-pub fn extract<G: Notation, O: Oracle<G>>(
-    prover: &Prover<'_, G, O>,
-    pos: &G::Pos,
-    side: usize,
-    outcome: RunOutcome,
-    leaf_table: &LeafTable<'_, G>,
-    max_nodes: usize,
-) -> Result<Certificate> {
-    let kind = match outcome {
-        RunOutcome::Proven => Kind::Win,
-        RunOutcome::Disproven => Kind::NoWin,
-        RunOutcome::Unknown => {
-            return Err(Error::Input(
-                "no certificate: the run ended before a proof or disproof".into(),
-            ))
-        }
-    };
-    let game = prover.game;
-    // The recursion is as deep as the longest line; give it the prover's stack.
-    std::thread::scope(|scope| {
-        let job = std::thread::Builder::new()
-            .name("certificate".into())
-            .stack_size(super::dfpn::STACK_BYTES)
-            .spawn_scoped(scope, || -> Result<Certificate> {
-                let mut b = Builder {
-                    prover,
-                    worker: prover.worker(side, 0),
-                    side,
-                    kind,
-                    memo: HashMap::new(),
-                    stack: HashSet::new(),
-                    nodes: Vec::new(),
-                    tables: Vec::new(),
-                    leaf_table,
-                    max_nodes,
-                    stack_charged: 0,
-                    depth: 0,
-                };
-                let root = match b.kind {
-                    Kind::Win => b.win(pos)?.ok_or_else(|| {
-                        Error::Internal(
-                            "certificate: no acyclic proof found among the stored proofs".into(),
-                        )
-                    })?,
-                    Kind::NoWin => b.no_win(pos)?,
-                };
-                // The renumbered copy and its two index vectors.
-                let copy = b.nodes.iter().map(node_bytes).sum::<usize>()
-                    + vec_bytes::<u32>(2 * b.nodes.len());
-                b.charge(copy)?;
-                let nodes = renumber(&b.nodes, root);
-                Ok(Certificate {
-                    header: CertHeader {
-                        rules: game.rules_string(),
-                        fingerprint: game.fingerprint(),
-                        position: game.format_position(pos),
-                        side: side as u8,
-                        side_name: game.side_name(side).to_string(),
-                        kind: b.kind,
-                        nodes: nodes.len() as u64,
-                        tables: b.tables,
-                        writer: format!("huntsolve {} prove", env!("CARGO_PKG_VERSION")),
-                    },
-                    nodes,
-                })
-            })
-            .map_err(|e| Error::io("starting the certificate thread", e))?;
-        job.join()
-            .unwrap_or_else(|_| Err(Error::Internal("the certificate thread panicked".into())))
-    })
 }

@@ -12,7 +12,6 @@
 //! is local: every node of the closed graph satisfies its own condition.
 
 use super::certificate::{Certificate, Kind, Node, TableRef};
-use super::dfpn::wins_for;
 use crate::error::{Error, Result};
 use crate::game::{Game, Notation, Value};
 use serde::Serialize;
@@ -22,6 +21,17 @@ use std::collections::VecDeque;
 /// distance (`None`: no table given covers it).
 pub type TableProbe<'a, G> =
     dyn Fn(&<G as Game>::Pos) -> Result<Option<(TableRef, Value, u32)>> + 'a;
+
+/// Whether a game value `v`, from the view of the side to move `mover`, is a
+/// win for `side`. Written here again (the prover has its own): the checker
+/// shares no code with what it checks.
+fn won_by(v: Value, mover: usize, side: usize) -> bool {
+    match v {
+        Value::Win => mover == side,
+        Value::Loss => mover != side,
+        Value::Draw => false,
+    }
+}
 
 /// Problems listed in a report at most (all are counted).
 const MAX_LISTED: usize = 20;
@@ -64,7 +74,7 @@ impl CheckReport {
 /// index is in range, and an `All` node lists at least one child (a node with
 /// no moves is terminal, as the prover sees it; an empty `All` would prove a
 /// win from nothing). A violation is an input error (exit 2), not a panic.
-pub fn validate(cert: &Certificate) -> Result<()> {
+pub(crate) fn validate(cert: &Certificate) -> Result<()> {
     let h = &cert.header;
     let n = cert.nodes.len();
     let bad = |m: String| Err(Error::Input(format!("the certificate is malformed: {m}")));
@@ -133,58 +143,109 @@ pub fn check<G: Notation>(
     validate(cert)?;
     let root = game.parse_position(&h.position)?;
     let side = h.side as usize;
-    let chooser = match h.kind {
-        Kind::Win => side,
-        Kind::NoWin => 1 - side,
-    };
-    let mut report = CheckReport {
-        // What is reported is what was checked: the canonical rules (equal to
-        // the header's, checked above), the root as parsed, the side by index;
-        // never a header text as written (a `side_name` of "hunter" on a prey
-        // certificate, or control characters).
-        rules: game.rules_string(),
-        position: game.format_position(&root),
-        side: game.side_name(side).to_string(),
-        kind: h.kind,
-        nodes: cert.nodes.len() as u64,
-        terminal_leaves: 0,
-        table_leaves: 0,
-        depth: None,
-        problems: 0,
-        examples: Vec::new(),
-    };
-    let problem = |r: &mut CheckReport, msg: String| {
-        r.problems += 1;
-        if r.examples.len() < MAX_LISTED {
-            r.examples.push(msg);
-        }
-    };
-    let good = |v: Value, mover: usize| match h.kind {
-        Kind::Win => wins_for(v, mover, side),
-        Kind::NoWin => !wins_for(v, mover, side),
+    let mut walk = Walk {
+        game,
+        cert,
+        side,
+        chooser: match h.kind {
+            Kind::Win => side,
+            Kind::NoWin => 1 - side,
+        },
+        report: CheckReport {
+            // What is reported is what was checked: the canonical rules (equal
+            // to the header's, checked above), the root as parsed, the side by
+            // index; never a header text as written (a `side_name` of "hunter"
+            // on a prey certificate, or control characters).
+            rules: game.rules_string(),
+            position: game.format_position(&root),
+            side: game.side_name(side).to_string(),
+            kind: h.kind,
+            nodes: cert.nodes.len() as u64,
+            terminal_leaves: 0,
+            table_leaves: 0,
+            depth: None,
+            problems: 0,
+            examples: Vec::new(),
+        },
+        moves: Vec::new(),
     };
     let n = cert.nodes.len();
     let mut pos: Vec<Option<G::Pos>> = vec![None; n];
     pos[0] = Some(root);
     let mut queue = VecDeque::from([0usize]);
-    let mut moves = Vec::new();
     while let Some(v) = queue.pop_front() {
         let p = pos[v].clone().expect("queued nodes have a position");
-        let mover = game.side_to_move(&p);
-        let over = game.outcome(&p);
-        let mut reach: Vec<(u32, G::Pos)> = Vec::new();
-        match &cert.nodes[v] {
+        for (c, cp) in walk.node(v, &p, tables)? {
+            let c = c as usize;
+            match &pos[c] {
+                None => {
+                    pos[c] = Some(cp);
+                    queue.push_back(c);
+                }
+                Some(q) if *q != cp => {
+                    walk.problem(format!("node {c}: reached by two different positions"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    let unreachable = pos.iter().filter(|p| p.is_none()).count();
+    if unreachable > 0 {
+        walk.problem(format!("{unreachable} nodes are not reached from the root"));
+    }
+    if h.kind == Kind::Win {
+        walk.report.depth = cert.depth();
+        if walk.report.depth.is_none() {
+            walk.problem("the proof graph has a cycle (no progress to a win)".into());
+        }
+    }
+    Ok(walk.report)
+}
+
+/// The replay of a certificate: what every node is checked against, and the
+/// report so far.
+struct Walk<'a, G: Notation> {
+    game: &'a G,
+    cert: &'a Certificate,
+    /// The goal side.
+    side: usize,
+    /// The side that plays one move at its nodes.
+    chooser: usize,
+    report: CheckReport,
+    moves: Vec<G::Move>,
+}
+
+impl<G: Notation> Walk<'_, G> {
+    fn problem(&mut self, msg: String) {
+        self.report.problems += 1;
+        if self.report.examples.len() < MAX_LISTED {
+            self.report.examples.push(msg);
+        }
+    }
+
+    /// Whether a value `v` for the side to move `mover` agrees with the claim.
+    fn good(&self, v: Value, mover: usize) -> bool {
+        match self.cert.header.kind {
+            Kind::Win => won_by(v, mover, self.side),
+            Kind::NoWin => !won_by(v, mover, self.side),
+        }
+    }
+
+    /// Checks node `v` at position `p`; returns the children it reaches, with
+    /// their positions.
+    fn node(&mut self, v: usize, p: &G::Pos, tables: &TableProbe<G>) -> Result<Vec<(u32, G::Pos)>> {
+        let game = self.game;
+        let mover = game.side_to_move(p);
+        let over = game.outcome(p);
+        let mut reach = Vec::new();
+        match &self.cert.nodes[v] {
             Node::Terminal => {
-                report.terminal_leaves += 1;
+                self.report.terminal_leaves += 1;
                 match over {
-                    None => problem(
-                        &mut report,
-                        format!("node {v}: marked terminal but the game goes on"),
-                    ),
-                    Some(val) if !good(val, mover) => problem(
-                        &mut report,
-                        format!("node {v}: the game ends in a {val} for the side to move, against the claim"),
-                    ),
+                    None => self.problem(format!("node {v}: marked terminal but the game goes on")),
+                    Some(val) if !self.good(val, mover) => self.problem(format!(
+                        "node {v}: the game ends in a {val} for the side to move, against the claim"
+                    )),
                     _ => {}
                 }
             }
@@ -193,9 +254,9 @@ pub fn check<G: Notation>(
                 value,
                 distance,
             } => {
-                report.table_leaves += 1;
-                let named = &h.tables[*table as usize];
-                match tables(&p)? {
+                self.report.table_leaves += 1;
+                let named = &self.cert.header.tables[*table as usize];
+                match tables(p)? {
                     // The tables given do not cover the leaf: the check cannot
                     // be made (missing tables, exit 2), which is not "does not hold".
                     None => {
@@ -206,109 +267,67 @@ pub fn check<G: Notation>(
                     }
                     Some((t, val, d)) => {
                         if t != *named {
-                            problem(
-                                &mut report,
-                                format!(
-                                    "node {v}: the proof names table {} (crc32 {:08x}), the position lies in {} (crc32 {:08x})",
-                                    named.tier.escape_debug(), named.crc32, t.tier.escape_debug(), t.crc32
-                                ),
-                            );
+                            self.problem(format!(
+                                "node {v}: the proof names table {} (crc32 {:08x}), the position lies in {} (crc32 {:08x})",
+                                named.tier.escape_debug(), named.crc32, t.tier.escape_debug(), t.crc32
+                            ));
                         } else if (val, d) != (*value, *distance) {
-                            problem(
-                                &mut report,
-                                format!("node {v}: the table says {val} in {d}, the proof {value} in {distance}"),
-                            );
-                        } else if !good(val, mover) {
-                            problem(
-                                &mut report,
-                                format!("node {v}: the table value {val} contradicts the claim"),
-                            );
+                            self.problem(format!(
+                                "node {v}: the table says {val} in {d}, the proof {value} in {distance}"
+                            ));
+                        } else if !self.good(val, mover) {
+                            self.problem(format!(
+                                "node {v}: the table value {val} contradicts the claim"
+                            ));
                         }
                     }
                 }
             }
             Node::One { mv, child } => {
                 if over.is_some() {
-                    problem(&mut report, format!("node {v}: the game is over here"));
-                } else if mover != chooser {
-                    problem(
-                        &mut report,
-                        format!(
-                            "node {v}: lists one move but {} is to move",
-                            game.side_name(mover)
-                        ),
-                    );
+                    self.problem(format!("node {v}: the game is over here"));
+                } else if mover != self.chooser {
+                    self.problem(format!(
+                        "node {v}: lists one move but {} is to move",
+                        game.side_name(mover)
+                    ));
                 } else {
-                    game.legal_moves(&p, &mut moves);
-                    match moves.get(*mv as usize) {
-                        None => problem(
-                            &mut report,
-                            format!("node {v}: move index {mv} of {} legal moves", moves.len()),
-                        ),
-                        Some(&m) => reach.push((*child, game.play(&p, m))),
+                    game.legal_moves(p, &mut self.moves);
+                    match self.moves.get(*mv as usize) {
+                        None => {
+                            let legal = self.moves.len();
+                            self.problem(format!(
+                                "node {v}: move index {mv} of {legal} legal moves"
+                            ))
+                        }
+                        Some(&m) => reach.push((*child, game.play(p, m))),
                     }
                 }
             }
             Node::All(children) => {
                 if over.is_some() {
-                    problem(&mut report, format!("node {v}: the game is over here"));
-                } else if mover == chooser {
-                    problem(
-                        &mut report,
-                        format!(
-                            "node {v}: lists every move but {} chooses here",
-                            game.side_name(mover)
-                        ),
-                    );
+                    self.problem(format!("node {v}: the game is over here"));
+                } else if mover == self.chooser {
+                    self.problem(format!(
+                        "node {v}: lists every move but {} chooses here",
+                        game.side_name(mover)
+                    ));
                 } else {
-                    game.legal_moves(&p, &mut moves);
-                    if moves.len() != children.len() {
-                        problem(
-                            &mut report,
-                            format!(
-                                "node {v}: lists {} moves but {} are legal",
-                                children.len(),
-                                moves.len()
-                            ),
-                        );
+                    game.legal_moves(p, &mut self.moves);
+                    if self.moves.len() != children.len() {
+                        let legal = self.moves.len();
+                        self.problem(format!(
+                            "node {v}: lists {} moves but {legal} are legal",
+                            children.len()
+                        ));
                     } else {
-                        for (&c, &m) in children.iter().zip(moves.iter()) {
-                            reach.push((c, game.play(&p, m)));
+                        for (&c, &m) in children.iter().zip(self.moves.iter()) {
+                            reach.push((c, game.play(p, m)));
                         }
                     }
                 }
             }
         }
-        for (c, cp) in reach {
-            let c = c as usize;
-            match &pos[c] {
-                None => {
-                    pos[c] = Some(cp);
-                    queue.push_back(c);
-                }
-                Some(q) if *q != cp => problem(
-                    &mut report,
-                    format!("node {c}: reached by two different positions"),
-                ),
-                Some(_) => {}
-            }
-        }
+        Ok(reach)
     }
-    let unreachable = pos.iter().filter(|p| p.is_none()).count();
-    if unreachable > 0 {
-        problem(
-            &mut report,
-            format!("{unreachable} nodes are not reached from the root"),
-        );
-    }
-    if h.kind == Kind::Win {
-        report.depth = cert.depth();
-        if report.depth.is_none() {
-            problem(
-                &mut report,
-                "the proof graph has a cycle (no progress to a win)".into(),
-            );
-        }
-    }
-    Ok(report)
 }

@@ -4,14 +4,17 @@
 //! interaction are handled.
 
 mod closure;
+mod extract;
 mod local;
 mod runs;
+pub(crate) use super::budget::STACK_BYTES;
 use super::budget::{
     vec_bytes, Account, FRAME_BYTES, MAX_FRAME_DEPTH, MOVES_RESERVE, PATH_ENTRY_BYTES,
 };
 use super::tt::{Entry, ProofTable, Reps, INF, MAX_FINITE};
 use crate::game::{Game, Oracle, Value};
 use crate::progress::{stop_requested, Progress};
+pub use extract::{extract, LeafTable};
 use hashbrown::HashMap;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -19,14 +22,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// "No repetition": a disproof that depends on no position above it.
-pub const NO_REP: u32 = u32::MAX;
+pub(crate) const NO_REP: u32 = u32::MAX;
 /// Proof number stored for a path-dependent disproof (with disproof number 1):
 /// a hint that steers the search, never a result.
 const PATH_DISPROOF_PN: u32 = 1;
 const PATH_DISPROOF_DN: u32 = 1;
-/// Stack of each prover thread: the recursion is as deep as the longest
-/// repetition-free line searched.
-pub const STACK_BYTES: usize = 512 << 20;
 
 /// How to prove.
 #[derive(Clone, Debug)]
@@ -126,7 +126,7 @@ pub enum StopReason {
     /// The memory budget (`--hash`): "out of memory budget".
     Memory,
     /// A line deeper than a prover thread's stack holds
-    /// ([`crate::prove::budget::MAX_FRAME_DEPTH`] plies).
+    /// (`crate::prove::budget::MAX_FRAME_DEPTH` plies).
     Depth,
     /// A stop request (Ctrl-C or the caller's flag).
     Interrupt,
@@ -183,7 +183,7 @@ pub fn wins_for(v: Value, mover: usize, side: usize) -> bool {
 }
 
 /// Key of a position in the table for goal side `side`.
-pub fn key_of(hash: u64, side: usize) -> u64 {
+pub(crate) fn key_of(hash: u64, side: usize) -> u64 {
     if side == 0 {
         hash
     } else {
@@ -191,6 +191,8 @@ pub fn key_of(hash: u64, side: usize) -> u64 {
     }
 }
 
+/// What every thread of a prover shares (counters, limits, stop flags, the
+/// busy marks); a [`Worker`] holds a reference.
 struct Shared {
     stop: AtomicBool,
     external: Arc<AtomicBool>,
@@ -258,7 +260,10 @@ struct Res {
     reps: Reps,
 }
 
-/// One prover thread.
+/// One prover thread: the state each phase of a run receives, as `&mut self`
+/// (df-pn here; the closure search in `closure.rs`, the local analysis in
+/// `local.rs`, the certificate extraction in `extract.rs`; each names what it
+/// uses of this module in its imports).
 pub(crate) struct Worker<'a, G: Game, O: Oracle<G>> {
     game: &'a G,
     oracle: &'a O,

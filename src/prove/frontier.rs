@@ -81,9 +81,9 @@ use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Largest certificate of one frontier position (nodes).
-pub const MAX_JOB_CERT_NODES: usize = 20_000_000;
+pub(crate) const MAX_JOB_CERT_NODES: usize = 20_000_000;
 /// Largest certificate of the start (nodes).
-pub const MAX_START_CERT_NODES: usize = 100_000_000;
+pub(crate) const MAX_START_CERT_NODES: usize = 100_000_000;
 /// The state file's name in the output directory.
 pub const STATE_FILE: &str = "frontier-state.txt";
 /// The first word of a state file.
@@ -592,7 +592,7 @@ fn state_path(out: &Path) -> PathBuf {
 
 /// Reads a state file; `None` when there is none. A damaged file, or one of
 /// other rules, is an error.
-pub fn read_state(path: &Path, rules: &str, fingerprint: u64) -> Result<Option<State>> {
+pub(crate) fn read_state(path: &Path, rules: &str, fingerprint: u64) -> Result<Option<State>> {
     let text = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -851,7 +851,7 @@ pub fn frontier(
                         let leaf = |p: &HuntPos| -> Result<Option<TableRef>> {
                             Ok(tables.leaf(game, p)?.map(|x| x.0))
                         };
-                        super::certificate::extract(
+                        super::dfpn::extract(
                             &prover,
                             &pos,
                             side,
@@ -1463,7 +1463,7 @@ fn assemble(
     let (nodes, root, tables_used, spliced) = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("frontier-assemble".into())
-            .stack_size(super::dfpn::STACK_BYTES)
+            .stack_size(super::budget::STACK_BYTES)
             .spawn_scoped(
                 scope,
                 || -> Result<(Vec<Node>, u32, Vec<TableRef>, usize)> {

@@ -82,7 +82,7 @@
 //!    it from winning for ever.
 //!
 //! Path-dependent disproofs are also kept as *hints*: the entry is marked, and
-//! its repetition set (up to [`tt::MAX_REPS`] ancestor hashes) is stored
+//! its repetition set (up to `tt::MAX_REPS` ancestor hashes) is stored
 //! beside the table. A hint counts as a disproof again when every ancestor of
 //! its set is on the current path: the opponent's strategy below it then ends
 //! in the same repetitions (each repeated position is an ancestor), so this is
@@ -107,7 +107,7 @@
 //! fails", i.e. it is an ordinary (inductive) proof that S wins, stored as
 //! such. On success every position of D is stored as a final disproof.
 //! Children are tried in the order df-pn's numbers suggest. Its recursion is
-//! capped at [`budget::MAX_SMALL_FRAME_DEPTH`] frames (the thread's stack);
+//! capped at `budget::MAX_SMALL_FRAME_DEPTH` frames (the thread's stack);
 //! a phase cut short by that cap or by the memory budget drops the closure
 //! search from the rest of the run.
 //!
@@ -141,12 +141,13 @@
 //! budget"); certificate extraction returns [`crate::error::Error::Memory`].
 //!
 //! # Certificates
-//! [`certificate::extract`] turns a finished run into a solution graph: for a
+//! [`extract`] (beside the prover, in [`dfpn`]) turns a finished run into a
+//! solution graph, written in the format of [`certificate`]: for a
 //! proof, an acyclic graph with one move at S's nodes and every legal move at
 //! the opponent's; for a disproof, a closed strategy graph of the opponent (one
 //! move at its nodes, every move at S's; cycles are draws). Leaves are terminal
 //! positions or table values. [`check`] re-checks a certificate with the rules
-//! engine and the tables only.
+//! engine, the certificate format and the tables only (no code of [`dfpn`]).
 
 pub mod bounds;
 pub mod budget;
@@ -157,7 +158,9 @@ pub mod frontier;
 pub mod tables;
 pub mod tt;
 
-pub use dfpn::{wins_for, ProveConfig, Prover, RunOutcome, RunReport, StopReason};
+pub use dfpn::{
+    extract, wins_for, LeafTable, ProveConfig, Prover, RunOutcome, RunReport, StopReason,
+};
 pub use tt::ProofTable;
 
 use crate::error::Result;

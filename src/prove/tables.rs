@@ -2,7 +2,8 @@
 //! first directory holding a position's tier answers. Also names the table a
 //! leaf comes from (tier and file crc32) for certificates.
 
-use super::certificate::{table_file_crc, TableRef};
+use super::certificate::TableRef;
+use crate::error::Error;
 use crate::error::Result;
 use crate::game::{Oracle, Value};
 use crate::table::{table_path, TableOracle};
@@ -74,4 +75,17 @@ impl<G: TierGame> Oracle<G> for TableDirs<G> {
     fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)> {
         self.dirs.iter().find_map(|(_, o)| o.probe(game, pos))
     }
+}
+
+/// crc32 stored in the trailer of a table file (identifies its contents).
+fn table_file_crc(path: &Path) -> Result<u32> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path)
+        .map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
+    f.seek(SeekFrom::End(-12))
+        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let mut b = [0u8; 4];
+    f.read_exact(&mut b)
+        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    Ok(u32::from_le_bytes(b))
 }

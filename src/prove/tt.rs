@@ -9,7 +9,7 @@
 //! position's Zobrist hash mixed with the goal side, so the two one-sided runs
 //! of a value can share one table.
 //!
-//! Slots come in buckets of [`WAYS`]. A store replaces the slot holding the same
+//! Slots come in buckets of `WAYS`. A store replaces the slot holding the same
 //! key, else the slot with the least work done below it (the number of nodes
 //! the prover expanded to reach the stored numbers), so the results that cost
 //! the most survive. A final entry (proven or disproven) is never overwritten
@@ -33,16 +33,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// Most ancestors a stored repetition set names.
-pub const MAX_REPS: usize = 16;
+pub(crate) const MAX_REPS: usize = 16;
 /// Bytes per bucket of the repetition-set map (key, set, control byte).
-pub const REP_BUCKET_BYTES: usize = std::mem::size_of::<(u64, Reps)>() + 1;
+pub(crate) const REP_BUCKET_BYTES: usize = std::mem::size_of::<(u64, Reps)>() + 1;
 
 /// The ancestors a path-dependent disproof repeats (hashes), or "too many".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Reps {
     h: [u64; MAX_REPS],
     n: u8,
-    /// More than [`MAX_REPS`] ancestors: usable on this path only.
+    /// More than `MAX_REPS` ancestors: usable on this path only.
     pub overflow: bool,
 }
 
@@ -63,7 +63,7 @@ impl Reps {
         self.n == 0 && !self.overflow
     }
     /// Adds the ancestors of `other`.
-    pub fn union(&mut self, other: &Reps) {
+    pub(crate) fn union(&mut self, other: &Reps) {
         self.overflow |= other.overflow;
         for &h in other.hashes() {
             if !self.hashes().contains(&h) {
@@ -90,13 +90,13 @@ impl Reps {
 }
 
 /// "Infinite" proof or disproof number.
-pub const INF: u32 = u32::MAX;
+pub(crate) const INF: u32 = u32::MAX;
 /// Largest finite number (sums saturate here).
-pub const MAX_FINITE: u32 = u32::MAX - 1;
+pub(crate) const MAX_FINITE: u32 = u32::MAX - 1;
 /// Slots per bucket.
-pub const WAYS: usize = 4;
+pub(crate) const WAYS: usize = 4;
 /// Bytes per slot.
-pub const SLOT_BYTES: usize = 24;
+pub(crate) const SLOT_BYTES: usize = 24;
 
 const WORK_MASK: u64 = (1 << 40) - 1;
 const DIST_SHIFT: u32 = 40;
@@ -107,9 +107,9 @@ const HINT_BIT: u64 = 1 << 62;
 /// A decoded entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// Proof number (0: proven, [`INF`]: disproven).
+    /// Proof number (0: proven, `INF`: disproven).
     pub pn: u32,
-    /// Disproof number (0: disproven, [`INF`]: proven).
+    /// Disproof number (0: disproven, `INF`: proven).
     pub dn: u32,
     /// Nodes expanded below this position to reach these numbers (saturating).
     pub work: u64,
@@ -122,7 +122,7 @@ pub struct Entry {
 
 impl Entry {
     /// Proven (the goal side wins) or disproven (it does not).
-    pub fn is_final(&self) -> bool {
+    pub(crate) fn is_final(&self) -> bool {
         self.pn == 0 || self.dn == 0
     }
 }
@@ -180,8 +180,9 @@ impl ProofTable {
         }
     }
 
-    /// Number of slots.
-    pub fn capacity(&self) -> usize {
+    /// Number of slots (the unit test's view).
+    #[cfg(test)]
+    fn capacity(&self) -> usize {
         self.slots.len()
     }
 
@@ -196,7 +197,7 @@ impl ProofTable {
     }
 
     /// The repetition set stored for `key`.
-    pub fn reps(&self, key: u64) -> Option<Reps> {
+    pub(crate) fn reps(&self, key: u64) -> Option<Reps> {
         self.reps
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -205,7 +206,7 @@ impl ProofTable {
     }
 
     /// Stores the repetition set of `key` (dropped when the map is full).
-    pub fn store_reps(&self, key: u64, r: Reps) {
+    pub(crate) fn store_reps(&self, key: u64, r: Reps) {
         let mut m = self.reps.lock().unwrap_or_else(|p| p.into_inner());
         // Below the capacity the map was made with, so it never reallocates.
         if m.len() < self.reps_cap.min(m.capacity()) || m.contains_key(&key) {
@@ -316,7 +317,7 @@ impl ProofTable {
     }
 
     /// Per mille of the first 4000 slots in use.
-    pub fn hashfull(&self) -> u32 {
+    pub(crate) fn hashfull(&self) -> u32 {
         let n = self.slots.len().min(4000);
         let used = (0..n)
             .filter(|&i| self.slots[i][1].load(Ordering::Relaxed) != 0)

@@ -10,7 +10,7 @@
 //! returned.
 //!
 //! Scores are from the side to move's view. Heuristic scores stay well inside
-//! ±[`PROVEN`]; a proven win in `d` plies scores `MATE - d` and a proven loss
+//! ±`PROVEN`; a proven win in `d` plies scores `MATE - d` and a proven loss
 //! `-(MATE - d)` (as in chess engines), counted from the root.
 //!
 //! **Exact mode** ([`SearchConfig::exact`]) never evaluates: a horizon leaf is
@@ -43,11 +43,11 @@ pub use tt::{Bound, Entry, TransTable, NO_MOVE};
 use worker::{Shared, Worker};
 
 /// Score of a win at the root itself; a win in `d` plies is `MATE - d`.
-pub const MATE: i32 = 30_000;
+pub(crate) const MATE: i32 = 30_000;
 /// Scores beyond ±`PROVEN` are proven wins/losses.
-pub const PROVEN: i32 = 20_000;
+pub(crate) const PROVEN: i32 = 20_000;
 /// Larger than any score.
-pub const INF: i32 = 32_000;
+pub(crate) const INF: i32 = 32_000;
 /// Deepest nominal search depth.
 pub const MAX_DEPTH: u32 = 120;
 /// Plies of capture quiescence search below the horizon.
@@ -85,7 +85,7 @@ pub struct SearchConfig {
     /// External stop flag (set it from another thread to stop the search).
     pub stop: Arc<AtomicBool>,
     /// Plies of capture quiescence search below the horizon (at most 8;
-    /// `None`: [`default_qdepth`] of the game family).
+    /// `None`: `default_qdepth` of the game family).
     pub qdepth: Option<u32>,
 }
 
@@ -93,7 +93,7 @@ pub struct SearchConfig {
 /// finding them is free; a tafl capture is known only by applying the move,
 /// which makes a capture search cost a move application per legal move of
 /// every leaf, so it is off for tafl.
-pub fn default_qdepth(family: &str) -> u32 {
+pub(crate) fn default_qdepth(family: &str) -> u32 {
     if family == "tafl" {
         0
     } else {

@@ -44,7 +44,7 @@ pub struct OpeningsConfig {
 
 /// Moves of `pos` reduced up to symmetry: `(move, class size)` for the first
 /// move (in generator order) of each class of equal canonical keys.
-pub fn distinct_moves<G: FullGame, K: Ord>(
+pub(crate) fn distinct_moves<G: FullGame, K: Ord>(
     game: &G,
     pos: &G::Pos,
     canon: &impl Fn(&G::Pos) -> K,

@@ -129,7 +129,7 @@ impl TransTable {
     }
 
     /// Starts a new search generation: older entries become preferred victims.
-    pub fn new_search(&self) {
+    pub(crate) fn new_search(&self) {
         self.age.fetch_add(1, Ordering::Relaxed);
     }
 

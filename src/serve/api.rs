@@ -11,7 +11,8 @@
 //! The answer has the keys of `huntsolve query --json` (`position`, `value`,
 //! `distance`, `best`, `moves` with `move`/`value`/`distance`/`score`, `score`,
 //! `pv`, `depth`, `nodes`, `nps`, `seconds`), computed by the same library
-//! functions, and:
+//! function ([`crate::answer::answer_position`], under the explorer's
+//! policy), and:
 //! - `source`: `table` (exact, from the tables), `proof` (exact, from
 //!   the df-pn prover with the tables as leaves, within the request's time), `search` (a time-limited search:
 //!   **not proven**; `value` is set only where the search itself proved it) or
@@ -25,16 +26,14 @@
 //!   (point name → piece letter), `hand` (pieces in hand per side, hunt games)
 //!   and `captured` (prey taken, hunt games) to draw the position.
 
-use crate::answer::{answer, from_table, SearchAnswer};
+use crate::answer::{answer_position, Policy, ProverUse, Source};
 use crate::error::{Error, Result};
-use crate::game::{play_line, Evaluate, Game, NoOracle, Notation};
+use crate::game::{play_line, Evaluate, Game, Notation};
 use crate::hunt::HuntGame;
 use crate::progress::NoProgress;
-use crate::search::{Limit, SearchConfig, TransTable};
+use crate::search::{SearchConfig, TransTable};
 use crate::table::analyze::{analyze_dir_with, AnalyzeOptions};
-use crate::table::query::compare_results;
-use crate::table::query::Exact;
-use crate::table::{list_tiers, query_with, rules_of_dir, TableOracle};
+use crate::table::{list_tiers, rules_of_dir, TableOracle};
 use crate::tafl::TaflGame;
 use crate::tier::TierGame;
 use crate::variant::{all_presets, AnyGame};
@@ -44,20 +43,15 @@ use serde_json::{json, Value as Json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Search time for a position no table covers, unless the request says `time`.
-pub const DEFAULT_SEARCH_TIME: Duration = Duration::from_secs(1);
+pub(crate) const DEFAULT_SEARCH_TIME: Duration = Duration::from_secs(1);
 /// Longest answer a request may ask for: the time bounds the whole answer
 /// (proof attempt and search together), not each part.
-pub const MAX_SEARCH_TIME: Duration = Duration::from_secs(10);
-/// Shortest search, when the prover has used the budget (a search needs at
-/// least one iteration to name a move).
-const MIN_SEARCH_TIME: Duration = Duration::from_millis(1);
+pub(crate) const MAX_SEARCH_TIME: Duration = Duration::from_secs(10);
 /// Transposition table of one search (MiB).
 const SEARCH_HASH_MIB: usize = 16;
-/// Plies of a drawn principal variation from the tables (as `query`).
-const TABLE_DRAW_PV: usize = 12;
 /// Longest moves line a request may play.
 const MAX_LINE: usize = 1000;
 /// Longest wins listed by `/api/stats`.
@@ -212,7 +206,7 @@ impl State {
     }
 
     /// (name, rules) of every table set.
-    pub fn set_names(&self) -> Vec<(String, String)> {
+    pub(crate) fn set_names(&self) -> Vec<(String, String)> {
         self.sets
             .iter()
             .map(|s| (s.name.clone(), s.rules.clone()))
@@ -368,7 +362,7 @@ impl State {
                         SetOracle::Tafl(_) => None,
                     })
                     .collect();
-                answer_position(g, &oracles, &req)?
+                answer_json(g, &oracles, &req)?
             }
             AnyGame::Tafl(g) => {
                 let oracles: Vec<(&str, &TableOracle<TaflGame>)> = chosen
@@ -378,7 +372,7 @@ impl State {
                         SetOracle::Hunt(_) => None,
                     })
                     .collect();
-                answer_position(g, &oracles, &req)?
+                answer_json(g, &oracles, &req)?
             }
         };
         let text = v["position"].as_str().unwrap_or_default().to_string();
@@ -444,120 +438,42 @@ struct ApiAnswer {
 /// Hash for one proof attempt (MiB).
 const PROOF_HASH_MIB: usize = 64;
 
-/// A position no table knows: the df-pn prover ([`crate::answer::exact`]),
-/// with the first table set as leaves and the request's time as its budget,
-/// answers with `source: "proof"` when it proves a value. `None` when the value
-/// stays unknown in time, or when the rules' repetition option is one the
-/// prover does not handle soundly (only `draw` is).
-fn prove<G: TierGame + Evaluate, O: crate::game::Oracle<G>>(
-    game: &G,
-    pos: &G::Pos,
-    oracle: &O,
-    time: Duration,
-) -> Option<SearchAnswer> {
-    crate::prove::check_repetition_rule(game).ok()?;
-    let tt = TransTable::new(SEARCH_HASH_MIB).ok()?;
-    let a =
-        crate::answer::exact::exact_answer(game, pos, oracle, PROOF_HASH_MIB, 1, Some(time), &tt);
-    a.value.is_some().then_some(a)
+/// How the explorer answers a position ([`crate::answer::answer_position`]):
+/// the rules where the game is over, then the first table set that knows the
+/// value, then the df-pn prover (the first table set as leaves, half the
+/// request's time: `source: "proof"` when it proves a value), then a
+/// time-limited search on one thread with what is left of the time.
+fn policy(time: Duration) -> Policy {
+    Policy {
+        search: SearchConfig {
+            threads: 1,
+            ..Default::default()
+        },
+        budget: Some(time),
+        prover: ProverUse::Try {
+            hash_mib: PROOF_HASH_MIB,
+        },
+        over_from_rules: true,
+    }
 }
 
-/// Answers a position: from the first table set that knows its value, else by
-/// the prover hook, else by a time-limited search with the tables as oracle.
-fn answer_position<G: TierGame + Evaluate>(
+/// Answers a position by [`policy`] and adds what the page draws it with.
+fn answer_json<G: TierGame + Evaluate>(
     game: &G,
     oracles: &[(&str, &TableOracle<G>)],
     req: &Request,
 ) -> ApiResult<Json> {
-    // One budget for the whole answer: the prover and the search share it.
-    let deadline = Instant::now() + req.time;
-    let search_cfg = || SearchConfig {
-        limits: vec![Limit::Time(
-            deadline
-                .saturating_duration_since(Instant::now())
-                .max(MIN_SEARCH_TIME),
-        )],
-        threads: 1,
-        ..Default::default()
-    };
     let pos = game.parse_position(req.position)?;
     let pos = play_line(game, &pos, req.moves)?;
     let over = game.outcome(&pos);
-    // (answer, source, table set, moves whose values the tables know)
-    type Found<'n> = (SearchAnswer, &'static str, Option<&'n str>, Vec<String>);
-    let mut found: Option<Found> = None;
-    if over.is_some() {
-        let none = |_: &G::Pos| -> Result<Exact> { Ok(None) };
-        let q = query_with(game, &pos, &none)?;
-        found = Some((from_table(&q, Vec::new(), None), "rules", None, Vec::new()));
-    }
-    for &(name, oracle) in oracles {
-        if found.is_some() {
-            break;
-        }
-        let exact = |p: &G::Pos| oracle.try_probe(p);
-        let q = query_with(game, &pos, &exact)?;
-        if q.value.is_none() {
-            continue;
-        }
-        let searched = if q.moves.iter().any(|m| m.value.is_none()) {
-            let tt = TransTable::new(SEARCH_HASH_MIB)?;
-            Some(checked(
-                answer(game, &pos, oracle, &search_cfg(), &tt),
-                oracle,
-            )?)
-        } else {
-            None
-        };
-        let plies = match (q.value, q.distance) {
-            (Some(crate::Value::Draw), _) | (_, None) => TABLE_DRAW_PV,
-            (_, Some(d)) => d as usize,
-        };
-        let pv = table_pv(game, &pos, &exact, plies)?;
-        let known = q
-            .moves
-            .iter()
-            .filter(|m| m.value.is_some())
-            .map(|m| m.mv.clone())
-            .collect();
-        let a = from_table(&q, pv, searched.as_ref());
-        found = Some((a, "table", Some(name), known));
-    }
-    if found.is_none() {
-        // Half the budget to the prover, the rest to the search if it fails.
-        let proof_time = req.time / 2;
-        let proved = match oracles.first() {
-            Some(&(name, o)) => prove(game, &pos, o, proof_time).map(|a| (a, Some(name))),
-            None => prove(game, &pos, &NoOracle, proof_time).map(|a| (a, None)),
-        };
-        if let Some((a, tables)) = proved {
-            found = Some((a, "proof", tables, Vec::new()));
-        }
-    }
-    let (a, source, tables, table_moves) = match found {
-        Some(f) => f,
-        None => {
-            let tt = TransTable::new(SEARCH_HASH_MIB)?;
-            let a = match oracles.first() {
-                Some(&(name, o)) => (
-                    checked(answer(game, &pos, o, &search_cfg(), &tt), o)?,
-                    "search",
-                    Some(name),
-                    Vec::new(),
-                ),
-                None => (
-                    answer(game, &pos, &NoOracle, &search_cfg(), &tt),
-                    "search",
-                    None,
-                    Vec::new(),
-                ),
-            };
-            if crate::progress::stop_requested() {
-                return Err(ApiError::Internal("the server is stopping".into()));
-            }
-            a
-        }
+    let tables: Vec<&TableOracle<G>> = oracles.iter().map(|&(_, o)| o).collect();
+    let tt = TransTable::new(SEARCH_HASH_MIB)?;
+    let found = match answer_position(game, &pos, &tables, &policy(req.time), &tt) {
+        Err(Error::Interrupted) => return Err(ApiError::Internal("the server is stopping".into())),
+        found => found?,
     };
+    let a = &found.answer;
+    let source = found.source;
     let mut legal = Vec::new();
     game.legal_moves(&pos, &mut legal);
     let by_text: HashMap<String, G::Move> = legal
@@ -570,9 +486,9 @@ fn answer_position<G: TierGame + Evaluate>(
             ApiError::Internal(format!("answer names move '{}' that is not legal", m.mv))
         })?;
         let move_source = match source {
-            "table" if table_moves.contains(&m.mv) => "table",
-            "table" => "search",
-            s => s,
+            Source::Table if found.table_moves.contains(&m.mv) => "table",
+            Source::Table => "search",
+            s => s.name(),
         };
         moves.push(ApiMove {
             mv: m.mv.clone(),
@@ -583,7 +499,7 @@ fn answer_position<G: TierGame + Evaluate>(
             position: game.format_position(&game.play(&pos, *mv)),
         });
     }
-    let exact = matches!(source, "table" | "proof" | "rules") && a.value.is_some();
+    let exact = source != Source::Search && a.value.is_some();
     let out = ApiAnswer {
         rules: game.rules_string(),
         family: game.family(),
@@ -591,9 +507,9 @@ fn answer_position<G: TierGame + Evaluate>(
         side: game.side_name(game.side_to_move(&pos)),
         sides: [game.side_name(0), game.side_name(1)],
         over: over.map(|v| v.name()),
-        source,
+        source: source.name(),
         exact,
-        tables: tables.map(str::to_string),
+        tables: found.table.map(|i| oracles[i].0.to_string()),
         value: a.value,
         distance: a.distance,
         best: a.best.clone(),
@@ -606,59 +522,6 @@ fn answer_position<G: TierGame + Evaluate>(
         seconds: a.seconds,
     };
     serde_json::to_value(&out).map_err(|e| ApiError::Internal(format!("JSON: {e}")))
-}
-
-/// A move's result as [`compare_results`] orders it: (value, distance).
-type Ranked = (Option<crate::Value>, Option<u32>);
-
-/// The exact principal variation of [`exact_pv`](crate::answer::exact_pv) (at
-/// each ply the first best move in [`query_with`]'s order), computed without
-/// formatting and sorting every move of every ply: each ply probes the children
-/// and formats only the move played. The PV is the largest part of a table
-/// answer (up to a probe per move per ply of a 33-ply win), and the tests check
-/// this walk against `exact_pv` itself.
-fn table_pv<G: Notation>(
-    game: &G,
-    pos: &G::Pos,
-    exact: &dyn Fn(&G::Pos) -> Result<Exact>,
-    max_plies: usize,
-) -> Result<Vec<String>> {
-    let mut line = Vec::new();
-    let mut p = pos.clone();
-    let mut moves = Vec::new();
-    while line.len() < max_plies && game.outcome(&p).is_none() {
-        game.legal_moves(&p, &mut moves);
-        let mut best: Option<(G::Move, Ranked)> = None;
-        for &m in &moves {
-            let child = game.play(&p, m);
-            let known = match game.outcome(&child) {
-                Some(v) => Some((v, 0)),
-                None => exact(&child)?,
-            };
-            let Some((v, d)) = known else { continue };
-            let result = (Some(v.flip()), Some(d + 1));
-            // Strictly better only: among equals the generator's first stays, as
-            // in query_with's stable sort.
-            if best
-                .as_ref()
-                .is_none_or(|b| compare_results(result, b.1) == std::cmp::Ordering::Less)
-            {
-                best = Some((m, result));
-            }
-        }
-        let Some((m, _)) = best else { break };
-        line.push(game.format_move(&p, m));
-        p = game.play(&p, m);
-    }
-    Ok(line)
-}
-
-/// A search answer, unless the oracle met a damaged table meanwhile.
-fn checked<G: TierGame>(a: SearchAnswer, oracle: &TableOracle<G>) -> Result<SearchAnswer> {
-    match oracle.take_error() {
-        Some(e) => Err(e),
-        None => Ok(a),
-    }
 }
 
 /// The geometry of the game's board.

@@ -28,11 +28,11 @@ use std::net::{IpAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 /// Longest request head (request line and headers) in bytes.
-pub const MAX_HEAD: usize = 32 * 1024;
+pub(crate) const MAX_HEAD: usize = 32 * 1024;
 /// Most header lines in a request.
-pub const MAX_HEADERS: usize = 64;
+pub(crate) const MAX_HEADERS: usize = 64;
 /// Time a client has to send the whole request head.
-pub const HEAD_TIME: Duration = Duration::from_secs(5);
+pub(crate) const HEAD_TIME: Duration = Duration::from_secs(5);
 /// Time a client has to take the answer.
 const WRITE_TIME: Duration = Duration::from_secs(10);
 /// After answering, how long unread input is drained before closing (closing

@@ -4,15 +4,16 @@
 //!
 //! This is a *face* of the crate, like the command line: it sits above every
 //! other layer and only calls their public functions (values come from
-//! [`crate::table::query_with`], [`crate::answer::answer`], exactly as
-//! `huntsolve query` computes them). It serves; it does not print: the caller
+//! [`crate::answer::answer_position`], the function `huntsolve query` answers
+//! with, under the explorer's policy: it always tries the prover before a
+//! search). It serves; it does not print: the caller
 //! ([`Explorer::url`]) says where it listens.
 //!
 //! # HTTP
 //! A strict request reader over [`std::net`] (see the `http` module for its
 //! limits and why it is not an HTTP crate). One thread accepts connections;
 //! each connection gets a small thread of its own (at most
-//! [`MAX_CONNECTIONS`] at once; beyond that, a connection gets 503 at once)
+//! `MAX_CONNECTIONS` at once; beyond that, a connection gets 503 at once)
 //! that reads the request head within its deadline, so a slow or silent
 //! client holds only its own thread. A parsed request goes to a fixed pool of
 //! workers that compute answers; the connection's thread writes the answer and
@@ -51,9 +52,9 @@ use std::time::Duration;
 /// How often the server checks for a Ctrl-C stop request.
 const POLL: Duration = Duration::from_millis(100);
 /// Most workers (`--workers`).
-pub const MAX_WORKERS: usize = 64;
+pub(crate) const MAX_WORKERS: usize = 64;
 /// Most connections open at once (each has its own thread); more get 503.
-pub const MAX_CONNECTIONS: usize = 256;
+pub(crate) const MAX_CONNECTIONS: usize = 256;
 /// Stack of a connection's thread (it reads and writes; workers compute).
 const CONNECTION_STACK: usize = 256 * 1024;
 
@@ -66,7 +67,7 @@ pub struct Config {
     pub bind: String,
     /// Port (0: any free port).
     pub port: u16,
-    /// Worker threads answering requests (1 to [`MAX_WORKERS`]).
+    /// Worker threads answering requests (1 to `MAX_WORKERS`).
     pub workers: usize,
     /// Default search time for positions no table covers.
     pub search_time: Duration,

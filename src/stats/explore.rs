@@ -28,12 +28,12 @@ use crate::progress::Progress;
 use crate::retro::driver::SolveOptions;
 use crate::retro::manifest::{plan_any, solve_any};
 use crate::retro::Scope;
-use crate::stats::agent::EngineSpec;
+use crate::stats::engine::EngineSpec;
+use crate::stats::files::{csv_field, write_svg, ReportDir};
 use crate::stats::ladder::{run_ladder, write_ladder};
 use crate::stats::math::Interval;
 use crate::stats::plot::plot_err;
 use crate::stats::report::safe_name;
-use crate::stats::report::{create_report_dir, write_report_file};
 use crate::stats::tournament::TournamentConfig;
 use crate::variant::AnyGame;
 use plotters::prelude::*;
@@ -357,7 +357,7 @@ fn iv(i: &Interval, exact: bool, digits: usize) -> String {
 }
 
 /// The Markdown report.
-pub fn explore_markdown(r: &ExploreReport) -> String {
+pub(crate) fn explore_markdown(r: &ExploreReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Exploration of {}\n", r.base);
     for g in &r.grid {
@@ -437,7 +437,7 @@ fn heatmap_name(a: &str, b: &str) -> String {
 }
 
 /// `explore.csv`: one row per variant.
-pub fn explore_csv(r: &ExploreReport) -> String {
+pub(crate) fn explore_csv(r: &ExploreReport) -> String {
     let mut s = String::from("rank,");
     for g in &r.grid {
         s.push_str(&g.key);
@@ -447,13 +447,14 @@ pub fn explore_csv(r: &ExploreReport) -> String {
     for (i, x) in r.rows.iter().enumerate() {
         let mut line = format!("{},", i + 1);
         for v in &x.values {
-            line.push_str(&format!("\"{v}\","));
+            line.push_str(&csv_field(v));
+            line.push(',');
         }
         let f = |i: &Interval| format!("{:.6},{:.6},{:.6}", i.estimate, i.lo, i.hi);
         let _ = writeln!(
             s,
-            "{line}\"{}\",{},{},{},{},{},{},{},{},\"{}\"",
-            x.rules,
+            "{line}{},{},{},{},{},{},{},{},{},{}",
+            csv_field(&x.rules),
             if x.method == Method::Exact {
                 "exact"
             } else {
@@ -466,7 +467,7 @@ pub fn explore_csv(r: &ExploreReport) -> String {
             x.exact_value.as_deref().unwrap_or(""),
             x.size,
             x.plan_memory,
-            x.detail
+            csv_field(&x.detail)
         );
     }
     s
@@ -491,94 +492,92 @@ fn heatmap(path: &Path, r: &ExploreReport, a: usize, b: usize) -> Result<()> {
             sum[i][j].2.push_str(tag);
         }
     }
-    let root =
-        SVGBackend::new(path, (160 + 110 * nb as u32, 140 + 60 * na as u32)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!("Balance: {} x {} (E exact, L ladder)", ga.key, gb.key),
-            ("sans-serif", 18),
-        )
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(90)
-        .build_cartesian_2d(0f64..nb as f64, 0f64..na as f64)
-        .map_err(|e| plot_err(path, e))?;
-    let (xa, xb) = (gb.values.clone(), ga.values.clone());
-    chart
-        .configure_mesh()
-        .disable_mesh()
-        .label_style(("sans-serif", 13))
-        .axis_desc_style(("sans-serif", 14))
-        .x_labels(nb * 2 + 1)
-        .y_labels(na * 2 + 1)
-        .x_label_formatter(&|x| {
-            let k = x - 0.5;
-            if (k - k.round()).abs() < 1e-6 && k >= 0.0 && (k as usize) < xa.len() {
-                xa[k as usize].clone()
-            } else {
-                String::new()
-            }
-        })
-        .y_label_formatter(&|y| {
-            let k = y - 0.5;
-            if (k - k.round()).abs() < 1e-6 && k >= 0.0 && (k as usize) < xb.len() {
-                xb[k as usize].clone()
-            } else {
-                String::new()
-            }
-        })
-        .x_desc(gb.key.as_str())
-        .y_desc(ga.key.as_str())
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
-    for (i, row) in sum.iter().enumerate() {
-        for (j, (total, n, tag)) in row.iter().enumerate() {
-            let (x0, y0) = (j as f64, i as f64);
-            if *n == 0 {
-                continue;
-            }
-            let v = total / *n as f64;
-            // White (0, unbalanced) to blue (1, balanced).
-            let c = RGBColor(
-                (255.0 - 224.0 * v) as u8,
-                (255.0 - 136.0 * v) as u8,
-                (255.0 - 75.0 * v) as u8,
-            );
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(x0, y0), (x0 + 1.0, y0 + 1.0)],
-                    c.filled(),
-                )))
+    write_svg(
+        path,
+        (160 + 110 * nb as u32, 140 + 60 * na as u32),
+        |root| {
+            root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    format!("Balance: {} x {} (E exact, L ladder)", ga.key, gb.key),
+                    ("sans-serif", 18),
+                )
+                .margin(10)
+                .x_label_area_size(40)
+                .y_label_area_size(90)
+                .build_cartesian_2d(0f64..nb as f64, 0f64..na as f64)
                 .map_err(|e| plot_err(path, e))?;
+            let (xa, xb) = (gb.values.clone(), ga.values.clone());
             chart
-                .draw_series(std::iter::once(Text::new(
-                    format!("{v:.2} {tag}"),
-                    (x0 + 0.3, y0 + 0.6),
-                    ("sans-serif", 14),
-                )))
+                .configure_mesh()
+                .disable_mesh()
+                .label_style(("sans-serif", 13))
+                .axis_desc_style(("sans-serif", 14))
+                .x_labels(nb * 2 + 1)
+                .y_labels(na * 2 + 1)
+                .x_label_formatter(&|x| {
+                    let k = x - 0.5;
+                    if (k - k.round()).abs() < 1e-6 && k >= 0.0 && (k as usize) < xa.len() {
+                        xa[k as usize].clone()
+                    } else {
+                        String::new()
+                    }
+                })
+                .y_label_formatter(&|y| {
+                    let k = y - 0.5;
+                    if (k - k.round()).abs() < 1e-6 && k >= 0.0 && (k as usize) < xb.len() {
+                        xb[k as usize].clone()
+                    } else {
+                        String::new()
+                    }
+                })
+                .x_desc(gb.key.as_str())
+                .y_desc(ga.key.as_str())
+                .draw()
                 .map_err(|e| plot_err(path, e))?;
-        }
-    }
-    root.present().map_err(|e| plot_err(path, e))?;
-    Ok(())
+            for (i, row) in sum.iter().enumerate() {
+                for (j, (total, n, tag)) in row.iter().enumerate() {
+                    let (x0, y0) = (j as f64, i as f64);
+                    if *n == 0 {
+                        continue;
+                    }
+                    let v = total / *n as f64;
+                    // White (0, unbalanced) to blue (1, balanced).
+                    let c = RGBColor(
+                        (255.0 - 224.0 * v) as u8,
+                        (255.0 - 136.0 * v) as u8,
+                        (255.0 - 75.0 * v) as u8,
+                    );
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(
+                            [(x0, y0), (x0 + 1.0, y0 + 1.0)],
+                            c.filled(),
+                        )))
+                        .map_err(|e| plot_err(path, e))?;
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            format!("{v:.2} {tag}"),
+                            (x0 + 0.3, y0 + 0.6),
+                            ("sans-serif", 14),
+                        )))
+                        .map_err(|e| plot_err(path, e))?;
+                }
+            }
+            root.present().map_err(|e| plot_err(path, e))?;
+            Ok(())
+        },
+    )
 }
 
 /// Writes the exploration files into `dir`; returns their paths.
 pub fn write_explore(dir: &Path, r: &ExploreReport) -> Result<Vec<PathBuf>> {
-    create_report_dir(dir)?;
-    let write = |name: &str, text: &str| write_report_file(dir, name, text);
-    let mut files = vec![
-        write("explore.md", &explore_markdown(r))?,
-        write("explore.csv", &explore_csv(r))?,
-    ];
-    let json = serde_json::to_string_pretty(r)
-        .map_err(|e| Error::Internal(format!("encoding explore.json: {e}")))?;
-    files.push(write("explore.json", &(json + "\n"))?);
+    let mut files = ReportDir::create(dir)?;
+    files.text("explore.md", &explore_markdown(r))?;
+    files.text("explore.csv", &explore_csv(r))?;
+    files.json("explore.json", r)?;
     for (a, b) in pairs(r.grid.len()) {
-        let p = dir.join(heatmap_name(&r.grid[a].key, &r.grid[b].key));
-        heatmap(&p, r, a, b)?;
-        files.push(p);
+        let name = heatmap_name(&r.grid[a].key, &r.grid[b].key);
+        files.svg(&name, |p| heatmap(p, r, a, b))?;
     }
-    Ok(files)
+    Ok(files.files())
 }

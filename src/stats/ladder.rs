@@ -40,7 +40,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Bootstrap resamples of the rank agreement.
-pub const TAU_RESAMPLES: usize = 1000;
+pub(crate) const TAU_RESAMPLES: usize = 1000;
 
 /// One variant at one strength.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -297,7 +297,7 @@ pub fn calibrate(
 
 /// The matches of variant `v` for the rating: its self-play cells (which
 /// inform the side-0 advantage) and its cross-play rows.
-pub fn rating_matches(
+pub(crate) fn rating_matches(
     v: usize,
     variant: &str,
     cells: &[Vec<LadderCell>],
@@ -321,12 +321,12 @@ pub fn rating_matches(
 
 /// Virtual draws between adjacent rungs in the rating fit (keeps it finite
 /// when a rung won every cross-play game).
-pub const RATING_PRIOR_DRAWS: f64 = 1.0;
+pub(crate) const RATING_PRIOR_DRAWS: f64 = 1.0;
 
 /// Fits the ratings of every variant and sets the measured order, the
 /// warnings on rungs not measurably stronger than the one below, and each
 /// verdict's sentence on the two strongest rungs.
-pub fn add_ratings(r: &mut LadderReport) -> Result<()> {
+pub(crate) fn add_ratings(r: &mut LadderReport) -> Result<()> {
     let mut cross = r.asymmetric.clone();
     cross.extend(r.cross_play.iter().cloned());
     if cross.is_empty() {
@@ -572,7 +572,7 @@ pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> f64 {
 
 /// Per strength: whether the variants cannot be ordered there, because every
 /// variant has the same side-0 score or no engine moved in any game.
-pub fn tied_strengths(cells: &[Vec<LadderCell>], engines: usize) -> Vec<bool> {
+pub(crate) fn tied_strengths(cells: &[Vec<LadderCell>], engines: usize) -> Vec<bool> {
     (0..engines)
         .map(|k| {
             let col: Vec<&LadderCell> = cells.iter().filter_map(|row| row.get(k)).collect();
@@ -615,7 +615,7 @@ fn percentile(mut v: Vec<f64>, estimate: f64) -> Interval {
 
 /// Rank agreement of every pair of strengths and the mean, with bootstrap
 /// intervals (`cells[variant][engine]`).
-pub fn rank_agreement(
+pub(crate) fn rank_agreement(
     cells: &[Vec<LadderCell>],
     engines: &[String],
     seed: u64,
@@ -932,7 +932,7 @@ pub fn pair_verdict(
 
 /// Cautions on the cells: strengths at which no engine moved, and cells
 /// where the exact tables ended most games.
-pub fn ladder_warnings(
+pub(crate) fn ladder_warnings(
     cells: &[Vec<LadderCell>],
     engines: &[String],
     random_plies: u32,
@@ -962,7 +962,7 @@ pub fn ladder_warnings(
 
 /// Builds the ladder from one comparison report per engine (same variants, same order).
 #[allow(clippy::too_many_arguments)]
-pub fn assemble_ladder(
+pub(crate) fn assemble_ladder(
     title: String,
     command: &str,
     engines: &[String],
@@ -1063,7 +1063,7 @@ pub fn assemble_ladder(
 #[allow(clippy::too_many_arguments)]
 pub fn run_ladder(
     specs: &[String],
-    engines: &[crate::stats::agent::EngineSpec],
+    engines: &[crate::stats::engine::EngineSpec],
     base: &crate::stats::tournament::TournamentConfig,
     tables: &[crate::stats::referee::TableDir],
     opts: &LadderOptions,
@@ -1182,4 +1182,4 @@ pub fn run_ladder(
 }
 
 /// Most distinct positions after the random opening for its exact value.
-pub const OPENING_POSITIONS: usize = 5_000_000;
+pub(crate) const OPENING_POSITIONS: usize = 5_000_000;

@@ -137,7 +137,7 @@ pub fn mann_whitney(a: &[u64], b: &[u64]) -> MannWhitney {
 
 /// Difference of two histograms' means (first minus second) with a 95 %
 /// normal (Welch) interval.
-pub fn mean_difference(a: &[u64], b: &[u64]) -> Interval {
+pub(crate) fn mean_difference(a: &[u64], b: &[u64]) -> Interval {
     let (ma, mb) = (mean_interval(a), mean_interval(b));
     let se = |m: &Interval| (m.hi - m.estimate) / Z95;
     // mean_interval clamps lo at 0 but not hi: its upper half-width is the

@@ -110,7 +110,7 @@ pub fn bootstrap<T: Clone>(
 
 /// Quantile of sorted data by linear interpolation between order statistics
 /// (type 7, the default of R and NumPy).
-pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
+pub(crate) fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
     }
@@ -178,7 +178,7 @@ pub fn ln_factorial(n: u64) -> f64 {
 ///
 /// Series for `x < a + 1`, Lentz's continued fraction otherwise: each converges
 /// fast in its own region.
-pub fn gamma_q(a: f64, x: f64) -> f64 {
+pub(crate) fn gamma_q(a: f64, x: f64) -> f64 {
     if x <= 0.0 {
         return 1.0;
     }
@@ -190,7 +190,7 @@ pub fn gamma_q(a: f64, x: f64) -> f64 {
 }
 
 /// Regularised lower incomplete gamma function `P(a, x) = 1 − Q(a, x)`.
-pub fn gamma_p(a: f64, x: f64) -> f64 {
+pub(crate) fn gamma_p(a: f64, x: f64) -> f64 {
     if x <= 0.0 {
         return 0.0;
     }
@@ -430,7 +430,7 @@ pub fn label_v(v: f64) -> &'static str {
 }
 
 /// Formats a p-value for text: `p < 0.001` or `p = 0.042`.
-pub fn format_p(p: f64) -> String {
+pub(crate) fn format_p(p: f64) -> String {
     if p < 0.001 {
         "p < 0.001".into()
     } else {
@@ -472,7 +472,7 @@ pub fn interpret_proportions(
 }
 
 /// A plain sentence on a chi-square test of whole outcome tables.
-pub fn interpret_table(what: &str, test: &TestResult, v: f64) -> String {
+pub(crate) fn interpret_table(what: &str, test: &TestResult, v: f64) -> String {
     if test.p_value < 0.05 {
         format!(
             "The {what} differ (chi-square = {:.2}, df = {}, {}); the association is {} (Cramér's V = {v:.2}).",

@@ -667,7 +667,7 @@ impl<G: FullGame> crate::stats::agent::Agent<G> for MctsAgent<G> {
         rng: &mut Rng,
     ) -> crate::error::Result<G::Move> {
         let mut cfg = self.spec.config();
-        cfg.repetition_winner = crate::stats::tournament::repetition_winner(game);
+        cfg.repetition_winner = crate::stats::agent::repetition_winner(game);
         let mut tree_rng = Rng::new(rng.next_u64());
         let r = match &self.oracle {
             Some(o) => search(game, pos, history, o.as_ref(), &cfg, &mut tree_rng),

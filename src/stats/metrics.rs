@@ -16,7 +16,7 @@ use crate::stats::math::{self, Interval, TestResult, Z95};
 use crate::stats::tournament::{EndReason, GameRecord};
 
 /// Bootstrap resamples for every bootstrap interval.
-pub const BOOTSTRAP_RESAMPLES: usize = 2000;
+pub(crate) const BOOTSTRAP_RESAMPLES: usize = 2000;
 
 /// Metrics of one variant.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -224,7 +224,7 @@ pub struct PairComparison {
 }
 
 /// Outcome table row of a variant: side 0 wins, side 1 wins, draws.
-pub fn outcome_row(m: &VariantMetrics) -> Vec<u64> {
+pub(crate) fn outcome_row(m: &VariantMetrics) -> Vec<u64> {
     vec![m.wins[0], m.wins[1], m.games - m.wins[0] - m.wins[1]]
 }
 
@@ -238,7 +238,7 @@ fn nonempty_dims(table: &[Vec<u64>]) -> (usize, usize) {
 
 /// Compares two variants: Fisher and z-tests of each side's win rate, and a
 /// chi-square test of the whole outcome table.
-pub fn compare_pair(a: &VariantMetrics, b: &VariantMetrics) -> Result<PairComparison> {
+pub(crate) fn compare_pair(a: &VariantMetrics, b: &VariantMetrics) -> Result<PairComparison> {
     let mut win_rates = Vec::new();
     for side in 0..2 {
         let (xa, xb) = (a.wins[side], b.wins[side]);
@@ -291,7 +291,7 @@ pub fn compare_pair(a: &VariantMetrics, b: &VariantMetrics) -> Result<PairCompar
 /// Chi-square test of all variants' outcome tables at once (`None` with fewer
 /// than two variants or fewer than two non-empty outcome columns), with
 /// Cramér's V and a sentence.
-pub fn compare_all(ms: &[VariantMetrics]) -> Option<(TestResult, f64, String)> {
+pub(crate) fn compare_all(ms: &[VariantMetrics]) -> Option<(TestResult, f64, String)> {
     if ms.len() < 2 {
         return None;
     }

@@ -4,8 +4,9 @@
 //! between variants ([`metrics`]), reports ([`report`]) and SVG plots ([`plot`]).
 
 pub mod agent;
-pub mod exact;
+pub mod engine;
 pub mod explore;
+pub(crate) mod files;
 pub mod ladder;
 pub mod material;
 pub mod math;
@@ -20,5 +21,6 @@ pub mod search_agent;
 pub mod sweep;
 pub mod tournament;
 
-pub use agent::{make_agent, Agent, EngineSpec, GreedyAgent, RandomAgent};
+pub use agent::{Agent, GreedyAgent, RandomAgent};
+pub use engine::{make_agent, EngineSpec};
 pub use tournament::{play_game, run_tournament, EndReason, GameRecord, TournamentConfig};

@@ -22,7 +22,7 @@ use crate::stats::search_agent::SearchAgent;
 use std::collections::HashMap;
 
 /// Depth of the search used where the tables do not cover a move.
-pub const FALLBACK_DEPTH: u32 = 4;
+pub(crate) const FALLBACK_DEPTH: u32 = 4;
 
 /// Plays from the tables (see the module docs).
 pub struct PerfectAgent<G: FullGame> {

@@ -2,6 +2,7 @@
 //! `<text>` elements, so no system fonts are needed).
 
 use crate::error::{Error, Result};
+use crate::stats::files::write_svg;
 use crate::stats::math::Interval;
 use crate::stats::metrics::VariantMetrics;
 use plotters::prelude::*;
@@ -36,73 +37,74 @@ type Series = (&'static str, f64, fn(&VariantMetrics) -> Interval);
 pub fn win_rates(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
     let n = ms.len().max(1);
     let width = (240 + 180 * n as u32).max(640);
-    let root = SVGBackend::new(path, (width, 440)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-    let names: Vec<String> = ms.iter().map(|m| m.name.clone()).collect();
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..1f64)
-        .map_err(|e| plot_err(path, e))?;
-    chart
-        .configure_mesh()
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 14))
-        .disable_x_mesh()
-        .x_labels(n + 1)
-        .x_label_formatter(&|x| tick_name(&names, *x))
-        .y_desc("share of games (95% Wilson interval)")
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
-    let series: [Series; 3] = [
-        ("side 0 wins", -0.2, |m| m.win_rate[0]),
-        ("side 1 wins", 0.0, |m| m.win_rate[1]),
-        ("draws", 0.2, |m| m.draw_rate),
-    ];
-    for (k, (label, offset, get)) in series.iter().enumerate() {
-        let color = SERIES[k];
-        let legend = match (k, ms.first()) {
-            (0, Some(m)) | (1, Some(m)) => format!("{} wins", m.side_names[k]),
-            _ => label.to_string(),
-        };
-        let pts: Vec<(f64, Interval)> = ms
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (i as f64 + offset, get(m)))
-            .collect();
-        chart
-            .draw_series(pts.iter().map(|&(x, iv)| {
-                PathElement::new(vec![(x, iv.lo), (x, iv.hi)], color.stroke_width(2))
-            }))
+    write_svg(path, (width, 440), |root| {
+        root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+        let names: Vec<String> = ms.iter().map(|m| m.name.clone()).collect();
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..1f64)
             .map_err(|e| plot_err(path, e))?;
         chart
-            .draw_series(pts.iter().flat_map(|&(x, iv)| {
-                [iv.lo, iv.hi].map(|y| {
-                    PathElement::new(vec![(x - 0.04, y), (x + 0.04, y)], color.stroke_width(2))
-                })
-            }))
+            .configure_mesh()
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 14))
+            .disable_x_mesh()
+            .x_labels(n + 1)
+            .x_label_formatter(&|x| tick_name(&names, *x))
+            .y_desc("share of games (95% Wilson interval)")
+            .draw()
             .map_err(|e| plot_err(path, e))?;
+        let series: [Series; 3] = [
+            ("side 0 wins", -0.2, |m| m.win_rate[0]),
+            ("side 1 wins", 0.0, |m| m.win_rate[1]),
+            ("draws", 0.2, |m| m.draw_rate),
+        ];
+        for (k, (label, offset, get)) in series.iter().enumerate() {
+            let color = SERIES[k];
+            let legend = match (k, ms.first()) {
+                (0, Some(m)) | (1, Some(m)) => format!("{} wins", m.side_names[k]),
+                _ => label.to_string(),
+            };
+            let pts: Vec<(f64, Interval)> = ms
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (i as f64 + offset, get(m)))
+                .collect();
+            chart
+                .draw_series(pts.iter().map(|&(x, iv)| {
+                    PathElement::new(vec![(x, iv.lo), (x, iv.hi)], color.stroke_width(2))
+                }))
+                .map_err(|e| plot_err(path, e))?;
+            chart
+                .draw_series(pts.iter().flat_map(|&(x, iv)| {
+                    [iv.lo, iv.hi].map(|y| {
+                        PathElement::new(vec![(x - 0.04, y), (x + 0.04, y)], color.stroke_width(2))
+                    })
+                }))
+                .map_err(|e| plot_err(path, e))?;
+            chart
+                .draw_series(
+                    pts.iter()
+                        .map(|&(x, iv)| Circle::new((x, iv.estimate), 4, color.filled())),
+                )
+                .map_err(|e| plot_err(path, e))?
+                .label(legend)
+                .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
+        }
         chart
-            .draw_series(
-                pts.iter()
-                    .map(|&(x, iv)| Circle::new((x, iv.estimate), 4, color.filled())),
-            )
-            .map_err(|e| plot_err(path, e))?
-            .label(legend)
-            .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
-    }
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", 14))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
-    root.present().map_err(|e| plot_err(path, e))?;
-    Ok(())
+            .configure_series_labels()
+            .label_font(("sans-serif", 14))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(|e| plot_err(path, e))?;
+        root.present().map_err(|e| plot_err(path, e))?;
+        Ok(())
+    })
 }
 
 /// Distribution of game lengths per variant: share of games per length bin,
@@ -134,55 +136,56 @@ pub fn lengths(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
         .fold(0.0f64, f64::max)
         .max(0.01)
         * 1.1;
-    let root = SVGBackend::new(path, (760, 440)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(0f64..((bins as u32 * bin) as f64), 0f64..y_max)
-        .map_err(|e| plot_err(path, e))?;
-    chart
-        .configure_mesh()
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 14))
-        .x_desc(format!("game length in plies (bins of {bin})"))
-        .y_desc("share of games")
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
-    for (k, (m, h)) in ms.iter().zip(&shares).enumerate() {
-        let color = SERIES[k % SERIES.len()];
-        // A step line: each bin drawn as a flat segment.
-        let mut pts = Vec::with_capacity(2 * bins);
-        for (i, &s) in h.iter().enumerate() {
-            let x0 = (i as u32 * bin) as f64;
-            pts.push((x0, s));
-            pts.push((x0 + bin as f64, s));
+    write_svg(path, (760, 440), |root| {
+        root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0f64..((bins as u32 * bin) as f64), 0f64..y_max)
+            .map_err(|e| plot_err(path, e))?;
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 14))
+            .x_desc(format!("game length in plies (bins of {bin})"))
+            .y_desc("share of games")
+            .draw()
+            .map_err(|e| plot_err(path, e))?;
+        for (k, (m, h)) in ms.iter().zip(&shares).enumerate() {
+            let color = SERIES[k % SERIES.len()];
+            // A step line: each bin drawn as a flat segment.
+            let mut pts = Vec::with_capacity(2 * bins);
+            for (i, &s) in h.iter().enumerate() {
+                let x0 = (i as u32 * bin) as f64;
+                pts.push((x0, s));
+                pts.push((x0 + bin as f64, s));
+            }
+            chart
+                .draw_series(LineSeries::new(pts, color.stroke_width(2)))
+                .map_err(|e| plot_err(path, e))?
+                .label(format!("{} (n={})", m.name, m.games))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
+                });
         }
         chart
-            .draw_series(LineSeries::new(pts, color.stroke_width(2)))
-            .map_err(|e| plot_err(path, e))?
-            .label(format!("{} (n={})", m.name, m.games))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
-            });
-    }
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", 14))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
-    root.present().map_err(|e| plot_err(path, e))?;
-    Ok(())
+            .configure_series_labels()
+            .label_font(("sans-serif", 14))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(|e| plot_err(path, e))?;
+        root.present().map_err(|e| plot_err(path, e))?;
+        Ok(())
+    })
 }
 
 /// A line plot of one or more named series over integer parameter values
 /// (used by `sweep`): `series` holds (name, points).
-pub fn sweep_lines(
+pub(crate) fn sweep_lines(
     path: &Path,
     title: &str,
     x_desc: &str,
@@ -197,44 +200,45 @@ pub fn sweep_lines(
         return Err(Error::Input("nothing to plot".into()));
     }
     let pad_y = ((y_hi - y_lo) * 0.1).max(0.5);
-    let root = SVGBackend::new(path, (760, 440)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d((x_lo - 0.5)..(x_hi + 0.5), (y_lo - pad_y)..(y_hi + pad_y))
-        .map_err(|e| plot_err(path, e))?;
-    chart
-        .configure_mesh()
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 14))
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
-    for (k, (name, pts)) in series.iter().enumerate() {
-        let color = SERIES[k % SERIES.len()];
-        chart
-            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-            .map_err(|e| plot_err(path, e))?
-            .label(name.clone())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
-            });
-        chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
+    write_svg(path, (760, 440), |root| {
+        root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d((x_lo - 0.5)..(x_hi + 0.5), (y_lo - pad_y)..(y_hi + pad_y))
             .map_err(|e| plot_err(path, e))?;
-    }
-    chart
-        .configure_series_labels()
-        .label_font(("sans-serif", 14))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(|e| plot_err(path, e))?;
-    root.present().map_err(|e| plot_err(path, e))?;
-    Ok(())
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 14))
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .draw()
+            .map_err(|e| plot_err(path, e))?;
+        for (k, (name, pts)) in series.iter().enumerate() {
+            let color = SERIES[k % SERIES.len()];
+            chart
+                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                .map_err(|e| plot_err(path, e))?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
+                });
+            chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(|e| plot_err(path, e))?;
+        }
+        chart
+            .configure_series_labels()
+            .label_font(("sans-serif", 14))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| plot_err(path, e))?;
+        root.present().map_err(|e| plot_err(path, e))?;
+        Ok(())
+    })
 }

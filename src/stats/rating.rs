@@ -41,7 +41,13 @@ pub struct Match {
 
 impl Match {
     /// From counts of side-0 wins, side-1 wins and draws.
-    pub fn from_counts(side0: usize, side1: usize, wins0: u64, wins1: u64, draws: u64) -> Self {
+    pub(crate) fn from_counts(
+        side0: usize,
+        side1: usize,
+        wins0: u64,
+        wins1: u64,
+        draws: u64,
+    ) -> Self {
         Match {
             side0,
             side1,

@@ -62,7 +62,7 @@ pub fn oracle_for<G: TierGame>(game: &G, dirs: &[TableDir]) -> Result<Option<Sha
 
 /// Checks that every directory serves at least one of `rules` (canonical
 /// strings), so that a mistyped `--tables` is an error rather than silently unused.
-pub fn check_all_used(dirs: &[TableDir], rules: &[String]) -> Result<()> {
+pub(crate) fn check_all_used(dirs: &[TableDir], rules: &[String]) -> Result<()> {
     for d in dirs {
         if !rules.contains(&d.rules) {
             return Err(Error::Input(format!(

@@ -12,7 +12,9 @@
 use crate::error::{Error, Result};
 use crate::game::{FullGame, Game};
 use crate::progress::Progress;
-use crate::stats::agent::{make_agent_with, SharedOracle};
+use crate::stats::agent::SharedOracle;
+use crate::stats::engine::make_agent_with;
+use crate::stats::files::{csv_field, ReportDir};
 use crate::stats::math::{format_p, Interval, TestResult};
 use crate::stats::metrics::{self, PairComparison, VariantMetrics};
 use crate::stats::plot;
@@ -105,7 +107,7 @@ pub fn run_variant<G: FullGame>(
 
 /// [`run_variant`] with exact values (solved tables): they referee the games
 /// when `cfg.referee` is set, and MCTS engines use them as proven leaves.
-pub fn run_variant_with<G: FullGame>(
+pub(crate) fn run_variant_with<G: FullGame>(
     name: &str,
     game: &G,
     cfg: &TournamentConfig,
@@ -118,8 +120,8 @@ pub fn run_variant_with<G: FullGame>(
     let before = count_lines(&file).min(cfg.games);
     // MCTS takes the tables as proven leaves only where they also referee;
     // the perfect engine plays from them in any case.
-    let oracle_of = |e: &crate::stats::agent::EngineSpec| {
-        if cfg.referee.is_some() || *e == crate::stats::agent::EngineSpec::Perfect {
+    let oracle_of = |e: &crate::stats::engine::EngineSpec| {
+        if cfg.referee.is_some() || *e == crate::stats::engine::EngineSpec::Perfect {
             oracle.clone()
         } else {
             None
@@ -200,19 +202,9 @@ pub fn assemble(
     })
 }
 
-/// Runs one tournament per rules string and compares them; writes nothing but
-/// the games files (call [`write_compare`] for the report).
-pub fn run_compare(
-    specs: &[String],
-    cfg: &TournamentConfig,
-    out_dir: &Path,
-    command: &str,
-    progress: &dyn Progress,
-) -> Result<CompareReport> {
-    run_compare_with(specs, cfg, &[], out_dir, command, progress)
-}
-
-/// [`run_compare`] with solved tables: each variant's games are refereed by
+/// Runs one tournament per rules string and compares them, writing nothing
+/// but the games files (call [`write_compare`] for the report), with solved
+/// tables: each variant's games are refereed by
 /// the directories solved for its rules (see [`crate::stats::referee`]), and
 /// MCTS engines use them as proven leaves. `cfg.referee` is set per variant.
 pub fn run_compare_with(
@@ -228,7 +220,7 @@ pub fn run_compare_with(
 
 /// [`run_compare_with`], with the tables ending games (`referee`) or only
 /// serving the `perfect` engine (`referee` false).
-pub fn run_compare_opts(
+pub(crate) fn run_compare_opts(
     specs: &[String],
     cfg: &TournamentConfig,
     tables: &[crate::stats::referee::TableDir],
@@ -298,35 +290,8 @@ fn num(iv: &Interval) -> String {
     format!("{:.2} [{:.2}, {:.2}]", iv.estimate, iv.lo, iv.hi)
 }
 
-/// Writes `text` to `path` by a temporary file beside it and a rename, so a
-/// reader (or a killed run) never sees half a report.
-pub(crate) fn write_file(path: &Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        Error::io(
-            format!("renaming {} to {}", tmp.display(), path.display()),
-            e,
-        )
-    })
-}
-
-/// Creates the report folder `dir` (and its parents).
-pub(crate) fn create_report_dir(dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))
-}
-
-/// Writes `text` to the file `name` of the report folder `dir`; returns its path.
-pub(crate) fn write_report_file(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
-    let path = dir.join(name);
-    write_file(&path, text)?;
-    Ok(path)
-}
-
 /// The Markdown report.
-pub fn markdown(r: &CompareReport) -> String {
+pub(crate) fn markdown(r: &CompareReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# {}\n", r.title);
     let _ = writeln!(s, "## Settings\n");
@@ -514,16 +479,8 @@ pub fn markdown(r: &CompareReport) -> String {
     s
 }
 
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 /// `metrics.csv`: one row per variant.
-pub fn metrics_csv(r: &CompareReport) -> String {
+pub(crate) fn metrics_csv(r: &CompareReport) -> String {
     let mut s = String::from(
         "variant,rules,fingerprint,engine,seed,games,side0,side1,first,side0_wins,side1_wins,rule_draws,repetition_draws,move_limit,\
 side0_win_rate,side0_lo,side0_hi,side1_win_rate,side1_lo,side1_hi,balance,balance_lo,balance_hi,completion,completion_lo,completion_hi,\
@@ -570,7 +527,7 @@ length_mean,length_lo,length_hi,length_sd,length_median,length_min,length_max,ca
 }
 
 /// `comparisons.csv`: one row per pair of variants and side.
-pub fn comparisons_csv(r: &CompareReport) -> String {
+pub(crate) fn comparisons_csv(r: &CompareReport) -> String {
     let mut s = String::from("a,b,side,fisher_p,z,z_p,cohens_h,chi2,chi2_df,chi2_p,cramers_v\n");
     for p in &r.pairs {
         for w in &p.win_rates {
@@ -604,34 +561,18 @@ pub fn comparisons_csv(r: &CompareReport) -> String {
 
 /// Writes the report files into `dir`; returns their paths.
 pub fn write_compare(dir: &Path, r: &CompareReport) -> Result<Vec<PathBuf>> {
-    create_report_dir(dir)?;
-    let mut written = Vec::new();
-    let md = dir.join("report.md");
-    write_file(&md, &markdown(r))?;
-    written.push(md);
-    let csv = dir.join("metrics.csv");
-    write_file(&csv, &metrics_csv(r))?;
-    written.push(csv);
-    let cmp = dir.join("comparisons.csv");
-    write_file(&cmp, &comparisons_csv(r))?;
-    written.push(cmp);
-    let json = dir.join("report.json");
-    let text = serde_json::to_string_pretty(r)
-        .map_err(|e| Error::Internal(format!("encoding report.json: {e}")))?;
-    write_file(&json, &text)?;
-    written.push(json);
-    let wr = dir.join("win_rates.svg");
-    plot::win_rates(
-        &wr,
-        &format!(
-            "Win rates, {} games per variant, engine {}",
-            r.games, r.engine
-        ),
-        &r.variants,
-    )?;
-    written.push(wr);
-    let ln = dir.join("lengths.svg");
-    plot::lengths(&ln, "Game length distribution", &r.variants)?;
-    written.push(ln);
-    Ok(written)
+    let mut files = ReportDir::create(dir)?;
+    files.text("report.md", &markdown(r))?;
+    files.text("metrics.csv", &metrics_csv(r))?;
+    files.text("comparisons.csv", &comparisons_csv(r))?;
+    files.json("report.json", r)?;
+    let title = format!(
+        "Win rates, {} games per variant, engine {}",
+        r.games, r.engine
+    );
+    files.svg("win_rates.svg", |p| plot::win_rates(p, &title, &r.variants))?;
+    files.svg("lengths.svg", |p| {
+        plot::lengths(p, "Game length distribution", &r.variants)
+    })?;
+    Ok(files.files())
 }

@@ -28,9 +28,9 @@ use crate::progress::Progress;
 use crate::retro::driver::{format_bytes, SolveOptions, SolveReport};
 use crate::retro::manifest::{plan_any, solve_any};
 use crate::retro::Scope;
+use crate::stats::files::{csv_field, ReportDir};
 use crate::stats::plot;
 use crate::stats::report::safe_name;
-use crate::stats::report::{create_report_dir, write_report_file};
 use crate::tier::Outcomes;
 use crate::variant::AnyGame;
 use std::fmt::Write as _;
@@ -115,10 +115,10 @@ pub struct SweepRow {
     /// Side to move at the start.
     pub start_side: u8,
     /// Start value for the side to move there.
-    #[serde(with = "crate::stats::exact::value_text")]
+    #[serde(with = "value_text")]
     pub start_value: Value,
     /// Start value for side 0.
-    #[serde(with = "crate::stats::exact::value_text")]
+    #[serde(with = "value_text")]
     pub value_side0: Value,
     /// Plies to the end from the start under optimal play (0 for a draw).
     pub start_distance: u32,
@@ -220,12 +220,12 @@ fn row_of(
 }
 
 /// The table directory of one variant of a sweep: `<tables>/<KEY>-<VALUE>`.
-pub fn variant_dir(tables: &Path, param: &SweepParam, value: i64) -> PathBuf {
+pub(crate) fn variant_dir(tables: &Path, param: &SweepParam, value: i64) -> PathBuf {
     tables.join(safe_name(&param.option(value)))
 }
 
 /// Solves every variant of the sweep (the whole game) with the tiered
-/// retrograde solver, tables under `tables` (see [`variant_dir`]).
+/// retrograde solver, tables under `tables` (see `variant_dir`).
 ///
 /// Every variant is planned first; if one needs more than
 /// `options.memory_limit`, nothing is solved and [`Error::Memory`] names it.
@@ -299,7 +299,7 @@ fn pct(part: u64, whole: u64) -> f64 {
 }
 
 /// The Markdown table of a sweep.
-pub fn sweep_markdown(r: &SweepReport) -> String {
+pub(crate) fn sweep_markdown(r: &SweepReport) -> String {
     let mut s = String::new();
     let side0 = r
         .rows
@@ -402,17 +402,16 @@ pub fn sweep_markdown(r: &SweepReport) -> String {
 
 /// Writes the sweep files into `dir`; returns their paths.
 pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
-    create_report_dir(dir)?;
-    let write = |name: &str, text: &str| write_report_file(dir, name, text);
-    let mut files = vec![write("sweep.md", &sweep_markdown(r))?];
+    let mut files = ReportDir::create(dir)?;
+    files.text("sweep.md", &sweep_markdown(r))?;
     let mut csv = String::from("value,rules,canonical_rules,start_side,start_value,start_value_side0,start_distance,tiers,positions,classes,wins,losses,draws,max_distance,memory_bytes,seconds,tiers_solved_now,tiers_resumed\n");
     for x in &r.rows {
         let _ = writeln!(
             csv,
-            "{},\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{}",
             x.value,
-            x.rules.replace('"', "\"\""),
-            x.canonical.replace('"', "\"\""),
+            csv_field(&x.rules),
+            csv_field(&x.canonical),
             x.start_side,
             x.start_value,
             x.value_side0,
@@ -430,10 +429,8 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
             x.resumed
         );
     }
-    files.push(write("sweep.csv", &csv)?);
-    let json = serde_json::to_string_pretty(r)
-        .map_err(|e| Error::Internal(format!("encoding sweep.json: {e}")))?;
-    files.push(write("sweep.json", &(json + "\n"))?);
+    files.text("sweep.csv", &csv)?;
+    files.json("sweep.json", r)?;
     let side0 = r
         .rows
         .first()
@@ -441,57 +438,80 @@ pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
     let series = |f: &dyn Fn(&SweepRow) -> f64| -> Vec<(f64, f64)> {
         r.rows.iter().map(|x| (x.value as f64, f(x))).collect()
     };
-    let vp = dir.join("sweep_value.svg");
-    plot::sweep_lines(
-        &vp,
-        &format!("Start value for {side0}: {}", r.base),
-        &r.param.key,
-        "1 win, 0 draw, -1 loss",
-        &[(
-            format!("value for {side0}"),
-            series(&|x| score(x.value_side0)),
-        )],
-    )?;
-    files.push(vp);
-    let sp = dir.join("sweep_size.svg");
-    plot::sweep_lines(
-        &sp,
-        &format!("Game size: {}", r.base),
-        &r.param.key,
-        "log10",
-        &[
-            (
-                "log10 symmetry classes".into(),
-                series(&|x| (x.outcomes.classes.max(1) as f64).log10()),
-            ),
-            (
-                "log10 (1 + start distance)".into(),
-                series(&|x| (1.0 + x.start_distance as f64).log10()),
-            ),
-        ],
-    )?;
-    files.push(sp);
-    let cp = dir.join("sweep_classes.svg");
-    plot::sweep_lines(
-        &cp,
-        &format!("Classes by value for the side to move: {}", r.base),
-        &r.param.key,
-        "% of symmetry classes",
-        &[
-            (
-                "won".into(),
-                series(&|x| pct(x.outcomes.wins, x.outcomes.classes)),
-            ),
-            (
-                "lost".into(),
-                series(&|x| pct(x.outcomes.losses, x.outcomes.classes)),
-            ),
-            (
-                "drawn".into(),
-                series(&|x| pct(x.outcomes.draws, x.outcomes.classes)),
-            ),
-        ],
-    )?;
-    files.push(cp);
-    Ok(files)
+    files.svg("sweep_value.svg", |p| {
+        plot::sweep_lines(
+            p,
+            &format!("Start value for {side0}: {}", r.base),
+            &r.param.key,
+            "1 win, 0 draw, -1 loss",
+            &[(
+                format!("value for {side0}"),
+                series(&|x| score(x.value_side0)),
+            )],
+        )
+    })?;
+    files.svg("sweep_size.svg", |p| {
+        plot::sweep_lines(
+            p,
+            &format!("Game size: {}", r.base),
+            &r.param.key,
+            "log10",
+            &[
+                (
+                    "log10 symmetry classes".into(),
+                    series(&|x| (x.outcomes.classes.max(1) as f64).log10()),
+                ),
+                (
+                    "log10 (1 + start distance)".into(),
+                    series(&|x| (1.0 + x.start_distance as f64).log10()),
+                ),
+            ],
+        )
+    })?;
+    files.svg("sweep_classes.svg", |p| {
+        plot::sweep_lines(
+            p,
+            &format!("Classes by value for the side to move: {}", r.base),
+            &r.param.key,
+            "% of symmetry classes",
+            &[
+                (
+                    "won".into(),
+                    series(&|x| pct(x.outcomes.wins, x.outcomes.classes)),
+                ),
+                (
+                    "lost".into(),
+                    series(&|x| pct(x.outcomes.losses, x.outcomes.classes)),
+                ),
+                (
+                    "drawn".into(),
+                    series(&|x| pct(x.outcomes.draws, x.outcomes.classes)),
+                ),
+            ],
+        )
+    })?;
+    Ok(files.files())
+}
+
+/// [`Value`] as its lower-case name in JSON (`win`, `loss`, `draw`).
+mod value_text {
+    use crate::game::Value;
+
+    /// Writes the name.
+    pub(super) fn serialize<S: serde::Serializer>(v: &Value, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.name())
+    }
+
+    /// Reads the name back.
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        let text: String = serde::Deserialize::deserialize(d)?;
+        match text.as_str() {
+            "win" => Ok(Value::Win),
+            "loss" => Ok(Value::Loss),
+            "draw" => Ok(Value::Draw),
+            other => Err(serde::de::Error::custom(format!(
+                "'{other}' is not a value (win, loss, draw)"
+            ))),
+        }
+    }
 }

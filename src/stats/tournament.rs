@@ -23,7 +23,9 @@ use crate::error::{Error, Result};
 use crate::game::{FullGame, Oracle, Value};
 use crate::progress::{stop_requested, Progress};
 use crate::random::Rng;
-use crate::stats::agent::{Agent, EngineSpec};
+pub use crate::stats::agent::repetition_winner;
+use crate::stats::agent::Agent;
+use crate::stats::engine::EngineSpec;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
@@ -32,7 +34,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 /// Move limit used when neither the rules nor the caller set one.
-pub const DEFAULT_MAX_PLIES: u32 = 400;
+pub(crate) const DEFAULT_MAX_PLIES: u32 = 400;
 
 /// Settings of one tournament (the same for every variant of a comparison).
 #[derive(Clone, Debug)]
@@ -45,7 +47,7 @@ pub struct TournamentConfig {
     pub engine: EngineSpec,
     /// Uniformly random plies at the start of each game.
     pub random_plies: u32,
-    /// Move limit in plies (`None`: the rules' limit, else [`DEFAULT_MAX_PLIES`]).
+    /// Move limit in plies (`None`: the rules' limit, else `DEFAULT_MAX_PLIES`).
     pub max_plies: Option<u32>,
     /// Worker threads (0: rayon's default, one per core).
     pub threads: usize,
@@ -78,7 +80,7 @@ impl Default for TournamentConfig {
 
 impl TournamentConfig {
     /// How opening plies are chosen, as stored in game records.
-    pub fn opening_text(&self) -> String {
+    pub(crate) fn opening_text(&self) -> String {
         match (&self.engine, self.softmax) {
             (EngineSpec::Depth(_) | EngineSpec::Time(_), Some(t)) => format!("softmax(T={t})"),
             _ => "uniform".into(),
@@ -87,7 +89,7 @@ impl TournamentConfig {
 
     /// The engines as stored in game records: `depth=4`, or
     /// `depth=4 vs mcts=1000` (side 0 first) when the sides differ.
-    pub fn engine_text(&self) -> String {
+    pub(crate) fn engine_text(&self) -> String {
         match &self.engine_side1 {
             Some(e) if *e != self.engine => format!("{} vs {}", self.engine.text(), e.text()),
             _ => self.engine.text(),
@@ -95,7 +97,7 @@ impl TournamentConfig {
     }
 
     /// The engine of `side` (0 or 1).
-    pub fn engine_of(&self, side: usize) -> &EngineSpec {
+    pub(crate) fn engine_of(&self, side: usize) -> &EngineSpec {
         match (&self.engine_side1, side) {
             (Some(e), 1) => e,
             _ => &self.engine,
@@ -103,7 +105,7 @@ impl TournamentConfig {
     }
 
     /// The move limit that applies to `game`.
-    pub fn max_plies_for<G: FullGame>(&self, game: &G) -> u32 {
+    pub(crate) fn max_plies_for<G: FullGame>(&self, game: &G) -> u32 {
         self.max_plies
             .or_else(|| game.move_limit())
             .unwrap_or(DEFAULT_MAX_PLIES)
@@ -167,9 +169,9 @@ pub struct GameRecord {
 /// Most games a tournament plays per variant and engine (`--games`): every
 /// game's record is kept in memory, so more would exhaust it (100000000000
 /// aborted on allocation).
-pub const MAX_GAMES: u64 = 10_000_000;
+pub(crate) const MAX_GAMES: u64 = 10_000_000;
 
-/// `Ok` when `games` is between 1 and [`MAX_GAMES`].
+/// `Ok` when `games` is between 1 and `MAX_GAMES`.
 pub fn check_games(games: u64) -> Result<()> {
     if (1..=MAX_GAMES).contains(&games) {
         Ok(())
@@ -178,19 +180,6 @@ pub fn check_games(games: u64) -> Result<()> {
             "--games {games}: expected 1 to {MAX_GAMES}"
         )))
     }
-}
-
-/// Winner when a position occurs for the third time: nobody (a draw), except
-/// under `repetition=defenders_lose` (Copenhagen), where the side named
-/// `defenders` loses. `repetition=forbid` is not enforced move by move in
-/// self-play; a threefold repetition then also counts as a draw.
-pub fn repetition_winner<G: FullGame>(game: &G) -> Option<u8> {
-    if game.repetition() != crate::game::Repetition::DefendersLose {
-        return None;
-    }
-    (0..2u8)
-        .find(|&s| game.side_name(s as usize) == "defenders")
-        .map(|d| 1 - d)
 }
 
 /// Plays game `index` of a tournament.
@@ -207,7 +196,7 @@ pub fn play_game<G: FullGame>(
 /// optional exact referee: once the random opening plies are over, a
 /// position the referee knows ends the game with its exact value
 /// ([`EndReason::Adjudicated`]).
-pub fn play_game_with<G: FullGame>(
+pub(crate) fn play_game_with<G: FullGame>(
     game: &G,
     agents: [&dyn Agent<G>; 2],
     cfg: &TournamentConfig,
@@ -385,7 +374,7 @@ pub fn run_tournament<G: FullGame>(
 
 /// [`run_tournament`] with one agent per side and an optional exact referee
 /// (see [`play_game_with`]).
-pub fn run_tournament_with<G: FullGame>(
+pub(crate) fn run_tournament_with<G: FullGame>(
     game: &G,
     agents: [&dyn Agent<G>; 2],
     referee: Option<&dyn Oracle<G>>,

@@ -92,7 +92,7 @@ impl BlockCache {
     }
 
     /// The block under `key`, decoded by `load` when it is not cached.
-    pub fn get_or_load(
+    pub(crate) fn get_or_load(
         &self,
         key: BlockKey,
         load: impl FnOnce() -> Result<Vec<u16>>,

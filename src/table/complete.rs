@@ -16,7 +16,7 @@ const LIST: usize = 8;
 
 /// Refuses `tiers` (those with a file in `dir`) when a child of one of them or a
 /// tier listed in `DIR/summary.json` has no table.
-pub fn check_complete<G: TierGame>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<()> {
+pub(crate) fn check_complete<G: TierGame>(game: &G, dir: &Path, tiers: &[G::Tier]) -> Result<()> {
     let present: BTreeSet<G::Tier> = tiers.iter().copied().collect();
     let mut missing: BTreeSet<String> = BTreeSet::new();
     for &t in tiers {

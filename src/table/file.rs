@@ -77,7 +77,7 @@ impl Table {
     }
 
     /// Opens a table sharing `cache` with other tables.
-    pub fn open_with_cache(path: &Path, cache: Arc<BlockCache>) -> Result<Table> {
+    pub(crate) fn open_with_cache(path: &Path, cache: Arc<BlockCache>) -> Result<Table> {
         ensure_regular(path)?;
         let file = File::open(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -96,9 +96,7 @@ impl Table {
             let mut buf = vec![0u8; want];
             read_at(&file, &mut buf, 0)
                 .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-            match parse_head(&buf, file_len)
-                .map_err(|r| Error::table(path, TableFault::of_reason(&r), r))?
-            {
+            match parse_head(&buf, file_len).map_err(|e| e.at(path))? {
                 HeadParse::Done(l) => break l,
                 // parse_head has checked that `n` fits in the file before asking.
                 HeadParse::Need(n) if n > want && n as u64 <= file_len => want = n,
@@ -186,8 +184,7 @@ impl Table {
                 Error::io(format!("reading {}", self.path.display()), e)
             }
         })?;
-        decode_block(&buf, entry, self.layout.records_in(b), b)
-            .map_err(|r| Error::table(&self.path, TableFault::of_reason(&r), r))
+        decode_block(&buf, entry, self.layout.records_in(b), b).map_err(|e| e.at(&self.path))
     }
 
     /// The decoded block `b`, through the cache.
@@ -219,8 +216,7 @@ impl Table {
         ensure_regular(&self.path)?;
         let bytes = std::fs::read(&self.path)
             .map_err(|e| Error::io(format!("reading {}", self.path.display()), e))?;
-        let (layout, records) = decode_table(&bytes)
-            .map_err(|r| Error::table(&self.path, TableFault::of_reason(&r), r))?;
+        let (layout, records) = decode_table(&bytes).map_err(|e| e.at(&self.path))?;
         if layout.meta != self.layout.meta || layout.blocks != self.layout.blocks {
             return Err(Error::table(
                 &self.path,

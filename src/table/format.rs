@@ -35,7 +35,9 @@
 //! header length, block count and block lengths are bounded by the file length
 //! before anything is allocated).
 
-use crate::error::{Error, Result, TableFault};
+pub use super::format_error::FormatError;
+use super::format_error::{checksum, corrupt, truncated, unsupported};
+use crate::error::{Error, Result};
 use crate::tier::RECORD_ENCODING;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -45,23 +47,23 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// First eight bytes of every table file.
-pub const MAGIC: [u8; 8] = *b"HSTABLE\x1a";
+pub(crate) const MAGIC: [u8; 8] = *b"HSTABLE\x1a";
 /// Last eight bytes of every table file.
-pub const END_MAGIC: [u8; 8] = *b"HSTEND\r\n";
+pub(crate) const END_MAGIC: [u8; 8] = *b"HSTEND\r\n";
 /// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 1;
 /// Default number of records per compressed block (8 KiB decoded). Measured with
 /// `cargo bench --bench table` on a loaded 2-core machine, 4 Mi synthetic records:
 /// a cold probe costs 24.5 µs with blocks of 4 Ki records, 75 µs with 16 Ki and
 /// 177 µs with 64 Ki, while the files differ by under 10 % (0.096, 0.099 and
 /// 0.105 bytes per record); the block index costs 16 bytes per block.
-pub const DEFAULT_BLOCK_RECORDS: u32 = 4 * 1024;
+pub(crate) const DEFAULT_BLOCK_RECORDS: u32 = 4 * 1024;
 /// Largest accepted header (bytes); the header is small, so more means corruption.
-pub const MAX_HEADER: usize = 1 << 20;
+pub(crate) const MAX_HEADER: usize = 1 << 20;
 /// Largest accepted number of records per block.
-pub const MAX_BLOCK_RECORDS: u32 = 1 << 22;
+pub(crate) const MAX_BLOCK_RECORDS: u32 = 1 << 22;
 /// Default zstd level: fast to write, and decoding speed barely depends on it.
-pub const DEFAULT_LEVEL: i32 = 3;
+pub(crate) const DEFAULT_LEVEL: i32 = 3;
 
 /// Upper bound of zstd's expansion: every zstd block holds at most 128 KiB and
 /// costs at least 4 bytes (an RLE block). Checking it bounds the memory a forged
@@ -138,7 +140,7 @@ pub struct Layout {
 
 impl Layout {
     /// Number of records in block `b`.
-    pub fn records_in(&self, b: usize) -> usize {
+    pub(crate) fn records_in(&self, b: usize) -> usize {
         let start = b as u64 * self.block_records as u64;
         (self.records - start).min(self.block_records as u64) as usize
     }
@@ -169,87 +171,62 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 /// Parses the header and block index from `prefix` (the first bytes of a file of
 /// `file_len` bytes). Pure function over bytes: the single entry point of all
 /// header parsing, so it can be fuzzed. Errors are human-readable reasons.
-pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse, String> {
+pub(crate) fn parse_head(
+    prefix: &[u8],
+    file_len: u64,
+) -> std::result::Result<HeadParse, FormatError> {
     let min = (PREFIX + 4 + 4 + TRAILER) as u64;
     if file_len < min {
-        return Err(format!(
+        return Err(truncated(format!(
             "truncated: {file_len} bytes is shorter than the smallest table ({min} bytes)"
-        ));
+        )));
     }
     if prefix.len() < PREFIX {
         return Ok(HeadParse::Need(PREFIX));
     }
     if prefix[..8] != MAGIC {
-        return Err("bad magic: not a huntsolve table file".into());
+        return Err(corrupt("bad magic: not a huntsolve table file"));
     }
     let version = u32_at(prefix, 8);
     if version != FORMAT_VERSION {
-        return Err(format!(
+        return Err(unsupported(format!(
             "unsupported format version {version} (this build reads version {FORMAT_VERSION})"
-        ));
+        )));
     }
     let hlen = u32_at(prefix, 12) as usize;
     if hlen > MAX_HEADER {
-        return Err(format!(
+        return Err(corrupt(format!(
             "corrupt header: header length {hlen} exceeds the limit of {MAX_HEADER} bytes"
-        ));
+        )));
     }
     let head_end = PREFIX + hlen + 4;
     if head_end as u64 + 4 + TRAILER as u64 > file_len {
-        return Err(format!(
+        return Err(truncated(format!(
             "truncated: the header needs {} bytes but the file has {file_len}",
             head_end + 4 + TRAILER
-        ));
+        )));
     }
     if prefix.len() < head_end {
         return Ok(HeadParse::Need(head_end));
     }
     let stored = u32_at(prefix, PREFIX + hlen);
     if crc32fast::hash(&prefix[..PREFIX + hlen]) != stored {
-        return Err("header checksum mismatch (corrupt header)".into());
+        return Err(checksum("header checksum mismatch (corrupt header)"));
     }
-    let config = bincode::config::standard().with_limit::<MAX_HEADER>();
-    let (h, used): (FileHeader, usize) =
-        bincode::serde::decode_from_slice(&prefix[PREFIX..PREFIX + hlen], config)
-            .map_err(|e| format!("corrupt header: does not decode ({e})"))?;
-    if used != hlen {
-        return Err(format!(
-            "corrupt header: {} trailing bytes after the header fields",
-            hlen - used
-        ));
-    }
-    if h.encoding != RECORD_ENCODING {
-        return Err(format!(
-            "unsupported record encoding {} (this build reads encoding {RECORD_ENCODING})",
-            h.encoding
-        ));
-    }
-    if h.block_records == 0 || h.block_records > MAX_BLOCK_RECORDS {
-        return Err(format!(
-            "corrupt header: {} records per block (accepted 1..={MAX_BLOCK_RECORDS})",
-            h.block_records
-        ));
-    }
-    let want_blocks = h.records.div_ceil(h.block_records as u64);
-    if h.blocks != want_blocks {
-        return Err(format!(
-            "corrupt header: {} blocks for {} records of {} per block (expected {want_blocks})",
-            h.blocks, h.records, h.block_records
-        ));
-    }
+    let h = decode_header(&prefix[PREFIX..PREFIX + hlen])?;
     // Every block is at least one byte, so the count is bounded by the file length
     // before the index is allocated.
     let index_len = h
         .blocks
         .checked_mul(ENTRY as u64 + 1)
-        .ok_or("corrupt header: block count overflows")?;
+        .ok_or_else(|| corrupt("corrupt header: block count overflows"))?;
     // Checked: a forged block count near `u64::MAX / 17` passes the multiplication.
     let index_end = (head_end as u64 + 4 + TRAILER as u64).checked_add(index_len);
     if index_end.is_none_or(|end| end > file_len) {
-        return Err(format!(
+        return Err(truncated(format!(
             "truncated: {} blocks do not fit in {file_len} bytes",
             h.blocks
-        ));
+        )));
     }
     let nblocks = h.blocks as usize;
     let data_start = head_end + ENTRY * nblocks + 4;
@@ -258,41 +235,22 @@ pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse
     }
     let index = &prefix[head_end..head_end + ENTRY * nblocks];
     if crc32fast::hash(index) != u32_at(prefix, head_end + ENTRY * nblocks) {
-        return Err("block index checksum mismatch (corrupt block index)".into());
+        return Err(checksum(
+            "block index checksum mismatch (corrupt block index)",
+        ));
     }
-    let mut blocks = Vec::with_capacity(nblocks);
-    let mut next = data_start as u64;
-    for (i, e) in index.chunks_exact(ENTRY).enumerate() {
-        let entry = BlockEntry {
-            offset: u64_at(e, 0),
-            length: u32_at(e, 8),
-            crc: u32_at(e, 12),
-        };
-        if entry.offset != next || entry.length == 0 {
-            return Err(format!(
-                "corrupt block index: block {i} at offset {} length {} (expected offset {next})",
-                entry.offset, entry.length
-            ));
-        }
-        let raw = 2 * (h.records - i as u64 * h.block_records as u64).min(h.block_records as u64);
-        if raw > MAX_RATIO * entry.length as u64 {
-            return Err(format!(
-                "corrupt block index: block {i} of {} bytes cannot hold {raw} bytes of records",
-                entry.length
-            ));
-        }
-        next += entry.length as u64;
-        blocks.push(entry);
-    }
+    let (blocks, next) = block_entries(index, &h, data_start as u64)?;
     let want_len = next + TRAILER as u64;
     if want_len != file_len {
         return Err(if want_len > file_len {
-            format!("truncated: the file has {file_len} bytes, its block index needs {want_len}")
+            truncated(format!(
+                "truncated: the file has {file_len} bytes, its block index needs {want_len}"
+            ))
         } else {
-            format!(
+            corrupt(format!(
                 "corrupt file: {} unexpected bytes after the last block",
                 file_len - want_len
-            )
+            ))
         });
     }
     Ok(HeadParse::Done(Layout {
@@ -312,40 +270,110 @@ pub fn parse_head(prefix: &[u8], file_len: u64) -> std::result::Result<HeadParse
     }))
 }
 
+/// The header fields from their bytes, checked against one another.
+fn decode_header(bytes: &[u8]) -> std::result::Result<FileHeader, FormatError> {
+    let config = bincode::config::standard().with_limit::<MAX_HEADER>();
+    let (h, used): (FileHeader, usize) = bincode::serde::decode_from_slice(bytes, config)
+        .map_err(|e| corrupt(format!("corrupt header: does not decode ({e})")))?;
+    if used != bytes.len() {
+        return Err(corrupt(format!(
+            "corrupt header: {} trailing bytes after the header fields",
+            bytes.len() - used
+        )));
+    }
+    if h.encoding != RECORD_ENCODING {
+        return Err(unsupported(format!(
+            "unsupported record encoding {} (this build reads encoding {RECORD_ENCODING})",
+            h.encoding
+        )));
+    }
+    if h.block_records == 0 || h.block_records > MAX_BLOCK_RECORDS {
+        return Err(corrupt(format!(
+            "corrupt header: {} records per block (accepted 1..={MAX_BLOCK_RECORDS})",
+            h.block_records
+        )));
+    }
+    let want_blocks = h.records.div_ceil(h.block_records as u64);
+    if h.blocks != want_blocks {
+        return Err(corrupt(format!(
+            "corrupt header: {} blocks for {} records of {} per block (expected {want_blocks})",
+            h.blocks, h.records, h.block_records
+        )));
+    }
+    Ok(h)
+}
+
+/// The entries of a block index that checks out: each block right after the
+/// previous one, none empty or too small for its records. Returns them and
+/// the offset after the last block.
+fn block_entries(
+    index: &[u8],
+    h: &FileHeader,
+    data_start: u64,
+) -> std::result::Result<(Vec<BlockEntry>, u64), FormatError> {
+    let mut blocks = Vec::with_capacity(index.len() / ENTRY);
+    let mut next = data_start;
+    for (i, e) in index.chunks_exact(ENTRY).enumerate() {
+        let entry = BlockEntry {
+            offset: u64_at(e, 0),
+            length: u32_at(e, 8),
+            crc: u32_at(e, 12),
+        };
+        if entry.offset != next || entry.length == 0 {
+            return Err(corrupt(format!(
+                "corrupt block index: block {i} at offset {} length {} (expected offset {next})",
+                entry.offset, entry.length
+            )));
+        }
+        let raw = 2 * (h.records - i as u64 * h.block_records as u64).min(h.block_records as u64);
+        if raw > MAX_RATIO * entry.length as u64 {
+            return Err(corrupt(format!(
+                "corrupt block index: block {i} of {} bytes cannot hold {raw} bytes of records",
+                entry.length
+            )));
+        }
+        next += entry.length as u64;
+        blocks.push(entry);
+    }
+    Ok((blocks, next))
+}
+
 thread_local! {
     static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
         const { RefCell::new(None) };
 }
 
 /// Checks and decodes one compressed block of `n` records. Pure function over bytes.
-pub fn decode_block(
+pub(crate) fn decode_block(
     bytes: &[u8],
     entry: &BlockEntry,
     n: usize,
     b: usize,
-) -> std::result::Result<Vec<u16>, String> {
+) -> std::result::Result<Vec<u16>, FormatError> {
     let mut out = vec![0u16; n];
     decode_block_into(bytes, entry, &mut out, b)?;
     Ok(out)
 }
 
 /// [`decode_block`] into a caller's slice (its length is the record count).
-pub fn decode_block_into(
+pub(crate) fn decode_block_into(
     bytes: &[u8],
     entry: &BlockEntry,
     out: &mut [u16],
     b: usize,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(), FormatError> {
     let n = out.len();
     if bytes.len() != entry.length as usize {
-        return Err(format!(
+        return Err(truncated(format!(
             "truncated: block {b} has {} of its {} bytes",
             bytes.len(),
             entry.length
-        ));
+        )));
     }
     if crc32fast::hash(bytes) != entry.crc {
-        return Err(format!("block {b} checksum mismatch (corrupt block)"));
+        return Err(checksum(format!(
+            "block {b} checksum mismatch (corrupt block)"
+        )));
     }
     // Reusing one decompression context per thread saves an allocation per block.
     let raw = DECOMPRESSOR.with(|cell| {
@@ -358,13 +386,13 @@ pub fn decode_block_into(
             None => Err("no decompressor".to_string()),
         }
     });
-    let raw = raw.map_err(|e| format!("corrupt block {b}: does not decompress ({e})"))?;
+    let raw = raw.map_err(|e| corrupt(format!("corrupt block {b}: does not decompress ({e})")))?;
     if raw.len() != 2 * n {
-        return Err(format!(
+        return Err(corrupt(format!(
             "corrupt block {b}: {} bytes decompressed, expected {}",
             raw.len(),
             2 * n
-        ));
+        )));
     }
     let (lo, hi) = raw.split_at(n);
     for ((o, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
@@ -375,19 +403,19 @@ pub fn decode_block_into(
 
 /// Checks and decodes a whole table file held in memory: header, block index,
 /// every block and the whole-file checksum. Pure function over bytes (fuzzable).
-pub fn decode_table(bytes: &[u8]) -> std::result::Result<(Layout, Vec<u16>), String> {
+pub fn decode_table(bytes: &[u8]) -> std::result::Result<(Layout, Vec<u16>), FormatError> {
     let layout = match parse_head(bytes, bytes.len() as u64)? {
         HeadParse::Done(l) => l,
         // parse_head only asks for more when the prefix is shorter than the file.
         HeadParse::Need(n) => {
-            return Err(format!(
+            return Err(truncated(format!(
                 "truncated: {n} bytes needed, {} present",
                 bytes.len()
-            ))
+            )))
         }
     };
     if bytes[bytes.len() - 8..] != END_MAGIC {
-        return Err("bad end marker: truncated or corrupt file end".into());
+        return Err(corrupt("bad end marker: truncated or corrupt file end"));
     }
     // Blocks before the file checksum, so a damaged block is named; in parallel,
     // since the solver reads whole child tiers this way. The allocation is bounded
@@ -401,22 +429,22 @@ pub fn decode_table(bytes: &[u8]) -> std::result::Result<(Layout, Vec<u16>), Str
             let start = e.offset as usize;
             decode_block_into(&bytes[start..start + e.length as usize], e, out, b)
         })
-        .collect::<std::result::Result<(), String>>()?;
+        .collect::<std::result::Result<(), FormatError>>()?;
     check_trailer(bytes)?;
     Ok((layout, records))
 }
 
 /// Checks the end magic and the whole-file crc32 of a complete file.
-pub fn check_trailer(bytes: &[u8]) -> std::result::Result<(), String> {
+pub(crate) fn check_trailer(bytes: &[u8]) -> std::result::Result<(), FormatError> {
     if bytes.len() < TRAILER {
-        return Err("truncated: no trailer".into());
+        return Err(truncated("truncated: no trailer"));
     }
     let end = bytes.len();
     if bytes[end - 8..] != END_MAGIC {
-        return Err("bad end marker: truncated or corrupt file end".into());
+        return Err(corrupt("bad end marker: truncated or corrupt file end"));
     }
     if crc32fast::hash(&bytes[..end - TRAILER]) != u32_at(bytes, end - TRAILER) {
-        return Err("file checksum mismatch (corrupt file)".into());
+        return Err(checksum("file checksum mismatch (corrupt file)"));
     }
     Ok(())
 }
@@ -444,7 +472,7 @@ pub fn encode_table(
     meta: &TableMeta,
     records: &[u16],
     opts: &WriteOptions,
-) -> std::result::Result<Vec<u8>, String> {
+) -> std::result::Result<Vec<u8>, FormatError> {
     encode_table_from(meta, records.len(), &|r| records[r].to_vec(), opts)
 }
 
@@ -455,22 +483,22 @@ pub fn encode_table_from(
     len: usize,
     block: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
     opts: &WriteOptions,
-) -> std::result::Result<Vec<u8>, String> {
+) -> std::result::Result<Vec<u8>, FormatError> {
     if meta.encoding != RECORD_ENCODING {
-        return Err(format!(
+        return Err(corrupt(format!(
             "record encoding {} is not the one this build writes ({RECORD_ENCODING})",
             meta.encoding
-        ));
+        )));
     }
     if opts.block_records == 0 || opts.block_records > MAX_BLOCK_RECORDS {
-        return Err(format!(
+        return Err(corrupt(format!(
             "{} records per block (accepted 1..={MAX_BLOCK_RECORDS})",
             opts.block_records
-        ));
+        )));
     }
     if !meta.extra.is_empty() {
         serde_json::from_str::<serde_json::Value>(&meta.extra)
-            .map_err(|e| format!("extra statistics are not valid JSON: {e}"))?;
+            .map_err(|e| corrupt(format!("extra statistics are not valid JSON: {e}")))?;
     }
     let header = FileHeader {
         rules: meta.rules.clone(),
@@ -485,12 +513,12 @@ pub fn encode_table_from(
         blocks: len.div_ceil(opts.block_records as usize) as u64,
     };
     let hbytes = bincode::serde::encode_to_vec(&header, bincode::config::standard())
-        .map_err(|e| format!("header does not encode: {e}"))?;
+        .map_err(|e| corrupt(format!("header does not encode: {e}")))?;
     if hbytes.len() > MAX_HEADER {
-        return Err(format!(
+        return Err(corrupt(format!(
             "header of {} bytes exceeds the limit of {MAX_HEADER} (extra JSON too long?)",
             hbytes.len()
-        ));
+        )));
     }
     let level = opts.level;
     let per = opts.block_records as usize;
@@ -509,7 +537,7 @@ pub fn encode_table_from(
                     c.shrink_to_fit();
                     c
                 })
-                .map_err(|e| format!("compression failed: {e}"))
+                .map_err(|e| corrupt(format!("compression failed: {e}")))
         })
         .collect::<std::result::Result<_, _>>()?;
     let data_start = PREFIX + hbytes.len() + 4 + ENTRY * compressed.len() + 4;
@@ -555,8 +583,8 @@ pub fn write_table_from(
     len: usize,
     block: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
 ) -> Result<()> {
-    let bytes = encode_table_from(meta, len, block, &WriteOptions::default())
-        .map_err(|r| Error::table(path, TableFault::of_reason(&r), r))?;
+    let bytes =
+        encode_table_from(meta, len, block, &WriteOptions::default()).map_err(|e| e.at(path))?;
     write_bytes(path, &bytes)
 }
 
@@ -567,8 +595,7 @@ pub fn write_table_with(
     records: &[u16],
     opts: &WriteOptions,
 ) -> Result<()> {
-    let bytes = encode_table(meta, records, opts)
-        .map_err(|r| Error::table(path, TableFault::of_reason(&r), r))?;
+    let bytes = encode_table(meta, records, opts).map_err(|e| e.at(path))?;
     write_bytes(path, &bytes)
 }
 
@@ -661,6 +688,6 @@ mod tests {
         f.extend_from_slice(&fcrc.to_le_bytes());
         f.extend_from_slice(&END_MAGIC);
         let e = decode_table(&f).unwrap_err();
-        assert!(e.contains("cannot hold"), "{e}");
+        assert!(e.reason.contains("cannot hold"), "{e}");
     }
 }

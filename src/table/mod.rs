@@ -15,6 +15,7 @@ pub mod cache;
 pub mod complete;
 pub mod file;
 pub mod format;
+mod format_error;
 pub mod probe;
 pub mod query;
 pub mod verify;
@@ -26,7 +27,7 @@ pub use cache::{BlockCache, DEFAULT_CACHE_BYTES};
 pub use file::Table;
 pub use format::{
     decode_table, encode_table, encode_table_from, table_path, write_table, write_table_from,
-    write_table_with, TableMeta, WriteOptions,
+    write_table_with, FormatError, TableMeta, WriteOptions,
 };
 pub use probe::{list_tiers, rules_of_dir, TableOracle, TableSet};
 pub use query::{query_tables, query_with, MoveResult, QueryResult};

@@ -141,7 +141,7 @@ impl<G: TierGame> TableOracle<G> {
     }
 
     /// An oracle over an existing [`TableSet`].
-    pub fn with_set(game: &G, set: TableSet) -> Self {
+    pub(crate) fn with_set(game: &G, set: TableSet) -> Self {
         TableOracle {
             game: game.clone(),
             set,

@@ -42,7 +42,7 @@ pub struct QueryResult {
 
 /// Serialises an optional value as `"win"`/`"loss"`/`"draw"` or `null` (a local
 /// function rather than an impl on [`Value`], which other modules may also want).
-pub fn serialize_value<S: serde::Serializer>(
+pub(crate) fn serialize_value<S: serde::Serializer>(
     v: &Option<Value>,
     s: S,
 ) -> std::result::Result<S::Ok, S::Error> {
@@ -67,7 +67,7 @@ fn badness(value: Option<Value>, distance: Option<u32>) -> (u8, i64) {
 }
 
 /// Orders two (value, distance) results, best for the side to move first.
-pub fn compare_results(
+pub(crate) fn compare_results(
     a: (Option<Value>, Option<u32>),
     b: (Option<Value>, Option<u32>),
 ) -> Ordering {

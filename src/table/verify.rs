@@ -128,7 +128,7 @@ impl VerifyReport {
 }
 
 /// Text of a record.
-pub fn record_text(r: u16) -> String {
+pub(crate) fn record_text(r: u16) -> String {
     match decode(r) {
         None => "none".into(),
         Some((Value::Draw, _)) => "draw".into(),
@@ -507,7 +507,7 @@ pub fn sample_tier<G: TierGame>(
 
 /// Parses the tier names of the tables in `dir`, sorted in tier order, and refuses an
 /// incomplete directory ([`super::complete::check_complete`]).
-pub fn dir_tiers<G: TierGame>(game: &G, dir: &Path) -> Result<Vec<G::Tier>> {
+pub(crate) fn dir_tiers<G: TierGame>(game: &G, dir: &Path) -> Result<Vec<G::Tier>> {
     let mut tiers = Vec::new();
     for name in list_tiers(dir)? {
         let tier = game.parse_tier(&name).map_err(|e| {

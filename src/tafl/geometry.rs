@@ -10,7 +10,7 @@ pub const NONE: u8 = 255;
 
 /// Direction order: east (+x), north (+y), west (-x), south (-y). East and north
 /// increase the cell index, west and south decrease it.
-pub const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+pub(crate) const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 
 /// Precomputed tables for an `n`×`n` grid.
 #[derive(Clone, Debug)]
@@ -147,7 +147,7 @@ impl Geometry {
     }
 
     /// Algebraic name of a cell (`e5`).
-    pub fn cell_name(&self, c: u8) -> String {
+    pub(crate) fn cell_name(&self, c: u8) -> String {
         let c = c as usize;
         format!("{}{}", (b'a' + (c % self.n) as u8) as char, c / self.n + 1)
     }
@@ -166,22 +166,22 @@ impl Geometry {
 
     /// Cells whose west neighbour is in `b`.
     #[inline]
-    pub fn east(&self, b: u128) -> u128 {
+    pub(crate) fn east(&self, b: u128) -> u128 {
         (b << 1) & self.not_first_file
     }
     /// Cells whose east neighbour is in `b`.
     #[inline]
-    pub fn west(&self, b: u128) -> u128 {
+    pub(crate) fn west(&self, b: u128) -> u128 {
         (b >> 1) & self.not_last_file
     }
     /// Cells whose south neighbour is in `b`.
     #[inline]
-    pub fn north(&self, b: u128) -> u128 {
+    pub(crate) fn north(&self, b: u128) -> u128 {
         (b << self.n) & self.all
     }
     /// Cells whose north neighbour is in `b`.
     #[inline]
-    pub fn south(&self, b: u128) -> u128 {
+    pub(crate) fn south(&self, b: u128) -> u128 {
         b >> self.n
     }
     /// Orthogonal neighbours of the cells of `b`.
@@ -191,7 +191,7 @@ impl Geometry {
     }
 
     /// Applies a cell permutation to a bitboard.
-    pub fn map_bits(&self, s: usize, mut bits: u128) -> u128 {
+    pub(crate) fn map_bits(&self, s: usize, mut bits: u128) -> u128 {
         let mut out = 0u128;
         while bits != 0 {
             let c = bits.trailing_zeros() as usize;

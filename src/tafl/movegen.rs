@@ -5,8 +5,7 @@
 use super::geometry::NONE;
 use super::{bit, TaflGame, TaflMove, TaflPos};
 use super::{AllCaptured, KingCapture, KingFlank, NoMoves, ThroneHostile};
-use crate::error::{Error, Result};
-use crate::game::{Game, Notation, Value};
+use crate::game::{Game, Value};
 
 impl TaflGame {
     /// Whether the game is over by the king's fate or a wipe-out, and who won
@@ -35,7 +34,7 @@ impl TaflGame {
     /// threatens when it is inside the region (a defender, the armed king, or an
     /// empty cell a defender may occupy or that is hostile to attackers), or
     /// outside it and a cell hostile to attackers (T6/T7). The edge never threatens.
-    pub fn encircled(&self, p: &TaflPos) -> bool {
+    pub(crate) fn encircled(&self, p: &TaflPos) -> bool {
         if p.king == NONE {
             return false;
         }
@@ -383,22 +382,8 @@ impl TaflGame {
         self.play_full(pred, mv).1 == 0
     }
 
-    /// Plays a move after checking that it is legal.
-    pub fn play_checked(&self, pos: &TaflPos, mv: TaflMove) -> Result<TaflPos> {
-        let mut moves = Vec::new();
-        self.legal_moves(pos, &mut moves);
-        if moves.contains(&mv) {
-            Ok(self.play(pos, mv))
-        } else {
-            Err(Error::Move(format!(
-                "{} is not legal here",
-                self.format_move(pos, mv)
-            )))
-        }
-    }
-
     /// Number of legal moves (without building a list).
-    pub fn count_moves(&self, p: &TaflPos) -> u32 {
+    pub(crate) fn count_moves(&self, p: &TaflPos) -> u32 {
         if self.decided(p).is_some() {
             return 0;
         }
@@ -617,6 +602,7 @@ impl Game for TaflGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Notation;
     use crate::random::Rng;
     use crate::tafl::{from_spec, PRESETS};
 

@@ -437,7 +437,7 @@ impl TaflRules {
     }
 
     /// Value of one key in canonical text.
-    pub fn value_of(&self, key: &str) -> String {
+    pub(crate) fn value_of(&self, key: &str) -> String {
         match key {
             "board" => format!("{0}x{0}", self.size),
             "layout" => if self.size == 9 { "tablut" } else { "brandubh" }.into(),

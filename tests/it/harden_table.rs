@@ -68,7 +68,7 @@ fn forged_block_count_near_the_overflow_is_refused() {
         let h = header(blocks, 1, blocks);
         let e = decode_table(&forge(&h, &[], &[0; 64])).unwrap_err();
         assert!(
-            e.contains("truncated") || e.contains("overflows"),
+            e.reason.contains("truncated") || e.reason.contains("overflows"),
             "{blocks}: {e}"
         );
     }
@@ -186,7 +186,7 @@ fn mutated_tables_with_valid_checksums_never_panic() {
         let result = std::panic::catch_unwind(|| decode_table(&bytes));
         match result {
             Ok(Ok(_)) => {}
-            Ok(Err(e)) => assert!(!e.is_empty(), "seed {seed}"),
+            Ok(Err(e)) => assert!(!e.reason.is_empty(), "seed {seed}"),
             Err(_) => panic!("seed {seed}: the decoder panicked on {h:?}"),
         }
     }

@@ -56,29 +56,156 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Top-level module names a line of code refers to through `crate::`.
-fn crate_refs(line: &str) -> Vec<String> {
-    let code = line.split("//").next().unwrap_or("");
-    let mut out = Vec::new();
-    let mut rest = code;
-    while let Some(i) = rest.find("crate::") {
-        let before = &rest[..i];
-        let after = &rest[i + "crate::".len()..];
-        // `huntsolve_crate::` or `$crate::` are not ours.
-        let prefixed = before
-            .chars()
-            .last()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
-        let name: String = after
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        if !prefixed && !name.is_empty() {
-            out.push(name);
+/// The code of `text` with comments blanked out (line breaks kept, so byte
+/// offsets still give line numbers) and string literals emptied.
+fn code_only(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                    out.push(' ');
+                }
+            }
+            // A char literal ('"', '\\'), not a lifetime: copied whole.
+            '\'' if {
+                let mut ahead = chars.clone();
+                match ahead.next() {
+                    Some('\\') => {
+                        ahead.next();
+                        ahead.next() == Some('\'')
+                    }
+                    Some(_) => ahead.next() == Some('\''),
+                    None => false,
+                }
+            } =>
+            {
+                out.push('\'');
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    if c == '\'' && !escaped {
+                        break;
+                    }
+                    escaped = c == '\\' && !escaped;
+                }
+                out.push_str("x'");
+            }
+            '"' => {
+                out.push('"');
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        '\n' => out.push('\n'),
+                        _ => {}
+                    }
+                }
+                out.push('"');
+            }
+            c => out.push(c),
         }
-        rest = after;
     }
     out
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The paths a `use` tree or an inline path spells from `at` (just after a
+/// `crate::` or `super::`): `a::b` gives `["a::b"]`, `{a::X, b::{Y, Z}}`
+/// gives `["a::X", "b::Y", "b::Z"]`.
+fn paths_from(code: &str, at: usize) -> (Vec<String>, usize) {
+    let b = code.as_bytes();
+    let mut i = at;
+    let skip_ws = |i: &mut usize| {
+        while *i < b.len() && (b[*i] as char).is_whitespace() {
+            *i += 1;
+        }
+    };
+    skip_ws(&mut i);
+    if i < b.len() && b[i] == b'{' {
+        i += 1;
+        let mut out = Vec::new();
+        loop {
+            skip_ws(&mut i);
+            if i >= b.len() {
+                return (out, i);
+            }
+            if b[i] == b'}' {
+                return (out, i + 1);
+            }
+            if b[i] == b',' {
+                i += 1;
+                continue;
+            }
+            let (paths, next) = paths_from(code, i);
+            out.extend(paths);
+            if next == i {
+                i += 1; // not a path: step over it
+            } else {
+                i = next;
+            }
+        }
+    }
+    let start = i;
+    while i < b.len() && is_ident(b[i] as char) {
+        i += 1;
+    }
+    if i == start {
+        return (Vec::new(), i);
+    }
+    let name = &code[start..i];
+    if code[i..].starts_with("::") {
+        let (rest, next) = paths_from(code, i + 2);
+        if rest.is_empty() {
+            return (vec![name.to_string()], next);
+        }
+        return (rest.iter().map(|r| format!("{name}::{r}")).collect(), next);
+    }
+    (vec![name.to_string()], i)
+}
+
+/// Every path below `root::` (`crate` or `super`) that the code of `text`
+/// names, grouped imports expanded, with the byte offset it starts at.
+fn paths_below(text: &str, root: &str) -> Vec<(usize, String)> {
+    let code = code_only(text);
+    let needle = format!("{root}::");
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = code[from..].find(&needle) {
+        let i = from + k;
+        from = i + needle.len();
+        // `huntsolve_crate::`, `$crate::` or `super::super::`'s second half are
+        // not paths of their own here.
+        let prefixed = code[..i]
+            .chars()
+            .last()
+            .is_some_and(|c| is_ident(c) || c == '$' || c == ':');
+        if prefixed {
+            continue;
+        }
+        let (paths, _) = paths_from(&code, from);
+        out.extend(paths.into_iter().map(|p| (i, p)));
+    }
+    out
+}
+
+/// Top-level module names code refers to through `crate::` (grouped imports
+/// such as `use crate::{hunt, tafl::X}` name each module).
+fn crate_refs(text: &str) -> Vec<String> {
+    paths_below(text, "crate")
+        .into_iter()
+        .map(|(_, p)| p.split("::").next().unwrap_or("").to_string())
+        .filter(|m| !m.is_empty())
+        .collect()
 }
 
 #[test]
@@ -107,38 +234,33 @@ fn imports_follow_the_layers() {
             continue;
         };
         let text = std::fs::read_to_string(file).unwrap();
-        for (n, line) in text.lines().enumerate() {
-            let trimmed = line.trim_start();
-            if trimmed.starts_with("//") {
+        for (at, path) in paths_below(&text, "crate") {
+            let n = text[..at].matches('\n').count();
+            let target = path.split("::").next().unwrap_or("").to_string();
+            checked += 1;
+            let target = ROOT_ITEMS
+                .iter()
+                .find(|(item, _)| *item == target)
+                .map(|(_, m)| m.to_string())
+                .unwrap_or(target);
+            if target == module {
                 continue;
             }
-            for target in crate_refs(line) {
-                checked += 1;
-                let target = ROOT_ITEMS
-                    .iter()
-                    .find(|(item, _)| *item == target)
-                    .map(|(_, m)| m.to_string())
-                    .unwrap_or(target);
-                if target == module {
-                    continue;
-                }
-                let Some(theirs) = rank_of(&target) else {
-                    unknown.insert(target.clone(), format!("{}:{}", rel.display(), n + 1));
-                    continue;
-                };
-                let allowed =
-                    theirs < own || SAME_LAYER.contains(&(module.as_str(), target.as_str()));
-                if !allowed {
-                    violations.push(format!(
-                        "{}:{}: {} ({}) imports {} ({})",
-                        rel.display(),
-                        n + 1,
-                        module,
-                        LAYERS[own].0,
-                        target,
-                        LAYERS[theirs].0
-                    ));
-                }
+            let Some(theirs) = rank_of(&target) else {
+                unknown.insert(target.clone(), format!("{}:{}", rel.display(), n + 1));
+                continue;
+            };
+            let allowed = theirs < own || SAME_LAYER.contains(&(module.as_str(), target.as_str()));
+            if !allowed {
+                violations.push(format!(
+                    "{}:{}: {} ({}) imports {} ({})",
+                    rel.display(),
+                    n + 1,
+                    module,
+                    LAYERS[own].0,
+                    target,
+                    LAYERS[theirs].0
+                ));
             }
         }
     }
@@ -166,4 +288,59 @@ fn the_scan_sees_imports() {
     );
     assert!(crate_refs("// use crate::table;").is_empty());
     assert!(crate_refs("$crate::variant::AnyGame").is_empty());
+    assert_eq!(crate_refs("use crate::{hunt, tafl};"), vec!["hunt", "tafl"]);
+    assert_eq!(
+        crate_refs("use crate::{\n    error::{Error, Result},\n    game::Game, // x\n};"),
+        vec!["error", "error", "game"]
+    );
+    assert!(crate_refs("let s = \"crate::stats\";").is_empty());
+    assert_eq!(
+        crate_refs("let q = '\"'; let c: &'a str = crate::game::X;"),
+        vec!["game"]
+    );
+}
+
+/// Which modules of `prove/` a file names: `super::x` and `crate::prove::x`
+/// paths (grouped ones too), and anything `crate::prove::` re-exports.
+fn prove_modules_named(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = paths_below(text, "super")
+        .into_iter()
+        .map(|(_, p)| p.split("::").next().unwrap_or("").to_string())
+        .collect();
+    out.extend(
+        paths_below(text, "crate")
+            .into_iter()
+            .filter_map(|(_, p)| p.strip_prefix("prove::").map(str::to_string))
+            .map(|p| p.split("::").next().unwrap_or("").to_string()),
+    );
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The certificate checker shares no code with the prover it checks: it names
+/// the certificate format of `prove/` and nothing else there (no `dfpn`, no
+/// proof table, no budget, no re-export of `prove`), and below `prove` only
+/// the rules and the error type.
+#[test]
+fn the_checker_imports_nothing_of_the_prover() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/prove/check.rs");
+    let text = std::fs::read_to_string(src).unwrap();
+    assert_eq!(prove_modules_named(&text), vec!["certificate"]);
+    let mut below: Vec<String> = crate_refs(&text)
+        .into_iter()
+        .filter(|m| m != "prove")
+        .collect();
+    below.sort();
+    below.dedup();
+    assert_eq!(below, vec!["error", "game"]);
+    // The scan itself sees what the test relies on.
+    assert_eq!(
+        prove_modules_named("use super::{certificate::Kind, dfpn::wins_for};"),
+        vec!["certificate", "dfpn"]
+    );
+    assert_eq!(
+        prove_modules_named("let w = crate::prove::wins_for(v, m, s);"),
+        vec!["wins_for"]
+    );
 }

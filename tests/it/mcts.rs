@@ -493,7 +493,7 @@ fn exact_referee_adjudicates_with_table_values() {
 /// solver; a size guard sends the bigger variants to the ladder; files are written.
 #[test]
 fn explore_mixes_exact_and_ladder_rows() {
-    use huntsolve::stats::exact::solve_reachable;
+    use crate::common::exact::solve_reachable;
     use huntsolve::stats::explore::{
         run_explore, write_explore, ExploreConfig, GridOption, Method,
     };

@@ -5,8 +5,9 @@ use huntsolve::error::Result;
 use huntsolve::game::{Game, NoOracle, Notation, Oracle, Value};
 use huntsolve::hunt::from_spec;
 use huntsolve::progress::NoProgress;
-use huntsolve::prove::certificate::{extract, Certificate, Node};
+use huntsolve::prove::certificate::{Certificate, Node};
 use huntsolve::prove::check::check;
+use huntsolve::prove::extract;
 use huntsolve::prove::{ProofTable, ProveConfig, Prover, RunOutcome};
 use huntsolve::random::{mix64, Rng};
 use huntsolve::retro::driver::solve;
@@ -229,33 +230,54 @@ impl Notation for GraphGame {
     }
 }
 
-/// Which nodes `side` wins under cycle semantics (endless play is a draw):
-/// the least fixpoint of "a terminal win; or `side` to move with a move into
-/// the set; or the opponent to move with every move into the set".
+/// Which nodes `side` wins under cycle semantics (endless play is a draw),
+/// from the graph's data alone (no code of the prover or of [`Game`]): the
+/// least fixpoint of "a terminal win; or `side` to move with a move into the
+/// set; or the opponent to move with every move into the set", computed
+/// backwards from the won ends with a count of each opponent node's moves not
+/// yet known won (a node without moves is lost by the side to move).
 fn winning_set(g: &GraphGame, side: usize) -> Vec<bool> {
-    let n = g.0.side.len();
-    let mut win = vec![false; n];
-    loop {
-        let mut changed = false;
-        for i in 0..n {
-            if win[i] {
+    let graph = &g.0;
+    let n = graph.side.len();
+    let mut parents: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut left: Vec<usize> = (0..n)
+        .map(|i| {
+            if graph.terminal[i].is_some() {
+                return 0;
+            }
+            let mut kids = graph.edges[i].clone();
+            kids.sort();
+            kids.dedup();
+            for &c in &kids {
+                parents[c as usize].push(i);
+            }
+            kids.len()
+        })
+        .collect();
+    let won_end = |i: usize| {
+        let to_move = graph.side[i];
+        match graph.terminal[i] {
+            Some(Value::Win) => to_move == side,
+            Some(Value::Loss) => to_move != side,
+            Some(Value::Draw) => false,
+            None => graph.edges[i].is_empty() && to_move != side,
+        }
+    };
+    let mut win: Vec<bool> = (0..n).map(won_end).collect();
+    let mut queue: Vec<usize> = (0..n).filter(|&i| win[i]).collect();
+    while let Some(c) = queue.pop() {
+        for &p in &parents[c] {
+            if win[p] {
                 continue;
             }
-            let p = i as u32;
-            let w = match g.outcome(&p) {
-                Some(v) => huntsolve::prove::wins_for(v, g.side_to_move(&p), side),
-                None if g.side_to_move(&p) == side => g.0.edges[i].iter().any(|&c| win[c as usize]),
-                None => g.0.edges[i].iter().all(|&c| win[c as usize]),
-            };
-            if w {
-                win[i] = true;
-                changed = true;
+            left[p] -= 1;
+            if graph.side[p] == side || left[p] == 0 {
+                win[p] = true;
+                queue.push(p);
             }
         }
-        if !changed {
-            return win;
-        }
     }
+    win
 }
 
 /// The graph-history case: R (opponent) → A, X. A (S) → B, C. B (opp) → X.

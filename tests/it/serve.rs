@@ -156,6 +156,33 @@ fn strip(v: &Json, keys: &[&str]) -> Vec<Json> {
         .collect()
 }
 
+/// The oracle of the library's PV walk (`huntsolve::answer::exact_pv`), the
+/// slow way: each step plays the first (best) move of
+/// [`huntsolve::table::query_with`], stopping at a terminal position, an
+/// unknown value or after `max_plies` plies (draws go on for ever).
+fn pv_by_queries<G: Notation>(
+    game: &G,
+    pos: &G::Pos,
+    exact: &dyn Fn(&G::Pos) -> huntsolve::Result<huntsolve::table::query::Exact>,
+    max_plies: usize,
+) -> huntsolve::Result<Vec<String>> {
+    let mut line = Vec::new();
+    let mut p = pos.clone();
+    let mut moves = Vec::new();
+    while line.len() < max_plies {
+        let q = huntsolve::table::query_with(game, &p, exact)?;
+        let Some(best) = q.best else { break };
+        // query_with formats moves; find the move itself to play it.
+        game.legal_moves(&p, &mut moves);
+        let Some(&m) = moves.iter().find(|&&m| game.format_move(&p, m) == best) else {
+            break;
+        };
+        line.push(best);
+        p = game.play(&p, m);
+    }
+    Ok(line)
+}
+
 #[test]
 fn table_answers_equal_query_json_and_the_query_library() {
     let dir = tables().join("kaooa");
@@ -195,7 +222,8 @@ fn table_answers_equal_query_json_and_the_query_library() {
             let mv = game.parse_move(&pos, &e.mv).unwrap();
             assert_eq!(m["position"], game.format_position(&game.play(&pos, mv)));
         }
-        // The principal variation equals the library's exact_pv.
+        // The principal variation equals the library's exact_pv, and both
+        // equal the walk by queries.
         let exact = |p: &<huntsolve::hunt::HuntGame as Game>::Pos| oracle.try_probe(p);
         let plies = match (q.value, q.distance) {
             (Some(huntsolve::Value::Draw), _) | (_, None) => 12,
@@ -203,6 +231,7 @@ fn table_answers_equal_query_json_and_the_query_library() {
         };
         let pv = huntsolve::answer::exact_pv(&game, &pos, &exact, plies).unwrap();
         assert_eq!(a["pv"], serde_json::json!(pv), "{text}");
+        assert_eq!(pv_by_queries(&game, &pos, &exact, plies).unwrap(), pv);
         // A few against the command line itself.
         if i < 4 {
             let (code, out, err) = run(&[

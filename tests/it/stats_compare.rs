@@ -197,7 +197,7 @@ fn engine_specs_parse_or_explain() {
 
 #[test]
 fn exact_solver_knows_tictactoe() {
-    use huntsolve::stats::exact::solve_reachable;
+    use crate::common::exact::solve_reachable;
     use huntsolve::Value;
     let s = solve_reachable(&TicTacToe::default(), 1_000_000, &NoProgress).unwrap();
     // Tic-tac-toe: 5478 legal positions reachable from the start, 958 of them

@@ -1,9 +1,9 @@
-//! Cross-check: the in-memory reachable-graph solver of `stats::exact` and the
+//! Cross-check: the in-memory reachable-graph solver of `common::exact` and the
 //! tiered retrograde solver of `retro` agree on the start value and distance.
 
+use crate::common::exact::solve_reachable;
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::{solve, Scope, SolveOptions};
-use huntsolve::stats::exact::solve_reachable;
 use huntsolve::AnyGame;
 
 #[test]

@@ -6,8 +6,9 @@ use super::common::table::run;
 use huntsolve::game::{Game, NoOracle, Repetition};
 use huntsolve::hunt::from_spec;
 use huntsolve::progress::NoProgress;
-use huntsolve::prove::certificate::{extract, Certificate};
+use huntsolve::prove::certificate::Certificate;
 use huntsolve::prove::check::check;
+use huntsolve::prove::extract;
 use huntsolve::prove::{ProofTable, ProveConfig, Prover, RunOutcome};
 use huntsolve::{with_game, AnyGame, Error};
 
@@ -103,7 +104,7 @@ fn table_answers_and_the_exact_referee_refuse_other_repetition_rules() {
     assert_refused("kaooa,repetition=forbid", &e);
     // The exact referee's in-memory solver (before: a memory error after
     // enumerating, or a value under draw semantics).
-    let e = huntsolve::stats::exact::solve_reachable(&h, 1_000_000, &NoProgress).unwrap_err();
+    let e = crate::common::exact::solve_reachable(&h, 1_000_000, &NoProgress).unwrap_err();
     assert_refused("kaooa,repetition=forbid", &e);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,8 +3,11 @@
 //! (see the module docs of [`crate::prove`]). Its failures are ordinary proofs;
 //! on success the whole set is stored as disproved.
 
-use super::*;
+use super::{key_of, Known, Worker};
+use crate::game::{Game, Oracle};
 use crate::prove::budget::{CLOSURE_ENTRY_BYTES, MAX_SMALL_FRAME_DEPTH, SMALL_FRAME_BYTES};
+use crate::prove::tt::{Entry, INF};
+use hashbrown::HashMap;
 
 /// State of the closure search: the positions assumed not won by the goal
 /// side (in insertion order, so a failed attempt removes what it added).

@@ -25,7 +25,10 @@
 //! known leaves, e.g. two leopards against two cows on the 49-point board
 //! (about 2.6 million positions), where the closure search ran out of memory.
 
-use super::*;
+use super::{key_of, Known, Worker};
+use crate::game::{Game, Oracle};
+use crate::prove::tt::{Entry, INF, MAX_FINITE};
+use hashbrown::HashMap;
 
 /// Bytes charged per position of the walk: its entry of the index map (16
 /// bytes, up to 2.3 times with the map's slack), its hash, kind, distance,

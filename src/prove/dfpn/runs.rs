@@ -2,7 +2,11 @@
 //! under the node and time budget, and the value of a position from up to two
 //! one-sided runs.
 
-use super::*;
+use super::{key_of, Prover, RunOutcome, RunReport, StopReason, Worker, STACK_BYTES};
+use crate::game::{Game, Oracle, Value};
+use crate::progress::Progress;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
     /// Proves or disproves "`side` forces a win" at `pos`: phases of df-pn

@@ -2,7 +2,7 @@
 //! score and draw plots.
 
 use super::*;
-use crate::stats::report::{create_report_dir, write_report_file};
+use crate::stats::files::{csv_field, write_file, ReportDir};
 
 /// `hunter's`, `attackers'`.
 pub(super) fn possessive(name: &str) -> String {
@@ -438,7 +438,7 @@ fn material_markdown(s: &mut String, r: &LadderReport) {
 
 /// `ladder_captures.csv`: per variant, strength, side and N, the games in
 /// which the side captured at least N pieces.
-pub fn ladder_captures_csv(r: &LadderReport) -> Result<String> {
+pub(crate) fn ladder_captures_csv(r: &LadderReport) -> Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let csv_err = |e: csv::Error| Error::Internal(format!("encoding ladder_captures.csv: {e}"));
     w.write_record([
@@ -489,9 +489,9 @@ pub fn ladder_csv(r: &LadderReport) -> String {
         let iv = |i: &Interval| format!("{:.6},{:.6},{:.6}", i.estimate, i.lo, i.hi);
         let _ = writeln!(
             s,
-            "\"{}\",\"{}\",{},{},{},{},{},{},{},{},{},{:.3},{},{},{}",
-            c.variant.replace('"', "\"\""),
-            c.engine,
+            "{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{}",
+            csv_field(&c.variant),
+            csv_field(&c.engine),
             c.games,
             c.wins[0],
             c.wins[1],
@@ -601,59 +601,54 @@ fn ladder_plot(
             .map_err(|x| plot_err(path, x))?;
         root.present().map_err(|x| plot_err(path, x))?;
     }
-    crate::stats::report::write_file(path, &svg)
+    write_file(path, &svg)
 }
 
 /// Writes the ladder files into `dir`; returns their paths.
 pub fn write_ladder(dir: &Path, r: &LadderReport) -> Result<Vec<PathBuf>> {
-    create_report_dir(dir)?;
-    let write = |name: &str, text: &str| write_report_file(dir, name, text);
-    let mut files = vec![
-        write("ladder.md", &ladder_markdown(r))?,
-        write("ladder.csv", &ladder_csv(r))?,
-        write("ladder_captures.csv", &ladder_captures_csv(r)?)?,
-    ];
-    let json = serde_json::to_string_pretty(r)
-        .map_err(|e| Error::Internal(format!("encoding ladder.json: {e}")))?;
-    files.push(write("ladder.json", &(json + "\n"))?);
-    let sp = dir.join("ladder_score.svg");
-    ladder_plot(
-        &sp,
-        &format!(
-            "{} score (win 1, draw 1/2) by strength, {} games per point",
-            r.side_names[0], r.games
-        ),
-        "score (95% interval)",
-        r,
-        1.0,
-        |c| c.score0,
-    )?;
-    files.push(sp);
-    let dp = dir.join("ladder_draws.svg");
-    ladder_plot(
-        &dp,
-        "Draw share by strength",
-        "share of games (95% Wilson)",
-        r,
-        1.0,
-        |c| c.draw_rate,
-    )?;
-    files.push(dp);
-    let cp = dir.join("ladder_captures.svg");
+    let mut files = ReportDir::create(dir)?;
+    files.text("ladder.md", &ladder_markdown(r))?;
+    files.text("ladder.csv", &ladder_csv(r))?;
+    files.text("ladder_captures.csv", &ladder_captures_csv(r)?)?;
+    files.json("ladder.json", r)?;
+    files.svg("ladder_score.svg", |p| {
+        ladder_plot(
+            p,
+            &format!(
+                "{} score (win 1, draw 1/2) by strength, {} games per point",
+                r.side_names[0], r.games
+            ),
+            "score (95% interval)",
+            r,
+            1.0,
+            |c| c.score0,
+        )
+    })?;
+    files.svg("ladder_draws.svg", |p| {
+        ladder_plot(
+            p,
+            "Draw share by strength",
+            "share of games (95% Wilson)",
+            r,
+            1.0,
+            |c| c.draw_rate,
+        )
+    })?;
     let top = r
         .cells
         .iter()
         .flatten()
         .map(|c| c.captures_mean[0].hi)
         .fold(0.0, f64::max);
-    ladder_plot(
-        &cp,
-        &format!("{} captures per game by strength", r.side_names[0]),
-        "mean captures (95% interval)",
-        r,
-        (top * 1.15).max(1.0),
-        |c| c.captures_mean[0],
-    )?;
-    files.push(cp);
-    Ok(files)
+    files.svg("ladder_captures.svg", |p| {
+        ladder_plot(
+            p,
+            &format!("{} captures per game by strength", r.side_names[0]),
+            "mean captures (95% interval)",
+            r,
+            (top * 1.15).max(1.0),
+            |c| c.captures_mean[0],
+        )
+    })?;
+    Ok(files.files())
 }

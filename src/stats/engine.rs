@@ -1,0 +1,128 @@
+//! The engines by name (`random`, `greedy`, `depth=D`, `time=S`, `mcts=N`,
+//! `perfect`) and the agents they build: the one file that knows every agent
+//! (the agents know only [`crate::stats::agent`], below it).
+
+use crate::error::{quote, Error, Result};
+use crate::game::FullGame;
+use crate::stats::agent::{Agent, GreedyAgent, RandomAgent, SharedOracle};
+
+/// Which engine plays both sides of every game.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum EngineSpec {
+    /// Uniformly random legal moves.
+    Random,
+    /// One-ply greedy on [`Evaluate::evaluate`](crate::game::Evaluate::evaluate) (wins first, random tie-break).
+    Greedy,
+    /// Alpha-beta search to a fixed depth in plies.
+    Depth(u32),
+    /// Alpha-beta search for a fixed time per move, in seconds.
+    Time(f64),
+    /// Monte Carlo tree search (UCT with MCTS-Solver), see [`crate::stats::mcts`].
+    Mcts(crate::stats::mcts::MctsSpec),
+    /// Plays from solved tables where they cover the position, alpha-beta at
+    /// a fixed depth elsewhere (see [`crate::stats::perfect`]); needs `--tables`.
+    Perfect,
+}
+
+impl EngineSpec {
+    /// Parses `random`, `greedy`, `depth=D`, `time=S`, `mcts=N` or
+    /// `mcts-time=S` (the last two with optional `:cutoff=K` and `:c=X`).
+    pub fn parse(text: &str) -> Result<EngineSpec> {
+        let t = text.trim();
+        if let Some(m) = crate::stats::mcts::MctsSpec::parse(t) {
+            return m.map(EngineSpec::Mcts).map_err(Error::Input);
+        }
+        let bad = || {
+            Error::Input(format!(
+                "engine {}: expected random, greedy, depth=D (plies, 1..=64), time=S (seconds, 0 < S <= 1000000), mcts=N (iterations), mcts-time=S or perfect (from --tables)",
+                quote(t)
+            ))
+        };
+        match t {
+            "random" => return Ok(EngineSpec::Random),
+            "greedy" => return Ok(EngineSpec::Greedy),
+            "perfect" => return Ok(EngineSpec::Perfect),
+            _ => {}
+        }
+        if let Some(d) = t.strip_prefix("depth=") {
+            let d: u32 = d.parse().map_err(|_| bad())?;
+            if (1..=64).contains(&d) {
+                return Ok(EngineSpec::Depth(d));
+            }
+        } else if let Some(s) = t.strip_prefix("time=") {
+            let s: f64 = s.parse().map_err(|_| bad())?;
+            if crate::progress::valid_seconds(s) {
+                return Ok(EngineSpec::Time(s));
+            }
+        }
+        Err(bad())
+    }
+
+    /// Canonical text form (the inverse of [`EngineSpec::parse`]).
+    pub fn text(&self) -> String {
+        match self {
+            EngineSpec::Random => "random".into(),
+            EngineSpec::Greedy => "greedy".into(),
+            EngineSpec::Depth(d) => format!("depth={d}"),
+            EngineSpec::Time(s) => format!("time={s}"),
+            EngineSpec::Mcts(m) => m.text(),
+            EngineSpec::Perfect => "perfect".into(),
+        }
+    }
+
+    /// Whether games played with this engine are reproducible from the seed
+    /// (time-limited search depends on machine speed and load).
+    pub fn deterministic(&self) -> bool {
+        match self {
+            EngineSpec::Time(_) => false,
+            EngineSpec::Mcts(m) => m.seconds.is_none(),
+            _ => true,
+        }
+    }
+}
+
+/// Builds the agent for `spec`. `softmax` (a temperature in evaluation units)
+/// makes a searching agent sample its opening plies from a softmax over root
+/// scores; other agents ignore it (their opening plies are uniform).
+pub fn make_agent<G: FullGame>(
+    spec: &EngineSpec,
+    softmax: Option<f64>,
+) -> Result<Box<dyn Agent<G>>> {
+    make_agent_with(spec, softmax, None)
+}
+
+/// [`make_agent`] with an oracle of exact values (solved tables) that MCTS
+/// uses as proven leaves; the other engines ignore it.
+pub(crate) fn make_agent_with<G: FullGame>(
+    spec: &EngineSpec,
+    softmax: Option<f64>,
+    oracle: Option<SharedOracle<G>>,
+) -> Result<Box<dyn Agent<G>>> {
+    use crate::stats::search_agent::SearchAgent;
+    match spec {
+        EngineSpec::Random => Ok(Box::new(RandomAgent)),
+        EngineSpec::Greedy => Ok(Box::new(GreedyAgent)),
+        EngineSpec::Depth(d) => Ok(Box::new(SearchAgent {
+            softmax,
+            ..SearchAgent::depth(*d)
+        })),
+        EngineSpec::Time(s) => Ok(Box::new(SearchAgent {
+            softmax,
+            ..SearchAgent::time(*s)
+        })),
+        EngineSpec::Mcts(m) => Ok(Box::new(crate::stats::mcts::MctsAgent {
+            spec: m.clone(),
+            oracle,
+        })),
+        EngineSpec::Perfect => match oracle {
+            Some(oracle) => Ok(Box::new(crate::stats::perfect::PerfectAgent {
+                oracle,
+                fallback: SearchAgent::depth(crate::stats::perfect::FALLBACK_DEPTH),
+            })),
+            None => Err(Error::Input(
+                "engine perfect plays from solved tables: give --tables with tables of this variant"
+                    .into(),
+            )),
+        },
+    }
+}
