@@ -49,6 +49,12 @@ pub struct Args {
     /// with `--features mpi`; --threads and --memory then apply to each worker).
     #[arg(long)]
     pub mpi: bool,
+    /// With --mpi: solve every tier split across all ranks (each rank holds its
+    /// share of the tier's slots, the ranks exchange predecessor updates), for
+    /// tiers no single machine holds. Chosen without this flag when --memory is
+    /// given and the largest tier does not fit it whole but its share does.
+    #[arg(long)]
+    pub split_tiers: bool,
     /// Checkpoint tiers of 2^26 slots or more (`DIR/<tier>.ckpt`) at most every M
     /// minutes at a level boundary, so that a killed run resumes inside the tier
     /// (fractions allowed; 0: no checkpoints). Ctrl-C writes one before exiting.
@@ -100,6 +106,11 @@ pub(super) fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
 pub fn run(args: Args) -> Result<()> {
     if args.mpi {
         return super::solve_mpi::run(args);
+    }
+    if args.split_tiers {
+        return Err(Error::Input(
+            "--split-tiers splits tiers across the ranks of an MPI job: give --mpi too, under mpirun or srun".into(),
+        ));
     }
     let every = checkpoint_every(args.checkpoint_minutes)?;
     let compact = Compact::parse(&args.compact)?;

@@ -40,6 +40,7 @@ pub fn run(args: Args) -> Result<()> {
         let options = ClusterOptions {
             threads,
             memory_limit: per_worker,
+            split_tiers: args.split_tiers,
         };
         solve_mpi(&cluster, game, scope, out, &options, &printer)
     });
@@ -58,6 +59,7 @@ struct Printer;
 impl huntsolve::cluster::Observer for Printer {
     fn event(&self, event: &huntsolve::cluster::Event) {
         use huntsolve::cluster::Event;
+        use huntsolve::retro::split::SplitEvent;
         match event {
             Event::Started {
                 workers,
@@ -85,6 +87,47 @@ impl huntsolve::cluster::Observer for Printer {
                 error,
             } => eprintln!(
                 "mpi: tier {tier} FAILED on rank {rank} ({host}): {error}; no more tiers are handed out, waiting for those in flight"
+            ),
+            Event::SplitMode { ranks, automatic } => eprintln!(
+                "mpi: every tier split across the {ranks} ranks{}",
+                if *automatic {
+                    " (the largest tier does not fit --memory whole, its share does)"
+                } else {
+                    ""
+                }
+            ),
+            Event::Split(SplitEvent::Started {
+                tiers,
+                kept,
+                parts,
+                memory_per_part,
+            }) => eprintln!(
+                "mpi: split solve: {tiers} tiers, {kept} kept from disk, {} to solve, each split in {parts} parts; memory per rank ≈ {}",
+                tiers - kept,
+                huntsolve::retro::driver::format_bytes(*memory_per_part)
+            ),
+            Event::Split(SplitEvent::Solved {
+                tier,
+                slots,
+                seconds,
+                traffic,
+                joined_only,
+                done,
+                total,
+            }) => {
+                if *joined_only {
+                    eprintln!("mpi: [{done}/{total}] {tier}: joined from the part files of an earlier run");
+                } else {
+                    eprintln!(
+                        "mpi: [{done}/{total}] {tier} solved split in {seconds:.2} s: {} updates crossed ranks ({:.2} bytes a slot sent), {} stayed local",
+                        traffic.remote_updates,
+                        traffic.bytes_sent as f64 / (*slots).max(1) as f64,
+                        traffic.local_updates
+                    );
+                }
+            }
+            Event::Split(SplitEvent::Stopped { tier }) => eprintln!(
+                "mpi: stopped (interrupted, or a process died and the job is ending) with tier {tier} unfinished: {tier} (split); its table was not written, every finished table is kept and a rerun resumes"
             ),
             Event::Stopped { in_flight } => {
                 let list: Vec<String> = in_flight

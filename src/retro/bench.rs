@@ -6,10 +6,10 @@
 //! children's directory are compared too: a benchmark that changed an answer
 //! is an error, not a figure.
 
+use super::compact::solve_tier_compact;
 use super::driver::load_records;
 use super::reference::solve_tier_reference;
 use super::scope::Solvable;
-use super::compact::solve_tier_compact;
 use super::solver::{solve_tier_with, Absorb, ChildValues};
 use crate::error::{Error, Result};
 use crate::progress::Progress;

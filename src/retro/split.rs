@@ -158,16 +158,33 @@ impl Partition {
 }
 
 /// Options of a split solve.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SplitOptions {
     /// Children of a level each part handles per exchange round (bounds the
     /// exchange buffers: about 10 predecessors of 4-6 bytes each per child).
     pub batch: usize,
+    /// The threads of this part's sweeps (`None`: the current rayon pool). The
+    /// exchanges run on the calling thread, never inside the pool, so a
+    /// transport need not be `Send` (an MPI communicator is not).
+    pub pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl Default for SplitOptions {
     fn default() -> Self {
-        SplitOptions { batch: 1 << 16 }
+        SplitOptions {
+            batch: 1 << 16,
+            pool: None,
+        }
+    }
+}
+
+impl SplitOptions {
+    /// Runs `f` on this part's pool.
+    fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
+        }
     }
 }
 
@@ -597,7 +614,6 @@ fn solve_part_in<G: TierGame, T: Transport>(
     let range = part.range(me);
     let n = (range.end - range.start) as usize;
     let name = game.tier_name(tier);
-    let batch = options.batch.max(1);
 
     // Phase 1: scan of this part's range.
     progress.stage_in(&format!("{name} scan (part {me})"), n as u64, "slots");
@@ -612,50 +628,51 @@ fn solve_part_in<G: TierGame, T: Transport>(
         aux: Vec::new(),
     };
     let mut aux = vec![0u16; n];
-    let found: Vec<Result<Vec<(u32, u32)>>> = aux
-        .par_chunks_mut(CHUNK)
-        .enumerate()
-        .map(|(ci, aux_chunk)| {
-            if stop_requested() {
-                return Err(Error::Interrupted);
-            }
-            let mut s = Scratch::<G> {
-                moves: Vec::new(),
-                indices: Vec::new(),
-            };
-            let mut out = Vec::new();
-            let base = ci * CHUNK;
-            let from = st.lo + base as u64;
-            let stref = &st;
-            game.for_each_slot(
-                tier,
-                from..from + aux_chunk.len() as u64,
-                &|_| true,
-                &mut |i, pos| {
-                    let l = (i - stref.lo) as usize;
-                    match scan_slot(game, tier, pos, children, &mut s)? {
-                        Scanned::Final(r) => {
-                            stref.rec[l].store(r, Ordering::Relaxed);
-                            // A slot nothing in the tier moves to needs no propagation.
-                            if r != REC_DRAW && game.may_have_unmoves(tier, i) {
-                                out.push((decode(r).map_or(0, |x| x.1), l as u32));
+    let found: Vec<Result<Vec<(u32, u32)>>> = options.install(|| {
+        aux.par_chunks_mut(CHUNK)
+            .enumerate()
+            .map(|(ci, aux_chunk)| {
+                if stop_requested() {
+                    return Err(Error::Interrupted);
+                }
+                let mut s = Scratch::<G> {
+                    moves: Vec::new(),
+                    indices: Vec::new(),
+                };
+                let mut out = Vec::new();
+                let base = ci * CHUNK;
+                let from = st.lo + base as u64;
+                let stref = &st;
+                game.for_each_slot(
+                    tier,
+                    from..from + aux_chunk.len() as u64,
+                    &|_| true,
+                    &mut |i, pos| {
+                        let l = (i - stref.lo) as usize;
+                        match scan_slot(game, tier, pos, children, &mut s)? {
+                            Scanned::Final(r) => {
+                                stref.rec[l].store(r, Ordering::Relaxed);
+                                // A slot nothing in the tier moves to needs no propagation.
+                                if r != REC_DRAW && game.may_have_unmoves(tier, i) {
+                                    out.push((decode(r).map_or(0, |x| x.1), l as u32));
+                                }
+                            }
+                            Scanned::Inner(c, bits, win) => {
+                                stref.cnt[l].store(c, Ordering::Relaxed);
+                                aux_chunk[l - base] = bits;
+                                if let Some(w) = win {
+                                    out.push((w, l as u32));
+                                }
                             }
                         }
-                        Scanned::Inner(c, bits, win) => {
-                            stref.cnt[l].store(c, Ordering::Relaxed);
-                            aux_chunk[l - base] = bits;
-                            if let Some(w) = win {
-                                out.push((w, l as u32));
-                            }
-                        }
-                    }
-                    Ok(())
-                },
-            )?;
-            progress.advance(aux_chunk.len() as u64);
-            Ok(out)
-        })
-        .collect();
+                        Ok(())
+                    },
+                )?;
+                progress.advance(aux_chunk.len() as u64);
+                Ok(out)
+            })
+            .collect()
+    });
     st.aux = aux;
     let mut frontier: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     let mut listed = 0u64;
@@ -712,7 +729,7 @@ fn solve_part_in<G: TierGame, T: Transport>(
         drop(list);
         let next = check_distance(d + 1)?;
         // Loss phase: predecessors become wins at d + 1.
-        let new_wins = phase(&st, net, &losses, batch, next, true)?;
+        let new_wins = phase(&st, net, &losses, options, next, true)?;
         listed += new_wins.len() as u64;
         if !new_wins.is_empty() {
             frontier
@@ -721,7 +738,7 @@ fn solve_part_in<G: TierGame, T: Transport>(
                 .extend(new_wins.into_iter().map(|x| x.1));
         }
         // Win phase: counters decremented; zero without an escape is a loss.
-        let new_losses = phase(&st, net, &wins, batch, next, false)?;
+        let new_losses = phase(&st, net, &wins, options, next, false)?;
         listed += new_losses.len() as u64;
         for (l, q) in new_losses {
             frontier.entry(l).or_default().push(q);
@@ -734,19 +751,20 @@ fn solve_part_in<G: TierGame, T: Transport>(
 
     // Phase 3: what is left is a draw.
     let State { rec, aux, .. } = st;
-    let records: Vec<u16> = rec
-        .into_par_iter()
-        .zip(aux.par_iter())
-        .with_min_len(CHUNK)
-        .map(|(r, &a)| {
-            let r = r.into_inner();
-            if r == REC_NONE && a & AUX_INNER != 0 {
-                REC_DRAW
-            } else {
-                r
-            }
-        })
-        .collect();
+    let records: Vec<u16> = options.install(|| {
+        rec.into_par_iter()
+            .zip(aux.par_iter())
+            .with_min_len(CHUNK)
+            .map(|(r, &a)| {
+                let r = r.into_inner();
+                if r == REC_NONE && a & AUX_INNER != 0 {
+                    REC_DRAW
+                } else {
+                    r
+                }
+            })
+            .collect()
+    });
     drop(aux);
     // The whole tier's counts and traffic, from every part.
     let mine = Outcomes::of_records(&records);
@@ -784,10 +802,11 @@ fn phase<G: TierGame, T: Transport>(
     st: &State<'_, G>,
     net: &mut Net<'_, T>,
     children: &[u32],
-    batch: usize,
+    options: &SplitOptions,
     next: u32,
     loss: bool,
 ) -> Result<Vec<(u32, u32)>> {
+    let batch = options.batch.max(1);
     let parts = net.parts();
     let rounds = net.max(children.len().div_ceil(batch) as u64)?;
     let mut decided = Vec::new();
@@ -799,40 +818,41 @@ fn phase<G: TierGame, T: Transport>(
         let to = ((r + 1) * batch).min(children.len());
         let mine = &children[from..to];
         // Each job: updates of its own slots applied at once, the others' buffered.
-        let jobs: Vec<Job> = mine
-            .par_chunks(256)
-            .map(|chunk| {
-                let mut out = vec![Vec::new(); parts];
-                let mut got = Vec::new();
-                let (mut local, mut remote) = (0u64, 0u64);
-                let mut s = PredScratch::<G>::new();
-                for &c in chunk {
-                    let child = st.lo + c as u64;
-                    preds(st.game, st.tier, child, !loss, &mut s);
-                    for &(q, e) in &s.edges {
-                        let k = st.part.owner(q);
-                        let off = (q - st.part.start(k)) as u32;
-                        if k == st.me {
-                            local += 1;
-                            if loss {
-                                if st.win(off, next) {
-                                    got.push((next, off));
+        let jobs: Vec<Job> = options.install(|| {
+            mine.par_chunks(256)
+                .map(|chunk| {
+                    let mut out = vec![Vec::new(); parts];
+                    let mut got = Vec::new();
+                    let (mut local, mut remote) = (0u64, 0u64);
+                    let mut s = PredScratch::<G>::new();
+                    for &c in chunk {
+                        let child = st.lo + c as u64;
+                        preds(st.game, st.tier, child, !loss, &mut s);
+                        for &(q, e) in &s.edges {
+                            let k = st.part.owner(q);
+                            let off = (q - st.part.start(k)) as u32;
+                            if k == st.me {
+                                local += 1;
+                                if loss {
+                                    if st.win(off, next) {
+                                        got.push((next, off));
+                                    }
+                                } else if let Some(d) = st.decrement(off, e, next) {
+                                    got.push((d, off));
                                 }
-                            } else if let Some(d) = st.decrement(off, e, next) {
-                                got.push((d, off));
-                            }
-                        } else {
-                            remote += 1;
-                            out[k].extend_from_slice(&off.to_le_bytes());
-                            if !loss {
-                                out[k].extend_from_slice(&e.to_le_bytes());
+                            } else {
+                                remote += 1;
+                                out[k].extend_from_slice(&off.to_le_bytes());
+                                if !loss {
+                                    out[k].extend_from_slice(&e.to_le_bytes());
+                                }
                             }
                         }
                     }
-                }
-                (out, got, local, remote)
-            })
-            .collect();
+                    (out, got, local, remote)
+                })
+                .collect()
+        });
         let mut out = vec![Vec::new(); parts];
         for (o, got, local, remote) in jobs {
             for (k, b) in o.into_iter().enumerate() {
@@ -851,20 +871,21 @@ fn phase<G: TierGame, T: Transport>(
                     b.len()
                 )));
             }
-            let got: Vec<(u32, u32)> = b
-                .par_chunks(width * 1024)
-                .flat_map_iter(|chunk| {
-                    chunk.chunks_exact(width).filter_map(|m| {
-                        let off = u32_at(m, 0);
-                        if loss {
-                            st.win(off, next).then_some((next, off))
-                        } else {
-                            let e = u16::from_le_bytes([m[4], m[5]]);
-                            st.decrement(off, e, next).map(|d| (d, off))
-                        }
+            let got: Vec<(u32, u32)> = options.install(|| {
+                b.par_chunks(width * 1024)
+                    .flat_map_iter(|chunk| {
+                        chunk.chunks_exact(width).filter_map(|m| {
+                            let off = u32_at(m, 0);
+                            if loss {
+                                st.win(off, next).then_some((next, off))
+                            } else {
+                                let e = u16::from_le_bytes([m[4], m[5]]);
+                                st.decrement(off, e, next).map(|d| (d, off))
+                            }
+                        })
                     })
-                })
-                .collect();
+                    .collect()
+            });
             decided.extend(got);
         }
     }
@@ -1201,6 +1222,12 @@ pub enum SplitEvent {
         /// Tiers of the scope.
         total: usize,
     },
+    /// A stop request (Ctrl-C, or the job ending because a process died)
+    /// came while this tier was being solved; its table was not written.
+    Stopped {
+        /// Tier name.
+        tier: String,
+    },
 }
 
 /// Every part's `Ok(())`, or the first failure (see [`Net::agree`]).
@@ -1219,7 +1246,7 @@ pub fn solve_split<G: Solvable, T: Transport>(
     out_dir: &Path,
     transport: &mut T,
     options: &SplitSolveOptions,
-    observe: &(dyn Fn(&SplitEvent) + Sync),
+    observe: &dyn Fn(&SplitEvent),
     progress: &dyn Progress,
 ) -> Result<Option<SolveReport>> {
     let mut net = Net::new(transport);
@@ -1235,7 +1262,7 @@ fn solve_split_in<G: Solvable, T: Transport>(
     out_dir: &Path,
     net: &mut Net<'_, T>,
     options: &SplitSolveOptions,
-    observe: &(dyn Fn(&SplitEvent) + Sync),
+    observe: &dyn Fn(&SplitEvent),
     progress: &dyn Progress,
 ) -> Result<Option<SolveReport>> {
     let me = net.me();
@@ -1355,36 +1382,47 @@ fn solve_split_in<G: Solvable, T: Transport>(
         let (levels, traffic) = match resumed {
             Some(levels) => (levels, Traffic::default()),
             None => {
-                // The children's records, whole, on every part.
-                let load = (|| {
-                    let kids = game.stored_children(t);
-                    cache.retain(|c, _| kids.contains(c));
-                    let mut children = ChildValues::new();
-                    for &c in &kids {
-                        let r = match cache.get(&c) {
-                            Some(r) => r.clone(),
-                            None => {
-                                let r = Arc::new(load_records(game, out_dir, c)?);
-                                cache.insert(c, r.clone());
-                                r
-                            }
-                        };
-                        children.insert(c, r);
-                    }
-                    Ok(children)
+                let solved_part = (|| {
+                    // The children's records, whole, on every part.
+                    let load = (|| {
+                        let kids = game.stored_children(t);
+                        cache.retain(|c, _| kids.contains(c));
+                        let mut children = ChildValues::new();
+                        for &c in &kids {
+                            let r = match cache.get(&c) {
+                                Some(r) => r.clone(),
+                                None => {
+                                    let r = Arc::new(load_records(game, out_dir, c)?);
+                                    cache.insert(c, r.clone());
+                                    r
+                                }
+                            };
+                            children.insert(c, r);
+                        }
+                        Ok(children)
+                    })();
+                    let children = match load {
+                        Ok(c) => c,
+                        Err(e) => return Err(net.fail(e)),
+                    };
+                    let res = solve_part_in(game, t, &children, net, &options.split, progress)?;
+                    drop(children);
+                    let written = write_part(&mine, fingerprint, size, &res);
+                    let levels = res.stats.levels;
+                    let traffic = res.total_traffic;
+                    drop(res);
+                    agree_ok(net, written)?;
+                    Ok((levels, traffic))
                 })();
-                let children = match load {
-                    Ok(c) => c,
-                    Err(e) => return Err(net.fail(e)),
-                };
-                let res = solve_part_in(game, t, &children, net, &options.split, progress)?;
-                drop(children);
-                let written = write_part(&mine, fingerprint, size, &res);
-                let levels = res.stats.levels;
-                let traffic = res.total_traffic;
-                drop(res);
-                agree_ok(net, written)?;
-                (levels, traffic)
+                match solved_part {
+                    Err(Error::Interrupted) => {
+                        if me == 0 {
+                            observe(&SplitEvent::Stopped { tier: name });
+                        }
+                        return Err(Error::Interrupted);
+                    }
+                    other => other?,
+                }
             }
         };
         // Part 0 joins; the others wait for the table before the next tier reads it.

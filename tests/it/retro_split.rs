@@ -54,7 +54,7 @@ fn split_records<G: Solvable>(
     parts: usize,
     batch: usize,
 ) -> (Vec<u16>, Vec<PartResult>) {
-    let opts = SplitOptions { batch };
+    let opts = SplitOptions { batch, pool: None };
     let results = run_parts(parts, 1, &|t: &mut Threads| {
         solve_part(game, tier, children, t, &opts, &NoProgress)
     });
@@ -151,7 +151,10 @@ fn split_solve<G: Solvable>(
 ) -> Vec<Result<Option<huntsolve::retro::driver::SolveReport>>> {
     let opts = SplitSolveOptions {
         memory_limit: limit,
-        split: SplitOptions { batch: 1000 },
+        split: SplitOptions {
+            batch: 1000,
+            pool: None,
+        },
     };
     run_parts(parts, 1, &|t: &mut Threads| {
         solve_split(game, scope, dir, t, &opts, &|_| {}, &NoProgress)
@@ -274,7 +277,10 @@ fn a_part_lost_mid_tier_fails_all_and_a_rerun_gives_the_same_records() {
     solve(&g, &scope, &one, &opts, &NoProgress).unwrap();
     let sopts = SplitSolveOptions {
         memory_limit: None,
-        split: SplitOptions { batch: 1000 },
+        split: SplitOptions {
+            batch: 1000,
+            pool: None,
+        },
     };
     // Far enough in to be inside some tier's levels.
     let results = run_parts(3, 1, &|t: &mut Threads| {
