@@ -93,6 +93,8 @@ const AUX_LOSS: u16 = (1 << 14) - 1;
 
 /// Slots per scanning job.
 const CHUNK: usize = 1 << 12;
+/// Slots per window of the scan (see `solve_part_in`).
+const SCAN_WINDOW: usize = 1 << 20;
 
 /// Message status: data follows.
 const MSG_OK: u8 = 0;
@@ -628,68 +630,77 @@ fn solve_part_in<G: TierGame, T: Transport>(
         aux: Vec::new(),
     };
     let mut aux = vec![0u16; n];
-    let found: Vec<Result<Vec<(u32, u32)>>> = options.install(|| {
-        aux.par_chunks_mut(CHUNK)
-            .enumerate()
-            .map(|(ci, aux_chunk)| {
-                if stop_requested() {
-                    return Err(Error::Interrupted);
-                }
-                let mut s = Scratch::<G> {
-                    moves: Vec::new(),
-                    indices: Vec::new(),
-                };
-                let mut out = Vec::new();
-                let base = ci * CHUNK;
-                let from = st.lo + base as u64;
-                let stref = &st;
-                game.for_each_slot(
-                    tier,
-                    from..from + aux_chunk.len() as u64,
-                    &|_| true,
-                    &mut |i, pos| {
-                        let l = (i - stref.lo) as usize;
-                        match scan_slot(game, tier, pos, children, &mut s)? {
-                            Scanned::Final(r) => {
-                                stref.rec[l].store(r, Ordering::Relaxed);
-                                // A slot nothing in the tier moves to needs no propagation.
-                                if r != REC_DRAW && game.may_have_unmoves(tier, i) {
-                                    out.push((decode(r).map_or(0, |x| x.1), l as u32));
-                                }
-                            }
-                            Scanned::Inner(c, bits, win) => {
-                                stref.cnt[l].store(c, Ordering::Relaxed);
-                                aux_chunk[l - base] = bits;
-                                if let Some(w) = win {
-                                    out.push((w, l as u32));
-                                }
-                            }
-                        }
-                        Ok(())
-                    },
-                )?;
-                progress.advance(aux_chunk.len() as u64);
-                Ok(out)
-            })
-            .collect()
-    });
-    st.aux = aux;
     let mut frontier: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     let mut listed = 0u64;
     let mut scan_error = None;
-    for f in found {
-        match f {
-            Ok(entries) => {
-                listed += entries.len() as u64;
-                for (d, l) in entries {
-                    frontier.entry(d).or_default().push(l);
+    // In windows of SCAN_WINDOW slots, so that the jobs' lists of (distance,
+    // slot) pairs (8 bytes an entry) never exist for the whole range at once.
+    for (wi, window) in aux.chunks_mut(SCAN_WINDOW).enumerate() {
+        let wbase = wi * SCAN_WINDOW;
+        let found: Vec<Result<Vec<(u32, u32)>>> = options.install(|| {
+            window
+                .par_chunks_mut(CHUNK)
+                .enumerate()
+                .map(|(ci, aux_chunk)| {
+                    if stop_requested() {
+                        return Err(Error::Interrupted);
+                    }
+                    let mut s = Scratch::<G> {
+                        moves: Vec::new(),
+                        indices: Vec::new(),
+                    };
+                    let mut out = Vec::new();
+                    let base = wbase + ci * CHUNK;
+                    let from = st.lo + base as u64;
+                    let stref = &st;
+                    game.for_each_slot(
+                        tier,
+                        from..from + aux_chunk.len() as u64,
+                        &|_| true,
+                        &mut |i, pos| {
+                            let l = (i - stref.lo) as usize;
+                            match scan_slot(game, tier, pos, children, &mut s)? {
+                                Scanned::Final(r) => {
+                                    stref.rec[l].store(r, Ordering::Relaxed);
+                                    // A slot nothing in the tier moves to needs no propagation.
+                                    if r != REC_DRAW && game.may_have_unmoves(tier, i) {
+                                        out.push((decode(r).map_or(0, |x| x.1), l as u32));
+                                    }
+                                }
+                                Scanned::Inner(c, bits, win) => {
+                                    stref.cnt[l].store(c, Ordering::Relaxed);
+                                    aux_chunk[l - base] = bits;
+                                    if let Some(w) = win {
+                                        out.push((w, l as u32));
+                                    }
+                                }
+                            }
+                            Ok(())
+                        },
+                    )?;
+                    progress.advance(aux_chunk.len() as u64);
+                    Ok(out)
+                })
+                .collect()
+        });
+        for f in found {
+            match f {
+                Ok(entries) => {
+                    listed += entries.len() as u64;
+                    for (d, l) in entries {
+                        frontier.entry(d).or_default().push(l);
+                    }
+                }
+                Err(e) => {
+                    scan_error.get_or_insert(e);
                 }
             }
-            Err(e) => {
-                scan_error.get_or_insert(e);
-            }
+        }
+        if scan_error.is_some() {
+            break;
         }
     }
+    st.aux = aux;
     if let Some(e) = scan_error {
         return Err(e);
     }
@@ -750,7 +761,8 @@ fn solve_part_in<G: TierGame, T: Transport>(
     progress.finish_stage();
 
     // Phase 3: what is left is a draw.
-    let State { rec, aux, .. } = st;
+    let State { rec, aux, cnt, .. } = st;
+    drop(cnt);
     let records: Vec<u16> = options.install(|| {
         rec.into_par_iter()
             .zip(aux.par_iter())
@@ -1051,27 +1063,39 @@ const PART_MAGIC: &[u8; 8] = b"HSPART01";
 /// start and end, levels, CRC-32 of the records.
 const PART_HEADER: usize = 8 + 8 + 8 + 8 + 8 + 4 + 4;
 
-/// Writes part `k`'s records (temporary file, then rename).
+/// Writes part `k`'s records (temporary file, then rename), streamed: no copy
+/// of the records is made.
 fn write_part(path: &Path, fingerprint: u64, size: u64, p: &PartResult) -> Result<()> {
-    let mut bytes = Vec::with_capacity(PART_HEADER + 2 * p.records.len());
-    bytes.extend_from_slice(PART_MAGIC);
-    bytes.extend_from_slice(&fingerprint.to_le_bytes());
-    bytes.extend_from_slice(&size.to_le_bytes());
-    bytes.extend_from_slice(&p.range.start.to_le_bytes());
-    bytes.extend_from_slice(&p.range.end.to_le_bytes());
-    bytes.extend_from_slice(&p.stats.levels.to_le_bytes());
+    use std::io::Write;
     let mut crc = crc32fast::Hasher::new();
-    let body: Vec<u8> = p.records.iter().flat_map(|r| r.to_le_bytes()).collect();
-    crc.update(&body);
-    bytes.extend_from_slice(&crc.finalize().to_le_bytes());
-    bytes.extend_from_slice(&body);
-    drop(body);
+    for block in p.records.chunks(1 << 16) {
+        let bytes: Vec<u8> = block.iter().flat_map(|r| r.to_le_bytes()).collect();
+        crc.update(&bytes);
+    }
     let tmp = path.with_file_name(format!(
         "{}.hst.tmp{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("part"),
         std::process::id()
     ));
-    std::fs::write(&tmp, &bytes).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
+    let io = |e| Error::io(format!("writing {}", tmp.display()), e);
+    let file = std::fs::File::create(&tmp).map_err(io)?;
+    let mut w = std::io::BufWriter::new(file);
+    let mut header = Vec::with_capacity(PART_HEADER);
+    header.extend_from_slice(PART_MAGIC);
+    header.extend_from_slice(&fingerprint.to_le_bytes());
+    header.extend_from_slice(&size.to_le_bytes());
+    header.extend_from_slice(&p.range.start.to_le_bytes());
+    header.extend_from_slice(&p.range.end.to_le_bytes());
+    header.extend_from_slice(&p.stats.levels.to_le_bytes());
+    header.extend_from_slice(&crc.finalize().to_le_bytes());
+    w.write_all(&header).map_err(io)?;
+    for block in p.records.chunks(1 << 16) {
+        let bytes: Vec<u8> = block.iter().flat_map(|r| r.to_le_bytes()).collect();
+        w.write_all(&bytes).map_err(io)?;
+    }
+    let file = w.into_inner().map_err(|e| io(e.into_error()))?;
+    file.sync_all().map_err(io)?;
+    drop(file);
     std::fs::rename(&tmp, path).map_err(|e| Error::io(format!("renaming {}", tmp.display()), e))
 }
 
