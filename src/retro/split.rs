@@ -1355,6 +1355,16 @@ fn solve_split_in<G: Solvable, T: Transport>(
             let mut v = Vec::new();
             for (i, &t) in order.iter().enumerate() {
                 if let Some(s) = kept_tier(game, t, out_dir)? {
+                    // Part files left by a run killed between the join and their removal.
+                    for k in 0..parts {
+                        let p = part_path(out_dir, &game.tier_name(t), k, parts);
+                        match std::fs::remove_file(&p) {
+                            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                                return Err(Error::io(format!("removing {}", p.display()), e))
+                            }
+                            _ => {}
+                        }
+                    }
                     done.insert(t, s);
                     v.extend_from_slice(&(i as u64).to_le_bytes());
                 }
