@@ -49,12 +49,6 @@ pub struct Args {
     /// with `--features mpi`; --threads and --memory then apply to each worker).
     #[arg(long)]
     pub mpi: bool,
-    /// With --mpi: solve every tier split across all ranks (each rank holds its
-    /// share of the tier's slots, the ranks exchange predecessor updates), for
-    /// tiers no single machine holds. Chosen without this flag when --memory is
-    /// given and the largest tier does not fit it whole but its share does.
-    #[arg(long)]
-    pub split_tiers: bool,
     /// Checkpoint tiers of 2^26 slots or more (`DIR/<tier>.ckpt`) at most every M
     /// minutes at a level boundary, so that a killed run resumes inside the tier
     /// (fractions allowed; 0: no checkpoints). Ctrl-C writes one before exiting.
@@ -65,6 +59,12 @@ pub struct Args {
     /// 6 bytes a slot: `auto` for the tiers over --memory, `always`, `never`.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     pub compact: String,
+    /// With --mpi: solve every tier split across all ranks (each rank holds its
+    /// share of the tier's slots, the ranks exchange predecessor updates), for
+    /// tiers no single machine holds. Chosen without this flag when --memory is
+    /// given and the largest tier does not fit it whole but its share does.
+    #[arg(long)]
+    pub split_tiers: bool,
 }
 
 /// Solves one job: `Some(report)` from the process that reports (a single
