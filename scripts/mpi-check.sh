@@ -286,6 +286,12 @@ if [ -n "$victim" ] && kill -0 "$job" 2>/dev/null; then
   wait "$job"
   rc=$?
   job=""
+  # mpirun may return before the surviving ranks are gone (rank 0 ends itself at most 2 s
+  # after the stop): wait for them, so that the rerun finds the directory unlocked.
+  for _ in $(seq 1 100); do
+    pgrep -f -- "--out $dir" >/dev/null || break
+    sleep 0.1
+  done
   if [ "$rc" -ne 0 ] && grep -q "unfinished: h0p0c20 (split)" "$tmp/split-killed.log"; then
     ok "split solve, killed rank: mpirun exited $rc, rank 0 named the unfinished tier"
   else

@@ -1229,6 +1229,11 @@ pub enum SplitEvent {
         /// The largest estimate of a part's memory over the tiers.
         memory_per_part: u64,
     },
+    /// Every part starts on this tier.
+    Solving {
+        /// Tier name.
+        tier: String,
+    },
     /// A tier was solved in parts and joined.
     Solved {
         /// Tier name.
@@ -1397,6 +1402,9 @@ fn solve_split_in<G: Solvable, T: Transport>(
         }
         let tier_started = Instant::now();
         let name = game.tier_name(t);
+        if me == 0 {
+            observe(&SplitEvent::Solving { tier: name.clone() });
+        }
         let size = game.tier_size(t);
         let part = Partition::new(size, parts)?;
         let range = part.range(me);
