@@ -31,8 +31,10 @@
 //! MPI-free and tested in-process); this module gives it [`MpiTransport`], an
 //! `MPI_Alltoall` of the byte counts and an `MPI_Alltoallv` of the bytes after a
 //! polled non-blocking barrier. A rank killed outright ends the job as above;
-//! the ranks still running see the stop request in that barrier and rank 0 names
-//! the unfinished tier ([`Event::Split`]).
+//! a rank still running sees the stop request in that barrier or between its
+//! sweeps and rank 0 names the unfinished tier ([`Event::Split`]). A rank blocked
+//! inside the all-to-all (its peer died after the barrier) cannot notice it: the
+//! command line's watchdog on rank 0 then names the tier and ends the process.
 //!
 //! Messages are JSON in byte buffers (no derived MPI datatypes, so no unsafe code
 //! in this crate). Idle ranks poll with short sleeps instead of MPI's busy-waiting
