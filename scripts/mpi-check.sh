@@ -16,8 +16,17 @@
 #    non-zero, and a rerun (after the fix) must keep the 51 other tables;
 # 4. starts the workers in another directory than the manager (a relative --out
 #    that is not shared): the job must refuse, saying the workers cannot reach it.
-# Ends with "mpi-check: N passed, M failed"; exits 1 when a check failed. About a
-# minute on 2 idle cores after the build.
+# 5. solves with every tier split across the ranks (`--split-tiers`): kaooa, a
+#    4-cow endgame of the 37-point mogol board (a 19.9 M-slot tier) and a Bagh-Chal
+#    movement phase, each on 2 and on 3 ranks, against the one-process solves;
+# 6. a per-rank --memory below the mogol tier's need: one process with the same
+#    limit (full solver) refuses, 3 ranks choose the split solve by themselves and
+#    give the same records;
+# 7. kills one rank of a split solve mid-tier: mpirun must fail with rank 0 naming
+#    the unfinished tier, and a rerun must keep the finished table and end with
+#    the same records.
+# Ends with "mpi-check: N passed, M failed"; exits 1 when a check failed. About
+# three minutes on 2 idle cores after the build.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,9 +62,9 @@ fail() {
   failed=$((failed + 1))
 }
 
-# compare SINGLE DIR LABEL: records, summary and verify of DIR against $tmp/SINGLE.
+# compare SINGLE DIR LABEL [noverify]: records, summary and verify of DIR against $tmp/SINGLE.
 compare() {
-  local single=$tmp/$1 dir=$2 label=$3 n
+  local single=$tmp/$1 dir=$2 label=$3 check=${4:-verify} n
   "$digest" "$single" >"$tmp/a.digest" && "$digest" "$dir" >"$tmp/b.digest"
   n=$(wc -l <"$tmp/b.digest")
   if [ "$n" -gt 0 ] && cmp -s "$tmp/a.digest" "$tmp/b.digest"; then
@@ -70,6 +79,7 @@ compare() {
     fail "$label: summary.json differs"
     diff <(grep -v '"seconds"' "$single/summary.json") <(grep -v '"seconds"' "$dir/summary.json") | head -10
   fi
+  [ "$check" = noverify ] && return
   if timeout 300 "$bin" verify --tables "$dir" --threads 2 >"$tmp/verify.log" 2>&1; then
     ok "$label: verify passes"
   else
@@ -193,6 +203,118 @@ elif grep -q "cannot reach the shared output directory" "$tmp/unshared.log"; the
 else
   fail "unshared directory: no clear message"
   tail -20 "$tmp/unshared.log"
+fi
+
+# 5. Every tier split across the ranks.
+# single NAME RULES [SCOPE...]: the one-process solve into $tmp/NAME-single.
+single() {
+  local name=$1 rules=$2
+  shift 2
+  timeout 300 "$bin" solve "$rules" "$@" --threads 2 --out "$tmp/$name-single" \
+    >"$tmp/$name-single.log" 2>&1 || {
+    fail "$name: the one-process solve failed"
+    tail -5 "$tmp/$name-single.log"
+  }
+}
+# split_both NAME NP CHECK RULES [SCOPE...]: a split solve on NP ranks into
+# $tmp/NAME-splitNP, compared with $tmp/NAME-single (CHECK: verify or noverify).
+split_both() {
+  local name=$1 np=$2 check=$3 rules=$4 dir=$tmp/$1-split$2
+  shift 4
+  if timeout 600 mpirun --allow-run-as-root --oversubscribe -np "$np" "$bin" solve "$rules" "$@" \
+    --mpi --split-tiers --threads 1 --out "$dir" >"$dir.log" 2>&1; then
+    ok "$name: every tier split across $np ranks ($(grep -c 'solved split' "$dir.log") tiers; $(grep -o 'memory per rank ≈ [^ ]* [^ ]*' "$dir.log"))"
+  else
+    fail "$name: the split solve on $np ranks failed"
+    tail -20 "$dir.log"
+    return
+  fi
+  compare "$name-single" "$dir" "$name split across $np ranks" "$check"
+}
+mogol="cows-leopards-mogol,hunter_win=captures>=22"
+bagh="bagh-chal,prey=3,hunter_win=captures>=2"
+single mogol4 "$mogol" --max-prey 4
+single bagh-movement "$bagh" --phase movement
+split_both kaooa 2 verify kaooa
+split_both kaooa 3 noverify kaooa
+split_both mogol4 2 noverify "$mogol" --max-prey 4
+split_both mogol4 3 verify "$mogol" --max-prey 4
+split_both bagh-movement 2 noverify "$bagh" --phase movement
+split_both bagh-movement 3 verify "$bagh" --phase movement
+
+# 6. A per-rank memory limit below the largest tier's need (about 124 MB whole,
+# 58 MB a rank in 3 parts).
+if timeout 300 "$bin" solve "$mogol" --max-prey 4 --memory 90M --compact never --threads 2 \
+  --out "$tmp/limit-single" >"$tmp/limit-single.log" 2>&1; then
+  fail "memory limit: one process solved under --memory 90M with the full solver"
+elif grep -q "not enough memory" "$tmp/limit-single.log"; then
+  ok "memory limit: one process refuses under --memory 90M ($(grep -o 'needs about [^ ]* [^ ]*' "$tmp/limit-single.log" | head -1))"
+else
+  fail "memory limit: one process failed without saying it lacks memory"
+  tail -5 "$tmp/limit-single.log"
+fi
+dir=$tmp/limit-split3
+if timeout 600 mpirun --allow-run-as-root --oversubscribe -np 3 "$bin" solve "$mogol" --max-prey 4 \
+  --mpi --memory 90M --threads 1 --out "$dir" >"$dir.log" 2>&1 &&
+  grep -q "does not fit --memory whole" "$dir.log"; then
+  ok "memory limit: 3 ranks under --memory 90M each chose the split solve ($(grep -o 'memory per rank ≈ [^ ]* [^ ]*' "$dir.log"))"
+  compare mogol4-single "$dir" "memory limit, split across 3 ranks" noverify
+else
+  fail "memory limit: the 3-rank job under --memory 90M did not split and succeed"
+  tail -20 "$dir.log"
+fi
+
+# 7. One rank of a split solve killed mid-tier: the 3-cow tier (2.5 M slots) is
+# solved first, then the 4-cow tier (19.9 M slots, seconds of work on every rank).
+dir=$tmp/split-killed
+mpirun --allow-run-as-root --oversubscribe -np 3 "$bin" solve "$mogol" --max-prey 4 --mpi \
+  --split-tiers --threads 1 --out "$dir" >"$tmp/split-killed.log" 2>&1 &
+job=$!
+for _ in $(seq 1 1200); do
+  [ "$(find "$dir" -maxdepth 1 -name '*.hst' 2>/dev/null | wc -l)" -ge 1 ] && break
+  kill -0 "$job" 2>/dev/null || break
+  sleep 0.05
+done
+sleep 1
+victim=""
+for p in $(pgrep -P "$job") $(for c in $(pgrep -P "$job"); do pgrep -P "$c"; done); do
+  r=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p')
+  [ "$r" = 2 ] && victim=$p
+done
+if [ -n "$victim" ] && kill -0 "$job" 2>/dev/null; then
+  kill -9 "$victim"
+  wait "$job"
+  rc=$?
+  job=""
+  # mpirun may return before the surviving ranks are gone (rank 0 ends itself at most 2 s
+  # after the stop): wait for them, so that the rerun finds the directory unlocked.
+  for _ in $(seq 1 100); do
+    pgrep -f -- "--out $dir" >/dev/null || break
+    sleep 0.1
+  done
+  if [ "$rc" -ne 0 ] && grep -q "unfinished: h0p0c20 (split)" "$tmp/split-killed.log"; then
+    ok "split solve, killed rank: mpirun exited $rc, rank 0 named the unfinished tier"
+  else
+    fail "split solve, killed rank: mpirun exited $rc without naming the unfinished tier"
+    tail -20 "$tmp/split-killed.log"
+  fi
+  if [ -e "$dir/h0p0c20.hst" ]; then
+    fail "split solve, killed rank: the killed tier's table exists"
+  fi
+  if timeout 600 mpirun --allow-run-as-root --oversubscribe -np 3 "$bin" solve "$mogol" --max-prey 4 \
+    --mpi --split-tiers --threads 1 --out "$dir" >"$tmp/split-rerun.log" 2>&1 &&
+    grep -q "1 kept from disk, 1 to solve" "$tmp/split-rerun.log"; then
+    ok "split solve, killed rank: the rerun kept the finished tier and solved the other"
+    compare mogol4-single "$dir" "split solve, killed rank, rerun" noverify
+  else
+    fail "split solve, killed rank: the rerun did not resume as expected"
+    tail -20 "$tmp/split-rerun.log"
+  fi
+else
+  [ -n "$job" ] && wait "$job"
+  job=""
+  fail "split solve, killed rank: found no running rank 2 to kill (the job had ended?)"
+  tail -20 "$tmp/split-killed.log"
 fi
 
 echo "mpi-check: $passed passed, $failed failed"

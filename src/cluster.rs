@@ -25,6 +25,17 @@
 //! returns [`Error::Interrupted`]. Tables on disk are whole in every case, so a
 //! rerun resumes.
 //!
+//! **Split tiers** (`--split-tiers`, or automatically when `memory_limit` is given
+//! and the largest tier fits it only in shares): every rank, rank 0 included, is
+//! a part of every tier, in plan order ([`crate::retro::split`], whose logic is
+//! MPI-free and tested in-process); this module gives it [`MpiTransport`], an
+//! `MPI_Alltoall` of the byte counts and an `MPI_Alltoallv` of the bytes after a
+//! polled non-blocking barrier. A rank killed outright ends the job as above;
+//! a rank still running sees the stop request in that barrier or between its
+//! sweeps and rank 0 names the unfinished tier ([`Event::Split`]). A rank blocked
+//! inside the all-to-all (its peer died after the barrier) cannot notice it: the
+//! command line's watchdog on rank 0 then names the tier and ends the process.
+//!
 //! Messages are JSON in byte buffers (no derived MPI datatypes, so no unsafe code
 //! in this crate). Idle ranks poll with short sleeps instead of MPI's busy-waiting
 //! receive, so a waiting manager or worker leaves the cores to the solvers.
@@ -37,9 +48,13 @@ use crate::retro::driver::{
     TierSummary,
 };
 use crate::retro::lock::LOCK_FILE;
+use crate::retro::split::{
+    plan_part_memory, solve_split, SplitEvent, SplitOptions, SplitSolveOptions, Transport,
+};
 use crate::retro::{ChildValues, Scope, Solvable};
 use crate::tier::decode;
 use crate::variant::AnyGame;
+use mpi::datatype::{Partition, PartitionMut};
 use mpi::environment::Universe;
 use mpi::point_to_point::MatchedReceiveVec;
 use mpi::topology::SimpleCommunicator;
@@ -56,6 +71,8 @@ pub struct Cluster {
     host: String,
     /// Workers on this node (ranks other than 0 sharing its memory).
     local_workers: usize,
+    /// Ranks on this node, rank 0 included (a split solve's parts).
+    local_ranks: usize,
 }
 
 impl Cluster {
@@ -75,6 +92,7 @@ impl Cluster {
             world,
             host,
             local_workers,
+            local_ranks: ranks.len(),
         })
     }
 
@@ -113,6 +131,10 @@ pub struct ClusterOptions {
     /// Memory limit per worker (`None`: 80 % of its node's `MemAvailable`
     /// divided among the node's workers).
     pub memory_limit: Option<u64>,
+    /// Solve every tier split across all ranks ([`crate::retro::split`]) instead
+    /// of handing whole tiers to workers. Also chosen when `memory_limit` is
+    /// given, the largest tier does not fit it whole and its share does.
+    pub split_tiers: bool,
 }
 
 /// What the manager reports while it works (rank 0 only).
@@ -159,6 +181,16 @@ pub enum Event {
         /// Tiers being solved when the stop came.
         in_flight: Vec<(String, i32, String)>,
     },
+    /// Every tier is solved split across the ranks; `automatic` when chosen because
+    /// the largest tier does not fit a rank's memory limit whole.
+    SplitMode {
+        /// Ranks (parts of every tier).
+        ranks: usize,
+        /// Chosen by the memory limit, not `--split-tiers`.
+        automatic: bool,
+    },
+    /// What the split solve reports (rank 0).
+    Split(crate::retro::split::SplitEvent),
 }
 
 /// Receiver of the manager's [`Event`]s (the command line prints them).
@@ -242,18 +274,175 @@ pub fn solve_mpi(
     options: &ClusterOptions,
     observer: &dyn Observer,
 ) -> Result<Option<SolveReport>> {
-    if cluster.size() < 2 {
+    if cluster.size() < 2 && !options.split_tiers {
         return Err(Error::Input(
             "--mpi needs at least 2 processes, a manager and a worker: start it with mpirun -np N (N ≥ 2) or srun".into(),
         ));
     }
     crate::with_game!(game, g => {
+        if use_split(g, scope, cluster, options)? {
+            if cluster.rank() == 0 {
+                observer.event(&Event::SplitMode {
+                    ranks: cluster.size() as usize,
+                    automatic: !options.split_tiers,
+                });
+            }
+            return solve_split_mpi(cluster, g, scope, out_dir, options, observer);
+        }
         if cluster.rank() == 0 {
             manager(cluster, g, scope, out_dir, options, observer).map(Some)
         } else {
             worker(cluster, g, scope, out_dir, options).map(|()| None)
         }
     })
+}
+
+/// Whether this job solves split: asked for, or the largest tier does not fit an
+/// explicit per-rank limit whole but its share does (the same answer on every
+/// rank: the plan and the options are the same).
+fn use_split<G: Solvable>(
+    game: &G,
+    scope: &Scope,
+    cluster: &Cluster,
+    options: &ClusterOptions,
+) -> Result<bool> {
+    if options.split_tiers {
+        return Ok(true);
+    }
+    let Some(limit) = options.memory_limit else {
+        return Ok(false);
+    };
+    let plan = plan(game, scope)?;
+    Ok(plan.memory_serial > limit
+        && plan_part_memory(game, &plan, cluster.size() as usize)? <= limit)
+}
+
+/// The split solve: every rank a part of every tier, exchanging through MPI.
+fn solve_split_mpi<G: Solvable>(
+    cluster: &Cluster,
+    game: &G,
+    scope: &Scope,
+    out_dir: &Path,
+    options: &ClusterOptions,
+    observer: &dyn Observer,
+) -> Result<Option<SolveReport>> {
+    let share = cluster.local_ranks.max(1);
+    let limit = match options.memory_limit {
+        Some(l) => Some(l),
+        None => default_memory_limit().map(|m| m / share as u64),
+    };
+    let threads = match options.threads {
+        0 => std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .div_ceil(share)
+            .max(1),
+        n => n,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Input(format!("cannot start worker threads: {e}")))?;
+    let mut transport = MpiTransport {
+        world: &cluster.world,
+    };
+    let opts = SplitSolveOptions {
+        memory_limit: limit,
+        split: SplitOptions {
+            pool: Some(std::sync::Arc::new(pool)),
+            ..SplitOptions::default()
+        },
+    };
+    let observe = |e: &SplitEvent| observer.event(&Event::Split(e.clone()));
+    solve_split(
+        game,
+        scope,
+        out_dir,
+        &mut transport,
+        &opts,
+        &observe,
+        &NoProgress,
+    )
+}
+
+/// The split solve's [`Transport`] over MPI: the byte counts by `MPI_Alltoall`,
+/// then the bytes by `MPI_Alltoallv`. Each exchange first waits in a
+/// non-blocking barrier polled with short sleeps, so that a rank waiting for
+/// the others leaves the cores to them and notices a stop request (then it
+/// returns [`Error::Interrupted`]).
+pub struct MpiTransport<'a> {
+    world: &'a SimpleCommunicator,
+}
+
+impl Transport for MpiTransport<'_> {
+    fn part(&self) -> usize {
+        self.world.rank() as usize
+    }
+
+    fn parts(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    fn exchange(&mut self, out: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
+        let n = self.parts();
+        if out.len() != n {
+            return Err(Error::Internal(format!(
+                "an exchange of {} buffers among {n} ranks",
+                out.len()
+            )));
+        }
+        let mut barrier = self.world.immediate_barrier();
+        let mut pause = Duration::from_micros(20);
+        loop {
+            match barrier.test() {
+                Ok(_) => break,
+                Err(r) => {
+                    if stop_requested() {
+                        // The barrier cannot be completed any more; it must not be dropped.
+                        std::mem::forget(r);
+                        return Err(Error::Interrupted);
+                    }
+                    barrier = r;
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(1));
+                }
+            }
+        }
+        let too_big = || {
+            Error::Internal(
+                "an exchange of the split solve exceeds 2 GiB per rank; use smaller batches".into(),
+            )
+        };
+        let counts: Vec<i32> = out
+            .iter()
+            .map(|b| i32::try_from(b.len()))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|_| too_big())?;
+        let mut rcounts = vec![0i32; n];
+        self.world.all_to_all_into(&counts[..], &mut rcounts[..]);
+        let displs = |c: &[i32]| -> Result<Vec<i32>> {
+            let mut d = Vec::with_capacity(c.len());
+            let mut at = 0i32;
+            for &x in c {
+                d.push(at);
+                at = at.checked_add(x).ok_or_else(too_big)?;
+            }
+            Ok(d)
+        };
+        let (sdispls, rdispls) = (displs(&counts)?, displs(&rcounts)?);
+        let total: usize = rcounts.iter().map(|&c| c as usize).sum();
+        let send: Vec<u8> = out.concat();
+        let mut recv = vec![0u8; total];
+        {
+            let sp = Partition::new(&send[..], &counts[..], &sdispls[..]);
+            let mut rp = PartitionMut::new(&mut recv[..], &rcounts[..], &rdispls[..]);
+            self.world.all_to_all_varcount_into(&sp, &mut rp);
+        }
+        Ok(rdispls
+            .iter()
+            .zip(&rcounts)
+            .map(|(&d, &c)| recv[d as usize..(d + c) as usize].to_vec())
+            .collect())
+    }
 }
 
 /// Tells every worker to stop (best effort: used on the way out).

@@ -60,6 +60,12 @@ pub struct Args {
     /// 6 bytes a slot: `auto` for the tiers over --memory, `always`, `never`.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     pub compact: String,
+    /// With --mpi: solve every tier split across all ranks (each rank holds its
+    /// share of the tier's slots, the ranks exchange predecessor updates), for
+    /// tiers no single machine holds. Chosen without this flag when --memory is
+    /// given and the largest tier does not fit it whole but its share does.
+    #[arg(long)]
+    pub split_tiers: bool,
 }
 
 /// Solves one job: `Some(report)` from the process that reports (a single
@@ -101,6 +107,11 @@ pub(super) fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
 pub fn run(args: Args) -> Result<()> {
     if args.mpi {
         return super::solve_mpi::run(args);
+    }
+    if args.split_tiers {
+        return Err(Error::Input(
+            "--split-tiers splits tiers across the ranks of an MPI job: give --mpi too, under mpirun or srun".into(),
+        ));
     }
     let every = checkpoint_every(args.checkpoint_minutes)?;
     let compact = Compact::parse(&args.compact)?;

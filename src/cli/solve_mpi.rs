@@ -24,7 +24,7 @@ pub fn run(args: Args) -> Result<()> {
     let cluster = Cluster::init()?;
     // --memory is per worker; without it each worker takes its share of its node.
     let per_worker = args.memory.as_deref().map(parse_size).transpose()?;
-    let printer = Printer;
+    let printer = Printer::default();
     let result = run_with(&args, &|game, scope, out, threads, _limit, quiet| {
         if cluster.rank() == 0 {
             announce_plan(
@@ -40,6 +40,7 @@ pub fn run(args: Args) -> Result<()> {
         let options = ClusterOptions {
             threads,
             memory_limit: per_worker,
+            split_tiers: args.split_tiers,
         };
         solve_mpi(&cluster, game, scope, out, &options, &printer)
     });
@@ -52,12 +53,50 @@ pub fn run(args: Args) -> Result<()> {
 
 /// Prints the manager's events on stderr, one line each.
 #[cfg(feature = "mpi")]
-struct Printer;
+#[derive(Default)]
+struct Printer {
+    /// The split tier being solved (rank 0), for the watchdog's message.
+    current: std::sync::Arc<std::sync::Mutex<Option<String>>>,
+    /// The stop was reported (by the solve, or by the watchdog).
+    reported: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// A split solve's ranks wait in MPI collectives, which a stop request cannot
+/// interrupt (a rank killed between the barrier and the all-to-all leaves the
+/// others blocked in it). This thread, started on rank 0 when the job splits its
+/// tiers, names the unfinished tier as soon as a stop is requested and ends the
+/// process (exit code 130) when the solve has not returned 2 s later, so that
+/// the output directory's lock is released and a rerun can start.
+#[cfg(feature = "mpi")]
+fn watchdog(printer: &Printer) {
+    let current = printer.current.clone();
+    let reported = printer.reported.clone();
+    std::thread::spawn(move || loop {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        if huntsolve::progress::stop_requested() {
+            // At once: `mpirun` may kill this process soon after its stop signal.
+            if !reported.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                let tier = current.lock().ok().and_then(|c| c.clone());
+                match tier {
+                    Some(t) => eprintln!(
+                        "mpi: stopped (interrupted, or a process died and the job is ending) with tier {t} unfinished: {t} (split); its table was not written, every finished table is kept and a rerun resumes"
+                    ),
+                    None => eprintln!(
+                        "mpi: stopped (interrupted, or a process died and the job is ending); every finished table is kept and a rerun resumes"
+                    ),
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            std::process::exit(130);
+        }
+    });
+}
 
 #[cfg(feature = "mpi")]
 impl huntsolve::cluster::Observer for Printer {
     fn event(&self, event: &huntsolve::cluster::Event) {
         use huntsolve::cluster::Event;
+        use huntsolve::retro::split::SplitEvent;
         match event {
             Event::Started {
                 workers,
@@ -86,6 +125,59 @@ impl huntsolve::cluster::Observer for Printer {
             } => eprintln!(
                 "mpi: tier {tier} FAILED on rank {rank} ({host}): {error}; no more tiers are handed out, waiting for those in flight"
             ),
+            Event::SplitMode { ranks, automatic } => {
+                watchdog(self);
+                eprintln!(
+                    "mpi: every tier split across the {ranks} ranks{}",
+                    if *automatic {
+                        " (the largest tier does not fit --memory whole, its share does)"
+                    } else {
+                        ""
+                    }
+                )
+            }
+            Event::Split(SplitEvent::Solving { tier }) => {
+                if let Ok(mut c) = self.current.lock() {
+                    *c = Some(tier.clone());
+                }
+            }
+            Event::Split(SplitEvent::Started {
+                tiers,
+                kept,
+                parts,
+                memory_per_part,
+            }) => eprintln!(
+                "mpi: split solve: {tiers} tiers, {kept} kept from disk, {} to solve, each split in {parts} parts; memory per rank ≈ {}",
+                tiers - kept,
+                huntsolve::retro::driver::format_bytes(*memory_per_part)
+            ),
+            Event::Split(SplitEvent::Solved {
+                tier,
+                slots,
+                seconds,
+                traffic,
+                joined_only,
+                done,
+                total,
+            }) => {
+                if *joined_only {
+                    eprintln!("mpi: [{done}/{total}] {tier}: joined from the part files of an earlier run");
+                } else {
+                    eprintln!(
+                        "mpi: [{done}/{total}] {tier} solved split in {seconds:.2} s: {} updates crossed ranks ({:.2} bytes a slot sent), {} stayed local",
+                        traffic.remote_updates,
+                        traffic.bytes_sent as f64 / (*slots).max(1) as f64,
+                        traffic.local_updates
+                    );
+                }
+            }
+            Event::Split(SplitEvent::Stopped { tier }) => {
+                if !self.reported.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                    eprintln!(
+                        "mpi: stopped (interrupted, or a process died and the job is ending) with tier {tier} unfinished: {tier} (split); its table was not written, every finished table is kept and a rerun resumes"
+                    )
+                }
+            }
             Event::Stopped { in_flight } => {
                 let list: Vec<String> = in_flight
                     .iter()

@@ -669,7 +669,7 @@ pub fn solve_and_write_tier_with<G: Solvable>(
 
 /// The header of a freshly solved tier's table: rules, index, and the
 /// statistics (`Extra`) a rerun keeps the tier by.
-fn tier_meta<G: Solvable>(
+pub(crate) fn tier_meta<G: Solvable>(
     game: &G,
     name: &str,
     records: usize,

@@ -6,6 +6,7 @@
 //! - [`tafl_tiers`]: tafl as a [`TierGame`] (tiers by material, king-cell index).
 //! - [`scope`]: which tiers a solve covers ([`Scope`], [`Solvable`]).
 //! - [`compact`]: the one-byte-a-slot solver for tiers whose solver words do not fit in memory.
+//! - [`split`]: one tier solved in parts (MPI ranks, or threads in tests) exchanging predecessor updates.
 //! - [`checkpoint`]: a tier's solver state on disk at a level boundary, to resume inside the tier.
 //! - [`compact_checkpoint`]: the same for the compact solver (one zstd stream of its bytes).
 //! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
@@ -24,6 +25,7 @@ pub mod manifest;
 pub mod reference;
 pub mod scope;
 pub mod solver;
+pub mod split;
 pub mod tafl_tiers;
 
 mod ttt;

@@ -65,3 +65,13 @@ fn mpi_flag_without_the_feature_is_refused_clearly() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--features mpi"), "{err}");
 }
+
+#[test]
+fn split_tiers_without_mpi_is_refused_clearly() {
+    let (code, _out, err) = crate::common::table::run(&["solve", "kaooa", "--split-tiers"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--split-tiers") && err.contains("--mpi"),
+        "{err}"
+    );
+}

@@ -30,6 +30,7 @@ mod retro_hunt;
 mod retro_published;
 mod retro_resume;
 mod retro_solver;
+mod retro_split;
 mod retro_tafl;
 mod retro_tafl_unmoves;
 mod retro_ttt;
