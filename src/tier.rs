@@ -263,7 +263,7 @@ impl Outcomes {
     }
 
     /// The counts of the records of a solved tier ([`REC_NONE`] slots skipped).
-    pub(crate) fn of_records(records: &[u16]) -> Outcomes {
+    pub fn of_records(records: &[u16]) -> Outcomes {
         let mut o = Outcomes::default();
         for &r in records {
             if let Some((v, d)) = decode(r) {

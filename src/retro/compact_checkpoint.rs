@@ -15,7 +15,7 @@
 //! bytes of cows-leopards-mogol's 8-cow tier would be 8.9 GB raw. It is
 //! streamed through a small buffer (no second copy of the state), written to
 //! `PATH.tmp<pid>`, synced and renamed over `PATH`
-//! ([`super::checkpoint::write_atomically`]).
+//! (`checkpoint::write_atomically`).
 //!
 //! Byte layout (little-endian):
 //!
