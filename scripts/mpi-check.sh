@@ -110,19 +110,32 @@ solve_both() {
   compare "$name-single" "$tmp/$name" "$name"
 }
 
+# single NAME RULES [SCOPE...]: the one-process solve into $tmp/NAME-single.
+single() {
+  local name=$1 rules=$2
+  shift 2
+  timeout 300 "$bin" solve "$rules" "$@" --threads 2 --out "$tmp/$name-single" \
+    >"$tmp/$name-single.log" 2>&1 || {
+    fail "$name: the one-process solve failed"
+    tail -5 "$tmp/$name-single.log"
+  }
+}
+
 solve_both kaooa kaooa
 solve_both alquerque25-4cows "diviyan-keliya,board=alquerque25,prey=4,hunter_win=captures>=4"
 solve_both diviyan-keliya-max-prey-3 diviyan-keliya --max-prey 3
 
-# 2. A worker killed mid-tier. The scope's 3 tiers form a chain whose last tier
-# holds 94 % of the slots (seconds of work): once two tables exist, the worker
-# using CPU is inside that tier.
+# 2. A worker killed mid-tier. The scope's 4 tiers form a chain whose last tier
+# holds most of the slots (61 M: about 10 s of work on one thread; the 3-cow
+# scope's last tier took 0.5 s on an idle machine, less than this script's
+# reaction): once three tables exist, the worker using CPU is inside that tier.
+single diviyan-keliya-max-prey-4 diviyan-keliya --max-prey 4
 dir=$tmp/killed
-"${mpi[@]}" "$bin" solve diviyan-keliya --max-prey 3 --mpi --threads 1 --out "$dir" \
+"${mpi[@]}" "$bin" solve diviyan-keliya --max-prey 4 --mpi --threads 1 --out "$dir" \
   >"$tmp/killed.log" 2>&1 &
 job=$!
-for _ in $(seq 1 1200); do
-  [ "$(find "$dir" -maxdepth 1 -name '*.hst' 2>/dev/null | wc -l)" -ge 2 ] && break
+for _ in $(seq 1 2400); do
+  [ "$(find "$dir" -maxdepth 1 -name '*.hst' 2>/dev/null | wc -l)" -ge 3 ] && break
   kill -0 "$job" 2>/dev/null || break
   sleep 0.05
 done
@@ -156,10 +169,10 @@ if [ -n "$victim" ]; then
     fail "killed worker: mpirun exited $rc without naming the unfinished tier"
     tail -20 "$tmp/killed.log"
   fi
-  if "${mpi[@]}" "$bin" solve diviyan-keliya --max-prey 3 --mpi --threads 1 --out "$dir" \
+  if "${mpi[@]}" "$bin" solve diviyan-keliya --max-prey 4 --mpi --threads 1 --out "$dir" \
     >"$tmp/rerun.log" 2>&1 && grep -q "[1-9][0-9]* kept from disk" "$tmp/rerun.log"; then
     ok "killed worker: the rerun resumed ($(grep -o '[0-9]* solved, [0-9]* kept from disk' "$tmp/rerun.log"))"
-    compare diviyan-keliya-max-prey-3-single "$dir" "killed worker, rerun"
+    compare diviyan-keliya-max-prey-4-single "$dir" "killed worker, rerun"
   else
     fail "killed worker: the rerun did not resume"
     tail -20 "$tmp/rerun.log"
@@ -206,16 +219,6 @@ else
 fi
 
 # 5. Every tier split across the ranks.
-# single NAME RULES [SCOPE...]: the one-process solve into $tmp/NAME-single.
-single() {
-  local name=$1 rules=$2
-  shift 2
-  timeout 300 "$bin" solve "$rules" "$@" --threads 2 --out "$tmp/$name-single" \
-    >"$tmp/$name-single.log" 2>&1 || {
-    fail "$name: the one-process solve failed"
-    tail -5 "$tmp/$name-single.log"
-  }
-}
 # split_both NAME NP CHECK RULES [SCOPE...]: a split solve on NP ranks into
 # $tmp/NAME-splitNP, compared with $tmp/NAME-single (CHECK: verify or noverify).
 split_both() {
@@ -275,7 +278,8 @@ for _ in $(seq 1 1200); do
   kill -0 "$job" 2>/dev/null || break
   sleep 0.05
 done
-sleep 1
+# At once: on an idle machine the 4-cow tier takes about 2 s across the ranks.
+sleep 0.2
 victim=""
 for p in $(pgrep -P "$job") $(for c in $(pgrep -P "$job"); do pgrep -P "$c"; done); do
   r=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p')

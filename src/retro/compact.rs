@@ -502,12 +502,15 @@ fn scan<G: TierGame>(
     let chunks = n.div_ceil(CHUNK);
     let pass = (chunks / 64).clamp(1, (1 << 26) / CHUNK);
     let mut c0 = from_slot / CHUNK;
+    // With checkpoints, a stop request ends the pass (seconds) and checkpoints
+    // it, as the full solver finishes its level; without, it stops at once.
+    let at_once = saver.is_none();
     while c0 < chunks {
         let c1 = (c0 + pass).min(chunks);
         (c0..c1)
             .into_par_iter()
             .try_for_each_init(Scratch::new, |scratch, c| -> Result<()> {
-                if stop_requested() {
+                if at_once && stop_requested() {
                     return Err(Error::Interrupted);
                 }
                 scan_chunk(game, tier, children, bytes, c, scratch)?;
