@@ -75,3 +75,124 @@ pub trait Progress: Sync {
 pub struct NoProgress;
 
 impl Progress for NoProgress {}
+
+/// One [`Progress`] shared by jobs that run at once (a wave's independent tiers),
+/// which has one current stage: the job that began the current stage owns it, and
+/// only its work is counted in it. Without this, a tier's bar counted the slots of
+/// every tier of the wave ("132386032 of 19896800 slots").
+pub struct Shared<'a> {
+    inner: &'a dyn Progress,
+    /// Id of the job whose stage is current (`usize::MAX`: none).
+    owner: std::sync::atomic::AtomicUsize,
+}
+
+impl<'a> Shared<'a> {
+    /// Shares `inner` among jobs.
+    pub fn new(inner: &'a dyn Progress) -> Self {
+        Self {
+            inner,
+            owner: std::sync::atomic::AtomicUsize::new(usize::MAX),
+        }
+    }
+
+    /// The reporter of job `id` (distinct ids for jobs that run at once).
+    pub fn job(&self, id: usize) -> SharedJob<'_> {
+        SharedJob { shared: self, id }
+    }
+
+    fn owns(&self, id: usize) -> bool {
+        self.owner.load(Ordering::Relaxed) == id
+    }
+}
+
+/// One job's view of a [`Shared`] progress.
+pub struct SharedJob<'a> {
+    shared: &'a Shared<'a>,
+    id: usize,
+}
+
+impl Progress for SharedJob<'_> {
+    fn stage(&self, label: &str, total: u64) {
+        self.stage_in(label, total, "");
+    }
+    fn stage_in(&self, label: &str, total: u64, unit: &str) {
+        self.shared.owner.store(self.id, Ordering::SeqCst);
+        self.shared.inner.stage_in(label, total, unit);
+    }
+    fn advance(&self, n: u64) {
+        if self.shared.owns(self.id) {
+            self.shared.inner.advance(n);
+        }
+    }
+    fn message(&self, msg: &str) {
+        self.shared.inner.message(msg);
+    }
+    fn note(&self, msg: &str) {
+        self.shared.inner.note(msg);
+    }
+    fn tiers_done(&self, done: usize, total: usize) {
+        self.shared.inner.tiers_done(done, total);
+    }
+    fn finish_stage(&self) {
+        if self
+            .shared
+            .owner
+            .compare_exchange(self.id, usize::MAX, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            self.shared.inner.finish_stage();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Records the events it receives.
+    #[derive(Default)]
+    struct Events(Mutex<Vec<String>>);
+
+    impl Progress for Events {
+        fn stage_in(&self, label: &str, total: u64, _unit: &str) {
+            self.0
+                .lock()
+                .unwrap()
+                .push(format!("stage {label} {total}"));
+        }
+        fn advance(&self, n: u64) {
+            self.0.lock().unwrap().push(format!("advance {n}"));
+        }
+        fn finish_stage(&self) {
+            self.0.lock().unwrap().push("finish".into());
+        }
+    }
+
+    #[test]
+    fn a_shared_stage_counts_only_its_owners_work() {
+        let events = Events::default();
+        let shared = Shared::new(&events);
+        let (a, b) = (shared.job(0), shared.job(1));
+        a.stage_in("a scan", 10, "slots");
+        a.advance(3);
+        b.stage_in("b scan", 5, "slots");
+        a.advance(4); // a's stage is no longer shown: not counted in b's
+        b.advance(2);
+        a.finish_stage(); // not a's stage: b's stays open
+        b.advance(1);
+        b.finish_stage();
+        a.advance(9); // no stage open
+        assert_eq!(
+            *events.0.lock().unwrap(),
+            [
+                "stage a scan 10",
+                "advance 3",
+                "stage b scan 5",
+                "advance 2",
+                "advance 1",
+                "finish"
+            ]
+        );
+    }
+}

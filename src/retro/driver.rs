@@ -14,7 +14,7 @@
 use super::scope::{Scope, Solvable};
 use super::solver::{solve_tier_checkpointed, Absorb, Checkpointing, ChildValues, TierStats};
 use crate::error::{quote, Error, Result, TableFault};
-use crate::progress::{stop_requested, Progress};
+use crate::progress::{stop_requested, Progress, Shared};
 use crate::tier::{decode, Outcomes, TierGame, RECORD_ENCODING};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -822,44 +822,50 @@ fn run_plan<G: Solvable>(
         }
         // Independent tiers of the wave in parallel; each tier parallel inside.
         let results: Mutex<Vec<Done<G::Tier>>> = Mutex::new(Vec::new());
-        wave.par_iter().try_for_each(|&t| -> Result<()> {
-            let name = game.tier_name(t);
-            let (summary, records, fresh) = if let Some(summary) = kept_tier(game, t, out_dir)? {
-                // Left by a run killed between the table's rename and this removal.
-                remove_checkpoint(&checkpoint_path(out_dir, &name))?;
-                remove_checkpoint(&compact_checkpoint_path(out_dir, &name))?;
-                (summary, None, false)
-            } else if options.compact.applies(game, t, limit) {
-                progress.message(&format!("{name}: compact solver (one byte a slot)"));
-                let ckpt = options
-                    .checkpointing(game.tier_size(t), compact_checkpoint_path(out_dir, &name));
-                let summary = solve_and_write_tier_compact(
-                    game,
-                    t,
-                    &children,
-                    out_dir,
-                    ckpt.as_ref(),
-                    progress,
-                )?;
-                (summary, None, true)
-            } else {
-                let ckpt =
-                    options.checkpointing(game.tier_size(t), checkpoint_path(out_dir, &name));
-                let (summary, records) = solve_and_write_tier_with(
-                    game,
-                    t,
-                    &children,
-                    out_dir,
-                    ckpt.as_ref(),
-                    progress,
-                )?;
-                (summary, Some(Arc::new(records)), true)
-            };
-            if let Ok(mut r) = results.lock() {
-                r.push((t, summary, records, fresh));
-            }
-            Ok(())
-        })?;
+        let shared = Shared::new(progress);
+        wave.par_iter()
+            .enumerate()
+            .try_for_each(|(i, &t)| -> Result<()> {
+                let job = shared.job(i);
+                let progress: &dyn Progress = &job;
+                let name = game.tier_name(t);
+                let (summary, records, fresh) = if let Some(summary) = kept_tier(game, t, out_dir)?
+                {
+                    // Left by a run killed between the table's rename and this removal.
+                    remove_checkpoint(&checkpoint_path(out_dir, &name))?;
+                    remove_checkpoint(&compact_checkpoint_path(out_dir, &name))?;
+                    (summary, None, false)
+                } else if options.compact.applies(game, t, limit) {
+                    progress.message(&format!("{name}: compact solver (one byte a slot)"));
+                    let ckpt = options
+                        .checkpointing(game.tier_size(t), compact_checkpoint_path(out_dir, &name));
+                    let summary = solve_and_write_tier_compact(
+                        game,
+                        t,
+                        &children,
+                        out_dir,
+                        ckpt.as_ref(),
+                        progress,
+                    )?;
+                    (summary, None, true)
+                } else {
+                    let ckpt =
+                        options.checkpointing(game.tier_size(t), checkpoint_path(out_dir, &name));
+                    let (summary, records) = solve_and_write_tier_with(
+                        game,
+                        t,
+                        &children,
+                        out_dir,
+                        ckpt.as_ref(),
+                        progress,
+                    )?;
+                    (summary, Some(Arc::new(records)), true)
+                };
+                if let Ok(mut r) = results.lock() {
+                    r.push((t, summary, records, fresh));
+                }
+                Ok(())
+            })?;
         let results = results
             .into_inner()
             .map_err(|_| Error::Internal("a solver thread panicked".into()))?;
