@@ -1133,16 +1133,37 @@ impl Solvable for HuntGame {
         })
     }
 
-    /// Measured on this machine (2 cores, x86-64): movement tiers of the seed
-    /// boards about 6.4 M slots per CPU second (`solve cows-leopards-mogol
-    /// --max-prey 6`: 760 M slots, 125 CPU-s; 5 M taken); placement tiers about
-    /// 2.4 M (the whole Bagh-Chal game, 34.9 G slots in about 4 CPU-hours).
+    /// Measured on this machine (2 cores, x86-64, one thread): movement tiers
+    /// of the seed boards about 6.4 M slots per CPU second (`solve
+    /// cows-leopards-mogol --max-prey 6`: 760 M slots, 125 CPU-s; 5 M taken).
+    /// A tier with pieces in hand costs per slot about a + b·d, where d is the
+    /// mean number of drops a position has (the empty points, for the side or
+    /// sides with pieces in hand: each drop's child is ranked in another tier),
+    /// and twice b for a hunter's drop (a new hunter set is canonicalised
+    /// again): a = 0.023 µs, b = 0.066 µs, fitted to the whole Bagh-Chal game
+    /// (34.9 G slots in about 4 CPU-hours, about 6 drops a position) and
+    /// `cows-leopards-mogol,prey=5`'s h0p1c0 (0.96 M slots/s, 15.5 drops); it
+    /// predicts that game's h1p0c0 at 0.49 M (measured 0.54 M) and h1p1c0 at
+    /// 0.32 M (0.45 M). The flat 2.4 M used before made the whole
+    /// `cows-leopards-mogol,prey=7` look like 20 CPU-minutes; its placement
+    /// tiers ran at 0.3-1 M slots/s.
     fn core_rate(&self, tier: HuntTier) -> f64 {
-        if self.tier_has_moveless_slots(tier) {
-            2.4e6
-        } else {
-            5e6
-        }
+        let Some((h, p)) = on_board(self, tier).filter(|_| self.tier_has_moveless_slots(tier))
+        else {
+            return 5e6;
+        };
+        let empty = self.board().len().saturating_sub(h + p) as f64;
+        // Each side is to move in half the slots.
+        let drops = |in_hand: u8, weight: f64| {
+            if in_hand > 0 {
+                weight * empty / 2.0
+            } else {
+                0.0
+            }
+        };
+        let weighted = drops(tier.hunters_in_hand, 2.0) + drops(tier.prey_in_hand, 1.0);
+        let micros = 0.023 + 0.066 * weighted;
+        (1e6 / micros).min(5e6)
     }
 
     fn tier_placements(&self, t: HuntTier) -> u64 {
@@ -1317,5 +1338,23 @@ mod tests {
         assert_eq!(g.parse_tier(&g.tier_name(t)).unwrap(), t);
         assert!(g.parse_tier("h9p9c9").is_err());
         assert!(g.parse_tier("x").is_err());
+    }
+
+    #[test]
+    fn drops_make_a_tier_slower_in_the_time_estimate() {
+        let g = crate::hunt::from_spec("cows-leopards-mogol,prey=5").unwrap();
+        let tier = |h, p, c| HuntTier {
+            hunters_in_hand: h,
+            prey_in_hand: p,
+            captured: c,
+        };
+        let movement = g.core_rate(tier(0, 0, 0));
+        let prey_drops = g.core_rate(tier(0, 1, 0));
+        let hunter_drops = g.core_rate(tier(1, 0, 0));
+        let both = g.core_rate(tier(1, 1, 0));
+        assert!(movement > prey_drops && prey_drops > hunter_drops && hunter_drops > both);
+        // Near the rates measured on this game's tiers (0.96 M and 0.54 M slots/s).
+        assert!((0.5e6..2e6).contains(&prey_drops), "{prey_drops}");
+        assert!((0.25e6..1e6).contains(&hunter_drops), "{hunter_drops}");
     }
 }
