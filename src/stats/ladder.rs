@@ -323,10 +323,13 @@ pub(crate) fn rating_matches(
 /// when a rung won every cross-play game).
 pub(crate) const RATING_PRIOR_DRAWS: f64 = 1.0;
 
-/// Fits the ratings of every variant and sets the measured order, the
-/// warnings on rungs not measurably stronger than the one below, and each
-/// verdict's sentence on the two strongest rungs.
-pub(crate) fn add_ratings(r: &mut LadderReport) -> Result<()> {
+/// Fits the ratings of every variant from the self-play cells and the
+/// cross-play rows (`r.asymmetric` and `r.cross_play`) and sets the measured
+/// order, the warnings on rungs not measurably stronger than the one below,
+/// and each verdict's sentence on the two strongest rungs (which says so
+/// when those two are not measurably different). Without cross-play it
+/// changes nothing.
+pub fn add_ratings(r: &mut LadderReport) -> Result<()> {
     let mut cross = r.asymmetric.clone();
     cross.extend(r.cross_play.iter().cloned());
     if cross.is_empty() {
@@ -391,6 +394,23 @@ pub(crate) fn add_ratings(r: &mut LadderReport) -> Result<()> {
         let top = [idx[e - 2], idx[e - 1]];
         for v in &mut r.verdicts {
             v.strongest = strongest_sentence(v, &r.engines, top, &r.side_names);
+            // The two strongest rungs by mean rating may not differ measurably
+            // on the pair's variants: then "holds at both" is one strength
+            // seen twice, not a trend with strength.
+            let close: Vec<&str> = ratings
+                .iter()
+                .filter(|x| x.variant == v.a || x.variant == v.b)
+                .filter(|x| x.fit.difference(top[0], top[1]).lo <= 0.0)
+                .map(|x| x.variant.as_str())
+                .collect();
+            if !close.is_empty() {
+                v.strongest.push_str(&format!(
+                    " But {} is not measurably stronger than {} on {}: the two strongest rungs may be one strength, so this does not show that the verdict holds as strength grows; a measurably stronger rung is needed for that.",
+                    r.engines[top[1]],
+                    r.engines[top[0]],
+                    list(&close)
+                ));
+            }
         }
     }
     r.ratings = ratings;
