@@ -60,13 +60,14 @@ fn print_report(r: &SpeedReport) -> Result<()> {
         r.rules, r.random_plies, r.seed
     ))?;
     println(&format!(
-        "{:<24} {:>6} {:>8} {:>9} {:>9} {:>10} {:>10} {:>9} {:>12}",
+        "{:<24} {:>6} {:>8} {:>9} {:>9} {:>10} {:>12} {:>10} {:>9} {:>12}",
         "rung",
         "games",
         "plies",
         "wall s",
         "CPU s",
         "games/s",
+        "games/CPU s",
         "plies/s",
         "ms/game",
         "load before/after"
@@ -74,7 +75,7 @@ fn print_report(r: &SpeedReport) -> Result<()> {
     let mut total = 0.0;
     for s in &r.rungs {
         println(&format!(
-            "{:<24} {:>6} {:>8} {:>9.2} {:>9} {:>10.2} {:>10.0} {:>9.1} {:>7}/{}",
+            "{:<24} {:>6} {:>8} {:>9.2} {:>9} {:>10.2} {:>12} {:>10.0} {:>9.1} {:>7}/{}",
             s.engine,
             s.games,
             s.plies,
@@ -82,6 +83,8 @@ fn print_report(r: &SpeedReport) -> Result<()> {
             s.cpu_seconds
                 .map_or_else(|| "n/a".into(), |c| format!("{c:.2}")),
             s.games_per_second(),
+            s.games_per_cpu_second()
+                .map_or_else(|| "n/a".into(), |g| format!("{g:.2}")),
             s.plies_per_second(),
             1000.0 * s.wall_seconds / s.games.max(1) as f64,
             load(s.load_before),
@@ -90,7 +93,7 @@ fn print_report(r: &SpeedReport) -> Result<()> {
         total += s.seconds_for(LADDER_GAMES);
     }
     println(&format!(
-        "{LADDER_GAMES} games at every rung: {total:.0} s on one thread at these rates (a ladder of 3 such variants: {:.0} s)",
+        "{LADDER_GAMES} games at every rung: {total:.0} s of one core at these rates (CPU time where known; a ladder of 3 such variants: {:.0} s, without --rate)",
         3.0 * total
     ))
 }

@@ -11,6 +11,9 @@ use crate::stats::engine::{make_agent, EngineSpec};
 use crate::stats::tournament::{check_games, play_game, TournamentConfig};
 use std::time::Instant;
 
+/// CPU time below which a rung's games per CPU second are not given.
+pub const MIN_CPU_SECONDS: f64 = 0.5;
+
 /// The timing of one rung.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct RungSpeed {
@@ -43,9 +46,23 @@ impl RungSpeed {
         self.plies as f64 / self.wall_seconds.max(1e-9)
     }
 
-    /// Wall seconds that `games` games at this rung would take on one thread.
+    /// Games per CPU second of the process: on a loaded machine a steadier
+    /// figure than [`RungSpeed::games_per_second`]. `None` without a CPU
+    /// time or when it is under [`MIN_CPU_SECONDS`] (the clock counts in
+    /// ticks of 10 ms).
+    pub fn games_per_cpu_second(&self) -> Option<f64> {
+        self.cpu_seconds
+            .filter(|&c| c >= MIN_CPU_SECONDS)
+            .map(|c| self.games as f64 / c)
+    }
+
+    /// Seconds that `games` games at this rung would take on one thread:
+    /// CPU seconds where known (what an idle core would take), else wall.
     pub fn seconds_for(&self, games: u64) -> f64 {
-        games as f64 / self.games_per_second()
+        games as f64
+            / self
+                .games_per_cpu_second()
+                .unwrap_or(self.games_per_second())
     }
 }
 
