@@ -830,8 +830,9 @@ fn same_results(x: &LadderCell, y: &LadderCell) -> bool {
 /// The verdict on two variants (`ra`, `rb`: their cells across strengths;
 /// `sides`: the side names). The results decide it where they can; where
 /// every game of both variants is drawn, the captures speak instead. The
-/// sentence says so when the two variants gave identical results or when no
-/// engine moved (every game decided by the tables after the opening).
+/// sentence says so when the two variants gave identical results, when no
+/// engine moved (every game decided by the tables after the opening), and
+/// at the strengths where the tables ended most of the games.
 pub fn pair_verdict(
     a: &str,
     b: &str,
@@ -937,6 +938,19 @@ pub fn pair_verdict(
         sentence.push_str(&format!(
             " (At {} every game was decided by the exact tables before any engine moved: that strength says nothing about play.)",
             list(&unplayed)
+        ));
+    }
+    let mostly = |c: &LadderCell| c.games > 0 && c.adjudicated * 2 > c.games;
+    let adjudicated: Vec<&str> = ra
+        .iter()
+        .zip(rb)
+        .filter(|(x, y)| !(x.unplayed() && y.unplayed()) && (mostly(x) || mostly(y)))
+        .map(|(x, _)| x.engine.as_str())
+        .collect();
+    if !adjudicated.is_empty() {
+        sentence.push_str(&format!(
+            " (At {} most games of {a} or {b} were ended by the exact tables: the results there are mostly the tables' values of the positions the engines reached, not the outcome of their play.)",
+            list(&adjudicated)
         ));
     }
     PairVerdict {

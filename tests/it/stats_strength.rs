@@ -218,6 +218,32 @@ fn verdicts_use_captures_and_do_not_overclaim() {
         v.sentence
     );
     assert!(v.captures.iter().all(|c| c[0].sign() == 1));
+    // Most games of one variant ended by the tables (after engine moves):
+    // the verdict says that its results there are the tables' values.
+    let judged = |name: &str, engine: &str, adjudicated: usize| {
+        let recs: Vec<GameRecord> = (0..60)
+            .map(|i| {
+                let mut r = record(if i % 3 == 0 { Some(0) } else { None }, [1, 0], 20, 4);
+                if i < adjudicated {
+                    r.end = EndReason::Adjudicated;
+                }
+                r
+            })
+            .collect();
+        cell_of(&variant_metrics(name, ["hunter", "prey"], &recs, 1), engine)
+    };
+    let e = [judged("e", "weak", 0), judged("e", "strong", 40)];
+    let f = [judged("f", "weak", 0), judged("f", "strong", 0)];
+    let v = pair_verdict("e", "f", &e, &f, &sides);
+    assert!(
+        v.sentence
+            .contains("At strong most games of e or f were ended by the exact tables"),
+        "{}",
+        v.sentence
+    );
+    assert!(!v.sentence.contains("At weak"), "{}", v.sentence);
+    let v = pair_verdict("a", "b", &a, &b, &sides);
+    assert!(!v.sentence.contains("exact tables"), "{}", v.sentence);
     let same = drawn("c", 2);
     let same2 = drawn("d", 2);
     let v = pair_verdict("c", "d", &same, &same2, &sides);
@@ -782,4 +808,50 @@ fn table_leaves_search_probes_the_tables_and_keeps_the_win() {
         "the move gives the win away"
     );
     let _ = std::fs::remove_dir_all(k7);
+}
+
+/// `bench --ladder`'s timing plays the games `compare` plays (same seeds,
+/// same plies) at each rung; no timing is asserted.
+#[test]
+fn rung_speed_counts_the_compare_games() {
+    use huntsolve::stats::speed::bench_rungs;
+    let AnyGame::Hunt(g) = AnyGame::parse("kaooa").unwrap() else {
+        panic!()
+    };
+    let engines: Vec<EngineSpec> = ["random", "depth=1", "time=0.001"]
+        .iter()
+        .map(|e| EngineSpec::parse(e).unwrap())
+        .collect();
+    let r = bench_rungs(&g, &engines, 3, 7, 2, &NoProgress).unwrap();
+    assert_eq!(r.rungs.len(), 3);
+    let agent = huntsolve::stats::make_agent(&engines[1], None).unwrap();
+    let cfg = TournamentConfig {
+        games: 3,
+        seed: 7,
+        engine: engines[1].clone(),
+        random_plies: 2,
+        threads: 1,
+        ..TournamentConfig::default()
+    };
+    let plies: u64 = (0..3)
+        .map(|i| {
+            u64::from(
+                huntsolve::stats::play_game(&g, agent.as_ref(), &cfg, i)
+                    .unwrap()
+                    .plies,
+            )
+        })
+        .sum();
+    assert_eq!(r.rungs[1].plies, plies);
+    assert_eq!(
+        r.rungs.iter().map(|s| s.timed).collect::<Vec<_>>(),
+        vec![false, false, true]
+    );
+    for s in &r.rungs {
+        assert_eq!(s.games, 3);
+        assert!(s.plies >= 3 && s.seconds_for(200) > 0.0, "{s:?}");
+    }
+    assert!(bench_rungs(&g, &engines, 0, 7, 2, &NoProgress).is_err());
+    let perfect = [EngineSpec::Perfect];
+    assert!(bench_rungs(&g, &perfect, 1, 7, 2, &NoProgress).is_err());
 }
