@@ -93,7 +93,7 @@ fn print_report(r: &SpeedReport) -> Result<()> {
         total += s.seconds_for(LADDER_GAMES);
     }
     println(&format!(
-        "{LADDER_GAMES} games at every rung: {total:.0} s of one core at these rates (CPU time where known; a ladder of 3 such variants: {:.0} s, without --rate)",
+        "{LADDER_GAMES} games at every rung: {total:.0} s of one core at these rates (CPU time where known, wall time for time-limited rungs; a ladder of 3 such variants: {:.0} s, without --rate)",
         3.0 * total
     ))
 }

@@ -19,6 +19,10 @@ pub const MIN_CPU_SECONDS: f64 = 0.5;
 pub struct RungSpeed {
     /// The engine, as [`EngineSpec::text`] writes it.
     pub engine: String,
+    /// Whether the rung is limited by time per move: it takes its wall time
+    /// whatever the load (and searches less on a loaded machine).
+    #[serde(default)]
+    pub timed: bool,
     /// Games played.
     pub games: u64,
     /// Plies played over all games (the random opening plies included).
@@ -125,6 +129,7 @@ pub fn bench_rungs<G: FullGame>(
         progress.finish_stage();
         rungs.push(RungSpeed {
             engine: e.text(),
+            timed: e.timed(),
             games,
             plies,
             wall_seconds,
