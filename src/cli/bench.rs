@@ -95,7 +95,26 @@ pub struct Args {
     /// --compact`) with the same thread counts.
     #[arg(long)]
     pub compact: bool,
-    /// With --retro or --prove: machine-readable output (JSON).
+    /// Benchmark the ladder's rungs instead, on these rules (repeatable):
+    /// --games self-play games at each rung of --engines, one after another
+    /// on one thread; games/s, plies/s and the load average beside them.
+    #[arg(long, value_name = "RULES")]
+    pub ladder: Vec<String>,
+    /// With --ladder: the rungs (comma-separated, as `compare --engines`).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,depth=2,depth=4,mcts=500:cutoff=20",
+        requires = "ladder"
+    )]
+    pub engines: Vec<String>,
+    /// With --ladder: games per rung (games 0..N of `compare --seed`).
+    #[arg(long, default_value_t = 20, requires = "ladder")]
+    pub games: u64,
+    /// With --ladder: uniformly random plies at the start of each game.
+    #[arg(long, default_value_t = 6, requires = "ladder")]
+    pub random_plies: u32,
+    /// With --retro, --prove or --ladder: machine-readable output (JSON).
     #[arg(long)]
     pub json: bool,
 }
@@ -202,6 +221,9 @@ fn run_mcts(args: &Args, iterations: u64, only: &Option<Vec<&str>>) -> Result<()
 pub fn run(args: Args) -> Result<()> {
     if let Some(rules) = &args.retro {
         return super::bench_retro::run(&args, rules, &super::out::Bars::new());
+    }
+    if !args.ladder.is_empty() {
+        return super::bench_ladder::run(&args, &super::out::Bars::new());
     }
     if args.prove && args.seeds {
         return super::prove::bench_seeds(

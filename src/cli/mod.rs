@@ -7,6 +7,7 @@ use huntsolve::Result;
 pub mod analyze;
 pub mod args;
 pub mod bench;
+pub mod bench_ladder;
 pub mod bench_retro;
 pub mod bounds;
 pub mod compare;

@@ -1,5 +1,5 @@
-//! The engines by name (`random`, `greedy`, `depth=D`, `time=S`, `mcts=N`,
-//! `perfect`) and the agents they build: the one file that knows every agent
+//! The engines by name (`random`, `greedy`, `depth=D`, `time=S`, the last
+//! two with `:tables`, `mcts=N`, `mcts-time=S`, `perfect`) and the agents they build: the one file that knows every agent
 //! (the agents know only [`crate::stats::agent`], below it).
 
 use crate::error::{quote, Error, Result};
@@ -22,11 +22,16 @@ pub enum EngineSpec {
     /// Plays from solved tables where they cover the position, alpha-beta at
     /// a fixed depth elsewhere (see [`crate::stats::perfect`]); needs `--tables`.
     Perfect,
+    /// An alpha-beta engine (`Depth` or `Time`, never another) whose search
+    /// takes the solved tables' exact values as leaves: `depth=D:tables`,
+    /// `time=S:tables`; needs `--tables`.
+    WithTables(Box<EngineSpec>),
 }
 
 impl EngineSpec {
-    /// Parses `random`, `greedy`, `depth=D`, `time=S`, `mcts=N` or
-    /// `mcts-time=S` (the last two with optional `:cutoff=K` and `:c=X`).
+    /// Parses `random`, `greedy`, `depth=D`, `time=S` (these two optionally
+    /// with `:tables`), `mcts=N` or `mcts-time=S` (the last two with optional
+    /// `:cutoff=K` and `:c=X`), or `perfect`.
     pub fn parse(text: &str) -> Result<EngineSpec> {
         let t = text.trim();
         if let Some(m) = crate::stats::mcts::MctsSpec::parse(t) {
@@ -34,10 +39,18 @@ impl EngineSpec {
         }
         let bad = || {
             Error::Input(format!(
-                "engine {}: expected random, greedy, depth=D (plies, 1..=64), time=S (seconds, 0 < S <= 1000000), mcts=N (iterations), mcts-time=S or perfect (from --tables)",
+                "engine {}: expected random, greedy, depth=D (plies, 1..=64), time=S (seconds, 0 < S <= 1000000), either with :tables (the solved tables as leaves, from --tables), mcts=N (iterations), mcts-time=S or perfect (from --tables)",
                 quote(t)
             ))
         };
+        if let Some(inner) = t.strip_suffix(":tables") {
+            return match EngineSpec::parse(inner) {
+                Ok(e @ (EngineSpec::Depth(_) | EngineSpec::Time(_))) => {
+                    Ok(EngineSpec::WithTables(Box::new(e)))
+                }
+                _ => Err(bad()),
+            };
+        }
         match t {
             "random" => return Ok(EngineSpec::Random),
             "greedy" => return Ok(EngineSpec::Greedy),
@@ -67,6 +80,7 @@ impl EngineSpec {
             EngineSpec::Time(s) => format!("time={s}"),
             EngineSpec::Mcts(m) => m.text(),
             EngineSpec::Perfect => "perfect".into(),
+            EngineSpec::WithTables(e) => format!("{}:tables", e.text()),
         }
     }
 
@@ -76,7 +90,19 @@ impl EngineSpec {
         match self {
             EngineSpec::Time(_) => false,
             EngineSpec::Mcts(m) => m.seconds.is_none(),
+            EngineSpec::WithTables(e) => e.deterministic(),
             _ => true,
+        }
+    }
+
+    /// Whether this engine is limited by time per move (`time=S`,
+    /// `mcts-time=S`, with or without `:tables`).
+    pub fn timed(&self) -> bool {
+        match self {
+            EngineSpec::Time(_) => true,
+            EngineSpec::Mcts(m) => m.seconds.is_some(),
+            EngineSpec::WithTables(e) => e.timed(),
+            _ => false,
         }
     }
 }
@@ -92,7 +118,8 @@ pub fn make_agent<G: FullGame>(
 }
 
 /// [`make_agent`] with an oracle of exact values (solved tables) that MCTS
-/// uses as proven leaves; the other engines ignore it.
+/// uses as proven leaves, `perfect` plays from and `:tables` engines search
+/// to; the other engines ignore it.
 pub(crate) fn make_agent_with<G: FullGame>(
     spec: &EngineSpec,
     softmax: Option<f64>,
@@ -124,5 +151,27 @@ pub(crate) fn make_agent_with<G: FullGame>(
                     .into(),
             )),
         },
+        EngineSpec::WithTables(inner) => {
+            let Some(oracle) = oracle else {
+                return Err(Error::Input(format!(
+                    "engine {}: its search takes solved tables as leaves: give --tables with tables of this variant",
+                    spec.text()
+                )));
+            };
+            let search = match inner.as_ref() {
+                EngineSpec::Depth(d) => SearchAgent::depth(*d),
+                EngineSpec::Time(s) => SearchAgent::time(*s),
+                other => {
+                    return Err(Error::Input(format!(
+                        "engine {}: only depth=D and time=S take :tables",
+                        other.text()
+                    )))
+                }
+            };
+            Ok(Box::new(crate::stats::search_agent::TableSearchAgent {
+                search: SearchAgent { softmax, ..search },
+                oracle,
+            }))
+        }
     }
 }

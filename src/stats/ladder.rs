@@ -323,10 +323,13 @@ pub(crate) fn rating_matches(
 /// when a rung won every cross-play game).
 pub(crate) const RATING_PRIOR_DRAWS: f64 = 1.0;
 
-/// Fits the ratings of every variant and sets the measured order, the
-/// warnings on rungs not measurably stronger than the one below, and each
-/// verdict's sentence on the two strongest rungs.
-pub(crate) fn add_ratings(r: &mut LadderReport) -> Result<()> {
+/// Fits the ratings of every variant from the self-play cells and the
+/// cross-play rows (`r.asymmetric` and `r.cross_play`) and sets the measured
+/// order, the warnings on rungs not measurably stronger than the one below,
+/// and each verdict's sentence on the two strongest rungs (which says so
+/// when those two are not measurably different). Without cross-play it
+/// changes nothing.
+pub fn add_ratings(r: &mut LadderReport) -> Result<()> {
     let mut cross = r.asymmetric.clone();
     cross.extend(r.cross_play.iter().cloned());
     if cross.is_empty() {
@@ -391,6 +394,23 @@ pub(crate) fn add_ratings(r: &mut LadderReport) -> Result<()> {
         let top = [idx[e - 2], idx[e - 1]];
         for v in &mut r.verdicts {
             v.strongest = strongest_sentence(v, &r.engines, top, &r.side_names);
+            // The two strongest rungs by mean rating may not differ measurably
+            // on the pair's variants: then "holds at both" is one strength
+            // seen twice, not a trend with strength.
+            let close: Vec<&str> = ratings
+                .iter()
+                .filter(|x| x.variant == v.a || x.variant == v.b)
+                .filter(|x| x.fit.difference(top[0], top[1]).lo <= 0.0)
+                .map(|x| x.variant.as_str())
+                .collect();
+            if !close.is_empty() {
+                v.strongest.push_str(&format!(
+                    " But {} is not measurably stronger than {} on {}: the two strongest rungs may be one strength, so this does not show that the verdict holds as strength grows; a measurably stronger rung is needed for that.",
+                    r.engines[top[1]],
+                    r.engines[top[0]],
+                    list(&close)
+                ));
+            }
         }
     }
     r.ratings = ratings;
@@ -810,8 +830,9 @@ fn same_results(x: &LadderCell, y: &LadderCell) -> bool {
 /// The verdict on two variants (`ra`, `rb`: their cells across strengths;
 /// `sides`: the side names). The results decide it where they can; where
 /// every game of both variants is drawn, the captures speak instead. The
-/// sentence says so when the two variants gave identical results or when no
-/// engine moved (every game decided by the tables after the opening).
+/// sentence says so when the two variants gave identical results, when no
+/// engine moved (every game decided by the tables after the opening), and
+/// at the strengths where the tables ended most of the games.
 pub fn pair_verdict(
     a: &str,
     b: &str,
@@ -917,6 +938,19 @@ pub fn pair_verdict(
         sentence.push_str(&format!(
             " (At {} every game was decided by the exact tables before any engine moved: that strength says nothing about play.)",
             list(&unplayed)
+        ));
+    }
+    let mostly = |c: &LadderCell| c.games > 0 && c.adjudicated * 2 > c.games;
+    let adjudicated: Vec<&str> = ra
+        .iter()
+        .zip(rb)
+        .filter(|(x, y)| !(x.unplayed() && y.unplayed()) && (mostly(x) || mostly(y)))
+        .map(|(x, _)| x.engine.as_str())
+        .collect();
+    if !adjudicated.is_empty() {
+        sentence.push_str(&format!(
+            " (At {} most games of {a} or {b} were ended by the exact tables: the results there are mostly the tables' values of the positions the engines reached, not the outcome of their play.)",
+            list(&adjudicated)
         ));
     }
     PairVerdict {

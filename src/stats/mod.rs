@@ -18,6 +18,7 @@ pub mod rating;
 pub mod referee;
 pub mod report;
 pub mod search_agent;
+pub mod speed;
 pub mod sweep;
 pub mod tournament;
 

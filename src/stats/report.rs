@@ -119,9 +119,11 @@ pub(crate) fn run_variant_with<G: FullGame>(
     let file = out_dir.join(format!("games-{}.jsonl", safe_name(name)));
     let before = count_lines(&file).min(cfg.games);
     // MCTS takes the tables as proven leaves only where they also referee;
-    // the perfect engine plays from them in any case.
+    // the perfect engine plays from them, and a `:tables` search takes them
+    // as leaves, in any case (both were asked for by name).
     let oracle_of = |e: &crate::stats::engine::EngineSpec| {
-        if cfg.referee.is_some() || *e == crate::stats::engine::EngineSpec::Perfect {
+        use crate::stats::engine::EngineSpec;
+        if cfg.referee.is_some() || matches!(e, EngineSpec::Perfect | EngineSpec::WithTables(_)) {
             oracle.clone()
         } else {
             None

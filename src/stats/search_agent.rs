@@ -1,10 +1,10 @@
 //! The alpha-beta engine of [`crate::search`] as a self-play agent.
 
 use crate::error::{Error, Result};
-use crate::game::{FullGame, NoOracle};
+use crate::game::{FullGame, NoOracle, Oracle, Value};
 use crate::random::Rng;
 use crate::search::{search_fresh, Limit, SearchConfig};
-use crate::stats::agent::Agent;
+use crate::stats::agent::{Agent, SharedOracle};
 use std::time::Duration;
 
 /// Transposition table per move, in MiB. A fresh table per move keeps every
@@ -51,8 +51,8 @@ impl SearchAgent {
     }
 }
 
-impl<G: FullGame> Agent<G> for SearchAgent {
-    fn describe(&self) -> String {
+impl SearchAgent {
+    fn describe_limit(&self) -> String {
         match self.limit {
             Limit::Depth(d) => format!("depth={d}"),
             Limit::Time(t) => format!("time={}", t.as_secs_f64()),
@@ -60,8 +60,15 @@ impl<G: FullGame> Agent<G> for SearchAgent {
         }
     }
 
-    fn choose(&self, game: &G, pos: &G::Pos, history: &[u64], _rng: &mut Rng) -> Result<G::Move> {
-        let r = search_fresh(game, pos, &NoOracle, &self.config(history, false), HASH_MIB)?;
+    /// The best move of `pos`, with `oracle`'s exact values as leaves.
+    fn choose_with<G: FullGame, O: Oracle<G>>(
+        &self,
+        game: &G,
+        pos: &G::Pos,
+        history: &[u64],
+        oracle: &O,
+    ) -> Result<G::Move> {
+        let r = search_fresh(game, pos, oracle, &self.config(history, false), HASH_MIB)?;
         r.best.ok_or_else(|| {
             Error::Internal(format!(
                 "{}: search found no move in {}",
@@ -71,17 +78,20 @@ impl<G: FullGame> Agent<G> for SearchAgent {
         })
     }
 
-    fn opening_move(
+    /// An opening move: uniform, or sampled from a softmax over the root
+    /// scores (searched with `oracle`'s exact values as leaves).
+    fn opening_with<G: FullGame, O: Oracle<G>>(
         &self,
         game: &G,
         pos: &G::Pos,
         history: &[u64],
         rng: &mut Rng,
+        oracle: &O,
     ) -> Result<G::Move> {
         let Some(temp) = self.softmax else {
             return crate::stats::agent::uniform_move(game, pos, rng);
         };
-        let r = search_fresh(game, pos, &NoOracle, &self.config(history, true), HASH_MIB)?;
+        let r = search_fresh(game, pos, oracle, &self.config(history, true), HASH_MIB)?;
         let mut roots = r.root_moves;
         if roots.is_empty() {
             return crate::stats::agent::uniform_move(game, pos, rng);
@@ -103,5 +113,66 @@ impl<G: FullGame> Agent<G> for SearchAgent {
             x -= w;
         }
         Ok(roots[roots.len() - 1].mv)
+    }
+}
+
+impl<G: FullGame> Agent<G> for SearchAgent {
+    fn describe(&self) -> String {
+        self.describe_limit()
+    }
+
+    fn choose(&self, game: &G, pos: &G::Pos, history: &[u64], _rng: &mut Rng) -> Result<G::Move> {
+        self.choose_with(game, pos, history, &NoOracle)
+    }
+
+    fn opening_move(
+        &self,
+        game: &G,
+        pos: &G::Pos,
+        history: &[u64],
+        rng: &mut Rng,
+    ) -> Result<G::Move> {
+        self.opening_with(game, pos, history, rng, &NoOracle)
+    }
+}
+
+/// A shared oracle as a sized [`Oracle`] for the search.
+struct Leaves<'a, G: FullGame>(&'a (dyn Oracle<G> + Send));
+
+impl<G: FullGame> Oracle<G> for Leaves<'_, G> {
+    fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)> {
+        self.0.probe(game, pos)
+    }
+}
+
+/// [`SearchAgent`] whose search ends a line in a position the solved tables
+/// cover, with its exact value (the engines `depth=D:tables` and
+/// `time=S:tables`). Elsewhere it searches as [`SearchAgent`] does.
+pub struct TableSearchAgent<G: FullGame> {
+    /// The search (depth or time per move, opening softmax).
+    pub search: SearchAgent,
+    /// The exact values used as leaves.
+    pub oracle: SharedOracle<G>,
+}
+
+impl<G: FullGame> Agent<G> for TableSearchAgent<G> {
+    fn describe(&self) -> String {
+        format!("{}:tables", self.search.describe_limit())
+    }
+
+    fn choose(&self, game: &G, pos: &G::Pos, history: &[u64], _rng: &mut Rng) -> Result<G::Move> {
+        self.search
+            .choose_with(game, pos, history, &Leaves(self.oracle.as_ref()))
+    }
+
+    fn opening_move(
+        &self,
+        game: &G,
+        pos: &G::Pos,
+        history: &[u64],
+        rng: &mut Rng,
+    ) -> Result<G::Move> {
+        self.search
+            .opening_with(game, pos, history, rng, &Leaves(self.oracle.as_ref()))
     }
 }

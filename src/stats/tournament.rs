@@ -82,7 +82,9 @@ impl TournamentConfig {
     /// How opening plies are chosen, as stored in game records.
     pub(crate) fn opening_text(&self) -> String {
         match (&self.engine, self.softmax) {
-            (EngineSpec::Depth(_) | EngineSpec::Time(_), Some(t)) => format!("softmax(T={t})"),
+            (EngineSpec::Depth(_) | EngineSpec::Time(_) | EngineSpec::WithTables(_), Some(t)) => {
+                format!("softmax(T={t})")
+            }
             _ => "uniform".into(),
         }
     }

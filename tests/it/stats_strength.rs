@@ -8,7 +8,8 @@ use huntsolve::game::{Game, Value};
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::{solve, Scope, SolveOptions};
 use huntsolve::stats::ladder::{
-    calibrate, cell_of, pair_verdict, run_ladder, LadderCell, LadderOptions,
+    add_ratings, calibrate, cell_of, pair_verdict, run_ladder, AsymmetricRow, LadderCell,
+    LadderOptions, LadderReport,
 };
 use huntsolve::stats::material::{histogram, mann_whitney, mean_interval, share_at_least};
 use huntsolve::stats::metrics::variant_metrics;
@@ -217,6 +218,32 @@ fn verdicts_use_captures_and_do_not_overclaim() {
         v.sentence
     );
     assert!(v.captures.iter().all(|c| c[0].sign() == 1));
+    // Most games of one variant ended by the tables (after engine moves):
+    // the verdict says that its results there are the tables' values.
+    let judged = |name: &str, engine: &str, adjudicated: usize| {
+        let recs: Vec<GameRecord> = (0..60)
+            .map(|i| {
+                let mut r = record(if i % 3 == 0 { Some(0) } else { None }, [1, 0], 20, 4);
+                if i < adjudicated {
+                    r.end = EndReason::Adjudicated;
+                }
+                r
+            })
+            .collect();
+        cell_of(&variant_metrics(name, ["hunter", "prey"], &recs, 1), engine)
+    };
+    let e = [judged("e", "weak", 0), judged("e", "strong", 40)];
+    let f = [judged("f", "weak", 0), judged("f", "strong", 0)];
+    let v = pair_verdict("e", "f", &e, &f, &sides);
+    assert!(
+        v.sentence
+            .contains("At strong most games of e or f were ended by the exact tables"),
+        "{}",
+        v.sentence
+    );
+    assert!(!v.sentence.contains("At weak"), "{}", v.sentence);
+    let v = pair_verdict("a", "b", &a, &b, &sides);
+    assert!(!v.sentence.contains("exact tables"), "{}", v.sentence);
     let same = drawn("c", 2);
     let same2 = drawn("d", 2);
     let v = pair_verdict("c", "d", &same, &same2, &sides);
@@ -471,4 +498,360 @@ fn identical_variants_have_no_ordering_to_change() {
         r.verdicts[0].sentence
     );
     let _ = std::fs::remove_dir_all(out);
+}
+
+/// A ladder of two variants over `engines` with the given self-play cells
+/// (the same at every rung: variant "a" favours the hunter, "b" the prey)
+/// and cross-play between rungs: `cross[(i, j)]` = side-0 wins, side-1 wins
+/// and draws of rung i (side 0) against rung j, the same on both variants.
+type CrossPlay = ((usize, usize), (u32, u32, u32));
+
+fn rated_ladder(engines: &[&str], cross: &[CrossPlay]) -> LadderReport {
+    let sides = ["hunter".to_string(), "prey".to_string()];
+    let games = |w0: u32, w1: u32, d: u32| -> Vec<(Option<u8>, u32)> {
+        (0..w0)
+            .map(|_| (Some(0), 1))
+            .chain((0..w1).map(|_| (Some(1), 0)))
+            .chain((0..d).map(|_| (None, 0)))
+            .collect()
+    };
+    let variants = ["a", "b"];
+    let cells: Vec<Vec<LadderCell>> = variants
+        .iter()
+        .map(|v| {
+            let (w0, w1) = if *v == "a" { (50, 10) } else { (10, 50) };
+            engines
+                .iter()
+                .map(|e| cell(v, e, &games(w0, w1, 0)))
+                .collect()
+        })
+        .collect();
+    let mut rows = Vec::new();
+    for v in variants {
+        for &((i, j), (w0, w1, d)) in cross {
+            rows.push(AsymmetricRow {
+                variant: v.into(),
+                engine0: engines[i].into(),
+                engine1: engines[j].into(),
+                cell: cell(
+                    v,
+                    &format!("{} vs {}", engines[i], engines[j]),
+                    &games(w0, w1, d),
+                ),
+            });
+        }
+    }
+    LadderReport {
+        title: "t".into(),
+        command: "t".into(),
+        build: String::new(),
+        engines: engines.iter().map(|e| e.to_string()).collect(),
+        variants: variants.iter().map(|v| v.to_string()).collect(),
+        side_names: sides.clone(),
+        games: 60,
+        seed: 1,
+        random_plies: 4,
+        tables: Vec::new(),
+        tables_only: false,
+        verdicts: vec![pair_verdict("a", "b", &cells[0], &cells[1], &sides)],
+        cells,
+        agreement: Vec::new(),
+        mean_tau: None,
+        summary: String::new(),
+        warnings: Vec::new(),
+        asymmetric: Vec::new(),
+        cross_play: rows,
+        ratings: Vec::new(),
+        measured_order: Vec::new(),
+        calibration: None,
+        wall_seconds: 0.0,
+    }
+}
+
+/// The rating guards: a rung that does not beat the one below is named (not
+/// measurably stronger, or weaker), and a verdict that holds at the two
+/// strongest rungs says so only as far as those two differ measurably.
+#[test]
+fn rating_guards_name_rungs_that_do_not_differ() {
+    // mid = weak (even games both ways), strong beats both 36-4.
+    let mut r = rated_ladder(
+        &["weak", "mid", "strong"],
+        &[
+            ((1, 0), (20, 20, 0)),
+            ((0, 1), (20, 20, 0)),
+            ((2, 1), (36, 4, 0)),
+            ((1, 2), (4, 36, 0)),
+            ((2, 0), (36, 4, 0)),
+            ((0, 2), (4, 36, 0)),
+        ],
+    );
+    add_ratings(&mut r).unwrap();
+    assert_eq!(r.ratings.len(), 2);
+    assert_eq!(r.measured_order.last().map(String::as_str), Some("strong"));
+    let about = |w: &str| r.warnings.iter().filter(|x| x.contains(w)).count();
+    assert_eq!(
+        about("mid is not measurably stronger than weak"),
+        2,
+        "{:?}",
+        r.warnings
+    );
+    assert_eq!(about("strong is"), 0, "{:?}", r.warnings);
+    let s = &r.verdicts[0].strongest;
+    assert!(
+        s.contains("the verdict holds") && s.contains("a gives the hunter"),
+        "{s}"
+    );
+    assert!(!s.contains("not measurably"), "{s}");
+
+    // strong = mid, both beat weak: the two strongest rungs are one strength.
+    let mut r = rated_ladder(
+        &["weak", "mid", "strong"],
+        &[
+            ((1, 0), (36, 4, 0)),
+            ((0, 1), (4, 36, 0)),
+            ((2, 1), (20, 20, 0)),
+            ((1, 2), (20, 20, 0)),
+            ((2, 0), (36, 4, 0)),
+            ((0, 2), (4, 36, 0)),
+        ],
+    );
+    add_ratings(&mut r).unwrap();
+    assert_eq!(
+        r.warnings
+            .iter()
+            .filter(|w| w.contains("strong is not measurably stronger than mid"))
+            .count(),
+        2,
+        "{:?}",
+        r.warnings
+    );
+    let s = &r.verdicts[0].strongest;
+    assert!(s.contains("the verdict holds"), "{s}");
+    assert!(
+        s.contains("is not measurably stronger than") && s.contains("on a and b"),
+        "{s}"
+    );
+
+    // The rung given above is the weaker: "weaker than", not "not measurably".
+    let mut r = rated_ladder(&["x", "y"], &[((0, 1), (36, 4, 0)), ((1, 0), (4, 36, 0))]);
+    add_ratings(&mut r).unwrap();
+    assert_eq!(
+        r.warnings
+            .iter()
+            .filter(|w| w.contains("y is weaker than x"))
+            .count(),
+        2,
+        "{:?}",
+        r.warnings
+    );
+    assert_eq!(r.measured_order, vec!["y".to_string(), "x".to_string()]);
+
+    // No cross-play: nothing to fit, nothing claimed.
+    let mut r = rated_ladder(&["x", "y"], &[]);
+    add_ratings(&mut r).unwrap();
+    assert!(r.ratings.is_empty() && r.warnings.is_empty());
+    assert!(r.verdicts[0].strongest.is_empty());
+}
+
+/// The `:tables` modifier: parsed for the alpha-beta engines only, written
+/// back as given, and refused without tables.
+#[test]
+fn table_leaves_engine_syntax() {
+    for t in ["depth=3:tables", "time=0.25:tables"] {
+        let e = EngineSpec::parse(t).unwrap();
+        assert_eq!(e.text(), t);
+    }
+    assert!(EngineSpec::parse("time=0.25:tables").unwrap().timed());
+    assert!(!EngineSpec::parse("time=0.25:tables")
+        .unwrap()
+        .deterministic());
+    assert!(EngineSpec::parse("depth=3:tables").unwrap().deterministic());
+    assert!(EngineSpec::parse("mcts-time=0.5").unwrap().timed());
+    assert!(!EngineSpec::parse("mcts=50").unwrap().timed());
+    for bad in [
+        "random:tables",
+        "perfect:tables",
+        "mcts=10:tables",
+        "depth=3:tables:tables",
+        "time=0:tables",
+        ":tables",
+    ] {
+        assert!(EngineSpec::parse(bad).is_err(), "{bad}");
+    }
+    let AnyGame::Hunt(g) = AnyGame::parse("kaooa").unwrap() else {
+        panic!()
+    };
+    fn refused<G: huntsolve::FullGame>(_: &G, e: &EngineSpec) -> Option<huntsolve::Error> {
+        huntsolve::stats::make_agent::<G>(e, None).err()
+    }
+    let e = EngineSpec::parse("depth=2:tables").unwrap();
+    let err = refused(&g, &e).expect("no tables");
+    assert!(err.to_string().contains("--tables"), "{err}");
+}
+
+/// Time-limited rungs (alpha-beta by time with the tables as leaves, and
+/// MCTS by time) finish their games with legal moves only. No timing is
+/// asserted: only that every recorded game replays move by move and ends as
+/// its record says.
+#[test]
+fn time_limited_rungs_play_legal_games_to_the_end() {
+    let k7 = solved("kaooa", "timed-k7");
+    let tables = huntsolve::stats::referee::table_dirs(std::slice::from_ref(&k7)).unwrap();
+    let specs = vec!["kaooa".to_string()];
+    let names = ["time=0.002", "time=0.002:tables", "mcts-time=0.002"];
+    let engines: Vec<EngineSpec> = names
+        .iter()
+        .map(|e| EngineSpec::parse(e).unwrap())
+        .collect();
+    let base = TournamentConfig {
+        games: 3,
+        seed: 9,
+        threads: 1,
+        random_plies: 2,
+        ..TournamentConfig::default()
+    };
+    let out = tmp("timed");
+    let opts = LadderOptions {
+        rate_games: 1,
+        no_referee: true,
+        ..Default::default()
+    };
+    let r = run_ladder(
+        &specs,
+        &engines,
+        &base,
+        &tables,
+        &opts,
+        &out,
+        "t",
+        "",
+        &NoProgress,
+    )
+    .unwrap();
+    assert_eq!(r.cells[0].len(), 3);
+    assert!(r.cells[0]
+        .iter()
+        .all(|c| c.games == 3 && c.adjudicated == 0));
+    let AnyGame::Hunt(g) = AnyGame::parse("kaooa").unwrap() else {
+        panic!()
+    };
+    for name in names {
+        let file = out
+            .join(huntsolve::stats::report::safe_name(name))
+            .join("games-kaooa.jsonl");
+        let text = std::fs::read_to_string(&file).unwrap();
+        let recs: Vec<GameRecord> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(recs.len(), 3, "{name}");
+        for rec in recs {
+            assert_eq!(rec.engine, name);
+            let end = huntsolve::game::play_line(&g, &g.start(), &rec.moves.join(" ")).unwrap();
+            assert_eq!(rec.moves.len() as u32, rec.plies);
+            match rec.end {
+                EndReason::Terminal => assert!(g.outcome(&end).is_some(), "{name}: {rec:?}"),
+                EndReason::MoveLimit => assert_eq!(rec.plies, rec.max_plies),
+                EndReason::Repetition => assert!(rec.winner.is_none()),
+                EndReason::Adjudicated => panic!("no referee: {rec:?}"),
+            }
+        }
+    }
+    let files = huntsolve::stats::ladder::write_ladder(&out, &r).unwrap();
+    let md = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(
+        md.contains("Time-limited rungs (`time=0.002`, `time=0.002:tables`, `mcts-time=0.002`)"),
+        "{md}"
+    );
+    for d in [k7, out] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+/// A `:tables` search reads the tables at its leaves and, where they cover
+/// every child, plays a move that keeps the exact win (kaooa's start is a
+/// crows' win; the tables cover the whole game).
+#[test]
+fn table_leaves_search_probes_the_tables_and_keeps_the_win() {
+    use huntsolve::stats::agent::SharedOracle;
+    use huntsolve::stats::search_agent::{SearchAgent, TableSearchAgent};
+    use huntsolve::stats::Agent;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    struct Counting<G: Game>(SharedOracle<G>, AtomicU64);
+    impl<G: Game> huntsolve::Oracle<G> for Counting<G> {
+        fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)> {
+            self.1.fetch_add(1, Ordering::Relaxed);
+            self.0.probe(game, pos)
+        }
+    }
+    let k7 = solved("kaooa", "leaves-k7");
+    let tables = huntsolve::stats::referee::table_dirs(std::slice::from_ref(&k7)).unwrap();
+    let AnyGame::Hunt(g) = AnyGame::parse("kaooa").unwrap() else {
+        panic!()
+    };
+    let tables_oracle = huntsolve::stats::referee::oracle_for(&g, &tables)
+        .unwrap()
+        .unwrap();
+    let counting = std::sync::Arc::new(Counting(tables_oracle.clone(), AtomicU64::new(0)));
+    let agent = TableSearchAgent {
+        search: SearchAgent::depth(2),
+        oracle: counting.clone(),
+    };
+    assert_eq!(Agent::<_>::describe(&agent), "depth=2:tables");
+    let start = g.start();
+    let mut rng = huntsolve::random::Rng::new(1);
+    let mv = agent.choose(&g, &start, &[], &mut rng).unwrap();
+    assert!(counting.1.load(Ordering::Relaxed) > 0, "no probe");
+    let child = g.play(&start, mv);
+    assert!(
+        matches!(tables_oracle.probe(&g, &child), Some((Value::Loss, _))),
+        "the move gives the win away"
+    );
+    let _ = std::fs::remove_dir_all(k7);
+}
+
+/// `bench --ladder`'s timing plays the games `compare` plays (same seeds,
+/// same plies) at each rung; no timing is asserted.
+#[test]
+fn rung_speed_counts_the_compare_games() {
+    use huntsolve::stats::speed::bench_rungs;
+    let AnyGame::Hunt(g) = AnyGame::parse("kaooa").unwrap() else {
+        panic!()
+    };
+    let engines: Vec<EngineSpec> = ["random", "depth=1", "time=0.001"]
+        .iter()
+        .map(|e| EngineSpec::parse(e).unwrap())
+        .collect();
+    let r = bench_rungs(&g, &engines, 3, 7, 2, &NoProgress).unwrap();
+    assert_eq!(r.rungs.len(), 3);
+    let agent = huntsolve::stats::make_agent(&engines[1], None).unwrap();
+    let cfg = TournamentConfig {
+        games: 3,
+        seed: 7,
+        engine: engines[1].clone(),
+        random_plies: 2,
+        threads: 1,
+        ..TournamentConfig::default()
+    };
+    let plies: u64 = (0..3)
+        .map(|i| {
+            u64::from(
+                huntsolve::stats::play_game(&g, agent.as_ref(), &cfg, i)
+                    .unwrap()
+                    .plies,
+            )
+        })
+        .sum();
+    assert_eq!(r.rungs[1].plies, plies);
+    assert_eq!(
+        r.rungs.iter().map(|s| s.timed).collect::<Vec<_>>(),
+        vec![false, false, true]
+    );
+    for s in &r.rungs {
+        assert_eq!(s.games, 3);
+        assert!(s.plies >= 3 && s.seconds_for(200) > 0.0, "{s:?}");
+    }
+    assert!(bench_rungs(&g, &engines, 0, 7, 2, &NoProgress).is_err());
+    let perfect = [EngineSpec::Perfect];
+    assert!(bench_rungs(&g, &perfect, 1, 7, 2, &NoProgress).is_err());
 }

@@ -125,6 +125,27 @@ pub fn ladder_markdown(r: &LadderReport) -> String {
         let _ = writeln!(s, "- Build: {}", r.build);
     }
     let _ = writeln!(s, "- Reproduce: `{}`", r.command);
+    let timed: Vec<&str> = r
+        .engines
+        .iter()
+        .filter(|e| {
+            crate::stats::engine::EngineSpec::parse(e)
+                .map(|x| x.timed())
+                .unwrap_or(false)
+        })
+        .map(|e| e.as_str())
+        .collect();
+    if !timed.is_empty() {
+        let _ = writeln!(
+            s,
+            "- Time-limited rungs ({}) search as deep as the machine's speed and load allow in their time: their games are not reproducible from the seed, and their strength depends on the machine.",
+            timed
+                .iter()
+                .map(|e| format!("`{e}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     let _ = writeln!(
         s,
         "- Each strength's full report (tests between variants, lengths, games): the subdirectory named after the engine.\n"
