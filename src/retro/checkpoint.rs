@@ -124,6 +124,33 @@ impl<R: Read> Checked<'_, R> {
         Ok(())
     }
 
+    /// Reads the stored crc32 of everything read so far and checks it, and
+    /// that nothing follows it.
+    pub(super) fn end(&mut self) -> Result<()> {
+        let want = self.crc.clone().finalize();
+        let mut stored = [0u8; 4];
+        self.inner.read_exact(&mut stored).map_err(|_| {
+            Error::table(
+                self.path,
+                TableFault::Truncated,
+                "truncated checkpoint (no checksum)",
+            )
+        })?;
+        ensure(
+            u32::from_le_bytes(stored) == want,
+            self.path,
+            TableFault::Checksum,
+            || "checksum mismatch (the file is damaged)".into(),
+        )?;
+        let mut extra = [0u8; 1];
+        ensure(
+            matches!(self.inner.read(&mut extra), Ok(0)),
+            self.path,
+            TableFault::Corrupt,
+            || "bytes after the checksum".into(),
+        )
+    }
+
     pub(super) fn u32(&mut self) -> Result<u32> {
         let mut b = [0u8; 4];
         self.take(&mut b)?;
@@ -428,28 +455,7 @@ pub(super) fn read<S: Slot>(path: &Path, id: &Identity) -> Result<Option<State<S
             }
         }
     }
-    let want = r.crc.clone().finalize();
-    let mut stored = [0u8; 4];
-    r.inner.read_exact(&mut stored).map_err(|_| {
-        Error::table(
-            path,
-            TableFault::Truncated,
-            "truncated checkpoint (no checksum)",
-        )
-    })?;
-    ensure(
-        u32::from_le_bytes(stored) == want,
-        path,
-        TableFault::Checksum,
-        || "checksum mismatch (the file is damaged)".into(),
-    )?;
-    let mut extra = [0u8; 1];
-    ensure(
-        matches!(r.inner.read(&mut extra), Ok(0)),
-        path,
-        TableFault::Corrupt,
-        || "bytes after the checksum".into(),
-    )?;
+    r.end()?;
     Ok(Some(State {
         words,
         scan,

@@ -45,7 +45,7 @@ use super::checkpoint::{check_identity, ensure, write_atomically, Checked, Ident
 use super::compact::{Boundary, Bytes, MAX_BYTE, SET_WORDS};
 use crate::error::{Error, Result, TableFault};
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
 
@@ -209,27 +209,6 @@ pub(super) fn read(path: &Path, id: &Identity) -> Result<Option<CompactState>> {
             }
         }
     }
-    let want = r.crc.clone().finalize();
-    let mut stored = [0u8; 4];
-    r.inner.read_exact(&mut stored).map_err(|_| {
-        Error::table(
-            path,
-            TableFault::Truncated,
-            "truncated checkpoint (no checksum)",
-        )
-    })?;
-    ensure(
-        u32::from_le_bytes(stored) == want,
-        path,
-        TableFault::Checksum,
-        || "checksum mismatch (the file is damaged)".into(),
-    )?;
-    let mut extra = [0u8; 1];
-    ensure(
-        matches!(r.inner.read(&mut extra), Ok(0)),
-        path,
-        TableFault::Corrupt,
-        || "bytes after the checksum".into(),
-    )?;
+    r.end()?;
     Ok(Some(CompactState { bytes, at }))
 }
