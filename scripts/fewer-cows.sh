@@ -16,15 +16,8 @@ cd "$(dirname "$0")/.."
 tsv="$1"
 shift
 threads="${THREADS:-$(nproc)}"
-# BIN: a huntsolve binary to use instead of building this checkout (BUILD: its commit).
-if [ -n "${BIN:-}" ]; then
-  bin=$BIN
-  build=${BUILD:-unknown}
-else
-  cargo build --release --quiet --bin huntsolve
-  bin=target/release/huntsolve
-  build="$(git rev-parse --short HEAD)$(git diff --quiet || echo +dirty)"
-fi
+# BIN/BUILD: see scripts/huntsolve-bin.sh.
+source scripts/huntsolve-bin.sh
 mkdir -p "$(dirname "$tsv")"
 [ -s "$tsv" ] || printf 'rules\tstart\ttiers\tclasses\twall_s\tcpu_s\tpeak_rss_kb\tverify_mismatches\tload_start\tload_end\tbuild\tutc\n' >"$tsv"
 for rules in "$@"; do

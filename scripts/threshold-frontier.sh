@@ -20,15 +20,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tsv="$1" rules="$2" n="$3" max_prey="$4" depth="${5:-2}" seconds="${6:-600}"
 threads="${THREADS:-$(nproc)}"
-# BIN: a huntsolve binary to use instead of building this checkout (BUILD: its commit).
-if [ -n "${BIN:-}" ]; then
-  bin=$BIN
-  build=${BUILD:-unknown}
-else
-  cargo build --release --quiet --bin huntsolve
-  bin=target/release/huntsolve
-  build="$(git rev-parse --short HEAD)$(git diff --quiet || echo +dirty)"
-fi
+# BIN/BUILD: see scripts/huntsolve-bin.sh.
+source scripts/huntsolve-bin.sh
 variant="$rules,hunter_win=captures>=$n"
 name="$rules-N$n"
 tables="tables/thr/$name"
