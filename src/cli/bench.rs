@@ -91,8 +91,9 @@ pub struct Args {
     /// With --retro: time only the current solver (no baseline runs).
     #[arg(long)]
     pub no_baseline: bool,
-    /// With --retro: also time the compact solver (one byte a slot, `solve
-    /// --compact`) with the same thread counts.
+    /// With --retro: also time the compact solver in both kinds (`compact`: one
+    /// byte a slot; `counted`: two, state and counter; `solve --compact`) with the
+    /// same thread counts.
     #[arg(long)]
     pub compact: bool,
     /// Benchmark the ladder's rungs instead, on these rules (repeatable):

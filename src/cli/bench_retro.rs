@@ -30,6 +30,7 @@ pub fn run(args: &Args, rules: &str, progress: &dyn huntsolve::progress::Progres
         runs.push((Solver::Current, t));
         if args.compact {
             runs.push((Solver::Compact, t));
+            runs.push((Solver::Counted, t));
         }
     }
     let game = AnyGame::parse(rules)?;
@@ -86,8 +87,14 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool, compact: bool
     };
     println("totals:")?;
     for &t in counts {
-        for s in [Solver::Reference, Solver::Current, Solver::Compact] {
-            if (s == Solver::Reference && !baseline) || (s == Solver::Compact && !compact) {
+        for s in [
+            Solver::Reference,
+            Solver::Current,
+            Solver::Compact,
+            Solver::Counted,
+        ] {
+            let compacts = s == Solver::Compact || s == Solver::Counted;
+            if (s == Solver::Reference && !baseline) || (compacts && !compact) {
                 continue;
             }
             let (n, w, c) = total(s, t);
@@ -101,6 +108,12 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool, compact: bool
             ))?;
         }
     }
+    let compacts: &[Solver] = if compact {
+        &[Solver::Compact, Solver::Counted]
+    } else {
+        &[]
+    };
+    let compacts = compacts.iter().copied();
     let rate = |s: Solver, t: usize| {
         let (n, w, _) = total(s, t);
         n as f64 / w.max(1e-9)
@@ -110,10 +123,11 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool, compact: bool
             "current / reference, 1 thread: {:.2}x",
             rate(Solver::Current, 1) / rate(Solver::Reference, 1)
         ))?;
-        if compact {
+        for s in compacts.clone() {
             println(&format!(
-                "compact / reference, 1 thread: {:.2}x",
-                rate(Solver::Compact, 1) / rate(Solver::Reference, 1)
+                "{} / reference, 1 thread: {:.2}x",
+                s.name(),
+                rate(s, 1) / rate(Solver::Reference, 1)
             ))?;
         }
     }
@@ -130,17 +144,19 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool, compact: bool
                 rate(Solver::Current, t) / rate(Solver::Reference, t)
             ))?;
         }
-        if compact {
-            let (_, w, c) = total(Solver::Compact, t);
+        for s in compacts.clone() {
+            let (_, w, c) = total(s, t);
             println(&format!(
-                "compact, {t} threads / 1 thread: {:.2}x{}",
-                rate(Solver::Compact, t) / rate(Solver::Compact, 1),
+                "{}, {t} threads / 1 thread: {:.2}x{}",
+                s.name(),
+                rate(s, t) / rate(s, 1),
                 parallelism_text(w, c, t)
             ))?;
             if baseline {
                 println(&format!(
-                    "compact {t} threads / reference {t} threads: {:.2}x",
-                    rate(Solver::Compact, t) / rate(Solver::Reference, t)
+                    "{} {t} threads / reference {t} threads: {:.2}x",
+                    s.name(),
+                    rate(s, t) / rate(Solver::Reference, t)
                 ))?;
             }
         }

@@ -244,7 +244,7 @@ pub(super) fn announce_plan(
         format!("memory per worker ≈ {}", format_bytes(info.memory_serial))
     } else if limit.is_some_and(|l| info.memory_serial > l) && compact != Compact::Never {
         format!(
-            "memory needed ≈ {} one tier at a time, ≈ {} with the compact solver (one byte a slot) for the tiers over the limit",
+            "memory needed ≈ {} one tier at a time, ≈ {} with the compact solver (one or two bytes a slot) for the tiers over the limit",
             format_bytes(info.memory_serial),
             format_bytes(info.memory_compact)
         )

@@ -6,7 +6,7 @@
 //! children's directory are compared too: a benchmark that changed an answer
 //! is an error, not a figure.
 
-use super::compact::solve_tier_compact;
+use super::compact::{solve_tier_compact, CompactKind};
 use super::driver::load_records;
 use super::reference::solve_tier_reference;
 use super::scope::Solvable;
@@ -26,8 +26,12 @@ pub enum Solver {
     Reference,
     /// [`super::solver::solve_tier`], the current solver.
     Current,
-    /// [`super::compact::solve_tier_compact`], the one-byte-a-slot solver.
+    /// [`super::compact::solve_tier_compact`], the one-byte-a-slot solver
+    /// ([`CompactKind::Plain`]).
     Compact,
+    /// [`super::compact::solve_tier_compact`] with counters
+    /// ([`CompactKind::Counted`], two bytes a slot).
+    Counted,
 }
 
 impl Solver {
@@ -37,6 +41,7 @@ impl Solver {
             Solver::Reference => "reference",
             Solver::Current => "current",
             Solver::Compact => "compact",
+            Solver::Counted => "counted",
         }
     }
 }
@@ -139,7 +144,12 @@ pub fn bench_tiers<G: Solvable>(
                         solve_tier_with(game, t, &children, progress, Absorb::Hint)?.records
                     }
                     Solver::Compact => {
-                        solve_tier_compact(game, t, &children, progress)?.all_records()
+                        solve_tier_compact(game, t, &children, CompactKind::Plain, progress)?
+                            .all_records()
+                    }
+                    Solver::Counted => {
+                        solve_tier_compact(game, t, &children, CompactKind::Counted, progress)?
+                            .all_records()
                     }
                 })
             })?;

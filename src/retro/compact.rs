@@ -1,4 +1,4 @@
-//! The compact tier solver: one byte a slot, for tiers whose solver words do
+//! The compact tier solver: one or two bytes a slot, for tiers whose solver words do
 //! not fit in memory (the seed games' 8-cow tiers: 8.9 G slots on the
 //! 37-point board, 36 GB of [`super::solver`] words, 9 GB of bytes).
 //!
@@ -31,10 +31,18 @@
 //! once every child is a final win), and a re-check that misses a child decided
 //! concurrently is repeated when that child's own level comes.
 //!
-//! Cost: a re-check (move generation and ranking of one position) per edge from
-//! a won child to an undecided predecessor, where the solver decrements a
-//! counter: cheap where few positions are decided (the seed endgames are
-//! 99.99 % draws), dearer where most are. Distances above
+//! Two kinds ([`CompactKind`]). **Plain**, one byte a slot: a re-check (move
+//! generation and ranking of one position) per edge from a won child to an
+//! undecided predecessor, where the solver decrements a counter: cheap where
+//! few positions are decided (the seed endgames are 99.99 % draws), dear where
+//! most are (0.42x the reference on cows-leopards-mogol's decisive 4-cow tier).
+//! **Counted**, two bytes a slot: beside the state byte, a counter byte of an
+//! undecided slot's open in-tier moves (set by the scan, at most 254; a
+//! saturated counter falls back to re-checks). A won child takes its edges off
+//! each predecessor's counter ([`super::solver`]'s edge counting), and only a
+//! counter reaching zero triggers the re-check, which then finds the loss's
+//! distance (the longest exit included): one re-check a lost position instead
+//! of one an edge (1.59x the reference and 3.8x the plain kind on that tier). Distances above
 //! [`MAX_COMPACT_DISTANCE`] are refused with an error, never approximated.
 //! Checkpoints at level boundaries ([`solve_tier_compact_checkpointed`],
 //! format in [`super::compact_checkpoint`]): a killed compact tier resumes from
@@ -60,6 +68,44 @@ pub const MAX_COMPACT_DISTANCE: u32 = 83;
 /// Bytes of working memory per slot in compact mode (the children's records,
 /// 2 bytes a slot, are counted apart; the distance sets are 1/256 byte a slot).
 pub const COMPACT_BYTES_PER_SLOT: u64 = 1;
+
+/// Whether the compact solver keeps a counter byte a slot beside its state byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CompactKind {
+    /// Two bytes a slot: the state and, for an undecided slot that may lose,
+    /// the number of its open in-tier moves (up to 254). A won child
+    /// decrements its predecessors' counters as in [`super::solver`], and a
+    /// predecessor is re-checked from its moves only when its counter reaches
+    /// zero (once a lost position) or is saturated: the speed of the full
+    /// solver's propagation on decisive tiers at half its memory.
+    #[default]
+    Counted,
+    /// One byte a slot: every undecided predecessor of a won child is re-checked
+    /// from its moves (cheap on draw-heavy tiers, dear on decisive ones).
+    Plain,
+}
+
+impl CompactKind {
+    /// Bytes of working memory a slot (children's records and distance sets apart).
+    pub fn bytes_per_slot(self) -> u64 {
+        match self {
+            CompactKind::Counted => 2,
+            CompactKind::Plain => COMPACT_BYTES_PER_SLOT,
+        }
+    }
+
+    /// Short description for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            CompactKind::Counted => "two bytes a slot: state and counter",
+            CompactKind::Plain => "one byte a slot",
+        }
+    }
+}
+
+/// A counter byte that no longer counts (more open moves than a byte holds):
+/// its slot is re-checked at every won child, as in [`CompactKind::Plain`].
+const SATURATED: u8 = u8::MAX;
 
 /// Undecided; every exit (if any) is a win for the child's side to move.
 const UNKNOWN: u8 = 0;
@@ -165,6 +211,9 @@ pub(super) const SET_WORDS: usize = (MAX_COMPACT_DISTANCE as usize + 1).div_ceil
 /// are propagated at.
 pub(super) struct Bytes {
     pub(super) segs: Vec<Vec<AtomicU8>>,
+    /// [`CompactKind::Counted`]: a counter byte a slot, in segments like `segs`
+    /// (meaningful only while the slot's state is `UNKNOWN`).
+    pub(super) counts: Option<Vec<Vec<AtomicU8>>>,
     len: usize,
     pub(super) sets: Vec<[AtomicU64; SET_WORDS]>,
 }
@@ -175,29 +224,60 @@ impl Bytes {
         n.div_ceil(CHUNK)
     }
 
-    /// `n` empty slots, or a memory error.
-    pub(super) fn new(n: usize, name: &str) -> Result<Bytes> {
-        let seg = 1usize << SEG_BITS;
-        let sizes: Vec<usize> = (0..n.div_ceil(seg)).map(|s| seg.min(n - s * seg)).collect();
+    /// `n` empty slots of `kind`, or a memory error.
+    pub(super) fn new(n: usize, name: &str, kind: CompactKind) -> Result<Bytes> {
         let oom = || {
             Error::Memory(format!(
-                "tier {name}: cannot allocate {n} bytes of solver state"
+                "tier {name}: cannot allocate {} bytes of solver state",
+                n as u64 * kind.bytes_per_slot()
             ))
         };
-        let segs = sizes
-            .into_par_iter()
-            .map(|k| {
-                let mut v: Vec<AtomicU8> = Vec::new();
-                v.try_reserve_exact(k).map_err(|_| oom())?;
-                v.extend((0..k).map(|_| AtomicU8::new(NONE)));
-                Ok(v)
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let segs = Bytes::segments(n, NONE).ok_or_else(oom)?;
+        let counts = match kind {
+            CompactKind::Counted => Some(Bytes::segments(n, 0).ok_or_else(oom)?),
+            CompactKind::Plain => None,
+        };
         let chunks = Bytes::chunks_for(n);
         let mut sets = Vec::new();
         sets.try_reserve_exact(chunks).map_err(|_| oom())?;
         sets.extend((0..chunks).map(|_| std::array::from_fn(|_| AtomicU64::new(0))));
-        Ok(Bytes { segs, len: n, sets })
+        Ok(Bytes {
+            segs,
+            counts,
+            len: n,
+            sets,
+        })
+    }
+
+    /// `n` bytes holding `fill` in segments of 2^SEG_BITS; `None` when memory is short.
+    fn segments(n: usize, fill: u8) -> Option<Vec<Vec<AtomicU8>>> {
+        let seg = 1usize << SEG_BITS;
+        let sizes: Vec<usize> = (0..n.div_ceil(seg)).map(|s| seg.min(n - s * seg)).collect();
+        sizes
+            .into_par_iter()
+            .map(|k| {
+                let mut v: Vec<AtomicU8> = Vec::new();
+                v.try_reserve_exact(k).ok()?;
+                v.extend((0..k).map(|_| AtomicU8::new(fill)));
+                Some(v)
+            })
+            .collect()
+    }
+
+    /// The kind these bytes are.
+    pub(super) fn kind(&self) -> CompactKind {
+        match self.counts {
+            Some(_) => CompactKind::Counted,
+            None => CompactKind::Plain,
+        }
+    }
+
+    /// The counter byte of slot `i` (counted bytes only).
+    #[inline]
+    fn count_at(&self, i: usize) -> Option<&AtomicU8> {
+        self.counts
+            .as_ref()
+            .map(|c| &c[i >> SEG_BITS][i & ((1 << SEG_BITS) - 1)])
     }
 
     #[inline]
@@ -296,9 +376,10 @@ pub fn solve_tier_compact<G: TierGame>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
+    kind: CompactKind,
     progress: &dyn Progress,
 ) -> Result<CompactTier> {
-    solve_tier_compact_checkpointed(game, tier, children, progress, None)
+    solve_tier_compact_checkpointed(game, tier, children, kind, progress, None)
 }
 
 /// [`solve_tier_compact`] with checkpoints at level boundaries as `ckpt` says
@@ -307,11 +388,14 @@ pub fn solve_tier_compact<G: TierGame>(
 /// checkpoint at `ckpt.path` is resumed from; a damaged one or one of another
 /// tier is ignored (noted, and the tier solved from its scan); one of other
 /// rules is refused. A stop request is answered by a checkpoint (when the state
-/// changed since the last) and [`Error::Interrupted`].
+/// changed since the last) and [`Error::Interrupted`]. A checkpoint resumes in
+/// its own kind where `kind` allows: a counted one as plain when `kind` is
+/// [`CompactKind::Plain`] (its counters are dropped), a plain one stays plain.
 pub fn solve_tier_compact_checkpointed<G: TierGame>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
+    kind: CompactKind,
     progress: &dyn Progress,
     ckpt: Option<&Checkpointing>,
 ) -> Result<CompactTier> {
@@ -333,7 +417,7 @@ pub fn solve_tier_compact_checkpointed<G: TierGame>(
     let mut report = CheckpointReport::default();
     let resumed = match ckpt {
         None => None,
-        Some(c) => match compact_checkpoint::read(&c.path, &id) {
+        Some(c) => match compact_checkpoint::read(&c.path, &id, kind) {
             Ok(state) => state,
             Err(
                 e @ Error::Table {
@@ -353,12 +437,13 @@ pub fn solve_tier_compact_checkpointed<G: TierGame>(
         Some(st) => {
             report.resumed_at = Some(st.at.levels);
             progress.note(&format!(
-                "{name}: resumed from its compact checkpoint ({})",
-                st.at.describe(n)
+                "{name}: resumed from its compact checkpoint ({}, {})",
+                st.at.describe(n),
+                st.bytes.kind().describe()
             ));
             (st.bytes, st.at)
         }
-        None => (Bytes::new(n, &name)?, Boundary::default()),
+        None => (Bytes::new(n, &name, kind)?, Boundary::default()),
     };
     let mut saver = ckpt.map(|c| Saver {
         config: c,
@@ -548,10 +633,16 @@ fn scan_chunk<G: TierGame>(
     let mut visit = |index: u64, pos: &G::Pos| -> Result<()> {
         let b = match scan_position(game, tier, pos, children, scratch, None)? {
             Scanned::Final(r) => of_record(r)?,
-            Scanned::Inner(_, exits) => match exits.win {
+            Scanned::Inner(count, exits) => match exits.win {
                 Some(w) => pending(w)?,
                 None if exits.draw => ESCAPE,
-                None => UNKNOWN,
+                None => {
+                    if let Some(k) = bytes.count_at(index as usize) {
+                        // `count` >= 1 (an inner node has an in-tier move).
+                        k.store(count.min(u32::from(SATURATED)) as u8, Ordering::Relaxed);
+                    }
+                    UNKNOWN
+                }
             },
         };
         if let Some(d) = level_of(b) {
@@ -576,6 +667,8 @@ struct Job<G: TierGame> {
     wins: Vec<u64>,
     moves: Vec<G::Move>,
     indices: Vec<(G::Tier, u64)>,
+    /// (predecessor class, edges) of a won child ([`CompactKind::Counted`]).
+    edges: Vec<(u64, u16)>,
 }
 
 impl<G: TierGame> Job<G> {
@@ -588,6 +681,7 @@ impl<G: TierGame> Job<G> {
             wins: Vec::new(),
             moves: Vec::new(),
             indices: Vec::new(),
+            edges: Vec::new(),
         }
     }
 }
@@ -699,7 +793,12 @@ fn level_chunk<G: TierGame>(
             }
         }
     }
-    // Wins: an undecided predecessor that may lose is re-checked from its moves.
+    // Wins: an undecided predecessor that may lose is re-checked from its moves,
+    // with counters only once they reach zero (or saturated ones).
+    if bytes.counts.is_some() {
+        counted_wins(game, tier, children, bytes, job)?;
+        return Ok(found);
+    }
     predecessors(
         game,
         tier,
@@ -708,25 +807,93 @@ fn level_chunk<G: TierGame>(
         &mut job.preds,
         &mut job.all,
     );
-    for &q in &job.all {
+    let all = std::mem::take(&mut job.all);
+    for &q in &all {
         if bytes.load(q as usize) != UNKNOWN {
             continue;
         }
-        if let Some(m) = recheck(
-            game,
-            tier,
-            children,
-            bytes,
-            q,
-            &mut job.moves,
-            &mut job.indices,
-        )? {
-            if bytes.swap(q as usize, UNKNOWN, loss(m)?) {
-                bytes.mark(q as usize, m);
+        lose_if_lost(game, tier, children, bytes, q, job, false)?;
+    }
+    job.all = all;
+    Ok(found)
+}
+
+/// The won children of a level (`job.wins`) with counters: each edge from an
+/// undecided predecessor is taken off its counter, and a predecessor whose
+/// counter reaches zero is re-checked for its loss distance (its every
+/// in-tier child is a decided win; the exits give the longest distance).
+fn counted_wins<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    bytes: &Bytes,
+    job: &mut Job<G>,
+) -> Result<()> {
+    let mut edges = std::mem::take(&mut job.edges);
+    for k in 0..job.wins.len() {
+        super::solver::pred_edges(game, tier, job.wins[k], &mut job.pred, &mut edges);
+        for &(q, e) in &edges {
+            let i = q as usize;
+            if bytes.load(i) != UNKNOWN {
+                continue;
+            }
+            let Some(counter) = bytes.count_at(i) else {
+                continue;
+            };
+            let e = u8::try_from(e).unwrap_or(SATURATED);
+            let before = counter.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| {
+                (c != SATURATED).then(|| c.saturating_sub(e))
+            });
+            match before {
+                // Saturated: no count to trust, re-checked as in plain mode.
+                Err(_) => lose_if_lost(game, tier, children, bytes, q, job, false)?,
+                Ok(c) if c < e => {
+                    return Err(Error::Internal(format!(
+                        "compact counter of slot {q} of tier {} below its edges ({c} < {e})",
+                        game.tier_name(tier)
+                    )))
+                }
+                Ok(c) if c == e => lose_if_lost(game, tier, children, bytes, q, job, true)?,
+                Ok(_) => {}
             }
         }
     }
-    Ok(found)
+    job.edges = edges;
+    Ok(())
+}
+
+/// Re-checks slot `q` and makes it a loss when every move leads to a decided
+/// win; `must` says its counter reached zero, so a re-check that finds an
+/// undecided child is a fault of the counting.
+fn lose_if_lost<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    bytes: &Bytes,
+    q: u64,
+    job: &mut Job<G>,
+    must: bool,
+) -> Result<()> {
+    match recheck(
+        game,
+        tier,
+        children,
+        bytes,
+        q,
+        &mut job.moves,
+        &mut job.indices,
+    )? {
+        Some(m) if bytes.swap(q as usize, UNKNOWN, loss(m)?) => bytes.mark(q as usize, m),
+        Some(_) => {}
+        None if must && bytes.load(q as usize) == UNKNOWN => {
+            return Err(Error::Internal(format!(
+                "slot {q} of tier {}: its counter reached zero with a child undecided",
+                game.tier_name(tier)
+            )))
+        }
+        None => {}
+    }
+    Ok(())
 }
 
 /// The predecessor classes of `of` into `all`, sorted, each once.

@@ -22,7 +22,7 @@
 //! ```text
 //! offset  bytes  field
 //! 0       8      magic "HSCKPC\x1a\n"
-//! 8       4      format version (1)
+//! 8       4      format version (2)
 //! 12      ..     one zstd stream of:
 //!         8      rules fingerprint
 //!         4+n    rules string (length, UTF-8)
@@ -31,8 +31,10 @@
 //!         8      slots scanned (the size once the scan is done)
 //!         4      next distance to process (0 while scanning)
 //!         4      levels processed (0 while scanning)
+//!         1      kind: 0 plain, 1 counted (`CompactKind`)
 //!         8      c: chunks (must be the tier's), then c × SET_WORDS u64 distance sets
 //!         size   one byte a slot
+//!         size   counted only: one counter byte a slot
 //!         4      CRC-32 (crc32fast) of every byte of the stream before it
 //! ```
 //!
@@ -42,7 +44,7 @@
 //! panic and never wrong data.
 
 use super::checkpoint::{check_identity, ensure, write_atomically, Checked, Identity, Summing};
-use super::compact::{Boundary, Bytes, MAX_BYTE, SET_WORDS};
+use super::compact::{Boundary, Bytes, CompactKind, MAX_BYTE, SET_WORDS};
 use crate::error::{Error, Result, TableFault};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -52,7 +54,7 @@ use std::sync::atomic::Ordering;
 /// First bytes of every compact checkpoint.
 pub const COMPACT_MAGIC: &[u8; 8] = b"HSCKPC\x1a\n";
 /// Format version this build writes and reads.
-pub const COMPACT_VERSION: u32 = 1;
+pub const COMPACT_VERSION: u32 = 2;
 /// Bytes converted per write or read call.
 const BUF: usize = 1 << 20;
 
@@ -84,6 +86,7 @@ pub(super) fn write(path: &Path, id: &Identity, bytes: &Bytes, at: Boundary) -> 
         out.put(&at.scanned.to_le_bytes())?;
         out.put(&at.from.to_le_bytes())?;
         out.put(&at.levels.to_le_bytes())?;
+        out.put(&[u8::from(bytes.kind() == CompactKind::Counted)])?;
         out.put(&(bytes.sets.len() as u64).to_le_bytes())?;
         let mut buf: Vec<u8> = Vec::with_capacity(BUF);
         for part in bytes.sets.chunks(BUF / (8 * SET_WORDS)) {
@@ -95,7 +98,7 @@ pub(super) fn write(path: &Path, id: &Identity, bytes: &Bytes, at: Boundary) -> 
             }
             out.put(&buf)?;
         }
-        for seg in &bytes.segs {
+        for seg in bytes.segs.iter().chain(bytes.counts.iter().flatten()) {
             for part in seg.chunks(BUF) {
                 buf.clear();
                 buf.extend(part.iter().map(|b| b.load(Ordering::Relaxed)));
@@ -113,8 +116,9 @@ pub(super) fn write(path: &Path, id: &Identity, bytes: &Bytes, at: Boundary) -> 
 
 /// Reads the compact checkpoint at `path`: `Ok(None)` when there is none, an
 /// [`Error::Table`] when it is not a whole checkpoint of `id` (faults as in
-/// [`super::checkpoint::read`]).
-pub(super) fn read(path: &Path, id: &Identity) -> Result<Option<CompactState>> {
+/// [`super::checkpoint::read`]). A counted checkpoint read for `want` plain
+/// is read plain (its counters read and dropped, never allocated).
+pub(super) fn read(path: &Path, id: &Identity, want: CompactKind) -> Result<Option<CompactState>> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -173,6 +177,21 @@ pub(super) fn read(path: &Path, id: &Identity) -> Result<Option<CompactState>> {
             "tier {tier} has {size} slots, more than this machine can address"
         ))
     })?;
+    let mut flag = [0u8; 1];
+    r.take(&mut flag)?;
+    ensure(flag[0] <= 1, path, TableFault::Corrupt, || {
+        format!("compact kind {} (0 plain, 1 counted)", flag[0])
+    })?;
+    let stored = if flag[0] == 1 {
+        CompactKind::Counted
+    } else {
+        CompactKind::Plain
+    };
+    let kind = if want == CompactKind::Plain {
+        CompactKind::Plain
+    } else {
+        stored
+    };
     let chunks = r.u64()?;
     ensure(
         chunks == Bytes::chunks_for(n) as u64,
@@ -180,7 +199,7 @@ pub(super) fn read(path: &Path, id: &Identity) -> Result<Option<CompactState>> {
         TableFault::Corrupt,
         || format!("{chunks} distance sets for a tier of {size} slots"),
     )?;
-    let bytes = Bytes::new(n, &tier)?;
+    let bytes = Bytes::new(n, &tier, kind)?;
     let mut buf = vec![0u8; BUF];
     let per = BUF / (8 * SET_WORDS);
     for part in bytes.sets.chunks(per) {
@@ -206,6 +225,30 @@ pub(super) fn read(path: &Path, id: &Identity) -> Result<Option<CompactState>> {
             )?;
             for (w, &x) in part.iter().zip(b.iter()) {
                 w.store(x, Ordering::Relaxed);
+            }
+        }
+    }
+    if stored == CompactKind::Counted {
+        // Any byte is a counter; read into the counters, or past them.
+        match &bytes.counts {
+            Some(counts) => {
+                for seg in counts {
+                    for part in seg.chunks(BUF) {
+                        let b = &mut buf[..part.len()];
+                        r.take(b)?;
+                        for (w, &x) in part.iter().zip(b.iter()) {
+                            w.store(x, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+            None => {
+                let mut left = n;
+                while left > 0 {
+                    let k = left.min(BUF);
+                    r.take(&mut buf[..k])?;
+                    left -= k;
+                }
             }
         }
     }

@@ -11,6 +11,7 @@
 //! [`SolveOptions::checkpoint_every`]); a rerun resumes from it, and it is removed
 //! once the tier's table is written.
 
+use super::compact::CompactKind;
 use super::scope::{Scope, Solvable};
 use super::solver::{solve_tier_checkpointed, Absorb, Checkpointing, ChildValues, TierStats};
 use crate::error::{quote, Error, Result, TableFault};
@@ -54,8 +55,9 @@ pub struct SolveOptions {
     pub compact: Compact,
 }
 
-/// When [`solve`] solves a tier with [`super::compact`] (one byte a slot, no
-/// counters; checkpoints in `DIR/<tier>.compact.ckpt`) instead of
+/// When [`solve`] solves a tier with [`super::compact`] (two bytes a slot where
+/// that fits the limit, else one: [`compact_kind`]; checkpoints in
+/// `DIR/<tier>.compact.ckpt`) instead of
 /// [`super::solver`]. The records are the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Compact {
@@ -345,7 +347,7 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
         .unwrap_or(0);
     let memory_compact = tiers
         .iter()
-        .map(|&t| compact_memory(game, t))
+        .map(|&t| compact_memory(game, t, CompactKind::Plain))
         .collect::<Result<Vec<u64>>>()?
         .into_iter()
         .max()
@@ -382,10 +384,10 @@ pub(crate) fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> Result<u
         })
 }
 
-/// Estimated bytes to solve `tier` alone with the compact solver: a byte a slot
-/// ([`super::compact::COMPACT_BYTES_PER_SLOT`]), its distance sets (16 bytes per
-/// 4,096 slots) and the records of its stored children.
-pub fn compact_memory<G: TierGame>(game: &G, tier: G::Tier) -> Result<u64> {
+/// Estimated bytes to solve `tier` alone with the compact solver of `kind`: one
+/// or two bytes a slot ([`CompactKind::bytes_per_slot`]), its distance sets
+/// (16 bytes per 4,096 slots) and the records of its stored children.
+pub fn compact_memory<G: TierGame>(game: &G, tier: G::Tier, kind: CompactKind) -> Result<u64> {
     let slots = game.tier_size(tier);
     let kid_slots = checked_total(
         game.stored_children(tier)
@@ -394,12 +396,23 @@ pub fn compact_memory<G: TierGame>(game: &G, tier: G::Tier) -> Result<u64> {
         "index slots",
     )?;
     slots
-        .checked_mul(super::compact::COMPACT_BYTES_PER_SLOT)
+        .checked_mul(kind.bytes_per_slot())
         .and_then(|w| w.checked_add(slots / 256))
         .and_then(|w| w.checked_add(kid_slots.checked_mul(2)?))
         .ok_or_else(|| {
             Error::Memory("too large: the memory estimate does not fit in 64 bits".into())
         })
+}
+
+/// The compact solver's kind for `tier` under `limit`: counted (two bytes a
+/// slot) where that fits, plain (one) otherwise.
+pub fn compact_kind<G: TierGame>(game: &G, tier: G::Tier, limit: Option<u64>) -> CompactKind {
+    let fits = |l| compact_memory(game, tier, CompactKind::Counted).is_ok_and(|m| m <= l);
+    if limit.is_none_or(fits) {
+        CompactKind::Counted
+    } else {
+        CompactKind::Plain
+    }
 }
 
 /// Splits a wave into consecutive batches whose [`batch_memory`] fits `limit`
@@ -694,23 +707,24 @@ pub(crate) fn tier_meta<G: Solvable>(
     })
 }
 
-/// [`solve_and_write_tier`] by the compact solver ([`super::compact`]): the
-/// table is written block by block from its bytes, so no array of records is
-/// made; a parent tier reads the records back from disk. With `ckpt`, a valid
-/// checkpoint at `ckpt.path` is resumed from, and removed once the table is
-/// written.
+/// [`solve_and_write_tier`] by the compact solver ([`super::compact`]) of
+/// `kind`: the table is written block by block from its bytes, so no array of
+/// records is made; a parent tier reads the records back from disk. With
+/// `ckpt`, a valid checkpoint at `ckpt.path` is resumed from, and removed once
+/// the table is written.
 pub fn solve_and_write_tier_compact<G: Solvable>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
     out_dir: &Path,
-    ckpt: Option<&Checkpointing>,
+    (kind, ckpt): (CompactKind, Option<&Checkpointing>),
     progress: &dyn Progress,
 ) -> Result<TierSummary> {
     let name = game.tier_name(tier);
     let placements = game.tier_placements(tier);
-    let res =
-        super::compact::solve_tier_compact_checkpointed(game, tier, children, progress, ckpt)?;
+    let res = super::compact::solve_tier_compact_checkpointed(
+        game, tier, children, kind, progress, ckpt,
+    )?;
     let meta = tier_meta(game, &name, res.len(), &res.stats, placements, res.seconds)?;
     write_table_from(&table_path(out_dir, &name), &meta, res.len(), &|r| {
         res.records(r)
@@ -836,7 +850,8 @@ fn run_plan<G: Solvable>(
                     remove_checkpoint(&compact_checkpoint_path(out_dir, &name))?;
                     (summary, None, false)
                 } else if options.compact.applies(game, t, limit) {
-                    progress.message(&format!("{name}: compact solver (one byte a slot)"));
+                    let kind = compact_kind(game, t, limit);
+                    progress.message(&format!("{name}: compact solver ({})", kind.describe()));
                     let ckpt = options
                         .checkpointing(game.tier_size(t), compact_checkpoint_path(out_dir, &name));
                     let summary = solve_and_write_tier_compact(
@@ -844,7 +859,7 @@ fn run_plan<G: Solvable>(
                         t,
                         &children,
                         out_dir,
-                        ckpt.as_ref(),
+                        (kind, ckpt.as_ref()),
                         progress,
                     )?;
                     (summary, None, true)

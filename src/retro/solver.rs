@@ -532,7 +532,7 @@ pub(super) fn pred_classes<G: TierGame>(
 /// [`TierGame::rank_orbit`]): from the un-moves alone, `u · |Stab(q)| /
 /// |Stab(c)|`. Otherwise the moves of every predecessor's representative
 /// are regenerated and counted.
-fn pred_edges<G: TierGame>(
+pub(super) fn pred_edges<G: TierGame>(
     game: &G,
     tier: G::Tier,
     child: u64,

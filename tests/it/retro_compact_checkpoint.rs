@@ -6,7 +6,7 @@
 
 use huntsolve::error::{Error, TableFault};
 use huntsolve::progress::NoProgress;
-use huntsolve::retro::compact::{solve_tier_compact, solve_tier_compact_checkpointed};
+use huntsolve::retro::compact::{solve_tier_compact, solve_tier_compact_checkpointed, CompactKind};
 use huntsolve::retro::driver::{compact_checkpoint_path, load_records, plan, solve, Compact};
 use huntsolve::retro::{
     solve_tier_with, Absorb, Checkpointing, ChildValues, Scope, Solvable, SolveOptions, TierGame,
@@ -63,12 +63,14 @@ fn stop_and_resume<G: Solvable>(
     want: &[u16],
     k: u32,
     path: &Path,
+    kind: CompactKind,
 ) {
     let _ = std::fs::remove_file(path);
     let first = solve_tier_compact_checkpointed(
         game,
         t,
         children,
+        kind,
         &NoProgress,
         Some(&every_level(path, Some(k))),
     );
@@ -78,6 +80,7 @@ fn stop_and_resume<G: Solvable>(
         game,
         t,
         children,
+        kind,
         &NoProgress,
         Some(&every_level(path, None)),
     )
@@ -97,7 +100,7 @@ fn resumed_compact_tiers_equal_an_uninterrupted_solve() {
     let dir = temp_dir("resume");
     let g = mogol();
     let (t, children, want) = tier_of(&g, &Scope::MaxPrey(3), "h0p0c21");
-    let levels = solve_tier_compact(&g, t, &children, &NoProgress)
+    let levels = solve_tier_compact(&g, t, &children, CompactKind::Counted, &NoProgress)
         .unwrap()
         .stats
         .levels;
@@ -105,7 +108,44 @@ fn resumed_compact_tiers_equal_an_uninterrupted_solve() {
     let path = dir.join("h0p0c21.compact.ckpt");
     // Right after the scan, early, in the middle, at the last level.
     for k in [0, 1, levels / 2, levels - 1] {
-        stop_and_resume(&g, t, &children, &want, k, &path);
+        for kind in [CompactKind::Counted, CompactKind::Plain] {
+            stop_and_resume(&g, t, &children, &want, k, &path, kind);
+        }
+    }
+    // A checkpoint resumed in the other kind: a counted one as plain (its
+    // counters dropped), a plain one asked for counted (it stays plain).
+    for (first, then) in [
+        (CompactKind::Counted, CompactKind::Plain),
+        (CompactKind::Plain, CompactKind::Counted),
+    ] {
+        let _ = std::fs::remove_file(&path);
+        let stopped = solve_tier_compact_checkpointed(
+            &g,
+            t,
+            &children,
+            first,
+            &NoProgress,
+            Some(&every_level(&path, Some(2))),
+        );
+        assert!(matches!(stopped, Err(Error::Interrupted)));
+        let res = solve_tier_compact_checkpointed(
+            &g,
+            t,
+            &children,
+            then,
+            &NoProgress,
+            Some(&every_level(&path, None)),
+        )
+        .unwrap();
+        assert_eq!(
+            res.checkpoint.resumed_at,
+            Some(2),
+            "{first:?} then {then:?}"
+        );
+        assert!(
+            res.all_records() == want,
+            "{first:?} then {then:?}: records differ"
+        );
     }
     // Inside the scan: after its first pass, and half-way.
     for slots in [1, g.tier_size(t) / 2] {
@@ -114,6 +154,7 @@ fn resumed_compact_tiers_equal_an_uninterrupted_solve() {
             &g,
             t,
             &children,
+            CompactKind::Counted,
             &NoProgress,
             Some(&Checkpointing {
                 stop_after_slots: Some(slots),
@@ -125,6 +166,7 @@ fn resumed_compact_tiers_equal_an_uninterrupted_solve() {
             &g,
             t,
             &children,
+            CompactKind::Counted,
             &NoProgress,
             Some(&every_level(&path, None)),
         )
@@ -146,7 +188,8 @@ fn resumed_compact_tiers_equal_an_uninterrupted_solve() {
         .map(|&t| {
             let name = k6.tier_name(t);
             let (t, children, _) = tier_of(&k6, &Scope::Movement, &name);
-            let res = solve_tier_compact(&k6, t, &children, &NoProgress).unwrap();
+            let res =
+                solve_tier_compact(&k6, t, &children, CompactKind::Counted, &NoProgress).unwrap();
             (res.stats.levels, name)
         })
         .max()
@@ -154,7 +197,9 @@ fn resumed_compact_tiers_equal_an_uninterrupted_solve() {
     assert!(levels >= 3, "kaooa {name}: {levels} levels");
     let (t, children, want) = tier_of(&k6, &Scope::Movement, &name);
     for k in [0, levels / 3, levels - 1] {
-        stop_and_resume(&k6, t, &children, &want, k, &path);
+        for kind in [CompactKind::Counted, CompactKind::Plain] {
+            stop_and_resume(&k6, t, &children, &want, k, &path, kind);
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -169,6 +214,7 @@ fn damaged_compact_checkpoints_are_ignored_and_foreign_ones_refused() {
         &g,
         t,
         &children,
+        CompactKind::Counted,
         &NoProgress,
         Some(&every_level(&path, Some(2))),
     );
@@ -204,6 +250,7 @@ fn damaged_compact_checkpoints_are_ignored_and_foreign_ones_refused() {
             &g,
             t,
             &children,
+            CompactKind::Counted,
             &NoProgress,
             Some(&every_level(&path, None)),
         )
@@ -229,6 +276,7 @@ fn damaged_compact_checkpoints_are_ignored_and_foreign_ones_refused() {
         &g,
         t,
         &children,
+        CompactKind::Counted,
         &NoProgress,
         Some(&every_level(&path, None)),
     )
@@ -243,6 +291,7 @@ fn damaged_compact_checkpoints_are_ignored_and_foreign_ones_refused() {
         &other,
         ot,
         &ochildren,
+        CompactKind::Counted,
         &NoProgress,
         Some(&every_level(&path, None)),
     ) {
@@ -266,6 +315,7 @@ fn the_driver_resumes_a_compact_tier_and_removes_its_checkpoint() {
         &g,
         t,
         &children,
+        CompactKind::Counted,
         &NoProgress,
         Some(&every_level(&path, Some(2))),
     );

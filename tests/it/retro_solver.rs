@@ -7,7 +7,7 @@
 
 use huntsolve::game::Game;
 use huntsolve::progress::NoProgress;
-use huntsolve::retro::compact::{solve_tier_compact, MAX_COMPACT_DISTANCE};
+use huntsolve::retro::compact::{solve_tier_compact, CompactKind, MAX_COMPACT_DISTANCE};
 use huntsolve::retro::driver::plan;
 use huntsolve::retro::reference::solve_tier_reference;
 use huntsolve::retro::{solve_tier_with, Absorb, ChildValues, Scope, Solvable, TierGame};
@@ -53,8 +53,14 @@ fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64) {
                 );
                 assert_eq!(got.stats.outcomes, want.stats.outcomes);
             }
-            for threads in [&one, &two] {
-                let got = threads.install(|| solve_tier_compact(game, t, &children, &NoProgress));
+            for (kind, threads) in [
+                (CompactKind::Counted, &one),
+                (CompactKind::Plain, &one),
+                (CompactKind::Counted, &two),
+                (CompactKind::Plain, &two),
+            ] {
+                let got =
+                    threads.install(|| solve_tier_compact(game, t, &children, kind, &NoProgress));
                 // Longer distances than a byte holds are refused, never approximated.
                 if want.stats.outcomes.max_distance > MAX_COMPACT_DISTANCE {
                     let err = got.err().expect("a distance past the compact limit");
@@ -65,7 +71,7 @@ fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64) {
                 let records = got.all_records();
                 assert!(
                     records == want.records,
-                    "{} tier {} (compact, {} threads): records differ at slot {:?}",
+                    "{} tier {} (compact {kind:?}, {} threads): records differ at slot {:?}",
                     game.rules_string(),
                     game.tier_name(t),
                     threads.current_num_threads(),
