@@ -1,0 +1,342 @@
+//! A scope solved tier after tier in parts: options, events, and the plan's loop.
+
+use super::files::{join_parts, valid_part, write_part};
+use super::part::solve_part_in;
+use super::{
+    part_path, plan_part_memory, u32_at, u64_at, Net, Partition, SplitOptions, Traffic, Transport,
+    SPLIT_FRONTIER_BYTES_PER_SLOT, SPLIT_STATE_BYTES_PER_SLOT,
+};
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::retro::driver::{
+    check_index, format_bytes, kept_tier, load_records, make_summary, open_out_dir, plan,
+    write_summary, SolveReport, TierSummary,
+};
+use crate::retro::scope::{Scope, Solvable};
+use crate::retro::solver::ChildValues;
+use crate::tier::decode;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Options of [`solve_split`].
+#[derive(Clone, Debug, Default)]
+pub struct SplitSolveOptions {
+    /// Memory limit per part (`None`: no check).
+    pub memory_limit: Option<u64>,
+    /// The exchange rounds' size.
+    pub split: SplitOptions,
+}
+
+/// What a split solve tells its caller as it goes (part 0 only).
+#[derive(Clone, Debug)]
+pub enum SplitEvent {
+    /// The solve starts: tiers of the plan, kept from disk, parts.
+    Started {
+        /// Tiers of the scope.
+        tiers: usize,
+        /// Tiers whose tables were kept.
+        kept: usize,
+        /// Parts every tier is split into.
+        parts: usize,
+        /// The largest estimate of a part's memory over the tiers.
+        memory_per_part: u64,
+    },
+    /// Every part starts on this tier.
+    Solving {
+        /// Tier name.
+        tier: String,
+    },
+    /// A tier was solved in parts and joined.
+    Solved {
+        /// Tier name.
+        tier: String,
+        /// Its slots.
+        slots: u64,
+        /// Seconds from its start to its table.
+        seconds: f64,
+        /// Every part's traffic, summed.
+        traffic: Traffic,
+        /// Only joined from part files an earlier run left.
+        joined_only: bool,
+        /// Tiers done, of `total`.
+        done: usize,
+        /// Tiers of the scope.
+        total: usize,
+    },
+    /// A stop request (Ctrl-C, or the job ending because a process died)
+    /// came while this tier was being solved; its table was not written.
+    Stopped {
+        /// Tier name.
+        tier: String,
+    },
+}
+
+/// Every part's `Ok(())`, or the first failure (see [`Net::agree`]).
+fn agree_ok<T: Transport>(net: &mut Net<'_, T>, local: Result<()>) -> Result<()> {
+    net.agree(local.map(|()| Vec::new())).map(|_| ())
+}
+
+/// Solves `scope` of `game` into `out_dir` with every tier split across the
+/// parts of `transport` (every part calls it with the same arguments; they must
+/// share `out_dir`). Part 0 takes the directory's lock, joins each tier's part
+/// files into its table, writes `summary.json` and returns the report; the
+/// other parts return `None`.
+pub fn solve_split<G: Solvable, T: Transport>(
+    game: &G,
+    scope: &Scope,
+    out_dir: &Path,
+    transport: &mut T,
+    options: &SplitSolveOptions,
+    observe: &dyn Fn(&SplitEvent),
+    progress: &dyn Progress,
+) -> Result<Option<SolveReport>> {
+    let mut net = Net::new(transport);
+    match solve_split_in(game, scope, out_dir, &mut net, options, observe, progress) {
+        Ok(r) => Ok(r),
+        Err(e) => Err(net.fail(e)),
+    }
+}
+
+fn solve_split_in<G: Solvable, T: Transport>(
+    game: &G,
+    scope: &Scope,
+    out_dir: &Path,
+    net: &mut Net<'_, T>,
+    options: &SplitSolveOptions,
+    observe: &dyn Fn(&SplitEvent),
+    progress: &dyn Progress,
+) -> Result<Option<SolveReport>> {
+    let me = net.me();
+    let parts = net.parts();
+    let started = Instant::now();
+    // Every part plans (deterministic) and checks its memory; part 0 locks the directory.
+    let setup = (|| {
+        check_index(game, options.memory_limit)?;
+        let plan = plan(game, scope)?;
+        let need = plan_part_memory(game, &plan, parts)?;
+        if let Some(l) = options.memory_limit {
+            if need > l {
+                return Err(Error::Memory(format!(
+                    "{} ({} scope) split into {parts} parts needs about {} a part for its largest tier (its share of the state, {} bytes a slot, and its children's records whole), but the limit is {}; use more ranks or raise --memory",
+                    game.rules_string(),
+                    scope.name(),
+                    format_bytes(need),
+                    SPLIT_STATE_BYTES_PER_SLOT + SPLIT_FRONTIER_BYTES_PER_SLOT,
+                    format_bytes(l)
+                )));
+            }
+        }
+        let lock = if me == 0 {
+            Some(open_out_dir(out_dir)?)
+        } else {
+            None
+        };
+        Ok((plan, need, lock))
+    })();
+    let lock_text = match &setup {
+        Ok(_) if me == 0 => std::fs::read(out_dir.join(crate::retro::lock::LOCK_FILE))
+            .map_err(|e| Error::io(format!("reading the lock of {}", out_dir.display()), e)),
+        Ok(_) => Ok(Vec::new()),
+        Err(_) => Ok(Vec::new()),
+    };
+    let setup = setup.and_then(|s| lock_text.map(|l| (s, l)));
+    let ((plan, need, _lock), lock_text) = match setup {
+        Ok(s) => s,
+        Err(e) => return Err(net.fail(e)),
+    };
+    let texts = net.agree(Ok(lock_text))?;
+    // Every part must see the directory part 0 locked.
+    let seen = if me == 0 {
+        Ok(())
+    } else {
+        match std::fs::read(out_dir.join(crate::retro::lock::LOCK_FILE)) {
+            Ok(t) if t == texts[0] => Ok(()),
+            Ok(_) => Err(Error::Cluster(format!(
+                "part {me}: {} here is not the directory part 0 writes (its lock file differs): the output directory must be on a filesystem every node shares",
+                out_dir.display()
+            ))),
+            Err(e) => Err(Error::Cluster(format!(
+                "part {me}: cannot reach the shared output directory {}: {e}",
+                out_dir.display()
+            ))),
+        }
+    };
+    agree_ok(net, seen)?;
+
+    let order: Vec<G::Tier> = plan.waves.iter().flatten().copied().collect();
+    let mut done: BTreeMap<G::Tier, TierSummary> = BTreeMap::new();
+    let mut kept = 0;
+    // Kept tables, decided by part 0 (all parts read the same directory).
+    let kept_list = if me == 0 {
+        (|| {
+            let mut v = Vec::new();
+            for (i, &t) in order.iter().enumerate() {
+                if let Some(s) = kept_tier(game, t, out_dir)? {
+                    // Part files left by a run killed between the join and their removal.
+                    for k in 0..parts {
+                        let p = part_path(out_dir, &game.tier_name(t), k, parts);
+                        match std::fs::remove_file(&p) {
+                            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                                return Err(Error::io(format!("removing {}", p.display()), e))
+                            }
+                            _ => {}
+                        }
+                    }
+                    done.insert(t, s);
+                    v.extend_from_slice(&(i as u64).to_le_bytes());
+                }
+            }
+            Ok(v)
+        })()
+    } else {
+        Ok(Vec::new())
+    };
+    let kept_list = net.agree(kept_list)?;
+    let kept_set: std::collections::BTreeSet<usize> = kept_list[0]
+        .chunks_exact(8)
+        .map(|c| u64_at(c, 0) as usize)
+        .collect();
+    if me == 0 {
+        kept = kept_set.len();
+        observe(&SplitEvent::Started {
+            tiers: order.len(),
+            kept,
+            parts,
+            memory_per_part: need,
+        });
+    }
+    let fingerprint = game.fingerprint();
+    let mut cache: HashMap<G::Tier, Arc<Vec<u16>>> = HashMap::new();
+    let (mut solved, mut slots_solved) = (0usize, 0u64);
+    for (i, &t) in order.iter().enumerate() {
+        if kept_set.contains(&i) {
+            continue;
+        }
+        let tier_started = Instant::now();
+        let name = game.tier_name(t);
+        if me == 0 {
+            observe(&SplitEvent::Solving { tier: name.clone() });
+        }
+        let size = game.tier_size(t);
+        let part = Partition::new(size, parts)?;
+        let range = part.range(me);
+        let mine = part_path(out_dir, &name, me, parts);
+        // Part files of an earlier run: join them again without solving.
+        let have = valid_part(&mine, fingerprint, size, &range);
+        let all = net.gather(have.map_or(vec![0], |l| {
+            let mut v = vec![1];
+            v.extend_from_slice(&l.to_le_bytes());
+            v
+        }))?;
+        let resumed: Option<u32> = if all.iter().all(|b| b.first() == Some(&1)) {
+            Some(u32_at(&all[0], 1))
+        } else {
+            None
+        };
+        let (levels, traffic) = match resumed {
+            Some(levels) => (levels, Traffic::default()),
+            None => {
+                let solved_part = (|| {
+                    // The children's records, whole, on every part.
+                    let load = (|| {
+                        let kids = game.stored_children(t);
+                        cache.retain(|c, _| kids.contains(c));
+                        let mut children = ChildValues::new();
+                        for &c in &kids {
+                            let r = match cache.get(&c) {
+                                Some(r) => r.clone(),
+                                None => {
+                                    let r = Arc::new(load_records(game, out_dir, c)?);
+                                    cache.insert(c, r.clone());
+                                    r
+                                }
+                            };
+                            children.insert(c, r);
+                        }
+                        Ok(children)
+                    })();
+                    let children = match load {
+                        Ok(c) => c,
+                        Err(e) => return Err(net.fail(e)),
+                    };
+                    let res = solve_part_in(game, t, &children, net, &options.split, progress)?;
+                    drop(children);
+                    let written = write_part(&mine, fingerprint, size, &res);
+                    let levels = res.stats.levels;
+                    let traffic = res.total_traffic;
+                    drop(res);
+                    agree_ok(net, written)?;
+                    Ok((levels, traffic))
+                })();
+                match solved_part {
+                    Err(Error::Interrupted) => {
+                        if me == 0 {
+                            observe(&SplitEvent::Stopped { tier: name });
+                        }
+                        return Err(Error::Interrupted);
+                    }
+                    other => other?,
+                }
+            }
+        };
+        // Part 0 joins; the others wait for the table before the next tier reads it.
+        let joined = if me == 0 {
+            join_parts(
+                game,
+                t,
+                out_dir,
+                parts,
+                levels,
+                tier_started.elapsed().as_secs_f64(),
+            )
+            .map(Some)
+        } else {
+            Ok(None)
+        };
+        let joined = match joined {
+            Ok(s) => s,
+            Err(e) => return Err(net.fail(e)),
+        };
+        agree_ok(net, Ok(()))?;
+        solved += 1;
+        slots_solved += size;
+        if let Some(summary) = joined {
+            done.insert(t, summary);
+            observe(&SplitEvent::Solved {
+                tier: name,
+                slots: size,
+                seconds: tier_started.elapsed().as_secs_f64(),
+                traffic,
+                joined_only: resumed.is_some(),
+                done: done.len(),
+                total: order.len(),
+            });
+        }
+        progress.tiers_done(kept_set.len() + solved, order.len());
+    }
+    if me != 0 {
+        return Ok(None);
+    }
+    let start_pos = game.start();
+    let start_tier = game.tier_of(&start_pos);
+    let start_record = if order.contains(&start_tier) {
+        let records = load_records(game, out_dir, start_tier)?;
+        records
+            .get(game.rank(start_tier, &start_pos) as usize)
+            .copied()
+            .and_then(decode)
+    } else {
+        None
+    };
+    let summary = make_summary(game, &plan, &done, start_record);
+    write_summary(out_dir, &summary)?;
+    Ok(Some(SolveReport {
+        summary,
+        solved,
+        resumed: kept,
+        seconds: started.elapsed().as_secs_f64(),
+        slots_solved,
+    }))
+}
