@@ -28,7 +28,6 @@ mod retro_compact_checkpoint;
 mod retro_graph;
 mod retro_hunt;
 mod retro_published;
-mod retro_resume;
 mod retro_solver;
 mod retro_split;
 mod retro_tafl;

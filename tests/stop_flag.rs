@@ -1,7 +1,14 @@
 //! Interrupting a solve keeps finished tiers; a rerun solves only the rest and
-//! gives the same tables. Its own test binary: it uses the global stop flag.
+//! gives the same tables. Its own test binary: it sets the process's global
+//! stop flag, which would interrupt any solve running beside it (in the `it`
+//! binary it made `retro_checkpoint::resumed_placement_tiers_equal_an_uninterrupted_solve`
+//! fail now and then with `Interrupted`).
 
-use crate::common::graph::GraphGame;
+#[allow(dead_code)]
+#[path = "it/common/mod.rs"]
+mod common;
+
+use common::graph::GraphGame;
 use huntsolve::error::Error;
 use huntsolve::progress::{clear_stop, request_stop, NoProgress, Progress};
 use huntsolve::retro::driver::{load_records, solve};

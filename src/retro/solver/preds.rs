@@ -1,0 +1,117 @@
+//! Predecessors of a decided class: the classes, and the edges a decided child removes from each counter.
+
+use crate::tier::TierGame;
+
+/// Buffers of one propagation job, reused child after child.
+pub(in crate::retro) struct PredScratch<G: TierGame> {
+    /// Un-moves (when the game ranks them one by one).
+    buf: Vec<G::Pos>,
+    /// (rank, stabiliser order) of every predecessor.
+    ranks: Vec<(u64, Option<u32>)>,
+    /// Moves of a predecessor's representative (edge counting without orders).
+    moves: Vec<G::Move>,
+}
+
+impl<G: TierGame> PredScratch<G> {
+    pub(in crate::retro) fn new() -> Self {
+        PredScratch {
+            buf: Vec::new(),
+            ranks: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// Predecessor classes of the class `child` ([`TierGame::pred_ranks`] of its
+/// representative), a class once per un-move that reaches it.
+pub(in crate::retro) fn pred_classes<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    child: u64,
+    scratch: &mut PredScratch<G>,
+    out: &mut Vec<u64>,
+) {
+    out.clear();
+    let Some(rep) = game.unrank(tier, child) else {
+        return;
+    };
+    game.pred_ranks(tier, &rep, &mut scratch.buf, &mut scratch.ranks);
+    // Not deduplicated: deciding a class twice is a no-op (`decide`).
+    out.extend(scratch.ranks.iter().map(|r| r.0));
+}
+
+/// Predecessor classes of the class `child` with the number of in-tier
+/// moves of each predecessor's representative that land in class `child`
+/// (the edges a decided `child` removes from the predecessor's counter).
+///
+/// Fast path (the game reports stabiliser orders, see
+/// [`TierGame::rank_orbit`]): from the un-moves alone, `u · |Stab(q)| /
+/// |Stab(c)|`. Otherwise the moves of every predecessor's representative
+/// are regenerated and counted.
+pub(in crate::retro) fn pred_edges<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    child: u64,
+    scratch: &mut PredScratch<G>,
+    out: &mut Vec<(u64, u16)>,
+) {
+    out.clear();
+    let Some((rep, stab_c)) = game.unrank_orbit(tier, child) else {
+        return;
+    };
+    let ranks = &mut scratch.ranks;
+    game.pred_ranks(tier, &rep, &mut scratch.buf, ranks);
+    let exact = ranks.iter().all(|r| r.1.is_some());
+    match stab_c {
+        // A child fixed by no symmetry but the identity (most): each un-move is
+        // |Stab(q)| edges on its own, so no grouping is needed; a class met twice
+        // is decremented twice, which adds up to the same.
+        Some(1) if exact => {
+            out.extend(ranks.iter().map(|&(q, sq)| (q, sq.unwrap_or(0) as u16)));
+        }
+        Some(sc) if exact => {
+            ranks.sort_unstable();
+            let mut i = 0;
+            while i < ranks.len() {
+                let (q, sq) = ranks[i];
+                let sq = sq.unwrap_or(0);
+                let mut j = i;
+                while j < ranks.len() && ranks[j].0 == q {
+                    j += 1;
+                }
+                let u = (j - i) as u32;
+                debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
+                out.push((q, (u * sq / sc) as u16));
+                i = j;
+            }
+        }
+        _ => {
+            ranks.sort_unstable();
+            ranks.dedup_by_key(|x| x.0);
+            for &(q, _) in ranks.iter() {
+                out.push((q, edges(game, tier, q, child, &mut scratch.moves)));
+            }
+        }
+    }
+}
+
+/// Number of moves of the representative of class `pred` that land in class `child`.
+pub(in crate::retro) fn edges<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    pred: u64,
+    child: u64,
+    moves: &mut Vec<G::Move>,
+) -> u16 {
+    let Some(rep) = game.unrank(tier, pred) else {
+        return 0;
+    };
+    game.legal_moves(&rep, moves);
+    moves
+        .iter()
+        .filter(|&&m| {
+            let c = game.play(&rep, m);
+            game.tier_of(&c) == tier && game.rank(tier, &c) == child
+        })
+        .count() as u16
+}
