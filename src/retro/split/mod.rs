@@ -15,14 +15,14 @@
 //! That of [`super::reference`] (scan, then propagation by distance, then draws),
 //! with the state of slot `i` held by the part that owns `i`
 //! ([`Partition::owner`]):
-//! 1. **Scan.** Each part scans its own slots ([`TierGame::for_each_slot`]):
+//! 1. **Scan.** Each part scans its own slots ([`TierGame::for_each_slot`](crate::tier::TierGame::for_each_slot)):
 //!    terminal positions, exits resolved from the child tiers' records (every
 //!    part holds them whole), in-tier moves counted. Decided slots and pending
 //!    exit wins go into the part's frontier by distance.
 //! 2. **Levels.** The parts agree on the smallest distance `d` any of them
 //!    holds (one exchange). Each part finalises its pending wins at `d`, then
 //!    the *loss phase*: for each of its losses at `d` it ranks the
-//!    predecessors ([`TierGame::pred_ranks`]); a predecessor it owns becomes a
+//!    predecessors ([`TierGame::pred_ranks`](crate::tier::TierGame::pred_ranks)); a predecessor it owns becomes a
 //!    win at `d + 1` at once, one another part owns is sent to that part (4
 //!    bytes: its offset in the owner's range), buffers combined per
 //!    destination and exchanged in rounds of at most [`SplitOptions::batch`]

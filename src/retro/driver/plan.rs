@@ -1,0 +1,343 @@
+//! The plan of a solve: its tiers in waves, sizes, memory estimates (full and compact) and their checks, and sizes as text.
+
+use super::{Compact, WORK_BYTES_PER_SLOT};
+use crate::error::{quote, Error, Result};
+use crate::retro::compact::CompactKind;
+use crate::retro::scope::{Scope, Solvable};
+use crate::tier::TierGame;
+use std::collections::BTreeMap;
+
+/// The tiers of a scope in solving order, with sizes and the memory estimate.
+#[derive(Clone, Debug)]
+pub struct Plan<T> {
+    /// Waves of mutually independent tiers; every child of a wave lies in an earlier wave.
+    pub waves: Vec<Vec<T>>,
+    /// Total index slots.
+    pub slots: u64,
+    /// Total placements (positions with side to move, before symmetry reduction).
+    pub placements: u64,
+    /// Peak bytes estimated: the largest wave's working memory plus its children's records.
+    pub memory: u64,
+    /// Peak bytes with one tier at a time: the largest tier's working memory plus its
+    /// children's records. [`super::solve`] falls back to smaller batches of a wave (down to
+    /// one tier) when `memory` exceeds the limit but this does not.
+    pub memory_serial: u64,
+    /// Peak bytes one tier at a time with the compact solver for every tier that
+    /// exceeds a limit ([`compact_memory`]): the least [`Compact::Auto`] runs with.
+    pub memory_compact: u64,
+    /// Expected CPU seconds ([`Solvable::core_rate`] of each tier): a rough guide.
+    pub cpu_seconds: f64,
+}
+
+impl<T> Plan<T> {
+    /// Number of tiers.
+    pub fn tiers(&self) -> usize {
+        self.waves.iter().map(|w| w.len()).sum()
+    }
+}
+
+/// Refuses, before they are built, ranking tables larger than `limit` (see
+/// [`Solvable::index_bytes`]): building them is the first thing a plan does.
+pub fn check_index<G: Solvable>(game: &G, limit: Option<u64>) -> Result<()> {
+    let bytes = game.index_bytes().ok_or_else(|| {
+        Error::Memory(format!(
+            "{}: the ranking tables alone would need more than 2^64 bytes",
+            game.rules_string()
+        ))
+    })?;
+    match limit {
+        Some(l) if bytes > l => Err(Error::Memory(format!(
+            "{}: the ranking tables alone need about {}, but the limit is {}; raise --memory or choose fewer hunters or a smaller board",
+            game.rules_string(),
+            format_bytes(bytes),
+            format_bytes(l)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A sum of sizes, or an error naming what is too large to count.
+pub(super) fn checked_total(parts: impl IntoIterator<Item = u64>, what: &str) -> Result<u64> {
+    parts
+        .into_iter()
+        .try_fold(0u64, |a, b| a.checked_add(b).filter(|&s| s < u64::MAX))
+        .ok_or_else(|| Error::Input(format!("too large: the {what} do not fit in 64 bits")))
+}
+
+/// Orders the tiers of `scope` and estimates the memory needed. Refuses ranking
+/// tables larger than this machine's memory before building them, and sizes that
+/// overflow 64 bits.
+pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
+    crate::game::require_cycles_drawn(game, "solve")?;
+    check_index(game, default_memory_limit())?;
+    let mut tiers = game.scope_tiers(scope)?;
+    let any = !tiers.is_empty();
+    // Terminal tiers are never stored (see `TierGame::tier_is_terminal`).
+    tiers.retain(|&t| !game.tier_is_terminal(t));
+    if tiers.is_empty() {
+        return Err(Error::Input(if any {
+            format!(
+                "scope '{}' of {} holds only positions that are already over (nothing to solve)",
+                scope.name(),
+                game.rules_string()
+            )
+        } else {
+            format!(
+                "scope '{}' holds no tier of {}",
+                scope.name(),
+                game.rules_string()
+            )
+        }));
+    }
+    let inside: std::collections::BTreeSet<G::Tier> = tiers.iter().copied().collect();
+    // Wave of a tier: 0 without children, else 1 + the highest wave of its children.
+    let mut wave: BTreeMap<G::Tier, usize> = BTreeMap::new();
+    fn level<G: TierGame>(
+        game: &G,
+        t: G::Tier,
+        inside: &std::collections::BTreeSet<G::Tier>,
+        wave: &mut BTreeMap<G::Tier, usize>,
+        depth: usize,
+    ) -> Result<usize> {
+        if let Some(&w) = wave.get(&t) {
+            return Ok(w);
+        }
+        if depth > inside.len() {
+            return Err(Error::Internal(format!(
+                "the tier graph has a cycle through {}",
+                game.tier_name(t)
+            )));
+        }
+        let mut w = 0;
+        for c in game.stored_children(t) {
+            if !inside.contains(&c) {
+                return Err(Error::Internal(format!(
+                    "tier {} needs child {} outside the scope",
+                    game.tier_name(t),
+                    game.tier_name(c)
+                )));
+            }
+            w = w.max(1 + level(game, c, inside, wave, depth + 1)?);
+        }
+        wave.insert(t, w);
+        Ok(w)
+    }
+    for &t in &tiers {
+        level(game, t, &inside, &mut wave, 0)?;
+    }
+    let nw = wave.values().max().map_or(0, |&w| w + 1);
+    let mut waves: Vec<Vec<G::Tier>> = vec![Vec::new(); nw];
+    for (&t, &w) in &wave {
+        waves[w].push(t);
+    }
+    // Saturated sizes (`u64::MAX`) count as overflow too.
+    let slots = checked_total(tiers.iter().map(|&t| game.tier_size(t)), "index slots")?;
+    let placements = checked_total(tiers.iter().map(|&t| game.tier_placements(t)), "positions")?;
+    let memory = waves
+        .iter()
+        .map(|w| batch_memory(game, w))
+        .collect::<Result<Vec<u64>>>()?
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+    let memory_serial = tiers
+        .iter()
+        .map(|&t| batch_memory(game, &[t]))
+        .collect::<Result<Vec<u64>>>()?
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+    let memory_compact = tiers
+        .iter()
+        .map(|&t| compact_memory(game, t, CompactKind::Plain))
+        .collect::<Result<Vec<u64>>>()?
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+    let cpu_seconds = tiers
+        .iter()
+        .map(|&t| game.tier_size(t) as f64 / game.core_rate(t))
+        .sum();
+    Ok(Plan {
+        waves,
+        slots,
+        placements,
+        memory,
+        memory_serial,
+        memory_compact,
+        cpu_seconds,
+    })
+}
+
+/// Estimated bytes to solve `batch` at once: working memory of its tiers plus the
+/// records of their (distinct) stored children.
+pub(crate) fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> Result<u64> {
+    let slots = checked_total(batch.iter().map(|&t| game.tier_size(t)), "index slots")?;
+    let kids: std::collections::BTreeSet<G::Tier> = batch
+        .iter()
+        .flat_map(|&t| game.stored_children(t))
+        .collect();
+    let kid_slots = checked_total(kids.iter().map(|&c| game.tier_size(c)), "index slots")?;
+    slots
+        .checked_mul(WORK_BYTES_PER_SLOT)
+        .and_then(|w| w.checked_add(kid_slots.checked_mul(2)?))
+        .ok_or_else(|| {
+            Error::Memory("too large: the memory estimate does not fit in 64 bits".into())
+        })
+}
+
+/// Estimated bytes to solve `tier` alone with the compact solver of `kind`: one
+/// or two bytes a slot ([`CompactKind::bytes_per_slot`]), its distance sets
+/// (16 bytes per 4,096 slots) and the records of its stored children.
+pub fn compact_memory<G: TierGame>(game: &G, tier: G::Tier, kind: CompactKind) -> Result<u64> {
+    let slots = game.tier_size(tier);
+    let kid_slots = checked_total(
+        game.stored_children(tier)
+            .into_iter()
+            .map(|c| game.tier_size(c)),
+        "index slots",
+    )?;
+    slots
+        .checked_mul(kind.bytes_per_slot())
+        .and_then(|w| w.checked_add(slots / 256))
+        .and_then(|w| w.checked_add(kid_slots.checked_mul(2)?))
+        .ok_or_else(|| {
+            Error::Memory("too large: the memory estimate does not fit in 64 bits".into())
+        })
+}
+
+/// The compact solver's kind for `tier` under `limit`: counted (two bytes a
+/// slot) where that fits, plain (one) otherwise.
+pub fn compact_kind<G: TierGame>(game: &G, tier: G::Tier, limit: Option<u64>) -> CompactKind {
+    let fits = |l| compact_memory(game, tier, CompactKind::Counted).is_ok_and(|m| m <= l);
+    if limit.is_none_or(fits) {
+        CompactKind::Counted
+    } else {
+        CompactKind::Plain
+    }
+}
+
+/// Splits a wave into consecutive batches whose [`batch_memory`] fits `limit`
+/// (a tier alone always forms a batch; the caller checked it fits).
+pub(super) fn batches<G: TierGame>(
+    game: &G,
+    wave: &[G::Tier],
+    limit: Option<u64>,
+) -> Vec<Vec<G::Tier>> {
+    let Some(limit) = limit else {
+        return vec![wave.to_vec()];
+    };
+    let mut out: Vec<Vec<G::Tier>> = Vec::new();
+    let mut cur: Vec<G::Tier> = Vec::new();
+    for &t in wave {
+        cur.push(t);
+        if cur.len() > 1 && batch_memory(game, &cur).unwrap_or(u64::MAX) > limit {
+            cur.pop();
+            out.push(std::mem::take(&mut cur));
+            cur.push(t);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// 80 % of `MemAvailable` from /proc/meminfo, if readable.
+pub fn default_memory_limit() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024 / 10 * 8)
+}
+
+/// Parses a size such as `512M`, `8G`, `1.5G`, `100000` (bytes).
+pub fn parse_size(text: &str) -> Result<u64> {
+    let t = text.trim();
+    let q = quote(t);
+    let (num, mul) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => {
+            let unit = t[i..].to_ascii_uppercase();
+            let mul = match unit.trim_end_matches("IB").trim_end_matches('B') {
+                "" => 1u64,
+                "K" => 1 << 10,
+                "M" => 1 << 20,
+                "G" => 1 << 30,
+                "T" => 1 << 40,
+                _ => {
+                    return Err(Error::Input(format!(
+                        "size {q}: unknown unit; use K, M, G or T"
+                    )))
+                }
+            };
+            (&t[..i], mul)
+        }
+        None => (t, 1),
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| Error::Input(format!("size {q} is not a number with a unit (e.g. 8G)")))?;
+    if v.is_nan() || v < 0.0 || !v.is_finite() {
+        return Err(Error::Input(format!("size {q} must be non-negative")));
+    }
+    let bytes = v * mul as f64;
+    // `as u64` would saturate silently: 99999999999999999999G is a typo, not "no limit".
+    if bytes >= u64::MAX as f64 {
+        return Err(Error::Input(format!(
+            "size {q} is larger than any memory (at most 16 EiB)"
+        )));
+    }
+    Ok(bytes as u64)
+}
+
+/// Human-readable bytes (`1.5 GiB`).
+pub fn format_bytes(b: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < units.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", units[u])
+    }
+}
+
+/// Refuses a plan whose largest tier (with its children's records) exceeds
+/// `limit`, even with the compact solver where `compact` allows it.
+pub fn check_memory_serial<G: Solvable>(
+    game: &G,
+    scope: &Scope,
+    plan: &Plan<G::Tier>,
+    limit: Option<u64>,
+    compact: Compact,
+) -> Result<()> {
+    let Some(limit) = limit else {
+        return Ok(());
+    };
+    let (need, how) = match compact {
+        Compact::Never => (plan.memory_serial, ""),
+        // A tier's compact estimate is below its full one: the plan fits when
+        // every tier fits one way or the other, that is when the compact one does.
+        Compact::Auto if plan.memory_serial > limit => (
+            plan.memory_compact,
+            " with the compact solver for the largest tiers",
+        ),
+        Compact::Auto => (plan.memory_serial, ""),
+        Compact::Always => (plan.memory_compact, " with the compact solver"),
+    };
+    if need > limit {
+        return Err(Error::Memory(format!(
+            "{} ({} scope) needs about {} even one tier at a time{how}, but the limit is {}; raise --memory or choose a smaller scope",
+            game.rules_string(),
+            scope.name(),
+            format_bytes(need),
+            format_bytes(limit)
+        )));
+    }
+    Ok(())
+}
