@@ -200,6 +200,19 @@ pub(super) fn read(path: &Path, id: &Identity, want: CompactKind) -> Result<Opti
         || format!("{chunks} distance sets for a tier of {size} slots"),
     )?;
     let bytes = Bytes::new(n, &tier, kind)?;
+    read_body(&mut r, &bytes, stored, path)?;
+    r.end()?;
+    Ok(Some(CompactState { bytes, at }))
+}
+
+/// Reads the distance sets, the state bytes and (when `stored` is counted)
+/// the counter bytes into `bytes`, checking every state byte.
+fn read_body<R: std::io::Read>(
+    r: &mut Checked<R>,
+    bytes: &Bytes,
+    stored: CompactKind,
+    path: &Path,
+) -> Result<()> {
     let mut buf = vec![0u8; BUF];
     let per = BUF / (8 * SET_WORDS);
     for part in bytes.sets.chunks(per) {
@@ -214,36 +227,18 @@ pub(super) fn read(path: &Path, id: &Identity, want: CompactKind) -> Result<Opti
         }
     }
     for seg in &bytes.segs {
-        for part in seg.chunks(BUF) {
-            let b = &mut buf[..part.len()];
-            r.take(b)?;
-            ensure(
-                b.iter().all(|&x| x <= MAX_BYTE),
-                path,
-                TableFault::Corrupt,
-                || "a byte that is no compact state".into(),
-            )?;
-            for (w, &x) in part.iter().zip(b.iter()) {
-                w.store(x, Ordering::Relaxed);
-            }
-        }
+        read_segment(r, seg, &mut buf, Some(path))?;
     }
     if stored == CompactKind::Counted {
         // Any byte is a counter; read into the counters, or past them.
         match &bytes.counts {
             Some(counts) => {
                 for seg in counts {
-                    for part in seg.chunks(BUF) {
-                        let b = &mut buf[..part.len()];
-                        r.take(b)?;
-                        for (w, &x) in part.iter().zip(b.iter()) {
-                            w.store(x, Ordering::Relaxed);
-                        }
-                    }
+                    read_segment(r, seg, &mut buf, None)?;
                 }
             }
             None => {
-                let mut left = n;
+                let mut left = bytes.segs.iter().map(Vec::len).sum::<usize>();
                 while left > 0 {
                     let k = left.min(BUF);
                     r.take(&mut buf[..k])?;
@@ -252,6 +247,31 @@ pub(super) fn read(path: &Path, id: &Identity, want: CompactKind) -> Result<Opti
             }
         }
     }
-    r.end()?;
-    Ok(Some(CompactState { bytes, at }))
+    Ok(())
+}
+
+/// Reads one segment of bytes; with `states` (the file's path), each must be a
+/// compact state.
+fn read_segment<R: std::io::Read>(
+    r: &mut Checked<R>,
+    seg: &[std::sync::atomic::AtomicU8],
+    buf: &mut [u8],
+    states: Option<&Path>,
+) -> Result<()> {
+    for part in seg.chunks(BUF) {
+        let b = &mut buf[..part.len()];
+        r.take(b)?;
+        if let Some(path) = states {
+            ensure(
+                b.iter().all(|&x| x <= MAX_BYTE),
+                path,
+                TableFault::Corrupt,
+                || "a byte that is no compact state".into(),
+            )?;
+        }
+        for (w, &x) in part.iter().zip(b.iter()) {
+            w.store(x, Ordering::Relaxed);
+        }
+    }
+    Ok(())
 }
