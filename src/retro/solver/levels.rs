@@ -146,91 +146,13 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
         // Pending wins not beaten by a faster in-tier win become final now.
         frontier.par_sort_unstable();
         frontier.dedup();
-        let win_d = encode(Value::Win, check_distance(d)?);
-        // In parallel (each slot is listed once after the dedup): on a movement
-        // tier most slots pass through here, and a serial pass kept 2 threads
-        // below 1.8 times 1.
-        let parts: Vec<(Vec<u64>, Vec<u64>)> = frontier
-            .par_chunks(CHUNK)
-            .map(|part| {
-                let (mut losses, mut wins) = (Vec::new(), Vec::new());
-                for &i in part {
-                    let i = i.get() as usize;
-                    let w = words.load(i);
-                    let w = if w & U != 0 {
-                        decide(words.at(i), win_d);
-                        words.load(i)
-                    } else {
-                        w
-                    };
-                    if !game.may_have_unmoves(tier, i as u64) {
-                        continue;
-                    }
-                    match decode(w as u16) {
-                        Some((Value::Loss, x)) if x == d => losses.push(i as u64),
-                        Some((Value::Win, x)) if x == d => wins.push(i as u64),
-                        _ => {} // superseded pending entry
-                    }
-                }
-                (losses, wins)
-            })
-            .collect();
-        drop(frontier);
-        let (mut losses, mut wins) = (Vec::new(), Vec::new());
-        for (l, w) in parts {
-            losses.extend(l);
-            wins.extend(w);
-        }
+        let (losses, wins) = level_slots(game, tier, words, frontier, d)?;
         let next = check_distance(d + 1)?;
-        let win_next = encode(Value::Win, next);
-        let jobs = |len: usize| (MIN_LEVEL_JOB / LEVEL_BATCH).max(len / (LEVEL_BATCH * 64));
-        // Losses first: their predecessors are wins at d + 1.
-        let new_wins: Vec<S> = losses
-            .par_chunks(LEVEL_BATCH)
-            .with_min_len(jobs(losses.len()))
-            .map_init(
-                || (PredScratch::new(), Vec::new(), Vec::new()),
-                |(scratch, preds, all), batch| {
-                    all.clear();
-                    for &c in batch {
-                        pred_classes(game, tier, c, scratch, preds);
-                        all.extend_from_slice(preds);
-                    }
-                    all.retain(|&q| words.load(q as usize) & U != 0);
-                    all.iter()
-                        .filter(|&&q| decide(words.at(q as usize), win_next))
-                        .map(|&q| S::of(q))
-                        .collect::<Vec<S>>()
-                },
-            )
-            .flatten_iter()
-            .collect();
+        let (new_wins, new_losses): (Vec<S>, Vec<(u32, S)>) =
+            level_predecessors(game, tier, words, (&losses, &wins), next);
         if !new_wins.is_empty() {
             buckets.entry(next).or_default().extend(new_wins);
         }
-        // Then wins: decrement predecessors; zero without escape is a loss.
-        let new_losses: Vec<(u32, S)> = wins
-            .par_chunks(LEVEL_BATCH)
-            .with_min_len(jobs(wins.len()))
-            .map_init(
-                || (PredScratch::new(), Vec::new(), Vec::new()),
-                |(scratch, preds, all), batch| {
-                    all.clear();
-                    for &c in batch {
-                        pred_edges(game, tier, c, scratch, preds);
-                        all.extend_from_slice(preds);
-                    }
-                    all.retain(|&(q, _)| words.load(q as usize) & U != 0);
-                    all.iter()
-                        .filter_map(|&(q, e)| {
-                            decrement(words.at(q as usize), u32::from(e), next)
-                                .map(|r| (decode(r).map_or(next, |x| x.1), S::of(q)))
-                        })
-                        .collect::<Vec<(u32, S)>>()
-                },
-            )
-            .flatten_iter()
-            .collect();
         for (l, q) in new_losses {
             buckets.entry(l).or_default().push(q);
         }
@@ -238,4 +160,111 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
         progress.message(&format!("distance {d}"));
     }
     Ok(levels)
+}
+
+/// The slots of level `d` (`frontier`, sorted and each once) that have
+/// predecessors, as (losses, wins); a pending win not beaten by a faster
+/// in-tier win becomes final here.
+fn level_slots<G: TierGame, S: Slot>(
+    game: &G,
+    tier: G::Tier,
+    words: &Words,
+    frontier: Vec<S>,
+    d: u32,
+) -> Result<(Vec<u64>, Vec<u64>)> {
+    let win_d = encode(Value::Win, check_distance(d)?);
+    // In parallel (each slot is listed once after the dedup): on a movement
+    // tier most slots pass through here, and a serial pass kept 2 threads
+    // below 1.8 times 1.
+    let parts: Vec<(Vec<u64>, Vec<u64>)> = frontier
+        .par_chunks(CHUNK)
+        .map(|part| {
+            let (mut losses, mut wins) = (Vec::new(), Vec::new());
+            for &i in part {
+                let i = i.get() as usize;
+                let w = words.load(i);
+                let w = if w & U != 0 {
+                    decide(words.at(i), win_d);
+                    words.load(i)
+                } else {
+                    w
+                };
+                if !game.may_have_unmoves(tier, i as u64) {
+                    continue;
+                }
+                match decode(w as u16) {
+                    Some((Value::Loss, x)) if x == d => losses.push(i as u64),
+                    Some((Value::Win, x)) if x == d => wins.push(i as u64),
+                    _ => {} // superseded pending entry
+                }
+            }
+            (losses, wins)
+        })
+        .collect();
+    drop(frontier);
+    let (mut losses, mut wins) = (Vec::new(), Vec::new());
+    for (l, w) in parts {
+        losses.extend(l);
+        wins.extend(w);
+    }
+    Ok((losses, wins))
+}
+
+/// The predecessors of a level's losses made wins at `next` (returned), then
+/// the predecessors of its wins decremented, those reaching zero without an
+/// escape returned as losses with their distance.
+fn level_predecessors<G: TierGame, S: Slot>(
+    game: &G,
+    tier: G::Tier,
+    words: &Words,
+    (losses, wins): (&[u64], &[u64]),
+    next: u32,
+) -> (Vec<S>, Vec<(u32, S)>) {
+    let win_next = encode(Value::Win, next);
+    let jobs = |len: usize| (MIN_LEVEL_JOB / LEVEL_BATCH).max(len / (LEVEL_BATCH * 64));
+    // Losses first: their predecessors are wins at d + 1.
+    let new_wins: Vec<S> = losses
+        .par_chunks(LEVEL_BATCH)
+        .with_min_len(jobs(losses.len()))
+        .map_init(
+            || (PredScratch::new(), Vec::new(), Vec::new()),
+            |(scratch, preds, all), batch| {
+                all.clear();
+                for &c in batch {
+                    pred_classes(game, tier, c, scratch, preds);
+                    all.extend_from_slice(preds);
+                }
+                all.retain(|&q| words.load(q as usize) & U != 0);
+                all.iter()
+                    .filter(|&&q| decide(words.at(q as usize), win_next))
+                    .map(|&q| S::of(q))
+                    .collect::<Vec<S>>()
+            },
+        )
+        .flatten_iter()
+        .collect();
+    // Then wins: decrement predecessors; zero without escape is a loss.
+    let new_losses: Vec<(u32, S)> = wins
+        .par_chunks(LEVEL_BATCH)
+        .with_min_len(jobs(wins.len()))
+        .map_init(
+            || (PredScratch::new(), Vec::new(), Vec::new()),
+            |(scratch, preds, all), batch| {
+                all.clear();
+                for &c in batch {
+                    pred_edges(game, tier, c, scratch, preds);
+                    all.extend_from_slice(preds);
+                }
+                all.retain(|&(q, _)| words.load(q as usize) & U != 0);
+                all.iter()
+                    .filter_map(|&(q, e)| {
+                        decrement(words.at(q as usize), u32::from(e), next)
+                            .map(|r| (decode(r).map_or(next, |x| x.1), S::of(q)))
+                    })
+                    .collect::<Vec<(u32, S)>>()
+            },
+        )
+        .flatten_iter()
+        .collect();
+    (new_wins, new_losses)
 }
