@@ -226,7 +226,7 @@ pub fn run(args: Args) -> Result<()> {
         return super::bench_ladder::run(&args, &super::out::Bars::new());
     }
     if args.prove && args.seeds {
-        return super::prove::bench_seeds(
+        return super::bench_prove::bench_seeds(
             args.threads.or(1),
             args.hash.or(256),
             args.seed,
@@ -235,7 +235,7 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     if args.prove {
-        return super::prove::bench_prove(
+        return super::bench_prove::bench_prove(
             args.threads.or(1),
             args.hash.or(64),
             args.seed,

@@ -8,6 +8,7 @@ pub mod analyze;
 pub mod args;
 pub mod bench;
 pub mod bench_ladder;
+pub mod bench_prove;
 pub mod bench_retro;
 pub mod bounds;
 pub mod compare;
