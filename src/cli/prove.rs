@@ -26,7 +26,7 @@ use huntsolve::prove::{
 use huntsolve::retro::TierGame;
 use huntsolve::{AnyGame, Error, Result};
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Largest certificate written (nodes).
@@ -237,59 +237,12 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
     if huntsolve::progress::stop_requested() {
         return Err(Error::Interrupted);
     }
-    let mut certs = Vec::new();
     // A failed extraction or save is reported after the proof's report, which
     // is printed whatever happens here.
-    let mut save_error = None;
-    if let Some(file) = &args.save {
-        let decisive: Vec<&RunReport> = match (side, value.as_str()) {
-            (Some(_), "unknown") | (None, "unknown") => Vec::new(),
-            (Some(_), _) => runs.iter().collect(),
-            (None, "draw") => runs.iter().collect(),
-            (None, _) => runs
-                .iter()
-                .filter(|r| r.outcome == RunOutcome::Proven)
-                .collect(),
-        };
-        if decisive.is_empty() {
-            // The report (root numbers, nodes) is still worth having; nothing is written.
-            eprintln!(
-                "prove: nothing saved to {}: the value is unknown",
-                file.display()
-            );
-        }
-        let leaf =
-            |p: &G::Pos| -> Result<Option<TableRef>> { Ok(tables.leaf(game, p)?.map(|x| x.0)) };
-        for r in decisive {
-            let path = if decisive_len(&runs, side, &value) > 1 {
-                PathBuf::from(format!("{}.{}", file.display(), r.side_name))
-            } else {
-                file.clone()
-            };
-            let cert = match extract(&prover, &pos, r.side, r.outcome, &leaf, MAX_CERT_NODES)
-                .and_then(|c| c.write(&path).map(|()| c))
-            {
-                Ok(c) => c,
-                Err(e) => {
-                    save_error = Some(e);
-                    break;
-                }
-            };
-            let bytes = cert.encode();
-            certs.push(SavedCert {
-                file: path.display().to_string(),
-                kind: match cert.header.kind {
-                    huntsolve::prove::certificate::Kind::Win => "win",
-                    huntsolve::prove::certificate::Kind::NoWin => "no-win",
-                }
-                .to_string(),
-                side: r.side_name.to_string(),
-                nodes: cert.nodes.len(),
-                bytes: bytes.len(),
-                depth: cert.depth(),
-            });
-        }
-    }
+    let (certs, save_error) = match &args.save {
+        Some(file) => save_certificates(&prover, &pos, file, side, &value, &runs),
+        None => (Vec::new(), None),
+    };
     let nodes: u64 = runs.iter().map(|r| r.nodes).sum();
     let seconds: f64 = runs.iter().map(|r| r.seconds).sum();
     let o = ProveOut {
@@ -321,6 +274,68 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         out::print(&text(&o))?;
     }
     save_error.map_or(Ok(()), Err)
+}
+
+/// `--save FILE`: the certificate of each run that decides the value (see the
+/// module docs), and the error that stopped the extraction or a write.
+fn save_certificates<G: TierGame>(
+    prover: &Prover<'_, G, TableDirs<G>>,
+    pos: &G::Pos,
+    file: &Path,
+    side: Option<usize>,
+    value: &str,
+    runs: &[RunReport],
+) -> (Vec<SavedCert>, Option<Error>) {
+    let (game, tables) = (prover.game, prover.oracle);
+    let mut certs = Vec::new();
+    let mut save_error = None;
+    let decisive: Vec<&RunReport> = match (side, value) {
+        (Some(_), "unknown") | (None, "unknown") => Vec::new(),
+        (Some(_), _) => runs.iter().collect(),
+        (None, "draw") => runs.iter().collect(),
+        (None, _) => runs
+            .iter()
+            .filter(|r| r.outcome == RunOutcome::Proven)
+            .collect(),
+    };
+    if decisive.is_empty() {
+        // The report (root numbers, nodes) is still worth having; nothing is written.
+        eprintln!(
+            "prove: nothing saved to {}: the value is unknown",
+            file.display()
+        );
+    }
+    let leaf = |p: &G::Pos| -> Result<Option<TableRef>> { Ok(tables.leaf(game, p)?.map(|x| x.0)) };
+    for r in decisive {
+        let path = if decisive_len(runs, side, value) > 1 {
+            PathBuf::from(format!("{}.{}", file.display(), r.side_name))
+        } else {
+            file.to_path_buf()
+        };
+        let cert = match extract(prover, pos, r.side, r.outcome, &leaf, MAX_CERT_NODES)
+            .and_then(|c| c.write(&path).map(|()| c))
+        {
+            Ok(c) => c,
+            Err(e) => {
+                save_error = Some(e);
+                break;
+            }
+        };
+        let bytes = cert.encode();
+        certs.push(SavedCert {
+            file: path.display().to_string(),
+            kind: match cert.header.kind {
+                huntsolve::prove::certificate::Kind::Win => "win",
+                huntsolve::prove::certificate::Kind::NoWin => "no-win",
+            }
+            .to_string(),
+            side: r.side_name.to_string(),
+            nodes: cert.nodes.len(),
+            bytes: bytes.len(),
+            depth: cert.depth(),
+        });
+    }
+    (certs, save_error)
 }
 
 fn decisive_len(runs: &[RunReport], side: Option<usize>, value: &str) -> usize {

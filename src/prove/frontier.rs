@@ -64,27 +64,23 @@
 
 mod assemble;
 mod graph;
+mod run;
 mod state;
 
 pub use state::{Entry, State, STATE_FILE};
 
-use super::certificate::{Certificate, Kind, TableRef};
-use super::check::check;
-use super::dfpn::{Init, ProveConfig, Prover, RunOutcome};
+use super::dfpn::{Init, ProveConfig, RunOutcome};
 use super::tables::TableDirs;
-use super::ProofTable;
 use crate::error::{Error, Result};
-use crate::game::{Game, Notation, Value};
-use crate::hunt::{HuntGame, HuntPos};
-use crate::progress::{stop_requested, NoProgress, Progress};
-use assemble::{assemble, load_cert};
-use graph::{enumerate, evaluate, select, Kind2, NO_RANK};
+use crate::game::{Game, Value};
+use crate::hunt::HuntGame;
+use crate::progress::Progress;
+use assemble::start_certificate;
+use graph::{enumerate, Graph, Kind2};
+use run::{known_of, prove_frontier, Ctx, Marks};
 use serde::Serialize;
 use state::{read_state, state_path, write_state};
-use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Largest certificate of one frontier position (nodes).
@@ -206,34 +202,6 @@ pub struct StartCert {
     pub holds: bool,
 }
 
-/// A proof run of one frontier position.
-struct Job {
-    node: u32,
-    nodes: u64,
-}
-
-/// What a run found.
-struct Done {
-    node: u32,
-    outcome: RunOutcome,
-    nodes: u64,
-    limit: u64,
-    pn: u32,
-    dn: u32,
-    /// Stopped by the driver (the start was decided, time is out): not a try.
-    interrupted: bool,
-    cert: Option<Result<Certificate>>,
-}
-
-struct Queue {
-    jobs: VecDeque<Job>,
-    closed: bool,
-}
-
-fn lock(q: &Mutex<Queue>) -> std::sync::MutexGuard<'_, Queue> {
-    q.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// Proves or disproves "`side` forces a win" from the start of `game` by the
 /// frontier method (see the module docs). Errors: bad input, a damaged state
 /// file, unreadable tables, an interrupt, a certificate that does not hold
@@ -268,48 +236,16 @@ pub fn frontier(
     });
     progress.message(&format!("enumerating {} plies", cfg.depth));
     let g = enumerate(game, tables, cfg, side)?;
-    let n = g.nodes.len();
-    let frontier_ids: Vec<u32> = (0..n as u32)
+    let frontier_ids: Vec<u32> = (0..g.nodes.len() as u32)
         .filter(|&i| g.nodes[i as usize].kind == Kind2::Frontier)
         .collect();
-    // Per node: the state entry, when there is one.
-    let mut entry_of: Vec<Option<usize>> = vec![None; n];
-    let mut certs: Vec<Option<Certificate>> = vec![None; n];
-    let mut resumed = 0;
-    for (ei, e) in state.entries.iter().enumerate() {
-        if e.side as usize != side {
-            continue;
-        }
-        let Ok(k) = u64::from_str_radix(&e.key, 16) else {
-            return Err(Error::Input(format!(
-                "the frontier state file names key '{}' (hex expected)",
-                crate::error::bounded(&e.key)
-            )));
-        };
-        if let Some(&i) = g.index.get(&k) {
-            if g.nodes[i as usize].kind == Kind2::Frontier {
-                entry_of[i as usize] = Some(ei);
-                resumed += 1;
-            }
-        }
-    }
-    let known_of = |e: &Entry| match e.outcome {
-        RunOutcome::Proven => Some(true),
-        RunOutcome::Disproven => Some(false),
-        RunOutcome::Unknown => None,
-    };
-    let mut known: Vec<Option<bool>> = vec![None; n];
-    for i in 0..n {
-        if let Some(ei) = entry_of[i] {
-            known[i] = known_of(&state.entries[ei]);
-        }
-    }
+    let (mut marks, resumed) = resume(&g, &state, side)?;
     let mut result = FrontierResult {
-        rules: rules.clone(),
+        rules,
         side: game.side_name(side).to_string(),
         depth: cfg.depth,
         outcome: RunOutcome::Unknown,
-        graph_nodes: n,
+        graph_nodes: g.nodes.len(),
         frontier: frontier_ids.len(),
         leaves: g
             .nodes
@@ -329,335 +265,74 @@ pub fn frontier(
         certificate: None,
         seconds: 0.0,
     };
-    let deadline = cfg.time.map(|t| t0 + t);
-    let time_left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
-    let tt = ProofTable::new(cfg.hash_mib.max(1));
-    let stop = Arc::new(AtomicBool::new(false));
-    let queue = Mutex::new(Queue {
-        jobs: VecDeque::new(),
-        closed: false,
-    });
-    let wake = Condvar::new();
-    let (tx, rx) = mpsc::channel::<Done>();
-    let threads = cfg.threads.max(1);
-
-    let decided = |known: &[Option<bool>]| -> Option<bool> {
-        let ev = evaluate(&g, known);
-        if ev.win_rank[0] != NO_RANK {
-            Some(true)
-        } else if ev.no_win[0] {
-            Some(false)
-        } else {
-            None
-        }
+    let ctx = Ctx {
+        game,
+        tables,
+        cfg,
+        side,
+        g: &g,
+        frontier: &frontier_ids,
+        cert_dir,
+        deadline: cfg.time.map(|t| t0 + t),
     };
-
-    let outcome = std::thread::scope(|scope| -> Result<Option<bool>> {
-        // The workers: one df-pn run at a time each, on the shared table.
-        let close = |stop_runs: bool| {
-            if stop_runs {
-                stop.store(true, Ordering::Relaxed);
-            }
-            lock(&queue).closed = true;
-            wake.notify_all();
-        };
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (queue, wake, stop, tt, g) = (&queue, &wake, &stop, &tt, &g);
-            let time_left = &time_left;
-            let spawned = std::thread::Builder::new()
-                .name("frontier".into())
-                .spawn_scoped(scope, move || loop {
-                    let job = {
-                        let mut q = lock(queue);
-                        loop {
-                            if q.closed {
-                                return;
-                            }
-                            if let Some(j) = q.jobs.pop_front() {
-                                break j;
-                            }
-                            q = wake.wait(q).unwrap_or_else(|e| e.into_inner());
-                        }
-                    };
-                    let pos = g.nodes[job.node as usize].pos;
-                    let pcfg = ProveConfig {
-                        threads: 1,
-                        nodes: Some(job.nodes),
-                        time: time_left(),
-                        stop: stop.clone(),
-                        symmetry: cfg.symmetry,
-                        init: cfg.init,
-                        quick_check: cfg.quick_check,
-                        ..Default::default()
-                    };
-                    let prover = Prover::new(game, tables, tt, pcfg);
-                    let r = prover.prove_side(&pos, side, &NoProgress);
-                    let interrupted = r.outcome == RunOutcome::Unknown
-                        && (stop.load(Ordering::Relaxed)
-                            || stop_requested()
-                            || time_left().is_some_and(|t| t.is_zero()));
-                    let cert = (r.outcome != RunOutcome::Unknown).then(|| {
-                        let leaf = |p: &HuntPos| -> Result<Option<TableRef>> {
-                            Ok(tables.leaf(game, p)?.map(|x| x.0))
-                        };
-                        super::dfpn::extract(
-                            &prover,
-                            &pos,
-                            side,
-                            r.outcome,
-                            &leaf,
-                            MAX_JOB_CERT_NODES,
-                        )
-                    });
-                    let done = Done {
-                        node: job.node,
-                        outcome: r.outcome,
-                        nodes: r.nodes,
-                        limit: job.nodes,
-                        pn: r.pn,
-                        dn: r.dn,
-                        interrupted,
-                        cert,
-                    };
-                    if tx.send(done).is_err() {
-                        return;
-                    }
-                });
-            if let Err(e) = spawned {
-                close(true);
-                return Err(Error::io("starting a frontier thread", e));
-            }
-        }
-        drop(tx);
-        let run = (|| -> Result<Option<bool>> {
-            let mut running = 0usize;
-            // 1. Scoring: every frontier position not in the state.
-            let to_score: Vec<u32> = frontier_ids
-                .iter()
-                .copied()
-                .filter(|&i| entry_of[i as usize].is_none())
-                .collect();
-            progress.stage("frontier: scoring", to_score.len() as u64);
-            {
-                let mut q = lock(&queue);
-                for &i in &to_score {
-                    q.jobs.push_back(Job {
-                        node: i,
-                        nodes: cfg.score_nodes.max(1),
-                    });
-                    running += 1;
-                }
-            }
-            wake.notify_all();
-            let mut scoring = true;
-            // Whether a value became known since the last evaluation.
-            let mut dirty = true;
-            let mut saved = Instant::now();
-            let mut since_eval = 0u32;
-            loop {
-                if stop_requested() {
-                    return Err(Error::Interrupted);
-                }
-                // While scoring, the graph is evaluated every 64 new values
-                // (an evaluation walks the whole graph).
-                if dirty && (!scoring || running == 0 || since_eval >= 64) {
-                    dirty = false;
-                    since_eval = 0;
-                    if let Some(v) = decided(&known) {
-                        return Ok(Some(v));
-                    }
-                }
-                if time_left().is_some_and(|t| t.is_zero()) {
-                    return Ok(None);
-                }
-                if running == 0 {
-                    if scoring {
-                        scoring = false;
-                        progress.finish_stage();
-                        progress.stage("frontier: proving", 0);
-                    }
-                    // 3. Select and queue the selected positions.
-                    let sel = select(&g, &known, &entry_of, &state.entries, cfg);
-                    result.root_proof_cost = sel.proof_cost;
-                    result.root_disproof_cost = sel.disproof_cost;
-                    result.selections += 1;
-                    result.last_selection = sel.jobs.len();
-                    if sel.jobs.is_empty() {
-                        return Ok(None);
-                    }
-                    progress.message(&format!(
-                        "selection {}: {} positions (cost to prove {}, to disprove {})",
-                        result.selections,
-                        sel.jobs.len(),
-                        cost_text(sel.proof_cost.unwrap_or(INF)),
-                        cost_text(sel.disproof_cost.unwrap_or(INF))
-                    ));
-                    running += sel.jobs.len();
-                    lock(&queue).jobs.extend(sel.jobs);
-                    wake.notify_all();
-                }
-                let wait = time_left()
-                    .unwrap_or(Duration::from_secs(1))
-                    .min(Duration::from_millis(500));
-                let d = match rx.recv_timeout(wait) {
-                    Ok(d) => d,
-                    Err(mpsc::RecvTimeoutError::Timeout) => continue,
-                    Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        return Err(Error::Internal("the frontier workers ended early".into()))
-                    }
-                };
-                running -= 1;
-                result.runs += 1;
-                result.nodes += d.nodes;
-                if scoring {
-                    progress.advance(1);
-                }
-                if d.interrupted {
-                    continue;
-                }
-                let i = d.node as usize;
-                let x = &g.nodes[i];
-                let ei = match entry_of[i] {
-                    Some(ei) => ei,
-                    None => {
-                        state.entries.push(Entry {
-                            key: format!("{:016x}", x.key),
-                            position: game.format_position(&x.pos),
-                            side: side as u8,
-                            outcome: RunOutcome::Unknown,
-                            tries: 0,
-                            nodes: 0,
-                            pn: 1,
-                            dn: 1,
-                            limit: 0,
-                            certificate: None,
-                        });
-                        entry_of[i] = Some(state.entries.len() - 1);
-                        state.entries.len() - 1
-                    }
-                };
-                let mut outcome = d.outcome;
-                let mut file = None;
-                if let Some(c) = d.cert {
-                    match c {
-                        Ok(c) => {
-                            if let Some(dir) = &cert_dir {
-                                let name = format!(
-                                    "{:016x}.s{side}.{}.proof",
-                                    x.key,
-                                    if outcome == RunOutcome::Proven {
-                                        "win"
-                                    } else {
-                                        "no-win"
-                                    }
-                                );
-                                c.write(&dir.join(&name))?;
-                                file = Some(name);
-                            }
-                            certs[i] = Some(c);
-                        }
-                        Err(Error::Interrupted) => return Err(Error::Interrupted),
-                        // No certificate: the result does not count (tried again later).
-                        Err(_) => outcome = RunOutcome::Unknown,
-                    }
-                }
-                let e = &mut state.entries[ei];
-                e.outcome = outcome;
-                e.tries += 1;
-                e.nodes = e.nodes.max(d.nodes);
-                e.pn = d.pn;
-                e.dn = d.dn;
-                e.certificate = file;
-                if outcome == RunOutcome::Unknown {
-                    e.limit = e.limit.max(d.limit);
-                }
-                known[i] = known_of(e);
-                if known[i].is_some() {
-                    dirty = true;
-                    since_eval += 1;
-                }
-                // The state at most every 10 s (the certificates are on disk
-                // already); a killed run loses the results of those seconds.
-                if let Some(dir) = &cfg.out {
-                    if saved.elapsed() >= Duration::from_secs(10) {
-                        write_state(dir, &state)?;
-                        saved = Instant::now();
-                    }
-                }
-            }
-        })();
-        close(true);
-        run
-    });
+    let outcome = prove_frontier(&ctx, &mut state, &mut marks, &mut result, progress);
     if let Some(dir) = &cfg.out {
         write_state(dir, &state)?;
     }
     let outcome = outcome?;
     for &i in &frontier_ids {
-        match known[i as usize] {
+        match marks.known[i as usize] {
             Some(true) => result.proven += 1,
             Some(false) => result.disproven += 1,
             None => result.open += 1,
         }
     }
     if let Some(w) = outcome {
-        // Certificates of resumed positions come from their files.
-        for &i in &frontier_ids {
-            let i = i as usize;
-            if known[i].is_some() && certs[i].is_none() {
-                let e = &state.entries[entry_of[i].unwrap_or(0)];
-                certs[i] = Some(load_cert(game, cfg, e)?);
-            }
-        }
-        let ev = evaluate(&g, &known);
-        let (cert, spliced) = assemble(game, tables, &g, &ev, &certs, side, w, cfg.symmetry)?;
-        let bytes = cert.encode();
-        let mut file = None;
-        if let Some(d) = &cfg.out {
-            let safe: String = rules
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                .collect();
-            let path = d.join(format!(
-                "{safe}.s{side}.d{}.{}.proof",
-                cfg.depth,
-                if w { "win" } else { "no-win" }
-            ));
-            cert.write(&path)?;
-            file = Some(path.display().to_string());
-        }
-        let probe = |p: &HuntPos| tables.leaf(game, p);
-        let report = check(game, &cert, &probe)?;
-        let want = if w { Kind::Win } else { Kind::NoWin };
-        let holds = report.ok()
-            && cert.header.kind == want
-            && cert.header.side as usize == side
-            && cert.header.position == game.format_position(&game.start());
-        if !holds {
-            return Err(Error::Disagreement(format!(
-                "frontier: the start's certificate ({}) does not hold: {}",
-                file.as_deref().unwrap_or("in memory"),
-                report.examples.first().map_or("", |s| s.as_str())
-            )));
-        }
+        result.certificate = Some(start_certificate(&ctx, &state, &mut marks, w)?);
         result.outcome = if w {
             RunOutcome::Proven
         } else {
             RunOutcome::Disproven
         };
-        result.certificate = Some(StartCert {
-            file,
-            nodes: cert.nodes.len(),
-            bytes: bytes.len(),
-            crc32: crc32fast::hash(&bytes[..bytes.len().saturating_sub(12)]),
-            spliced,
-            table_leaves: report.table_leaves,
-            holds,
-        });
     }
     result.seconds = t0.elapsed().as_secs_f64();
     Ok(result)
+}
+
+/// The frontier nodes' entries in the state (goal side `side`), and how many
+/// there are.
+fn resume(g: &Graph, state: &State, side: usize) -> Result<(Marks, usize)> {
+    let n = g.nodes.len();
+    // Per node: the state entry, when there is one.
+    let mut entry_of: Vec<Option<usize>> = vec![None; n];
+    let mut resumed = 0;
+    for (ei, e) in state.entries.iter().enumerate() {
+        if e.side as usize != side {
+            continue;
+        }
+        let Ok(k) = u64::from_str_radix(&e.key, 16) else {
+            return Err(Error::Input(format!(
+                "the frontier state file names key '{}' (hex expected)",
+                crate::error::bounded(&e.key)
+            )));
+        };
+        if let Some(&i) = g.index.get(&k) {
+            if g.nodes[i as usize].kind == Kind2::Frontier {
+                entry_of[i as usize] = Some(ei);
+                resumed += 1;
+            }
+        }
+    }
+    let known = entry_of
+        .iter()
+        .map(|ei| ei.and_then(|ei| known_of(&state.entries[ei])))
+        .collect();
+    let marks = Marks {
+        entry_of,
+        certs: vec![None; n],
+        known,
+    };
+    Ok((marks, resumed))
 }
 
 fn cost_text(c: u64) -> String {
@@ -669,7 +344,7 @@ fn cost_text(c: u64) -> String {
 }
 
 /// The value of the start for its mover from up to two frontier runs (as
-/// [`Prover::value`]): the mover's win, else the opponent's, else a draw.
+/// [`Prover::value`](super::Prover::value)): the mover's win, else the opponent's, else a draw.
 pub fn frontier_value(
     game: &HuntGame,
     tables: &TableDirs<HuntGame>,

@@ -255,22 +255,7 @@ impl<G: Game, O: Oracle<G>> Worker<'_, G, O> {
         let Some((moves, frame)) = self.frame_moves::<Child<G::Pos>>(pos, FRAME_BYTES) else {
             return Res::open();
         };
-        let mut ch: Vec<Child<G::Pos>> = Vec::with_capacity(moves.len());
-        for &m in moves.iter() {
-            let p = self.game.play(pos, m);
-            let h = self.key(&p);
-            let l = self.look(&p, h);
-            ch.push(Child {
-                pos: p,
-                hash: h,
-                pn: l.pn,
-                dn: l.dn,
-                dist: l.dist,
-                fixed: l.fixed,
-                rep: l.rep,
-                reps: l.reps,
-            });
-        }
+        let mut ch = self.children(pos, &moves);
         let shared = self.shared;
         let busy = &shared.busy[self.busy_slot(hash)];
         busy.fetch_add(1, Ordering::Relaxed);
@@ -290,63 +275,16 @@ impl<G: Game, O: Oracle<G>> Worker<'_, G, O> {
         // Virtual proof numbers near the root only: deeper, steering threads away
         // from each other's lines misled the search (13x the nodes on cyclic games).
         let threads = shared.busy.len() > 1 && ply < shared.spread_plies;
-        let eps = self.eps;
         while r.pn != 0 && r.dn != 0 && r.pn < thpn && r.dn < thdn && !self.stopped {
             if ply == 0 {
                 shared.root_pn.store(r.pn, Ordering::Relaxed);
                 shared.root_dn.store(r.dn, Ordering::Relaxed);
             }
-            // Best and second-best child by the number that matters here; with
-            // several threads, a child another thread is in counts as harder.
-            let value = |c: &Child<G::Pos>| -> u64 {
-                let v = if or { c.pn } else { c.dn } as u64;
-                if threads && !c.fixed {
-                    let b = shared.busy[(c.hash >> 48) as usize & (shared.busy.len() - 1)]
-                        .load(Ordering::Relaxed) as u64;
-                    v + b * v.max(1)
-                } else {
-                    v
-                }
-            };
-            let mut best = usize::MAX;
-            let (mut b1, mut b2) = (u64::MAX, u64::MAX);
-            for (i, c) in ch.iter().enumerate() {
-                if c.pn == 0 || c.dn == 0 {
-                    continue;
-                }
-                let v = value(c);
-                if v < b1 {
-                    b2 = b1;
-                    b1 = v;
-                    best = i;
-                } else if v < b2 {
-                    b2 = v;
-                }
-            }
-            if best == usize::MAX {
+            let Some((best, second)) = self.best_child(&ch, or, threads) else {
                 break;
-            }
+            };
             let c = &ch[best];
-            let grow = |second: u64, own: u32| -> u32 {
-                let g = if second >= INF as u64 {
-                    INF as u64
-                } else {
-                    ((second as f64) * (1.0 + eps)).ceil() as u64
-                };
-                g.max(own as u64 + 1).min(INF as u64) as u32
-            };
-            let rest = |th: u32, node: u32, own: u32| -> u32 {
-                if th == INF {
-                    INF
-                } else {
-                    (th as u64 - node as u64 + own as u64).min(INF as u64) as u32
-                }
-            };
-            let (cpn, cdn) = if or {
-                (thpn.min(grow(b2, c.pn)), rest(thdn, r.dn, c.dn))
-            } else {
-                (rest(thpn, r.pn, c.pn), thdn.min(grow(b2, c.dn)))
-            };
+            let (cpn, cdn) = self.child_thresholds(or, (thpn, thdn), &r, c, second);
             let (cpos, chash) = (c.pos.clone(), c.hash);
             if !self.charge_path() {
                 break;
@@ -362,24 +300,129 @@ impl<G: Game, O: Oracle<G>> Worker<'_, G, O> {
             c.reps = cr.reps;
             // A disproof that depends on this path holds as long as this frame.
             c.fixed = cr.pn == 0 || cr.dn == 0;
-            // Transpositions: children searched elsewhere meanwhile.
-            for (j, c) in ch.iter_mut().enumerate() {
-                if j == best || c.fixed {
-                    continue;
-                }
-                if let Some(e) = self.tt.probe(key_of(c.hash, self.side)) {
-                    c.pn = e.pn;
-                    c.dn = e.dn;
-                    c.dist = e.dist;
-                    c.fixed = e.is_final();
-                }
-            }
+            self.refresh(&mut ch, best);
             r = Self::combine(or, &ch);
         }
         busy.fetch_sub(1, Ordering::Relaxed);
         drop(ch);
         drop(moves);
         self.acct.release(frame);
+        self.finish(hash, ply, start_nodes, r)
+    }
+
+    /// The children of `pos` by `moves`, each with what is known of it
+    /// without search.
+    fn children(&mut self, pos: &G::Pos, moves: &[G::Move]) -> Vec<Child<G::Pos>> {
+        let mut ch: Vec<Child<G::Pos>> = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            let p = self.game.play(pos, m);
+            let h = self.key(&p);
+            let l = self.look(&p, h);
+            ch.push(Child {
+                pos: p,
+                hash: h,
+                pn: l.pn,
+                dn: l.dn,
+                dist: l.dist,
+                fixed: l.fixed,
+                rep: l.rep,
+                reps: l.reps,
+            });
+        }
+        ch
+    }
+
+    /// The best open child and the second-best value, by the number that
+    /// matters here (the proof number where the goal side moves, `or`); with
+    /// several threads (`threads`), a child another thread is in counts as
+    /// harder. `None`: no child is open.
+    fn best_child(&self, ch: &[Child<G::Pos>], or: bool, threads: bool) -> Option<(usize, u64)> {
+        let shared = self.shared;
+        let value = |c: &Child<G::Pos>| -> u64 {
+            let v = if or { c.pn } else { c.dn } as u64;
+            if threads && !c.fixed {
+                let b = shared.busy[(c.hash >> 48) as usize & (shared.busy.len() - 1)]
+                    .load(Ordering::Relaxed) as u64;
+                v + b * v.max(1)
+            } else {
+                v
+            }
+        };
+        let mut best = usize::MAX;
+        let (mut b1, mut b2) = (u64::MAX, u64::MAX);
+        for (i, c) in ch.iter().enumerate() {
+            if c.pn == 0 || c.dn == 0 {
+                continue;
+            }
+            let v = value(c);
+            if v < b1 {
+                b2 = b1;
+                b1 = v;
+                best = i;
+            } else if v < b2 {
+                b2 = v;
+            }
+        }
+        (best != usize::MAX).then_some((best, b2))
+    }
+
+    /// The thresholds (pn, dn) of child `c` of a node with numbers `r` and
+    /// thresholds `th`: the 1+ε trick on the number that matters (up to
+    /// (1+ε) times the second-best child's, `second`, and at least one more
+    /// than the child's own), the rest of the node's threshold on the other.
+    fn child_thresholds(
+        &self,
+        or: bool,
+        th: (u32, u32),
+        r: &Res,
+        c: &Child<G::Pos>,
+        second: u64,
+    ) -> (u32, u32) {
+        let (thpn, thdn) = th;
+        let eps = self.eps;
+        let grow = |second: u64, own: u32| -> u32 {
+            let g = if second >= INF as u64 {
+                INF as u64
+            } else {
+                ((second as f64) * (1.0 + eps)).ceil() as u64
+            };
+            g.max(own as u64 + 1).min(INF as u64) as u32
+        };
+        let rest = |th: u32, node: u32, own: u32| -> u32 {
+            if th == INF {
+                INF
+            } else {
+                (th as u64 - node as u64 + own as u64).min(INF as u64) as u32
+            }
+        };
+        if or {
+            (thpn.min(grow(second, c.pn)), rest(thdn, r.dn, c.dn))
+        } else {
+            (rest(thpn, r.pn, c.pn), thdn.min(grow(second, c.dn)))
+        }
+    }
+
+    /// Transpositions: the children other than `best` that were searched
+    /// elsewhere meanwhile get their numbers from the table.
+    fn refresh(&self, ch: &mut [Child<G::Pos>], best: usize) {
+        for (j, c) in ch.iter_mut().enumerate() {
+            if j == best || c.fixed {
+                continue;
+            }
+            if let Some(e) = self.tt.probe(key_of(c.hash, self.side)) {
+                c.pn = e.pn;
+                c.dn = e.dn;
+                c.dist = e.dist;
+                c.fixed = e.is_final();
+            }
+        }
+    }
+
+    /// The end of a node's search (at `ply`, begun at `start_nodes`): a
+    /// disproof's repetitions trimmed to the ancestors above it, the result
+    /// stored (a disproof that depends on the path only as a hint), and at
+    /// the root its numbers published.
+    fn finish(&mut self, hash: u64, ply: u32, start_nodes: u64, mut r: Res) -> Res {
         if r.dn == 0 && r.rep != NO_REP {
             if r.rep >= ply {
                 // Only repetitions of this node or below: holds on any path.

@@ -2,20 +2,22 @@
 //! graph above the frontier and the frontier positions' certificates, each
 //! mapped by the symmetry onto the image of its class that occurs.
 
-use super::graph::{key_of, Eval, Graph, Kind2};
-use super::state::Entry;
-use super::{FrontierConfig, MAX_START_CERT_NODES};
+use super::graph::{evaluate, key_of, Eval, Graph, Kind2};
+use super::run::{Ctx, Marks};
+use super::state::{Entry, State};
+use super::{FrontierConfig, StartCert, MAX_START_CERT_NODES};
 use crate::error::{Error, Result};
 use crate::game::{Game, Notation};
 use crate::hunt::{HuntGame, HuntPos};
 use crate::prove::certificate::{CertHeader, Certificate, Kind, Node, TableRef};
+use crate::prove::check::check;
 use crate::prove::dfpn::RunOutcome;
 use crate::prove::tables::TableDirs;
 use hashbrown::HashMap;
 use std::collections::VecDeque;
 
 /// A resumed position's certificate, read from its file and matched to its entry.
-pub(super) fn load_cert(game: &HuntGame, cfg: &FrontierConfig, e: &Entry) -> Result<Certificate> {
+fn load_cert(game: &HuntGame, cfg: &FrontierConfig, e: &Entry) -> Result<Certificate> {
     let name = e.certificate.as_ref().ok_or_else(|| {
         Error::Input(format!(
             "the frontier state names no certificate for the decided position {}",
@@ -342,7 +344,7 @@ impl Assembler<'_> {
 /// The start's certificate from the graph's values and the frontier's
 /// certificates, with the number of certificates spliced in.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn assemble(
+fn assemble(
     game: &HuntGame,
     tables: &TableDirs<HuntGame>,
     g: &Graph,
@@ -405,4 +407,74 @@ pub(super) fn assemble(
         nodes,
     };
     Ok((cert, spliced))
+}
+
+/// Step 5 once the start is decided (`win`: the goal side wins): the start's
+/// certificate assembled (the resumed positions' certificates read from
+/// their files), written with an output directory, and checked.
+pub(super) fn start_certificate(
+    ctx: &Ctx,
+    state: &State,
+    marks: &mut Marks,
+    win: bool,
+) -> Result<StartCert> {
+    let (game, tables, cfg, side) = (ctx.game, ctx.tables, ctx.cfg, ctx.side);
+    // Certificates of resumed positions come from their files.
+    for &i in ctx.frontier {
+        let i = i as usize;
+        if marks.known[i].is_some() && marks.certs[i].is_none() {
+            let e = &state.entries[marks.entry_of[i].unwrap_or(0)];
+            marks.certs[i] = Some(load_cert(game, cfg, e)?);
+        }
+    }
+    let ev = evaluate(ctx.g, &marks.known);
+    let (cert, spliced) = assemble(
+        game,
+        tables,
+        ctx.g,
+        &ev,
+        &marks.certs,
+        side,
+        win,
+        cfg.symmetry,
+    )?;
+    let bytes = cert.encode();
+    let mut file = None;
+    if let Some(d) = &cfg.out {
+        let safe: String = game
+            .rules_string()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let path = d.join(format!(
+            "{safe}.s{side}.d{}.{}.proof",
+            cfg.depth,
+            if win { "win" } else { "no-win" }
+        ));
+        cert.write(&path)?;
+        file = Some(path.display().to_string());
+    }
+    let probe = |p: &HuntPos| tables.leaf(game, p);
+    let report = check(game, &cert, &probe)?;
+    let want = if win { Kind::Win } else { Kind::NoWin };
+    let holds = report.ok()
+        && cert.header.kind == want
+        && cert.header.side as usize == side
+        && cert.header.position == game.format_position(&game.start());
+    if !holds {
+        return Err(Error::Disagreement(format!(
+            "frontier: the start's certificate ({}) does not hold: {}",
+            file.as_deref().unwrap_or("in memory"),
+            report.examples.first().map_or("", |s| s.as_str())
+        )));
+    }
+    Ok(StartCert {
+        file,
+        nodes: cert.nodes.len(),
+        bytes: bytes.len(),
+        crc32: crc32fast::hash(&bytes[..bytes.len().saturating_sub(12)]),
+        spliced,
+        table_leaves: report.table_leaves,
+        holds,
+    })
 }

@@ -2,8 +2,9 @@
 //! (step 1 of the method), their values given the frontier's (the two
 //! fixpoints of the module docs), and the selection by costs (step 3).
 
+use super::run::Job;
 use super::state::Entry;
-use super::{FrontierConfig, Job, INF};
+use super::{FrontierConfig, INF};
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::hunt::{HuntGame, HuntPos};
