@@ -25,6 +25,7 @@
 
 mod agreement;
 mod calibrate;
+mod markdown;
 mod rating;
 mod report;
 mod verdict;
@@ -38,11 +39,12 @@ use crate::stats::report::CompareReport;
 pub use agreement::kendall_tau_b;
 use agreement::{rank_agreement, tied_strengths, TAU_RESAMPLES};
 pub use calibrate::{calibrate, Calibration, PairCheck, RungCalibration};
+pub use markdown::ladder_markdown;
 use plotters::prelude::*;
 use rating::RATING_PRIOR_DRAWS;
 pub use rating::{add_ratings, VariantRating};
 use report::agreement_sentence;
-pub use report::{ladder_csv, ladder_markdown, write_ladder};
+pub use report::{ladder_csv, write_ladder};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use verdict::list;
