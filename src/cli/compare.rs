@@ -194,14 +194,16 @@ fn run_ladder_cli(
         .map(|e| EngineSpec::parse(e))
         .collect::<Result<_>>()?;
     let r = run_ladder(
-        &args.rules,
-        &engines,
-        cfg,
-        tables,
-        &opts,
-        out,
-        command,
-        build,
+        &huntsolve::stats::ladder::LadderRun {
+            specs: &args.rules,
+            engines: &engines,
+            base: cfg,
+            tables,
+            opts: &opts,
+            out_dir: out,
+            command,
+            build,
+        },
         bars,
     )?;
     let files = write_ladder(out, &r)?;

@@ -350,14 +350,16 @@ fn ladder_row(
     let spec = &job.spec;
     let (command, build) = run;
     let r = run_ladder(
-        std::slice::from_ref(spec),
-        &cfg.engines,
-        &cfg.tournament,
-        &[],
-        &crate::stats::ladder::LadderOptions::default(),
-        dir,
-        command,
-        build,
+        &crate::stats::ladder::LadderRun {
+            specs: std::slice::from_ref(spec),
+            engines: &cfg.engines,
+            base: &cfg.tournament,
+            tables: &[],
+            opts: &crate::stats::ladder::LadderOptions::default(),
+            out_dir: dir,
+            command,
+            build,
+        },
         progress,
     )?;
     write_ladder(dir, &r)?;

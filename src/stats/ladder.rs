@@ -378,6 +378,27 @@ pub(crate) fn assemble_ladder(
     })
 }
 
+/// What [`run_ladder`] plays, with what, and where it writes.
+#[derive(Clone, Copy, Debug)]
+pub struct LadderRun<'a> {
+    /// The variants' rules.
+    pub specs: &'a [String],
+    /// The rungs, weakest first.
+    pub engines: &'a [crate::stats::engine::EngineSpec],
+    /// Every tournament's settings (the engines are the rungs').
+    pub base: &'a crate::stats::tournament::TournamentConfig,
+    /// Exact tables: the referee, the `perfect` engine, the calibration.
+    pub tables: &'a [crate::stats::referee::TableDir],
+    /// Asymmetric pairs, cross-play, referee.
+    pub opts: &'a LadderOptions,
+    /// Where every tournament and the ladder's files go.
+    pub out_dir: &'a Path,
+    /// The command that reproduces the run.
+    pub command: &'a str,
+    /// The build (git commit and profile).
+    pub build: &'a str,
+}
+
 /// Runs the whole ladder: one comparison per engine (each written with
 /// [`crate::stats::report::write_compare`] into `out_dir/<engine>/`), then the
 /// asymmetric pairs when asked (adjacent strengths, the stronger on either
@@ -387,18 +408,20 @@ pub(crate) fn assemble_ladder(
 /// and, when the tables cover every variant's random openings, the
 /// calibration against their exact values. Resumable: every tournament
 /// keeps its games file.
-#[allow(clippy::too_many_arguments)]
 pub fn run_ladder(
-    specs: &[String],
-    engines: &[crate::stats::engine::EngineSpec],
-    base: &crate::stats::tournament::TournamentConfig,
-    tables: &[crate::stats::referee::TableDir],
-    opts: &LadderOptions,
-    out_dir: &Path,
-    command: &str,
-    build: &str,
+    run: &LadderRun,
     progress: &dyn crate::progress::Progress,
 ) -> Result<LadderReport> {
+    let LadderRun {
+        specs,
+        engines,
+        base,
+        tables,
+        opts,
+        out_dir,
+        command,
+        build,
+    } = *run;
     use crate::stats::report::{run_compare_opts, safe_name, write_compare};
     if engines.len() < 2 {
         return Err(Error::Input(
