@@ -88,7 +88,7 @@ pub struct Shared<'a> {
 
 impl<'a> Shared<'a> {
     /// Shares `inner` among jobs.
-    pub fn new(inner: &'a dyn Progress) -> Self {
+    pub(crate) fn new(inner: &'a dyn Progress) -> Self {
         Self {
             inner,
             owner: std::sync::atomic::AtomicUsize::new(usize::MAX),
@@ -96,7 +96,7 @@ impl<'a> Shared<'a> {
     }
 
     /// The reporter of job `id` (distinct ids for jobs that run at once).
-    pub fn job(&self, id: usize) -> SharedJob<'_> {
+    pub(crate) fn job(&self, id: usize) -> SharedJob<'_> {
         SharedJob { shared: self, id }
     }
 

@@ -218,7 +218,7 @@ pub(super) fn strip_board(e: Error) -> String {
 
 /// Algebraic name of a coordinate: file letter from x (`a` = 0), rank from y (`1` = 0).
 /// Files stop at `w` because `x` marks captures in move notation.
-pub fn algebraic_name(x: i32, y: i32) -> Option<String> {
+pub(crate) fn algebraic_name(x: i32, y: i32) -> Option<String> {
     if !(0..23).contains(&x) || y < 0 {
         return None;
     }

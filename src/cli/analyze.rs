@@ -33,7 +33,7 @@ pub struct Args {
 }
 
 /// Runs `analyze`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     set_threads(args.threads.threads)?;
     let rules = match &args.rules {
         Some(r) => r.clone(),

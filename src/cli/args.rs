@@ -11,7 +11,7 @@ use std::path::PathBuf;
 const MIN_THREAD_BOUND: usize = 256;
 
 /// The largest accepted `--threads`: 256, or four per core on bigger machines.
-pub fn max_threads() -> usize {
+pub(crate) fn max_threads() -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     MIN_THREAD_BOUND.max(4 * cores)
 }
@@ -47,7 +47,7 @@ pub struct Threads {
 
 impl Threads {
     /// The given count, or `default`.
-    pub fn or(self, default: usize) -> usize {
+    pub(crate) fn or(self, default: usize) -> usize {
         self.threads.unwrap_or(default)
     }
 }
@@ -91,7 +91,7 @@ pub struct Hash {
 
 impl Hash {
     /// The given size in MiB, or `default`.
-    pub fn or(self, default: usize) -> usize {
+    pub(crate) fn or(self, default: usize) -> usize {
         self.hash.unwrap_or(default)
     }
 }

@@ -218,7 +218,7 @@ fn run_mcts(args: &Args, iterations: u64, only: &Option<Vec<&str>>) -> Result<()
 }
 
 /// Runs `bench`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     if let Some(rules) = &args.retro {
         return super::bench_retro::run(&args, rules, &super::out::Bars::new());
     }

@@ -125,7 +125,7 @@ struct BenchOut {
 }
 
 /// Runs `bench --prove`: text, or one JSON object with `json`.
-pub fn bench_prove(
+pub(crate) fn bench_prove(
     threads: usize,
     hash: usize,
     seed: u64,
@@ -342,7 +342,7 @@ fn seed_row<G: huntsolve::FullGame>(
 }
 
 /// Runs `bench --prove --seeds`: the seed suite, text or one JSON object.
-pub fn bench_seeds(
+pub(crate) fn bench_seeds(
     threads: usize,
     hash: usize,
     seed: u64,

@@ -50,7 +50,7 @@ pub struct Args {
 }
 
 /// Runs `bounds`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     if let Some(t) = args.time {
         if !(t.is_finite() && t > 0.0) {
             return Err(Error::Input(format!(

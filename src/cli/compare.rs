@@ -71,7 +71,7 @@ pub struct Args {
 const MAX_SOFTMAX: f64 = 1e6;
 
 /// Runs `compare`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let engine = EngineSpec::parse(&args.engine)?;
     huntsolve::stats::tournament::check_games(args.games)?;
     if let Some(t) = args.softmax {

@@ -54,7 +54,7 @@ pub struct Args {
 }
 
 /// Runs `explore`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     huntsolve::stats::tournament::check_games(args.games)?;
     let grid: Vec<GridOption> = args
         .grid

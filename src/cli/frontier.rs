@@ -72,7 +72,7 @@ struct Out {
 }
 
 /// Runs `frontier`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     if let Some(t) = args.time {
         if !huntsolve::progress::valid_seconds(t) {
             return Err(Error::Input(huntsolve::progress::seconds_message(

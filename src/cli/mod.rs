@@ -100,7 +100,7 @@ impl Command {
 
 /// Parses the command line and runs the subcommand; also says whether the output
 /// is JSON, so `main` can report an error in the same form.
-pub fn main() -> (Result<()>, bool) {
+pub(crate) fn main() -> (Result<()>, bool) {
     let cli = Cli::try_parse().unwrap_or_else(|e| exit_on_usage_error(e));
     let json = cli.command.json();
     let result = match cli.command {

@@ -86,7 +86,7 @@ fn csv_field(s: &str) -> String {
 }
 
 /// Runs `openings`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let any = AnyGame::parse(&args.rules)?;
     let mut g = match any {
         AnyGame::Hunt(g) => g,

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::Mutex;
 
 /// Writes `text` to stdout (no newline added), mapping errors to [`Error::Io`].
-pub fn print(text: &str) -> Result<()> {
+pub(crate) fn print(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
@@ -17,7 +17,7 @@ pub fn print(text: &str) -> Result<()> {
 }
 
 /// Writes `text` and a newline to stdout.
-pub fn println(text: &str) -> Result<()> {
+pub(crate) fn println(text: &str) -> Result<()> {
     print(&format!("{text}\n"))
 }
 
@@ -28,20 +28,20 @@ static JSON_PRINTED: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::
 
 /// Prints the command's `--json` document. A check that then disagrees
 /// (exit 1) adds no second document: stdout holds exactly one.
-pub fn print_json_document(text: &str) -> Result<()> {
+pub(crate) fn print_json_document(text: &str) -> Result<()> {
     JSON_PRINTED.fetch_max(1, std::sync::atomic::Ordering::SeqCst);
     println(text)
 }
 
 /// [`print_json_document`] for a document that holds the error the command
 /// returns next (any exit status): no `{"error": ...}` document follows it.
-pub fn print_json_document_with_error(text: &str) -> Result<()> {
+pub(crate) fn print_json_document_with_error(text: &str) -> Result<()> {
     JSON_PRINTED.store(2, std::sync::atomic::Ordering::SeqCst);
     println(text)
 }
 
 /// Whether the error of exit status `code` is already in the printed `--json` document.
-pub fn json_document_covers(code: u8) -> bool {
+pub(crate) fn json_document_covers(code: u8) -> bool {
     match JSON_PRINTED.load(std::sync::atomic::Ordering::SeqCst) {
         0 => false,
         1 => code == 1,
@@ -108,12 +108,12 @@ impl Log {
 
 impl Bars {
     /// A new, idle reporter.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::for_job("")
     }
 
     /// A reporter whose log lines name `job` (e.g. `kaooa [whole]`).
-    pub fn for_job(job: &str) -> Self {
+    pub(crate) fn for_job(job: &str) -> Self {
         use std::io::IsTerminal;
         let now = Instant::now();
         Bars {

@@ -12,7 +12,7 @@ pub struct Args {
 }
 
 /// Lists the presets.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let presets = huntsolve::variant::all_presets();
     if args.json.json {
         let v: Vec<_> = presets

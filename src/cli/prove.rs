@@ -86,7 +86,7 @@ pub struct ProverOpts {
 
 impl ProverOpts {
     /// `cfg` with these options.
-    pub fn apply(self, cfg: ProveConfig) -> ProveConfig {
+    pub(crate) fn apply(self, cfg: ProveConfig) -> ProveConfig {
         ProveConfig {
             init: self.init,
             symmetry: !self.no_symmetry,
@@ -148,7 +148,7 @@ struct SavedCert {
 }
 
 /// Peak resident memory of this process (Linux `VmHWM`), if known.
-pub fn peak_memory() -> Option<u64> {
+pub(crate) fn peak_memory() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -156,7 +156,7 @@ pub fn peak_memory() -> Option<u64> {
 }
 
 /// Runs `prove`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let any = AnyGame::parse(&args.rules)?;
     if let Some(t) = args.time {
         if !huntsolve::progress::valid_seconds(t) {
@@ -395,7 +395,7 @@ fn text(o: &ProveOut) -> String {
 }
 
 /// Runs `check-proof`.
-pub fn run_check(args: CheckArgs) -> Result<()> {
+pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
     let cert = Certificate::read(&args.file)?;
     // The certificate's rules may name built-in boards only: a board file named
     // in an untrusted file is not read (it could be any file, a FIFO or a

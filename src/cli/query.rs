@@ -68,7 +68,7 @@ pub struct Args {
 }
 
 /// Runs `query`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let mut any = AnyGame::parse(&args.rules)?;
     with_game!(&mut any, g => apply_evals(g, &args.eval))?;
     if let Some(t) = args.time {

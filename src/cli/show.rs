@@ -20,7 +20,7 @@ pub struct Args {
 }
 
 /// Runs `show`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let game = AnyGame::parse(&args.rules)?;
     with_game!(&game, g => run_game(g, &args))
 }

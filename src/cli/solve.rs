@@ -104,7 +104,7 @@ pub(super) fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
 }
 
 /// Runs `solve`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     if args.mpi {
         return super::solve_mpi::run(args);
     }

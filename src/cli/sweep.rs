@@ -34,7 +34,7 @@ pub struct Args {
 }
 
 /// Runs `sweep`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let param = SweepParam::parse(&args.param)?;
     let name = format!("sweep-{}-{}", safe_name(&args.rules), safe_name(&param.key));
     let out = args

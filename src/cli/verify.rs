@@ -114,7 +114,7 @@ fn cache_bytes(args: &Args) -> Result<usize> {
 }
 
 /// Runs `verify`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     set_threads(args.threads.threads)?;
     let rules = match &args.rules {
         Some(r) => r.clone(),

@@ -354,7 +354,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
     }
 
     /// The proof-table key of `pos` (see [`ProveConfig::symmetry`]).
-    pub fn key(&self, pos: &G::Pos) -> u64 {
+    pub(crate) fn key(&self, pos: &G::Pos) -> u64 {
         if self.cfg.symmetry {
             self.game.canonical_hash(pos)
         } else {

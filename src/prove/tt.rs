@@ -48,14 +48,14 @@ pub struct Reps {
 
 impl Reps {
     /// The set of one ancestor.
-    pub fn one(h: u64) -> Reps {
+    pub(crate) fn one(h: u64) -> Reps {
         let mut r = Reps::default();
         r.h[0] = h;
         r.n = 1;
         r
     }
     /// The hashes.
-    pub fn hashes(&self) -> &[u64] {
+    pub(crate) fn hashes(&self) -> &[u64] {
         &self.h[..self.n as usize]
     }
     /// Whether no ancestor is named (and none was lost to overflow).
@@ -77,7 +77,7 @@ impl Reps {
         }
     }
     /// Keeps the ancestors for which `keep` holds.
-    pub fn retain(&mut self, keep: impl Fn(u64) -> bool) {
+    pub(crate) fn retain(&mut self, keep: impl Fn(u64) -> bool) {
         let mut k = 0;
         for i in 0..self.n as usize {
             if keep(self.h[i]) {
@@ -248,7 +248,7 @@ impl ProofTable {
     }
 
     /// The entry of `key`, if present. Key 0 is never stored (an empty slot).
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         let key = key.max(1);
         let b = self.bucket(key);
         for i in b..b + WAYS {
@@ -261,7 +261,7 @@ impl ProofTable {
     }
 
     /// Stores `e` under `key` (see the module docs for the replacement rule).
-    pub fn store(&self, key: u64, e: Entry) {
+    pub(crate) fn store(&self, key: u64, e: Entry) {
         let key = key.max(1);
         let b = self.bucket(key);
         let mut victim = b;

@@ -617,7 +617,7 @@ impl MctsSpec {
     }
 
     /// Canonical text (the inverse of [`MctsSpec::parse`]).
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut s = match (self.iterations, self.seconds) {
             (Some(n), _) => format!("mcts={n}"),
             (None, Some(t)) => format!("mcts-time={t}"),

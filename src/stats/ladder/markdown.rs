@@ -14,7 +14,7 @@ fn pct(iv: &Interval) -> String {
 }
 
 /// The Markdown report.
-pub fn ladder_markdown(r: &LadderReport) -> String {
+pub(crate) fn ladder_markdown(r: &LadderReport) -> String {
     let mut s = String::new();
     settings_markdown(&mut s, r);
     verdict_markdown(&mut s, r);

@@ -124,7 +124,7 @@ pub(crate) fn ladder_captures_csv(r: &LadderReport) -> Result<String> {
 }
 
 /// `ladder.csv`: one row per variant and strength.
-pub fn ladder_csv(r: &LadderReport) -> String {
+pub(crate) fn ladder_csv(r: &LadderReport) -> String {
     let mut s = String::from(
         "variant,engine,games,side0_wins,side1_wins,draws,adjudicated,side0_rate,side0_lo,side0_hi,side1_rate,side1_lo,side1_hi,draw_rate,draw_lo,draw_hi,side0_score,score_lo,score_hi,length_mean,side0_captures,side0_captures_lo,side0_captures_hi,side1_captures,side1_captures_lo,side1_captures_hi,no_engine_move\n",
     );
