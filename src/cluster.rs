@@ -77,7 +77,7 @@ pub struct Cluster {
 
 impl Cluster {
     /// Initialises MPI (a process started without `mpirun` is a job of one).
-    pub(crate) fn init() -> Result<Cluster> {
+    pub fn init() -> Result<Cluster> {
         let universe =
             mpi::initialize().ok_or_else(|| Error::Internal("MPI was initialised twice".into()))?;
         let world = universe.world();
@@ -97,28 +97,28 @@ impl Cluster {
     }
 
     /// This process's rank (0: the manager).
-    pub(crate) fn rank(&self) -> i32 {
+    pub fn rank(&self) -> i32 {
         self.world.rank()
     }
 
     /// Number of processes in the job.
-    pub(crate) fn size(&self) -> i32 {
+    pub fn size(&self) -> i32 {
         self.world.size()
     }
 
     /// Name of this process's node.
-    pub(crate) fn host(&self) -> &str {
+    pub fn host(&self) -> &str {
         &self.host
     }
 
     /// Workers running on this node.
-    pub(crate) fn local_workers(&self) -> usize {
+    pub fn local_workers(&self) -> usize {
         self.local_workers
     }
 
     /// Ends every process of the job with `code` (after an interrupt, when the
     /// other ranks may be gone and a clean finalisation could wait for them).
-    pub(crate) fn abort(&self, code: i32) -> ! {
+    pub fn abort(&self, code: i32) -> ! {
         self.world.abort(code)
     }
 }
@@ -266,7 +266,7 @@ fn receive<M: serde::de::DeserializeOwned>(
 /// Solves `scope` of `game` into `out_dir` with every process of `cluster`.
 /// Every rank calls it with the same arguments; the manager (rank 0) returns the
 /// report, a worker `None` once the manager lets it go.
-pub(crate) fn solve_mpi(
+pub fn solve_mpi(
     cluster: &Cluster,
     game: &AnyGame,
     scope: &Scope,

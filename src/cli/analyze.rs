@@ -13,7 +13,7 @@ use huntsolve::{AnyGame, Error, Result};
 
 /// Arguments of `analyze`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     tables: Tables,
     /// Rules the tables must belong to (default: the rules in their headers).

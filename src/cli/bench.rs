@@ -21,7 +21,7 @@ use huntsolve::{Error, Result};
 use std::time::Duration;
 
 /// The presets of the suite and the playout length of their positions.
-pub const SUITE: &[(&str, usize)] = &[
+pub(crate) const SUITE: &[(&str, usize)] = &[
     ("diviyan-keliya", 40),
     ("cows-leopards-mogol", 30),
     ("bagh-chal", 30),
@@ -33,7 +33,7 @@ pub const SUITE: &[(&str, usize)] = &[
 
 /// Arguments of `bench`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Nominal search depth of every position.
     #[arg(long, default_value_t = 5)]
     pub depth: u32,

@@ -10,7 +10,7 @@ use huntsolve::{AnyGame, Error, Result};
 
 /// The proof suite of `bench --prove`: (rules, playout plies from the start,
 /// positions). Every position is proven to its value without tables.
-pub const PROVE_SUITE: &[(&str, usize, usize)] = &[
+pub(crate) const PROVE_SUITE: &[(&str, usize, usize)] = &[
     ("kaooa", 0, 1),
     ("kaooa-6", 0, 1),
     ("kaooa", 10, 4),
@@ -225,7 +225,7 @@ pub(crate) fn bench_prove(
 /// `hunter_win=captures>=N` rows: "the leopards force N captures"), from a
 /// cleared table, until decided or the cap. Positions from seeded playouts
 /// (`--seed`, default 1).
-pub const SEED_SUITE: &[(&str, usize, usize, u64)] = &[
+pub(crate) const SEED_SUITE: &[(&str, usize, usize, u64)] = &[
     ("cows-leopards-mogol,prey=4", 0, 1, 1_000_000),
     ("cows-leopards-mogol,prey=4", 2, 4, 500_000),
     (

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 /// Arguments of `bounds`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: a hunt preset with options (the threshold option `hunter_win` is set per run).
     rules: String,
     /// Table directories, or directories of them, used as leaves: each run uses those

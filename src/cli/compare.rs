@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 /// Arguments of `compare`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules strings (`preset[,key=value...]`), one per variant.
     #[arg(required = true)]
     pub rules: Vec<String>,

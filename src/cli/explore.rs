@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 /// Arguments of `explore`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Base rules string (`preset[,key=value...]`).
     pub rules: String,
     /// An option of the grid, KEY=V1,V2,... or KEY=A..B (give it two or three times).

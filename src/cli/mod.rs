@@ -33,7 +33,7 @@ pub mod verify;
 /// Solver and analysis tool for hunt games and tafl.
 #[derive(Parser, Debug)]
 #[command(name = "huntsolve", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `openings`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules of a hunt game: a preset name with optional `,key=value` options.
     pub rules: String,
     /// Total search depth from the start position.

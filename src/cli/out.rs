@@ -57,16 +57,16 @@ pub(crate) fn json_document_covers(code: u8) -> bool {
 /// [`LOG_HEARTBEAT`]), the end of the job, and the solver's notes. A long solve
 /// never goes silent for an hour, and the main job's 215 small tiers no longer
 /// write 394 lines of `h0p1c2 propagate: finished in 0.0 s (0 done)`.
-pub struct Bars {
+pub(crate) struct Bars {
     bar: Mutex<Option<ProgressBar>>,
     /// The plain-line log (stderr not a terminal).
     log: Option<Mutex<Log>>,
 }
 
 /// A line at least this often while work finishes (and any stage this long).
-pub const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+pub(crate) const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 /// A line during a stage that has run this long since the last line.
-pub const LOG_HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(30);
+pub(crate) const LOG_HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// State of the plain-line log.
 struct Log {

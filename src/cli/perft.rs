@@ -10,7 +10,7 @@ use std::time::Instant;
 
 /// Arguments of `perft`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: `preset[,key=value...]` (see `huntsolve presets`).
     rules: String,
     /// Depth in plies.

@@ -33,7 +33,7 @@ use std::time::Duration;
 
 /// Arguments of `play`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: a preset name with optional `,key=value` options.
     pub rules: String,
     /// Engine of side 0 (hunter / attackers): depth=N, time=S, nodes=N, mcts=N, mcts-time=S, random, human [default: depth=4].
@@ -69,7 +69,7 @@ pub struct Args {
 
 /// A player.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Engine {
+pub(crate) enum Engine {
     /// Search with these limits.
     Search(Limit),
     /// Monte Carlo tree search (`mcts=N`, `mcts-time=S`).

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 /// Arguments of `playout`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: `preset[,key=value...]` (see `huntsolve presets`).
     rules: String,
     /// Number of games.

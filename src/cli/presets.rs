@@ -6,7 +6,7 @@ use huntsolve::Result;
 
 /// Arguments of `presets`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) json: Json,
 }

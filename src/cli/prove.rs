@@ -34,7 +34,7 @@ const MAX_CERT_NODES: usize = 50_000_000;
 
 /// Arguments of `prove`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: a preset name with options.
     rules: String,
     /// Position text or `start`.
@@ -71,7 +71,7 @@ pub struct Args {
 
 /// The prover's search options (for comparisons; the defaults are the measured best).
 #[derive(clap::Args, Debug, Clone, Copy)]
-pub struct ProverOpts {
+pub(crate) struct ProverOpts {
     /// Initial proof/disproof numbers of new nodes: `heuristic` (from the position,
     /// df-pn+) or `plain` (1, 1).
     #[arg(long, value_name = "plain|heuristic", default_value = "heuristic")]
@@ -98,7 +98,7 @@ impl ProverOpts {
 
 /// Arguments of `check-proof`.
 #[derive(clap::Args, Debug)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// The certificate file.
     file: PathBuf,
     /// Directories of the tables the leaves come from (repeatable).

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// Arguments of `serve`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Directory of solved tables, or a directory of such directories (repeatable).
     #[arg(long)]
     tables: Vec<PathBuf>,

@@ -8,7 +8,7 @@ use huntsolve::{with_game, AnyGame, Result};
 
 /// Arguments of `show`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: `preset[,key=value...]` (see `huntsolve presets`).
     rules: String,
     /// Position text (default: the start position).

@@ -29,7 +29,7 @@
 //! certificate builder returns [`crate::error::Error::Memory`]. Nothing is
 //! allocated past the bound first.
 //!
-//! Workers take the budget in chunks ([`Account`]), so that two threads do
+//! Workers take the budget in chunks (`Account`), so that two threads do
 //! not contend on one counter at every node; what a worker holds but has not
 //! used is part of the reported peak, which therefore never understates.
 
@@ -129,7 +129,7 @@ impl MemoryBudget {
 /// One worker's account: takes the shared budget in chunks, gives back what
 /// it holds when dropped.
 #[derive(Debug)]
-pub struct Account<'a> {
+pub(crate) struct Account<'a> {
     budget: &'a MemoryBudget,
     held: usize,
     used: usize,
@@ -173,11 +173,6 @@ impl<'a> Account<'a> {
             self.budget.release(give);
             self.held -= give;
         }
-    }
-
-    /// Bytes charged through this account now.
-    pub fn used(&self) -> usize {
-        self.used
     }
 }
 

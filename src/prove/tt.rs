@@ -39,7 +39,7 @@ pub(crate) const REP_BUCKET_BYTES: usize = std::mem::size_of::<(u64, Reps)>() + 
 
 /// The ancestors a path-dependent disproof repeats (hashes), or "too many".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Reps {
+pub(crate) struct Reps {
     h: [u64; MAX_REPS],
     n: u8,
     /// More than `MAX_REPS` ancestors: usable on this path only.
@@ -57,10 +57,6 @@ impl Reps {
     /// The hashes.
     pub(crate) fn hashes(&self) -> &[u64] {
         &self.h[..self.n as usize]
-    }
-    /// Whether no ancestor is named (and none was lost to overflow).
-    pub fn is_empty(&self) -> bool {
-        self.n == 0 && !self.overflow
     }
     /// Adds the ancestors of `other`.
     pub(crate) fn union(&mut self, other: &Reps) {

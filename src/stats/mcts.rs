@@ -647,7 +647,7 @@ impl MctsSpec {
 /// MCTS as a self-play agent: a fresh tree per move, seeded from the game's
 /// generator (reproducible with an iteration budget), exact leaves from an
 /// optional oracle (solved tables).
-pub struct MctsAgent<G: FullGame> {
+pub(crate) struct MctsAgent<G: FullGame> {
     /// The engine settings.
     pub spec: MctsSpec,
     /// Exact values used as proven leaves.

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 const SHARDS: usize = 16;
 
 /// Key of a cached block: (table id, block number).
-pub type BlockKey = (u64, u32);
+pub(crate) type BlockKey = (u64, u32);
 
 struct Slot {
     key: BlockKey,

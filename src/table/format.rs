@@ -149,7 +149,7 @@ impl Layout {
 /// Result of parsing a file prefix: either the layout, or how many leading bytes
 /// the parser needs to finish (the caller reads that many and calls again).
 #[derive(Debug)]
-pub enum HeadParse {
+pub(crate) enum HeadParse {
     /// The header and block index are complete and consistent.
     Done(Layout),
     /// The prefix is too short; this many bytes are needed.
