@@ -449,41 +449,10 @@ pub fn run_ladder(
         write_compare(&dir, &r)?;
         reports.push(r);
     }
-    let play_pairs =
-        |pairs: Vec<(usize, usize)>, games: u64, prefix: &str| -> Result<Vec<AsymmetricRow>> {
-            let mut rows = Vec::new();
-            for (i, j) in pairs {
-                let (e0, e1) = (&engines[i], &engines[j]);
-                let cfg = crate::stats::tournament::TournamentConfig {
-                    engine: e0.clone(),
-                    engine_side1: Some(e1.clone()),
-                    games,
-                    ..base.clone()
-                };
-                let dir = out_dir.join(safe_name(&format!(
-                    "{prefix}-{}-vs-{}",
-                    e0.text(),
-                    e1.text()
-                )));
-                let mut r =
-                    run_compare_opts(specs, &cfg, tables, referee, &dir, command, progress)?;
-                r.build = build.to_string();
-                write_compare(&dir, &r)?;
-                for v in &r.variants {
-                    rows.push(AsymmetricRow {
-                        variant: v.name.clone(),
-                        engine0: e0.text(),
-                        engine1: e1.text(),
-                        cell: cell_of(v, &cfg.engine_text()),
-                    });
-                }
-            }
-            Ok(rows)
-        };
     let n = engines.len();
     let asym = if opts.asymmetric {
         let pairs = (1..n).flat_map(|k| [(k, k - 1), (k - 1, k)]).collect();
-        play_pairs(pairs, base.games, "asym")?
+        play_pairs(run, pairs, base.games, "asym", progress)?
     } else {
         Vec::new()
     };
@@ -491,7 +460,7 @@ pub fn run_ladder(
         let pairs = (0..n)
             .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
             .collect();
-        play_pairs(pairs, opts.rate_games, "rate")?
+        play_pairs(run, pairs, opts.rate_games, "rate", progress)?
     } else {
         Vec::new()
     };
@@ -507,28 +476,84 @@ pub fn run_ladder(
     r.cross_play = cross;
     r.tables_only = opts.no_referee;
     add_ratings(&mut r)?;
-    if !tables.is_empty() {
-        let mut exact = Vec::new();
-        for spec in specs {
-            let any = crate::variant::AnyGame::parse(spec)?;
-            let v = crate::with_game!(&any, g => {
-                match crate::stats::referee::oracle_for(g, tables)? {
-                    Some(o) => crate::stats::perfect::opening_value(g, o.as_ref(), base.random_plies, OPENING_POSITIONS)?,
-                    None => None,
-                }
-            });
-            match v {
-                Some(v) => exact.push(v),
-                None => break,
-            }
-        }
-        if exact.len() == specs.len() {
-            r.calibration = Some(calibrate(&r.cells, &r.engines, &exact));
-        }
+    if let Some(exact) = exact_openings(run)? {
+        r.calibration = Some(calibrate(&r.cells, &r.engines, &exact));
     }
     r.wall_seconds = started.elapsed().as_secs_f64();
     r.build = build.to_string();
     Ok(r)
+}
+
+/// The games of each ordered pair of rungs `(i, j)` (rung `i` on side 0),
+/// `games` per variant, each into `out_dir/<prefix>-<engine i>-vs-<engine j>/`.
+fn play_pairs(
+    run: &LadderRun,
+    pairs: Vec<(usize, usize)>,
+    games: u64,
+    prefix: &str,
+    progress: &dyn crate::progress::Progress,
+) -> Result<Vec<AsymmetricRow>> {
+    use crate::stats::report::{run_compare_opts, safe_name, write_compare};
+    let referee = !run.opts.no_referee;
+    let mut rows = Vec::new();
+    for (i, j) in pairs {
+        let (e0, e1) = (&run.engines[i], &run.engines[j]);
+        let cfg = crate::stats::tournament::TournamentConfig {
+            engine: e0.clone(),
+            engine_side1: Some(e1.clone()),
+            games,
+            ..run.base.clone()
+        };
+        let dir = run.out_dir.join(safe_name(&format!(
+            "{prefix}-{}-vs-{}",
+            e0.text(),
+            e1.text()
+        )));
+        let mut r = run_compare_opts(
+            run.specs,
+            &cfg,
+            run.tables,
+            referee,
+            &dir,
+            run.command,
+            progress,
+        )?;
+        r.build = run.build.to_string();
+        write_compare(&dir, &r)?;
+        for v in &r.variants {
+            rows.push(AsymmetricRow {
+                variant: v.name.clone(),
+                engine0: e0.text(),
+                engine1: e1.text(),
+                cell: cell_of(v, &cfg.engine_text()),
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// The exact values of every variant's random openings, when the tables
+/// cover them all (`None` otherwise, or without tables).
+fn exact_openings(run: &LadderRun) -> Result<Option<Vec<crate::stats::perfect::OpeningValue>>> {
+    let (specs, tables) = (run.specs, run.tables);
+    if tables.is_empty() {
+        return Ok(None);
+    }
+    let mut exact = Vec::new();
+    for spec in specs {
+        let any = crate::variant::AnyGame::parse(spec)?;
+        let v = crate::with_game!(&any, g => {
+            match crate::stats::referee::oracle_for(g, tables)? {
+                Some(o) => crate::stats::perfect::opening_value(g, o.as_ref(), run.base.random_plies, OPENING_POSITIONS)?,
+                None => None,
+            }
+        });
+        match v {
+            Some(v) => exact.push(v),
+            None => break,
+        }
+    }
+    Ok((exact.len() == specs.len()).then_some(exact))
 }
 
 /// Most distinct positions after the random opening for its exact value.
