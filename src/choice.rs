@@ -1,6 +1,6 @@
 //! Rule options whose value is one word of a fixed list, described once.
 //!
-//! A rules enum lists its words in [`Choice::WORDS`]: each value's first word is
+//! A rules enum lists its words in `Choice::WORDS`: each value's first word is
 //! its canonical name (printed in the canonical rules string), later words for
 //! the same value are accepted aliases. Parsing, printing and the "accepted: ..."
 //! list of an error message all read that one table, so they cannot drift apart.
@@ -8,7 +8,7 @@
 use crate::error::{quote, Error, Result};
 
 /// An option value spelled by one word of a fixed list.
-pub trait Choice: Copy + PartialEq + Sized + 'static {
+pub(crate) trait Choice: Copy + PartialEq + Sized + 'static {
     /// `(word, value)` pairs; a value's first word is its canonical name.
     const WORDS: &'static [(&'static str, Self)];
 

@@ -73,7 +73,7 @@ pub enum Repetition {
 
 impl Repetition {
     /// The option's value as written in a rules string (`draw`, `forbid`, ...).
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Repetition::Draw => "draw",
             Repetition::Forbid => "forbid",

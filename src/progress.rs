@@ -80,7 +80,7 @@ impl Progress for NoProgress {}
 /// which has one current stage: the job that began the current stage owns it, and
 /// only its work is counted in it. Without this, a tier's bar counted the slots of
 /// every tier of the wave ("132386032 of 19896800 slots").
-pub struct Shared<'a> {
+pub(crate) struct Shared<'a> {
     inner: &'a dyn Progress,
     /// Id of the job whose stage is current (`usize::MAX`: none).
     owner: std::sync::atomic::AtomicUsize,
@@ -88,7 +88,7 @@ pub struct Shared<'a> {
 
 impl<'a> Shared<'a> {
     /// Shares `inner` among jobs.
-    pub fn new(inner: &'a dyn Progress) -> Self {
+    pub(crate) fn new(inner: &'a dyn Progress) -> Self {
         Self {
             inner,
             owner: std::sync::atomic::AtomicUsize::new(usize::MAX),
@@ -96,7 +96,7 @@ impl<'a> Shared<'a> {
     }
 
     /// The reporter of job `id` (distinct ids for jobs that run at once).
-    pub fn job(&self, id: usize) -> SharedJob<'_> {
+    pub(crate) fn job(&self, id: usize) -> SharedJob<'_> {
         SharedJob { shared: self, id }
     }
 
@@ -106,7 +106,7 @@ impl<'a> Shared<'a> {
 }
 
 /// One job's view of a [`Shared`] progress.
-pub struct SharedJob<'a> {
+pub(crate) struct SharedJob<'a> {
     shared: &'a Shared<'a>,
     id: usize,
 }

@@ -241,7 +241,7 @@ pub struct Outcomes {
 
 impl Outcomes {
     /// Counts one class of `value` at `distance` plies.
-    pub fn add(&mut self, value: Value, distance: u32) {
+    pub(crate) fn add(&mut self, value: Value, distance: u32) {
         self.classes += 1;
         match value {
             Value::Win => self.wins += 1,

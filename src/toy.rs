@@ -29,7 +29,7 @@ pub struct TttPos {
 
 impl TttPos {
     /// 0 when X is to move, 1 when O is.
-    pub fn side(&self) -> usize {
+    pub(crate) fn side(&self) -> usize {
         (self.x.count_ones() > self.o.count_ones()) as usize
     }
 }

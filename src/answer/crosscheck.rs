@@ -128,6 +128,54 @@ pub fn crosscheck_dir<G: TierGame + Evaluate>(
             "every table is empty",
         ));
     }
+    let (picked, draws) = pick_samples(game, &tables, wanted, max_distance, seed)?;
+    progress.stage("search vs tables", picked.len() as u64);
+    let samples: Vec<CrossSample> = picked
+        .par_iter()
+        .map(|p| {
+            if stop_requested() {
+                return Err(Error::Interrupted);
+            }
+            let sample = check_sample(game, p, max_distance)?;
+            progress.advance(1);
+            Ok(sample)
+        })
+        .collect::<Result<_>>()?;
+    progress.finish_stage();
+    // Sized by what was sampled, not by the bound asked for.
+    let longest = picked
+        .iter()
+        .filter(|p| p.3 != Value::Draw)
+        .map(|p| p.4 as usize)
+        .max()
+        .unwrap_or(0);
+    let mut distances = vec![0; longest + 1];
+    for p in picked.iter().filter(|p| p.3 != Value::Draw) {
+        distances[p.4 as usize] += 1;
+    }
+    Ok(CrossReport {
+        distances,
+        rules: game.rules_string(),
+        seed,
+        max_distance,
+        decided: samples.len() - draws,
+        draws,
+        disagreements: samples.iter().filter(|s| !s.agree).count(),
+        nodes: samples.iter().map(|s| s.nodes).sum(),
+        seconds: started.elapsed().as_secs_f64(),
+        samples,
+    })
+}
+
+/// Draws up to `wanted` samples from `tables` (at most a quarter of them
+/// draws, decided ones within `max_distance`), with the number of draws.
+fn pick_samples<G: TierGame>(
+    game: &G,
+    tables: &[(G::Tier, std::sync::Arc<crate::table::Table>)],
+    wanted: usize,
+    max_distance: u32,
+    seed: u64,
+) -> Result<(Vec<Picked<G>>, usize)> {
     let max_draws = wanted / 4;
     let mut rng = Rng::new(seed);
     let mut picked: Vec<Picked<G>> = Vec::new();
@@ -160,63 +208,39 @@ pub fn crosscheck_dir<G: TierGame + Evaluate>(
         draws += usize::from(value == Value::Draw);
         picked.push((*tier, index, pos, value, distance));
     }
-    progress.stage("search vs tables", picked.len() as u64);
-    let samples: Vec<CrossSample> = picked
-        .par_iter()
-        .map(|(tier, index, pos, value, distance)| {
-            if stop_requested() {
-                return Err(Error::Interrupted);
-            }
-            let depth = match value {
-                Value::Draw => max_distance.max(1),
-                _ => distance + 2,
-            };
-            let cfg = SearchConfig {
-                limits: vec![Limit::Depth(depth)],
-                exact: true,
-                ..Default::default()
-            };
-            let r = search_fresh(game, pos, &NoOracle, &cfg, HASH_MIB)?;
-            let (search, agree) = match (r.proven, value) {
-                (Some((v, d)), Value::Draw) => (format!("{v} {d}"), v == Value::Draw),
-                (None, Value::Draw) => (format!("unproven to depth {depth}"), true),
-                (Some((v, d)), _) => (format!("{v} {d}"), v == *value && d == *distance),
-                (None, _) => (format!("unproven to depth {depth}"), false),
-            };
-            progress.advance(1);
-            Ok(CrossSample {
-                tier: game.tier_name(*tier),
-                index: *index,
-                position: game.format_position(pos),
-                table: record_text(crate::tier::encode(*value, *distance)),
-                search,
-                agree,
-                nodes: r.nodes,
-            })
-        })
-        .collect::<Result<_>>()?;
-    progress.finish_stage();
-    // Sized by what was sampled, not by the bound asked for.
-    let longest = picked
-        .iter()
-        .filter(|p| p.3 != Value::Draw)
-        .map(|p| p.4 as usize)
-        .max()
-        .unwrap_or(0);
-    let mut distances = vec![0; longest + 1];
-    for p in picked.iter().filter(|p| p.3 != Value::Draw) {
-        distances[p.4 as usize] += 1;
-    }
-    Ok(CrossReport {
-        distances,
-        rules: game.rules_string(),
-        seed,
-        max_distance,
-        decided: samples.len() - draws,
-        draws,
-        disagreements: samples.iter().filter(|s| !s.agree).count(),
-        nodes: samples.iter().map(|s| s.nodes).sum(),
-        seconds: started.elapsed().as_secs_f64(),
-        samples,
+    Ok((picked, draws))
+}
+
+/// Searches one sample to its distance (plus 2) and compares.
+fn check_sample<G: TierGame + Evaluate>(
+    game: &G,
+    p: &Picked<G>,
+    max_distance: u32,
+) -> Result<CrossSample> {
+    let (tier, index, pos, value, distance) = p;
+    let depth = match value {
+        Value::Draw => max_distance.max(1),
+        _ => distance + 2,
+    };
+    let cfg = SearchConfig {
+        limits: vec![Limit::Depth(depth)],
+        exact: true,
+        ..Default::default()
+    };
+    let r = search_fresh(game, pos, &NoOracle, &cfg, HASH_MIB)?;
+    let (search, agree) = match (r.proven, value) {
+        (Some((v, d)), Value::Draw) => (format!("{v} {d}"), v == Value::Draw),
+        (None, Value::Draw) => (format!("unproven to depth {depth}"), true),
+        (Some((v, d)), _) => (format!("{v} {d}"), v == *value && d == *distance),
+        (None, _) => (format!("unproven to depth {depth}"), false),
+    };
+    Ok(CrossSample {
+        tier: game.tier_name(*tier),
+        index: *index,
+        position: game.format_position(pos),
+        table: record_text(crate::tier::encode(*value, *distance)),
+        search,
+        agree,
+        nodes: r.nodes,
     })
 }

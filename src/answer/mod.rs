@@ -26,4 +26,4 @@ pub mod query;
 
 pub use crosscheck::{crosscheck_dir, CrossReport, CrossSample};
 pub use position::{answer_position, exact_pv, Answered, Policy, ProverUse, Source, TABLE_DRAW_PV};
-pub use query::{answer, from_table, SearchAnswer};
+pub use query::{answer, SearchAnswer};

@@ -22,7 +22,7 @@ pub struct AnswerMove {
     pub score: i32,
 }
 
-/// A position answered by search (or by tables, see [`from_table`]).
+/// A position answered by search (or by tables, see `from_table`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SearchAnswer {
     /// Canonical position text.
@@ -152,7 +152,7 @@ pub(crate) fn exact_score(value: Value, distance: u32) -> i32 {
 /// values, `pv` as given (see [`exact_pv`](super::exact_pv)). Moves the tables do not know take
 /// their value and score from `searched` (a search of the same position), and
 /// the answer then reports that search's depth, nodes and time.
-pub fn from_table(
+pub(crate) fn from_table(
     q: &QueryResult,
     pv: Vec<String>,
     searched: Option<&SearchAnswer>,

@@ -40,7 +40,8 @@ mod parse;
 mod symmetry;
 
 pub use builtin::BUILTIN;
-pub use parse::{algebraic_name, MAX_BOARD_FILE};
+pub(crate) use parse::algebraic_name;
+pub use parse::MAX_BOARD_FILE;
 
 use crate::error::{Error, Result};
 

@@ -56,67 +56,12 @@ impl Board {
     }
 
     pub(super) fn parse_named(text: &str, default_name: &str) -> Result<Board> {
-        let mut name = default_name.to_string();
-        let mut raw_points: Vec<(i32, i32, Option<String>, usize)> = Vec::new();
-        let mut raw_lines: Vec<(Vec<String>, usize)> = Vec::new();
-        let mut centre: Option<(String, usize)> = None;
-        for (i, full) in text.lines().enumerate() {
-            let ln = i + 1;
-            let line = full.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match words[0] {
-                "name" => {
-                    if words.len() != 2 {
-                        return Err(Error::Board(format!("line {ln}: expected 'name NAME'")));
-                    }
-                    name = words[1].to_string();
-                }
-                "point" => {
-                    if words.len() != 3 && words.len() != 4 {
-                        return Err(Error::Board(format!(
-                            "line {ln}: expected 'point X Y [NAME]', got {}",
-                            quote(line)
-                        )));
-                    }
-                    let coord = |w: &str| {
-                        w.parse::<i32>()
-                            .ok()
-                            .filter(|v| (0..=1000).contains(v))
-                            .ok_or_else(|| {
-                                Error::Board(format!(
-                                    "line {ln}: coordinate {} is not an integer in 0..=1000",
-                                    quote(w)
-                                ))
-                            })
-                    };
-                    let (x, y) = (coord(words[1])?, coord(words[2])?);
-                    raw_points.push((x, y, words.get(3).map(|s| s.to_string()), ln));
-                }
-                "line" => {
-                    if words.len() < 3 {
-                        return Err(Error::Board(format!(
-                            "line {ln}: a line needs at least two points"
-                        )));
-                    }
-                    raw_lines.push((words[1..].iter().map(|s| s.to_string()).collect(), ln));
-                }
-                "centre" | "center" => {
-                    if words.len() != 2 {
-                        return Err(Error::Board(format!("line {ln}: expected 'centre NAME'")));
-                    }
-                    centre = Some((words[1].to_string(), ln));
-                }
-                other => {
-                    return Err(Error::Board(format!(
-                        "line {ln}: unknown keyword {}; accepted: name, point, line, centre",
-                        quote(other)
-                    )))
-                }
-            }
-        }
+        let Described {
+            name,
+            raw_points,
+            raw_lines,
+            centre,
+        } = describe(text, default_name)?;
         if raw_points.is_empty() {
             return Err(Error::Board("no points".into()));
         }
@@ -183,6 +128,87 @@ impl Board {
     }
 }
 
+/// What a board description says, line by line, before it is checked:
+/// points (x, y, name, line number), lines of point names (with the line
+/// number), the centre.
+struct Described {
+    name: String,
+    raw_points: Vec<(i32, i32, Option<String>, usize)>,
+    raw_lines: Vec<(Vec<String>, usize)>,
+    centre: Option<(String, usize)>,
+}
+
+/// Reads the lines of a board description (format in the module docs).
+fn describe(text: &str, default_name: &str) -> Result<Described> {
+    let mut name = default_name.to_string();
+    let mut raw_points: Vec<(i32, i32, Option<String>, usize)> = Vec::new();
+    let mut raw_lines: Vec<(Vec<String>, usize)> = Vec::new();
+    let mut centre: Option<(String, usize)> = None;
+    for (i, full) in text.lines().enumerate() {
+        let ln = i + 1;
+        let line = full.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words[0] {
+            "name" => {
+                if words.len() != 2 {
+                    return Err(Error::Board(format!("line {ln}: expected 'name NAME'")));
+                }
+                name = words[1].to_string();
+            }
+            "point" => {
+                if words.len() != 3 && words.len() != 4 {
+                    return Err(Error::Board(format!(
+                        "line {ln}: expected 'point X Y [NAME]', got {}",
+                        quote(line)
+                    )));
+                }
+                let coord = |w: &str| {
+                    w.parse::<i32>()
+                        .ok()
+                        .filter(|v| (0..=1000).contains(v))
+                        .ok_or_else(|| {
+                            Error::Board(format!(
+                                "line {ln}: coordinate {} is not an integer in 0..=1000",
+                                quote(w)
+                            ))
+                        })
+                };
+                let (x, y) = (coord(words[1])?, coord(words[2])?);
+                raw_points.push((x, y, words.get(3).map(|s| s.to_string()), ln));
+            }
+            "line" => {
+                if words.len() < 3 {
+                    return Err(Error::Board(format!(
+                        "line {ln}: a line needs at least two points"
+                    )));
+                }
+                raw_lines.push((words[1..].iter().map(|s| s.to_string()).collect(), ln));
+            }
+            "centre" | "center" => {
+                if words.len() != 2 {
+                    return Err(Error::Board(format!("line {ln}: expected 'centre NAME'")));
+                }
+                centre = Some((words[1].to_string(), ln));
+            }
+            other => {
+                return Err(Error::Board(format!(
+                    "line {ln}: unknown keyword {}; accepted: name, point, line, centre",
+                    quote(other)
+                )))
+            }
+        }
+    }
+    Ok(Described {
+        name,
+        raw_points,
+        raw_lines,
+        centre,
+    })
+}
+
 pub(super) fn strip_board(e: Error) -> String {
     match e {
         Error::Board(m) => m,
@@ -192,7 +218,7 @@ pub(super) fn strip_board(e: Error) -> String {
 
 /// Algebraic name of a coordinate: file letter from x (`a` = 0), rank from y (`1` = 0).
 /// Files stop at `w` because `x` marks captures in move notation.
-pub fn algebraic_name(x: i32, y: i32) -> Option<String> {
+pub(crate) fn algebraic_name(x: i32, y: i32) -> Option<String> {
     if !(0..23).contains(&x) || y < 0 {
         return None;
     }

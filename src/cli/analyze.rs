@@ -13,7 +13,7 @@ use huntsolve::{AnyGame, Error, Result};
 
 /// Arguments of `analyze`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     tables: Tables,
     /// Rules the tables must belong to (default: the rules in their headers).
@@ -33,7 +33,7 @@ pub struct Args {
 }
 
 /// Runs `analyze`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     set_threads(args.threads.threads)?;
     let rules = match &args.rules {
         Some(r) => r.clone(),

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 const MIN_THREAD_BOUND: usize = 256;
 
 /// The largest accepted `--threads`: 256, or four per core on bigger machines.
-pub fn max_threads() -> usize {
+pub(crate) fn max_threads() -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     MIN_THREAD_BOUND.max(4 * cores)
 }
@@ -38,7 +38,7 @@ fn parse_threads(text: &str) -> Result<usize, String> {
 
 /// `--threads N`.
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
-pub struct Threads {
+pub(crate) struct Threads {
     /// Worker threads, 1 to 256 (or 4 per core); default: 1 for a search, one per core
     /// for solve, verify, analyze, compare and sweep.
     #[arg(long, value_name = "N", value_parser = parse_threads)]
@@ -47,7 +47,7 @@ pub struct Threads {
 
 impl Threads {
     /// The given count, or `default`.
-    pub fn or(self, default: usize) -> usize {
+    pub(crate) fn or(self, default: usize) -> usize {
         self.threads.unwrap_or(default)
     }
 }
@@ -82,7 +82,7 @@ fn parse_hash(text: &str) -> Result<usize, String> {
 
 /// `--hash MiB`: the transposition table of a search.
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
-pub struct Hash {
+pub(crate) struct Hash {
     /// Transposition table size in MiB, at most the available memory (default: 64,
     /// 256 for openings).
     #[arg(long, value_name = "MiB", value_parser = parse_hash)]
@@ -91,14 +91,14 @@ pub struct Hash {
 
 impl Hash {
     /// The given size in MiB, or `default`.
-    pub fn or(self, default: usize) -> usize {
+    pub(crate) fn or(self, default: usize) -> usize {
         self.hash.unwrap_or(default)
     }
 }
 
 /// `--json`.
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
-pub struct Json {
+pub(crate) struct Json {
     /// Machine-readable output (JSON); errors are then a JSON object on stdout too.
     #[arg(long)]
     pub json: bool,
@@ -106,7 +106,7 @@ pub struct Json {
 
 /// `--tables DIR`, required.
 #[derive(clap::Args, Debug, Clone)]
-pub struct Tables {
+pub(crate) struct Tables {
     /// Directory holding solved tables (`*.hst` and `summary.json`).
     #[arg(long, value_name = "DIR")]
     pub tables: PathBuf,
@@ -114,7 +114,7 @@ pub struct Tables {
 
 /// `--tables DIR`, optional.
 #[derive(clap::Args, Debug, Clone, Default)]
-pub struct MaybeTables {
+pub(crate) struct MaybeTables {
     /// Directory holding solved tables (`*.hst` and `summary.json`).
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,

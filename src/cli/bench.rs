@@ -21,7 +21,7 @@ use huntsolve::{Error, Result};
 use std::time::Duration;
 
 /// The presets of the suite and the playout length of their positions.
-pub const SUITE: &[(&str, usize)] = &[
+pub(crate) const SUITE: &[(&str, usize)] = &[
     ("diviyan-keliya", 40),
     ("cows-leopards-mogol", 30),
     ("bagh-chal", 30),
@@ -33,7 +33,7 @@ pub const SUITE: &[(&str, usize)] = &[
 
 /// Arguments of `bench`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Nominal search depth of every position.
     #[arg(long, default_value_t = 5)]
     pub depth: u32,
@@ -219,7 +219,7 @@ fn run_mcts(args: &Args, iterations: u64, only: &Option<Vec<&str>>) -> Result<()
 }
 
 /// Runs `bench`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     if let Some(rules) = &args.retro {
         return super::bench_retro::run(&args, rules, &super::out::Bars::new());
     }
@@ -227,7 +227,7 @@ pub fn run(args: Args) -> Result<()> {
         return super::bench_ladder::run(&args, &super::out::Bars::new());
     }
     if args.prove && args.seeds {
-        return super::prove::bench_seeds(
+        return super::bench_prove::bench_seeds(
             args.threads.or(1),
             args.hash.or(256),
             args.seed,
@@ -236,7 +236,7 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     if args.prove {
-        return super::prove::bench_prove(
+        return super::bench_prove::bench_prove(
             args.threads.or(1),
             args.hash.or(64),
             args.seed,

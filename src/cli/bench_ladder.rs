@@ -12,7 +12,7 @@ use huntsolve::{AnyGame, Error, Result};
 const LADDER_GAMES: u64 = 200;
 
 /// Runs `bench --ladder`.
-pub fn run(args: &Args, progress: &dyn huntsolve::progress::Progress) -> Result<()> {
+pub(crate) fn run(args: &Args, progress: &dyn huntsolve::progress::Progress) -> Result<()> {
     let engines: Vec<EngineSpec> = args
         .engines
         .iter()

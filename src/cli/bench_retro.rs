@@ -9,7 +9,11 @@ use huntsolve::{AnyGame, Error, Result};
 use std::path::Path;
 
 /// Runs `bench --retro`.
-pub fn run(args: &Args, rules: &str, progress: &dyn huntsolve::progress::Progress) -> Result<()> {
+pub(crate) fn run(
+    args: &Args,
+    rules: &str,
+    progress: &dyn huntsolve::progress::Progress,
+) -> Result<()> {
     let tiers = args.tiers.as_deref().ok_or_else(|| {
         Error::Input("--retro needs --tiers T1,T2,... (children first), e.g. --tiers h0p1c2".into())
     })?;

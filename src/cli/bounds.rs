@@ -17,7 +17,7 @@ use std::time::Duration;
 
 /// Arguments of `bounds`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: a hunt preset with options (the threshold option `hunter_win` is set per run).
     rules: String,
     /// Table directories, or directories of them, used as leaves: each run uses those
@@ -50,7 +50,7 @@ pub struct Args {
 }
 
 /// Runs `bounds`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     if let Some(t) = args.time {
         if !(t.is_finite() && t > 0.0) {
             return Err(Error::Input(format!(

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 /// Arguments of `compare`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules strings (`preset[,key=value...]`), one per variant.
     #[arg(required = true)]
     pub rules: Vec<String>,
@@ -71,7 +71,7 @@ pub struct Args {
 const MAX_SOFTMAX: f64 = 1e6;
 
 /// Runs `compare`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let engine = EngineSpec::parse(&args.engine)?;
     huntsolve::stats::tournament::check_games(args.games)?;
     if let Some(t) = args.softmax {
@@ -194,14 +194,16 @@ fn run_ladder_cli(
         .map(|e| EngineSpec::parse(e))
         .collect::<Result<_>>()?;
     let r = run_ladder(
-        &args.rules,
-        &engines,
-        cfg,
-        tables,
-        &opts,
-        out,
-        command,
-        build,
+        &huntsolve::stats::ladder::LadderRun {
+            specs: &args.rules,
+            engines: &engines,
+            base: cfg,
+            tables,
+            opts: &opts,
+            out_dir: out,
+            command,
+            build,
+        },
         bars,
     )?;
     let files = write_ladder(out, &r)?;

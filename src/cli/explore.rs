@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 /// Arguments of `explore`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Base rules string (`preset[,key=value...]`).
     pub rules: String,
     /// An option of the grid, KEY=V1,V2,... or KEY=A..B (give it two or three times).
@@ -54,7 +54,7 @@ pub struct Args {
 }
 
 /// Runs `explore`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     huntsolve::stats::tournament::check_games(args.games)?;
     let grid: Vec<GridOption> = args
         .grid

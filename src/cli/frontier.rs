@@ -21,7 +21,7 @@ use std::time::Duration;
 
 /// Arguments of `frontier`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: a hunt preset with options (e.g. `bagh-chal,hunter_win=captures>=2`).
     rules: String,
     /// Plies from the start to the frontier.
@@ -72,7 +72,7 @@ struct Out {
 }
 
 /// Runs `frontier`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     if let Some(t) = args.time {
         if !huntsolve::progress::valid_seconds(t) {
             return Err(Error::Input(huntsolve::progress::seconds_message(

@@ -35,7 +35,7 @@ pub(crate) fn set_threads(threads: Option<usize>) -> Result<()> {
 }
 
 /// Parses repeated `--eval key=value` options into `game`.
-pub fn apply_evals<G: FullGame>(game: &mut G, evals: &[String]) -> Result<()> {
+pub(crate) fn apply_evals<G: FullGame>(game: &mut G, evals: &[String]) -> Result<()> {
     for e in evals {
         let (k, v) = e.split_once('=').ok_or_else(|| {
             Error::Input(format!("--eval '{e}': expected key=value (integer value)"))

@@ -8,6 +8,7 @@ pub mod analyze;
 pub mod args;
 pub mod bench;
 pub mod bench_ladder;
+pub mod bench_prove;
 pub mod bench_retro;
 pub mod bounds;
 pub mod compare;
@@ -32,7 +33,7 @@ pub mod verify;
 /// Solver and analysis tool for hunt games and tafl.
 #[derive(Parser, Debug)]
 #[command(name = "huntsolve", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -99,7 +100,7 @@ impl Command {
 
 /// Parses the command line and runs the subcommand; also says whether the output
 /// is JSON, so `main` can report an error in the same form.
-pub fn main() -> (Result<()>, bool) {
+pub(crate) fn main() -> (Result<()>, bool) {
     let cli = Cli::try_parse().unwrap_or_else(|e| exit_on_usage_error(e));
     let json = cli.command.json();
     let result = match cli.command {

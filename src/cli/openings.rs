@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `openings`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules of a hunt game: a preset name with optional `,key=value` options.
     pub rules: String,
     /// Total search depth from the start position.
@@ -86,7 +86,7 @@ fn csv_field(s: &str) -> String {
 }
 
 /// Runs `openings`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let any = AnyGame::parse(&args.rules)?;
     let mut g = match any {
         AnyGame::Hunt(g) => g,

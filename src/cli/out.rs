@@ -9,7 +9,7 @@ use std::io::Write;
 use std::sync::Mutex;
 
 /// Writes `text` to stdout (no newline added), mapping errors to [`Error::Io`].
-pub fn print(text: &str) -> Result<()> {
+pub(crate) fn print(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
@@ -17,7 +17,7 @@ pub fn print(text: &str) -> Result<()> {
 }
 
 /// Writes `text` and a newline to stdout.
-pub fn println(text: &str) -> Result<()> {
+pub(crate) fn println(text: &str) -> Result<()> {
     print(&format!("{text}\n"))
 }
 
@@ -28,20 +28,20 @@ static JSON_PRINTED: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::
 
 /// Prints the command's `--json` document. A check that then disagrees
 /// (exit 1) adds no second document: stdout holds exactly one.
-pub fn print_json_document(text: &str) -> Result<()> {
+pub(crate) fn print_json_document(text: &str) -> Result<()> {
     JSON_PRINTED.fetch_max(1, std::sync::atomic::Ordering::SeqCst);
     println(text)
 }
 
 /// [`print_json_document`] for a document that holds the error the command
 /// returns next (any exit status): no `{"error": ...}` document follows it.
-pub fn print_json_document_with_error(text: &str) -> Result<()> {
+pub(crate) fn print_json_document_with_error(text: &str) -> Result<()> {
     JSON_PRINTED.store(2, std::sync::atomic::Ordering::SeqCst);
     println(text)
 }
 
 /// Whether the error of exit status `code` is already in the printed `--json` document.
-pub fn json_document_covers(code: u8) -> bool {
+pub(crate) fn json_document_covers(code: u8) -> bool {
     match JSON_PRINTED.load(std::sync::atomic::Ordering::SeqCst) {
         0 => false,
         1 => code == 1,
@@ -57,16 +57,16 @@ pub fn json_document_covers(code: u8) -> bool {
 /// [`LOG_HEARTBEAT`]), the end of the job, and the solver's notes. A long solve
 /// never goes silent for an hour, and the main job's 215 small tiers no longer
 /// write 394 lines of `h0p1c2 propagate: finished in 0.0 s (0 done)`.
-pub struct Bars {
+pub(crate) struct Bars {
     bar: Mutex<Option<ProgressBar>>,
     /// The plain-line log (stderr not a terminal).
     log: Option<Mutex<Log>>,
 }
 
 /// A line at least this often while work finishes (and any stage this long).
-pub const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+pub(crate) const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 /// A line during a stage that has run this long since the last line.
-pub const LOG_HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(30);
+pub(crate) const LOG_HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// State of the plain-line log.
 struct Log {
@@ -108,12 +108,12 @@ impl Log {
 
 impl Bars {
     /// A new, idle reporter.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::for_job("")
     }
 
     /// A reporter whose log lines name `job` (e.g. `kaooa [whole]`).
-    pub fn for_job(job: &str) -> Self {
+    pub(crate) fn for_job(job: &str) -> Self {
         use std::io::IsTerminal;
         let now = Instant::now();
         Bars {

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 /// Arguments of `perft`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: `preset[,key=value...]` (see `huntsolve presets`).
     rules: String,
     /// Depth in plies.
@@ -28,7 +28,7 @@ pub struct Args {
 }
 
 /// Runs `perft`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let game = AnyGame::parse(&args.rules)?;
     with_game!(&game, g => run_game(g, &args))
 }

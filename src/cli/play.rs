@@ -33,7 +33,7 @@ use std::time::Duration;
 
 /// Arguments of `play`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: a preset name with optional `,key=value` options.
     pub rules: String,
     /// Engine of side 0 (hunter / attackers): depth=N, time=S, nodes=N, mcts=N, mcts-time=S, random, human [default: depth=4].
@@ -69,7 +69,7 @@ pub struct Args {
 
 /// A player.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Engine {
+pub(crate) enum Engine {
     /// Search with these limits.
     Search(Limit),
     /// Monte Carlo tree search (`mcts=N`, `mcts-time=S`).
@@ -82,7 +82,7 @@ pub enum Engine {
 
 impl Engine {
     /// Parses `depth=N`, `time=S`, `nodes=N`, `mcts=N`, `mcts-time=S`, `random`, `human`.
-    pub fn parse(text: &str) -> Result<Engine> {
+    pub(crate) fn parse(text: &str) -> Result<Engine> {
         if let Some(m) = huntsolve::stats::mcts::MctsSpec::parse(text) {
             return m.map(Engine::Mcts).map_err(Error::Input);
         }
@@ -316,7 +316,7 @@ fn engine_specs<G: FullGame>(g: &G, args: &Args) -> Result<[String; 2]> {
 }
 
 /// Runs `play`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let mut any = AnyGame::parse(&args.rules)?;
     huntsolve::with_game!(&mut any, g => apply_evals(g, &args.eval))?;
     huntsolve::with_game!(&any, g => run_games(g, &args))

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 /// Arguments of `playout`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: `preset[,key=value...]` (see `huntsolve presets`).
     rules: String,
     /// Number of games.
@@ -52,7 +52,7 @@ impl Tally {
 const MAX_PLAYOUTS: u64 = 1_000_000_000;
 
 /// Runs `playout`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     if !(1..=MAX_PLAYOUTS).contains(&args.games) {
         return Err(Error::Input(format!(
             "--games {}: expected 1 to {MAX_PLAYOUTS}",

@@ -6,13 +6,13 @@ use huntsolve::Result;
 
 /// Arguments of `presets`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) json: Json,
 }
 
 /// Lists the presets.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let presets = huntsolve::variant::all_presets();
     if args.json.json {
         let v: Vec<_> = presets

@@ -37,7 +37,7 @@ const PROVE_HASH_MIB: usize = 256;
 
 /// Arguments of `query`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: a preset name with options (`kaooa`, `bagh-chal,key=value`).
     rules: String,
     /// Position text, `start`, or `-` to read positions from stdin (one per line).
@@ -68,7 +68,7 @@ pub struct Args {
 }
 
 /// Runs `query`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let mut any = AnyGame::parse(&args.rules)?;
     with_game!(&mut any, g => apply_evals(g, &args.eval))?;
     if let Some(t) = args.time {

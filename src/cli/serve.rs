@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// Arguments of `serve`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Directory of solved tables, or a directory of such directories (repeatable).
     #[arg(long)]
     tables: Vec<PathBuf>,
@@ -29,7 +29,7 @@ pub struct Args {
 }
 
 /// Runs `serve`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let t = args.search_time;
     if !(t.is_finite() && t > 0.0 && t <= 10.0) {
         return Err(Error::Input(format!(

@@ -8,7 +8,7 @@ use huntsolve::{with_game, AnyGame, Result};
 
 /// Arguments of `show`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules: `preset[,key=value...]` (see `huntsolve presets`).
     rules: String,
     /// Position text (default: the start position).
@@ -20,7 +20,7 @@ pub struct Args {
 }
 
 /// Runs `show`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let game = AnyGame::parse(&args.rules)?;
     with_game!(&game, g => run_game(g, &args))
 }

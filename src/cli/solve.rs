@@ -18,7 +18,7 @@ use std::time::Duration;
 /// Arguments of `solve`. The scope options exclude each other and need rules.
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("scope").multiple(false).requires("target")))]
-pub struct Args {
+pub(crate) struct Args {
     /// Rules (`preset[,key=value...]`) or a manifest file (`*.toml`); none: the default batch.
     pub target: Option<String>,
     /// Limit a hunt game to a phase: `movement` (no pieces left in hand).
@@ -104,7 +104,7 @@ pub(super) fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
 }
 
 /// Runs `solve`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     if args.mpi {
         return super::solve_mpi::run(args);
     }

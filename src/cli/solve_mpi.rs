@@ -8,7 +8,7 @@ use huntsolve::{Error, Result};
 
 /// Runs `solve --mpi` in a build without MPI: says how to get one.
 #[cfg(not(feature = "mpi"))]
-pub fn run(_args: Args) -> Result<()> {
+pub(crate) fn run(_args: Args) -> Result<()> {
     Err(Error::Input(
         "--mpi: this huntsolve was built without MPI; build it with `cargo build --release --features mpi` (README, \"On a cluster\")".into(),
     ))
@@ -16,7 +16,7 @@ pub fn run(_args: Args) -> Result<()> {
 
 /// Runs `solve --mpi`: every rank parses the same arguments; rank 0 manages.
 #[cfg(feature = "mpi")]
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     use super::solve::{announce_plan, run_with};
     use huntsolve::cluster::{solve_mpi, Cluster, ClusterOptions};
     use huntsolve::retro::driver::parse_size;

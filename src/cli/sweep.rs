@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 /// Arguments of `sweep`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Base rules string (`preset[,key=value...]`).
     pub rules: String,
     /// The option to vary: KEY=V1..V2, optionally with a prefix (hunter_win=captures>=1..20).
@@ -34,7 +34,7 @@ pub struct Args {
 }
 
 /// Runs `sweep`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     let param = SweepParam::parse(&args.param)?;
     let name = format!("sweep-{}-{}", safe_name(&args.rules), safe_name(&param.key));
     let out = args

@@ -19,7 +19,7 @@ use huntsolve::{AnyGame, Error, Result};
 
 /// Arguments of `verify`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     tables: Tables,
     /// Rules the tables must belong to (default: the rules in their headers).
@@ -114,7 +114,7 @@ fn cache_bytes(args: &Args) -> Result<usize> {
 }
 
 /// Runs `verify`.
-pub fn run(args: Args) -> Result<()> {
+pub(crate) fn run(args: Args) -> Result<()> {
     set_threads(args.threads.threads)?;
     let rules = match &args.rules {
         Some(r) => r.clone(),

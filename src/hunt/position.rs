@@ -52,7 +52,7 @@ pub struct HuntMove {
 
 impl HuntMove {
     /// A drop on `to`.
-    pub fn drop(to: u8) -> Self {
+    pub(crate) fn drop(to: u8) -> Self {
         HuntMove {
             kind: MoveKind::Drop,
             from: to,
@@ -61,7 +61,7 @@ impl HuntMove {
         }
     }
     /// A step.
-    pub fn step(from: u8, to: u8) -> Self {
+    pub(crate) fn step(from: u8, to: u8) -> Self {
         HuntMove {
             kind: MoveKind::Step,
             from,
@@ -70,7 +70,7 @@ impl HuntMove {
         }
     }
     /// A capture (one jump or a chain).
-    pub fn capture(from: u8, to: u8, captured: u64) -> Self {
+    pub(crate) fn capture(from: u8, to: u8, captured: u64) -> Self {
         HuntMove {
             kind: MoveKind::Capture,
             from,
@@ -79,7 +79,7 @@ impl HuntMove {
         }
     }
     /// The pass.
-    pub fn pass() -> Self {
+    pub(crate) fn pass() -> Self {
         HuntMove {
             kind: MoveKind::Pass,
             from: 0,

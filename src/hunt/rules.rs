@@ -263,7 +263,7 @@ pub const KEYS: &[&str] = &[
 
 impl HuntRules {
     /// The rules of a preset.
-    pub fn preset(name: &str) -> Result<HuntRules> {
+    pub(crate) fn preset(name: &str) -> Result<HuntRules> {
         let seed_a = HuntRules {
             board: "peralikatuma49".into(),
             hunters: 2,
@@ -379,7 +379,7 @@ impl HuntRules {
     }
 
     /// Sets one option from its text value.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
+    pub(crate) fn set(&mut self, key: &str, value: &str) -> Result<()> {
         let bad = |accepted: &str| {
             Error::Rules(format!(
                 "bad value {} for {}; accepted: {accepted}",
@@ -470,7 +470,7 @@ impl HuntRules {
     }
 
     /// Board-independent consistency checks.
-    pub fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         if let HunterWin::Captures(n) = self.hunter_win {
             if n > self.prey {
                 return Err(Error::Rules(format!(
@@ -521,7 +521,7 @@ impl HuntRules {
     }
 
     /// The canonical rules string (see the module docs).
-    pub fn canonical(&self) -> String {
+    pub(crate) fn canonical(&self) -> String {
         let mut best: Option<(usize, &str, Vec<&str>)> = None;
         for &(name, _) in PRESETS {
             let Ok(base) = HuntRules::preset(name) else {

@@ -29,7 +29,7 @@
 //! certificate builder returns [`crate::error::Error::Memory`]. Nothing is
 //! allocated past the bound first.
 //!
-//! Workers take the budget in chunks ([`Account`]), so that two threads do
+//! Workers take the budget in chunks (`Account`), so that two threads do
 //! not contend on one counter at every node; what a worker holds but has not
 //! used is part of the reported peak, which therefore never understates.
 
@@ -76,7 +76,7 @@ pub struct MemoryBudget {
 
 impl MemoryBudget {
     /// A budget of `cap` bytes, none used.
-    pub fn new(cap: usize) -> MemoryBudget {
+    pub(crate) fn new(cap: usize) -> MemoryBudget {
         MemoryBudget {
             cap,
             used: AtomicUsize::new(0),
@@ -120,7 +120,7 @@ impl MemoryBudget {
     }
 
     /// Returns `n` charged bytes.
-    pub fn release(&self, n: usize) {
+    pub(crate) fn release(&self, n: usize) {
         let prev = self.used.fetch_sub(n, Ordering::Relaxed);
         debug_assert!(prev >= n, "released more than was charged");
     }
@@ -129,7 +129,7 @@ impl MemoryBudget {
 /// One worker's account: takes the shared budget in chunks, gives back what
 /// it holds when dropped.
 #[derive(Debug)]
-pub struct Account<'a> {
+pub(crate) struct Account<'a> {
     budget: &'a MemoryBudget,
     held: usize,
     used: usize,
@@ -137,7 +137,7 @@ pub struct Account<'a> {
 
 impl<'a> Account<'a> {
     /// An empty account on `budget`.
-    pub fn new(budget: &'a MemoryBudget) -> Account<'a> {
+    pub(crate) fn new(budget: &'a MemoryBudget) -> Account<'a> {
         Account {
             budget,
             held: 0,
@@ -146,7 +146,7 @@ impl<'a> Account<'a> {
     }
 
     /// Charges `n` bytes; `false` (and nothing charged) when the budget is spent.
-    pub fn charge(&mut self, n: usize) -> bool {
+    pub(crate) fn charge(&mut self, n: usize) -> bool {
         let need = (self.used + n).saturating_sub(self.held);
         if need > 0 {
             let take = need.max(CHUNK);
@@ -164,7 +164,7 @@ impl<'a> Account<'a> {
 
     /// Returns `n` bytes charged by [`Account::charge`]; gives chunks back to
     /// the shared budget when more than two are idle.
-    pub fn release(&mut self, n: usize) {
+    pub(crate) fn release(&mut self, n: usize) {
         debug_assert!(n <= self.used);
         self.used -= n.min(self.used);
         let idle = self.held - self.used;
@@ -173,11 +173,6 @@ impl<'a> Account<'a> {
             self.budget.release(give);
             self.held -= give;
         }
-    }
-
-    /// Bytes charged through this account now.
-    pub fn used(&self) -> usize {
-        self.used
     }
 }
 

@@ -39,7 +39,7 @@ pub(crate) const REP_BUCKET_BYTES: usize = std::mem::size_of::<(u64, Reps)>() + 
 
 /// The ancestors a path-dependent disproof repeats (hashes), or "too many".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Reps {
+pub(crate) struct Reps {
     h: [u64; MAX_REPS],
     n: u8,
     /// More than `MAX_REPS` ancestors: usable on this path only.
@@ -48,19 +48,15 @@ pub struct Reps {
 
 impl Reps {
     /// The set of one ancestor.
-    pub fn one(h: u64) -> Reps {
+    pub(crate) fn one(h: u64) -> Reps {
         let mut r = Reps::default();
         r.h[0] = h;
         r.n = 1;
         r
     }
     /// The hashes.
-    pub fn hashes(&self) -> &[u64] {
+    pub(crate) fn hashes(&self) -> &[u64] {
         &self.h[..self.n as usize]
-    }
-    /// Whether no ancestor is named (and none was lost to overflow).
-    pub fn is_empty(&self) -> bool {
-        self.n == 0 && !self.overflow
     }
     /// Adds the ancestors of `other`.
     pub(crate) fn union(&mut self, other: &Reps) {
@@ -77,7 +73,7 @@ impl Reps {
         }
     }
     /// Keeps the ancestors for which `keep` holds.
-    pub fn retain(&mut self, keep: impl Fn(u64) -> bool) {
+    pub(crate) fn retain(&mut self, keep: impl Fn(u64) -> bool) {
         let mut k = 0;
         for i in 0..self.n as usize {
             if keep(self.h[i]) {
@@ -248,7 +244,7 @@ impl ProofTable {
     }
 
     /// The entry of `key`, if present. Key 0 is never stored (an empty slot).
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         let key = key.max(1);
         let b = self.bucket(key);
         for i in b..b + WAYS {
@@ -261,7 +257,7 @@ impl ProofTable {
     }
 
     /// Stores `e` under `key` (see the module docs for the replacement rule).
-    pub fn store(&self, key: u64, e: Entry) {
+    pub(crate) fn store(&self, key: u64, e: Entry) {
         let key = key.max(1);
         let b = self.bucket(key);
         let mut victim = b;

@@ -34,8 +34,9 @@ use crate::error::Result;
 use crate::game::{Evaluate, Game, Oracle, Value};
 use crate::progress::stop_requested;
 use hashbrown::HashSet;
+pub(crate) use score::proven_of;
+pub use score::score_text;
 use score::value_score;
-pub use score::{proven_of, score_text};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -181,7 +182,7 @@ pub struct SearchResult<G: Game> {
 
 impl<G: Game> SearchResult<G> {
     /// Nodes per second.
-    pub fn nps(&self) -> f64 {
+    pub(crate) fn nps(&self) -> f64 {
         self.nodes as f64 / self.time.as_secs_f64().max(1e-9)
     }
 }

@@ -5,7 +5,7 @@ use super::{MATE, PROVEN};
 use crate::game::Value;
 
 /// Proven value and distance encoded by a score, if it is a proof.
-pub fn proven_of(score: i32) -> Option<(Value, u32)> {
+pub(crate) fn proven_of(score: i32) -> Option<(Value, u32)> {
     if score > PROVEN {
         Some((Value::Win, (MATE - score) as u32))
     } else if score < -PROVEN {

@@ -147,7 +147,7 @@ impl TransTable {
     }
 
     /// The entry stored for `key`, if any (a torn write reads as a miss).
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
         for i in 0..2 {
             let slot = &self.slots[b + i];
@@ -163,7 +163,7 @@ impl TransTable {
     }
 
     /// Stores an entry for `key`.
-    pub fn store(&self, key: u64, entry: Entry) {
+    pub(crate) fn store(&self, key: u64, entry: Entry) {
         let age = self.age.load(Ordering::Relaxed) as u8;
         let b = self.bucket(key);
         let first = &self.slots[b];
@@ -190,19 +190,6 @@ impl TransTable {
         let data = entry.pack(age);
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
-    }
-
-    /// Permille of the first 1000 buckets used in the current generation.
-    pub fn hashfull(&self) -> u32 {
-        let age = self.age.load(Ordering::Relaxed) as u8;
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
-            .iter()
-            .filter(
-                |s| matches!(Entry::unpack(s[1].load(Ordering::Relaxed)), Some((_, a)) if a == age),
-            )
-            .count();
-        (used * 1000 / n.max(1)) as u32
     }
 }
 

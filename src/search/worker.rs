@@ -223,18 +223,8 @@ impl<'a, G: Evaluate, O: Oracle<G>> Worker<'a, G, O> {
         }
         let hash = self.game.hash(pos);
         if ply > 0 {
-            if self.is_repetition(hash) {
-                self.incomplete = true;
-                return 0;
-            }
-            if let Some(limit) = self.move_limit {
-                if (self.game_ply + ply) as u32 >= limit {
-                    self.incomplete = true;
-                    return 0;
-                }
-            }
-            if let Some((v, d)) = self.oracle.probe(self.game, pos) {
-                return value_score(v, d, ply);
+            if let Some(s) = self.path_or_oracle(pos, hash, ply) {
+                return s;
             }
         }
         if depth <= 0 || ply >= MAX_PLY - QDEPTH as usize - 2 {
@@ -248,17 +238,8 @@ impl<'a, G: Evaluate, O: Oracle<G>> Worker<'a, G, O> {
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.tt.probe(hash) {
             tt_move = e.best;
-            let s = from_tt(e.score, ply);
             if ply > 0 && e.depth as i32 >= depth && !pv_node {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    if s.abs() <= PROVEN {
-                        self.incomplete = true;
-                    }
+                if let Some(s) = self.tt_cut(&e, alpha, beta, ply) {
                     return s;
                 }
             }
@@ -326,13 +307,7 @@ impl<'a, G: Evaluate, O: Oracle<G>> Worker<'a, G, O> {
                 }
                 if score >= beta {
                     if !self.game.is_capture(pos, mv) {
-                        // A quiet move that cut off: remember it for ordering.
-                        if self.killers[ply][0] != Some(mv) {
-                            self.killers[ply][1] = self.killers[ply][0];
-                            self.killers[ply][0] = Some(mv);
-                        }
-                        let h = &mut self.hist[side * HIST_SIZE + move_slot(&mv)];
-                        *h = (*h + depth * depth).min(1 << 20);
+                        self.remember_quiet_cut(mv, side, depth, ply);
                     }
                     break;
                 }
@@ -348,6 +323,55 @@ impl<'a, G: Evaluate, O: Oracle<G>> Worker<'a, G, O> {
         };
         self.store(hash, best, depth, bound, best_idx, ply);
         best
+    }
+
+    /// A score without search for a position below the root: a repetition or
+    /// the move limit (0, the search incomplete), or the oracle's value.
+    #[inline]
+    fn path_or_oracle(&mut self, pos: &G::Pos, hash: u64, ply: usize) -> Option<i32> {
+        if self.is_repetition(hash) {
+            self.incomplete = true;
+            return Some(0);
+        }
+        if let Some(limit) = self.move_limit {
+            if (self.game_ply + ply) as u32 >= limit {
+                self.incomplete = true;
+                return Some(0);
+            }
+        }
+        if let Some((v, d)) = self.oracle.probe(self.game, pos) {
+            return Some(value_score(v, d, ply));
+        }
+        None
+    }
+
+    /// The score of a deep enough table entry whose bound cuts at (alpha, beta).
+    #[inline]
+    fn tt_cut(&mut self, e: &Entry, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        let s = from_tt(e.score, ply);
+        let cut = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        if !cut {
+            return None;
+        }
+        if s.abs() <= PROVEN {
+            self.incomplete = true;
+        }
+        Some(s)
+    }
+
+    /// A quiet move that cut off: remembered for ordering (killer, history).
+    #[inline]
+    fn remember_quiet_cut(&mut self, mv: G::Move, side: usize, depth: i32, ply: usize) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let h = &mut self.hist[side * HIST_SIZE + move_slot(&mv)];
+        *h = (*h + depth * depth).min(1 << 20);
     }
 
     pub(super) fn store(

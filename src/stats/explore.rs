@@ -204,6 +204,67 @@ pub fn run_explore(
         )));
     }
     let started = std::time::Instant::now();
+    let jobs = plan_variants(base, grid, cfg)?;
+    let mut rows = Vec::new();
+    let mut side_names = ["side 0".to_string(), "side 1".to_string()];
+    for (k, job) in jobs.iter().enumerate() {
+        progress.message(&format!("{}/{} {}", k + 1, jobs.len(), job.spec));
+        let names = crate::with_game!(&job.any, g => {
+            use crate::game::Game;
+            [g.side_name(0).to_string(), g.side_name(1).to_string()]
+        });
+        if k == 0 {
+            side_names = names;
+        }
+        if job.fits {
+            rows.push(exact_row(job, cfg, progress)?);
+        } else {
+            let dir = out_dir.join(safe_name(&job.spec));
+            rows.push(ladder_row(
+                job,
+                cfg,
+                &dir,
+                (command, build),
+                &side_names[0],
+                progress,
+            )?);
+        }
+    }
+    rows.sort_by(|a, b| {
+        b.balance
+            .estimate
+            .total_cmp(&a.balance.estimate)
+            .then(b.decisiveness.estimate.total_cmp(&a.decisiveness.estimate))
+            .then(b.length.estimate.total_cmp(&a.length.estimate))
+    });
+    Ok(ExploreReport {
+        base: base.to_string(),
+        grid: grid.to_vec(),
+        engines: cfg.engines.iter().map(|e| e.text()).collect(),
+        games: cfg.tournament.games,
+        command: command.to_string(),
+        build: build.to_string(),
+        rows,
+        side_names,
+        wall_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// One variant of the grid, parsed and planned.
+struct Planned {
+    /// The grid options' values.
+    values: Vec<String>,
+    /// Its rules.
+    spec: String,
+    any: AnyGame,
+    /// The solver's memory plan (0 for a variant the solver does not take).
+    plan_memory: u64,
+    /// Solved exactly (else played on the ladder).
+    fits: bool,
+}
+
+/// Every variant of the grid, parsed and planned.
+fn plan_variants(base: &str, grid: &[GridOption], cfg: &ExploreConfig) -> Result<Vec<Planned>> {
     let mut jobs = Vec::new();
     for values in cartesian(grid) {
         let mut spec = base.to_string();
@@ -225,112 +286,107 @@ pub fn run_explore(
         } else {
             (0, false)
         };
-        jobs.push((values, spec, any, plan_memory, fits));
-    }
-    let mut rows = Vec::new();
-    let mut side_names = ["side 0".to_string(), "side 1".to_string()];
-    for (k, (values, spec, any, plan_memory, fits)) in jobs.iter().enumerate() {
-        progress.message(&format!("{}/{} {spec}", k + 1, jobs.len()));
-        let names = crate::with_game!(any, g => {
-            use crate::game::Game;
-            [g.side_name(0).to_string(), g.side_name(1).to_string()]
+        jobs.push(Planned {
+            values,
+            spec,
+            any,
+            plan_memory,
+            fits,
         });
-        if k == 0 {
-            side_names = names;
-        }
-        if *fits {
-            let dir = cfg.tables.join(safe_name(spec));
-            let r = solve_any(any, &Scope::Whole, &dir, &cfg.solve, progress)?;
-            let start = r.summary.start.as_ref().ok_or_else(|| {
-                Error::Internal(format!("{spec}: the solve summary has no start value"))
-            })?;
-            let start_side = crate::with_game!(any, g => {
-                use crate::game::Game;
-                g.side_to_move(&g.start())
-            });
-            let v = match start.value.as_str() {
-                "win" => Value::Win,
-                "loss" => Value::Loss,
-                _ => Value::Draw,
-            };
-            let v0 = if start_side == 0 { v } else { v.flip() };
-            let decided = v0 != Value::Draw;
-            rows.push(ExploreRow {
-                values: values.clone(),
-                rules: spec.clone(),
-                method: Method::Exact,
-                balance: exact_interval(if decided { 0.0 } else { 1.0 }),
-                decisiveness: exact_interval(if decided { 1.0 } else { 0.0 }),
-                length: exact_interval(start.distance as f64),
-                score0: exact_interval(match v0 {
-                    Value::Win => 1.0,
-                    Value::Draw => 0.5,
-                    Value::Loss => 0.0,
-                }),
-                exact_value: Some(v0.name().to_string()),
-                size: r.summary.tiers.iter().map(|t| t.outcomes.classes).sum(),
-                plan_memory: *plan_memory,
-                detail: dir.display().to_string(),
-                note: String::new(),
-            });
-        } else {
-            let dir = out_dir.join(safe_name(spec));
-            let r = run_ladder(
-                std::slice::from_ref(spec),
-                &cfg.engines,
-                &cfg.tournament,
-                &[],
-                &crate::stats::ladder::LadderOptions::default(),
-                &dir,
-                command,
-                build,
-                progress,
-            )?;
-            write_ladder(&dir, &r)?;
-            // Metrics at the strongest engine (the last rung).
-            let last = cfg.engines.last().map(|e| e.text()).unwrap_or_default();
-            let m = read_metrics(&dir.join(safe_name(&last)).join("report.json"))?;
-            let cell = r.cells[0]
-                .last()
-                .cloned()
-                .ok_or_else(|| Error::Internal(format!("{spec}: the ladder has no cell")))?;
-            let trend: Vec<String> = r.cells[0]
-                .iter()
-                .map(|c| format!("{} {:.2}", c.engine, c.score0.estimate))
-                .collect();
-            rows.push(ExploreRow {
-                values: values.clone(),
-                rules: spec.clone(),
-                method: Method::Ladder,
-                balance: m.balance,
-                decisiveness: m.completion,
-                length: m.length_mean,
-                score0: cell.score0,
-                exact_value: None,
-                size: cfg.tournament.games,
-                plan_memory: *plan_memory,
-                detail: dir.display().to_string(),
-                note: format!("{} score by strength: {}", side_names[0], trend.join(", ")),
-            });
-        }
     }
-    rows.sort_by(|a, b| {
-        b.balance
-            .estimate
-            .total_cmp(&a.balance.estimate)
-            .then(b.decisiveness.estimate.total_cmp(&a.decisiveness.estimate))
-            .then(b.length.estimate.total_cmp(&a.length.estimate))
+    Ok(jobs)
+}
+
+/// The row of a variant solved exactly (its tables under `cfg.tables`).
+fn exact_row(job: &Planned, cfg: &ExploreConfig, progress: &dyn Progress) -> Result<ExploreRow> {
+    let (spec, any) = (&job.spec, &job.any);
+    let dir = cfg.tables.join(safe_name(spec));
+    let r = solve_any(any, &Scope::Whole, &dir, &cfg.solve, progress)?;
+    let start =
+        r.summary.start.as_ref().ok_or_else(|| {
+            Error::Internal(format!("{spec}: the solve summary has no start value"))
+        })?;
+    let start_side = crate::with_game!(any, g => {
+        use crate::game::Game;
+        g.side_to_move(&g.start())
     });
-    Ok(ExploreReport {
-        base: base.to_string(),
-        grid: grid.to_vec(),
-        engines: cfg.engines.iter().map(|e| e.text()).collect(),
-        games: cfg.tournament.games,
-        command: command.to_string(),
-        build: build.to_string(),
-        rows,
-        side_names,
-        wall_seconds: started.elapsed().as_secs_f64(),
+    let v = match start.value.as_str() {
+        "win" => Value::Win,
+        "loss" => Value::Loss,
+        _ => Value::Draw,
+    };
+    let v0 = if start_side == 0 { v } else { v.flip() };
+    let decided = v0 != Value::Draw;
+    Ok(ExploreRow {
+        values: job.values.clone(),
+        rules: spec.clone(),
+        method: Method::Exact,
+        balance: exact_interval(if decided { 0.0 } else { 1.0 }),
+        decisiveness: exact_interval(if decided { 1.0 } else { 0.0 }),
+        length: exact_interval(start.distance as f64),
+        score0: exact_interval(match v0 {
+            Value::Win => 1.0,
+            Value::Draw => 0.5,
+            Value::Loss => 0.0,
+        }),
+        exact_value: Some(v0.name().to_string()),
+        size: r.summary.tiers.iter().map(|t| t.outcomes.classes).sum(),
+        plan_memory: job.plan_memory,
+        detail: dir.display().to_string(),
+        note: String::new(),
+    })
+}
+
+/// The row of a variant played on the ladder (into `dir`), with the metrics
+/// at the strongest engine; `run` is the command and the build.
+fn ladder_row(
+    job: &Planned,
+    cfg: &ExploreConfig,
+    dir: &Path,
+    run: (&str, &str),
+    side0: &str,
+    progress: &dyn Progress,
+) -> Result<ExploreRow> {
+    let spec = &job.spec;
+    let (command, build) = run;
+    let r = run_ladder(
+        &crate::stats::ladder::LadderRun {
+            specs: std::slice::from_ref(spec),
+            engines: &cfg.engines,
+            base: &cfg.tournament,
+            tables: &[],
+            opts: &crate::stats::ladder::LadderOptions::default(),
+            out_dir: dir,
+            command,
+            build,
+        },
+        progress,
+    )?;
+    write_ladder(dir, &r)?;
+    // Metrics at the strongest engine (the last rung).
+    let last = cfg.engines.last().map(|e| e.text()).unwrap_or_default();
+    let m = read_metrics(&dir.join(safe_name(&last)).join("report.json"))?;
+    let cell = r.cells[0]
+        .last()
+        .cloned()
+        .ok_or_else(|| Error::Internal(format!("{spec}: the ladder has no cell")))?;
+    let trend: Vec<String> = r.cells[0]
+        .iter()
+        .map(|c| format!("{} {:.2}", c.engine, c.score0.estimate))
+        .collect();
+    Ok(ExploreRow {
+        values: job.values.clone(),
+        rules: spec.clone(),
+        method: Method::Ladder,
+        balance: m.balance,
+        decisiveness: m.completion,
+        length: m.length_mean,
+        score0: cell.score0,
+        exact_value: None,
+        size: cfg.tournament.games,
+        plan_memory: job.plan_memory,
+        detail: dir.display().to_string(),
+        note: format!("{side0} score by strength: {}", trend.join(", ")),
     })
 }
 

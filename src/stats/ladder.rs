@@ -23,24 +23,32 @@
 //! `ladder_draws.svg` (draw share); each strength's full comparison report is
 //! in a subdirectory named after the engine.
 
+mod agreement;
+mod calibrate;
+mod markdown;
+mod rating;
 mod report;
+mod verdict;
+
 use crate::error::{Error, Result};
-use crate::random::Rng;
 use crate::stats::material::{self, CaptureComparison};
-use crate::stats::math::{self, Interval, Z95};
+use crate::stats::math::{Interval, Z95};
 use crate::stats::metrics::VariantMetrics;
-use crate::stats::perfect::OpeningValue;
 use crate::stats::plot::plot_err;
-use crate::stats::rating::{fit_bradley_terry, Match, RatingFit};
 use crate::stats::report::CompareReport;
+pub use agreement::kendall_tau_b;
+use agreement::{rank_agreement, tied_strengths, TAU_RESAMPLES};
+pub use calibrate::{calibrate, Calibration, PairCheck, RungCalibration};
+pub(crate) use markdown::ladder_markdown;
 use plotters::prelude::*;
-use report::{agreement_sentence, possessive};
-pub use report::{ladder_csv, ladder_markdown, write_ladder};
+use rating::RATING_PRIOR_DRAWS;
+pub use rating::{add_ratings, VariantRating};
+use report::agreement_sentence;
+pub use report::write_ladder;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-
-/// Bootstrap resamples of the rank agreement.
-pub(crate) const TAU_RESAMPLES: usize = 1000;
+use verdict::list;
+pub use verdict::pair_verdict;
 
 /// One variant at one strength.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -146,323 +154,6 @@ pub struct LadderOptions {
     pub no_referee: bool,
 }
 
-/// The measured strength of the rungs on one variant.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct VariantRating {
-    /// Variant.
-    pub variant: String,
-    /// The Bradley-Terry fit, engines in the ladder's order.
-    pub fit: RatingFit,
-    /// Engines from the weakest to the strongest by rating.
-    pub order: Vec<String>,
-}
-
-/// One rung against the exact values of a family of variants.
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct RungCalibration {
-    /// Engine.
-    pub engine: String,
-    /// Pairs of variants whose verdict is checked.
-    pub pairs: u64,
-    /// Verdicts that agree with the exact comparison of the openings' values
-    /// (the same direction, or no clear difference where the values are equal).
-    pub agree: u64,
-    /// Verdicts in the wrong direction.
-    pub wrong: u64,
-    /// No clear difference where the exact values differ.
-    pub missed: u64,
-    /// A difference claimed where the exact values are equal.
-    pub false_difference: u64,
-    /// Verdicts that agree with the comparison of the start values (perfect
-    /// play from the start, no random opening).
-    pub agree_start: u64,
-    /// Mean over the variants of |side 0's score − its exact value|.
-    pub mean_abs_error: f64,
-    /// Largest such error.
-    pub max_abs_error: f64,
-    /// Variants whose exact score lies inside the cell's 95 % interval.
-    pub covered: u64,
-}
-
-/// A ladder checked against exact values.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct Calibration {
-    /// Exact value of each variant's random opening (variant order).
-    pub exact: Vec<OpeningValue>,
-    /// One row per rung.
-    pub rungs: Vec<RungCalibration>,
-    /// One row per pair of variants.
-    #[serde(default)]
-    pub pairs: Vec<PairCheck>,
-}
-
-/// One pair of variants against its exact comparison.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct PairCheck {
-    /// First variant.
-    pub a: String,
-    /// Second variant.
-    pub b: String,
-    /// Exact side-0 score of `a`'s openings minus `b`'s.
-    pub exact_difference: f64,
-    /// Side-0 score at the start under optimal play, `a` minus `b`.
-    pub start_difference: f64,
-    /// The ladder's verdict per rung: +1, −1 or 0 (no clear difference).
-    pub signs: Vec<i32>,
-}
-
-/// Sign of an exact difference (0 within rounding).
-fn exact_sign(d: f64) -> i32 {
-    if d > 1e-9 {
-        1
-    } else if d < -1e-9 {
-        -1
-    } else {
-        0
-    }
-}
-
-/// Checks every rung's verdicts and scores against the exact values
-/// (`exact[v]` for variant `v`; see [`RungCalibration`]).
-pub fn calibrate(
-    cells: &[Vec<LadderCell>],
-    engines: &[String],
-    exact: &[OpeningValue],
-) -> Calibration {
-    let nv = cells.len().min(exact.len());
-    let rungs = engines
-        .iter()
-        .enumerate()
-        .map(|(k, e)| {
-            let mut r = RungCalibration {
-                engine: e.clone(),
-                ..Default::default()
-            };
-            for i in 0..nv {
-                for j in i + 1..nv {
-                    let (Some(a), Some(b)) = (cells[i].get(k), cells[j].get(k)) else {
-                        continue;
-                    };
-                    let got = interval_sign(&difference(a, b));
-                    let want = exact_sign(exact[i].score0 - exact[j].score0);
-                    let start = exact_sign(exact[i].start_score0 - exact[j].start_score0);
-                    r.pairs += 1;
-                    r.agree += u64::from(got == want);
-                    r.agree_start += u64::from(got == start);
-                    r.wrong += u64::from(got != 0 && want != 0 && got != want);
-                    r.missed += u64::from(got == 0 && want != 0);
-                    r.false_difference += u64::from(got != 0 && want == 0);
-                }
-            }
-            let errs: Vec<f64> = (0..nv)
-                .filter_map(|i| cells[i].get(k).map(|c| (c, &exact[i])))
-                .map(|(c, x)| {
-                    r.covered += u64::from(
-                        c.score0.lo - 1e-12 <= x.score0 && x.score0 <= c.score0.hi + 1e-12,
-                    );
-                    (c.score0.estimate - x.score0).abs()
-                })
-                .collect();
-            r.mean_abs_error = math::mean(&errs);
-            r.max_abs_error = errs.iter().copied().fold(0.0, f64::max);
-            r
-        })
-        .collect();
-    let mut pairs = Vec::new();
-    for i in 0..nv {
-        for j in i + 1..nv {
-            pairs.push(PairCheck {
-                a: cells[i]
-                    .first()
-                    .map_or_else(String::new, |c| c.variant.clone()),
-                b: cells[j]
-                    .first()
-                    .map_or_else(String::new, |c| c.variant.clone()),
-                exact_difference: exact[i].score0 - exact[j].score0,
-                start_difference: exact[i].start_score0 - exact[j].start_score0,
-                signs: cells[i]
-                    .iter()
-                    .zip(&cells[j])
-                    .map(|(a, b)| interval_sign(&difference(a, b)))
-                    .collect(),
-            });
-        }
-    }
-    Calibration {
-        exact: exact[..nv].to_vec(),
-        rungs,
-        pairs,
-    }
-}
-
-/// The matches of variant `v` for the rating: its self-play cells (which
-/// inform the side-0 advantage) and its cross-play rows.
-pub(crate) fn rating_matches(
-    v: usize,
-    variant: &str,
-    cells: &[Vec<LadderCell>],
-    engines: &[String],
-    cross: &[AsymmetricRow],
-) -> Vec<Match> {
-    let mut out: Vec<Match> = cells[v]
-        .iter()
-        .enumerate()
-        .map(|(k, c)| Match::from_counts(k, k, c.wins[0], c.wins[1], c.draws))
-        .collect();
-    for row in cross.iter().filter(|r| r.variant == variant) {
-        let at = |e: &str| engines.iter().position(|x| x == e);
-        if let (Some(i), Some(j)) = (at(&row.engine0), at(&row.engine1)) {
-            let c = &row.cell;
-            out.push(Match::from_counts(i, j, c.wins[0], c.wins[1], c.draws));
-        }
-    }
-    out
-}
-
-/// Virtual draws between adjacent rungs in the rating fit (keeps it finite
-/// when a rung won every cross-play game).
-pub(crate) const RATING_PRIOR_DRAWS: f64 = 1.0;
-
-/// Fits the ratings of every variant from the self-play cells and the
-/// cross-play rows (`r.asymmetric` and `r.cross_play`) and sets the measured
-/// order, the warnings on rungs not measurably stronger than the one below,
-/// and each verdict's sentence on the two strongest rungs (which says so
-/// when those two are not measurably different). Without cross-play it
-/// changes nothing.
-pub fn add_ratings(r: &mut LadderReport) -> Result<()> {
-    let mut cross = r.asymmetric.clone();
-    cross.extend(r.cross_play.iter().cloned());
-    if cross.is_empty() {
-        return Ok(());
-    }
-    let e = r.engines.len();
-    let mut ratings = Vec::new();
-    for (v, name) in r.variants.iter().enumerate() {
-        let matches = rating_matches(v, name, &r.cells, &r.engines, &cross);
-        let fit = match fit_bradley_terry(&matches, e, RATING_PRIOR_DRAWS) {
-            Ok(f) => f,
-            Err(err) => {
-                r.warnings.push(format!(
-                    "The rungs' ratings on {name} could not be fitted: {err}."
-                ));
-                continue;
-            }
-        };
-        for k in 1..e {
-            let d = fit.difference(k - 1, k);
-            let (lo, hi) = (&r.engines[k - 1], &r.engines[k]);
-            if d.hi < 0.0 {
-                r.warnings.push(format!(
-                    "On {name}, {hi} is weaker than {lo}, the rung given below it ({:+.0} Elo [{:+.0}, {:+.0}]).",
-                    d.estimate, d.lo, d.hi
-                ));
-            } else if d.lo <= 0.0 {
-                r.warnings.push(format!(
-                    "On {name}, {hi} is not measurably stronger than {lo}, the rung given below it ({:+.0} Elo [{:+.0}, {:+.0}]).",
-                    d.estimate, d.lo, d.hi
-                ));
-            }
-        }
-        let order = fit
-            .order()
-            .into_iter()
-            .map(|k| r.engines[k].clone())
-            .collect();
-        ratings.push(VariantRating {
-            variant: name.clone(),
-            fit,
-            order,
-        });
-    }
-    if ratings.is_empty() {
-        return Ok(());
-    }
-    let pooled: Vec<f64> = (0..e)
-        .map(|k| {
-            math::mean(
-                &ratings
-                    .iter()
-                    .map(|x| x.fit.ratings[k].estimate)
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .collect();
-    let mut idx: Vec<usize> = (0..e).collect();
-    idx.sort_by(|&a, &b| pooled[a].total_cmp(&pooled[b]));
-    r.measured_order = idx.iter().map(|&k| r.engines[k].clone()).collect();
-    if e >= 2 {
-        let top = [idx[e - 2], idx[e - 1]];
-        for v in &mut r.verdicts {
-            v.strongest = strongest_sentence(v, &r.engines, top, &r.side_names);
-            // The two strongest rungs by mean rating may not differ measurably
-            // on the pair's variants: then "holds at both" is one strength
-            // seen twice, not a trend with strength.
-            let close: Vec<&str> = ratings
-                .iter()
-                .filter(|x| x.variant == v.a || x.variant == v.b)
-                .filter(|x| x.fit.difference(top[0], top[1]).lo <= 0.0)
-                .map(|x| x.variant.as_str())
-                .collect();
-            if !close.is_empty() {
-                v.strongest.push_str(&format!(
-                    " But {} is not measurably stronger than {} on {}: the two strongest rungs may be one strength, so this does not show that the verdict holds as strength grows; a measurably stronger rung is needed for that.",
-                    r.engines[top[1]],
-                    r.engines[top[0]],
-                    list(&close)
-                ));
-            }
-        }
-    }
-    r.ratings = ratings;
-    Ok(())
-}
-
-/// Whether a verdict holds across the two strongest rungs `top`.
-fn strongest_sentence(
-    v: &PairVerdict,
-    engines: &[String],
-    top: [usize; 2],
-    sides: &[String; 2],
-) -> String {
-    let names = format!("{} and {}", engines[top[0]], engines[top[1]]);
-    let score: Vec<i32> = top
-        .iter()
-        .map(|&k| interval_sign(&v.differences[k]))
-        .collect();
-    let caps: Vec<i32> = top
-        .iter()
-        .map(|&k| {
-            v.captures
-                .get(k)
-                .and_then(|c| c.first())
-                .map_or(0, |c| c.sign())
-        })
-        .collect();
-    let side0 = &sides[0];
-    let who = |s: i32| if s > 0 { &v.a } else { &v.b };
-    if score[0] != 0 && score[0] == score[1] {
-        format!(
-            "Across the two strongest rungs by measured rating ({names}) the verdict holds: {} gives the {side0} a higher score at both.",
-            who(score[0])
-        )
-    } else if score[0] != 0 && score[1] != 0 {
-        format!(
-            "Across the two strongest rungs by measured rating ({names}) the verdict does not hold: the difference reverses between them; a stronger rung is needed."
-        )
-    } else if score.iter().all(|&s| s == 0) && caps[0] != 0 && caps[0] == caps[1] {
-        format!(
-            "Across the two strongest rungs by measured rating ({names}) the scores do not differ, but the {side0} {} more in {} at both.",
-            if side0.ends_with('s') { "capture" } else { "captures" },
-            who(caps[0])
-        )
-    } else {
-        format!(
-            "Across the two strongest rungs by measured rating ({names}) the verdict is not settled (no clear difference at one or both, in score and in the {} captures); more games or a stronger rung are needed.",
-            possessive(side0)
-        )
-    }
-}
-
 /// A finished ladder.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct LadderReport {
@@ -563,404 +254,6 @@ pub fn cell_of(m: &VariantMetrics, engine: &str) -> LadderCell {
         ],
         capture_counts: m.capture_counts.clone(),
         no_engine_move: m.no_engine_move,
-    }
-}
-
-/// Kendall's τ-b of two score vectors (0 when either has no untied pair).
-pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> f64 {
-    let (mut conc, mut disc, mut tx, mut ty) = (0f64, 0f64, 0f64, 0f64);
-    for i in 0..x.len() {
-        for j in i + 1..x.len() {
-            let dx = (x[i] - x[j]).partial_cmp(&0.0).map_or(0, |o| o as i32);
-            let dy = (y[i] - y[j]).partial_cmp(&0.0).map_or(0, |o| o as i32);
-            match (dx, dy) {
-                (0, 0) => {}
-                (0, _) => tx += 1.0,
-                (_, 0) => ty += 1.0,
-                _ if dx == dy => conc += 1.0,
-                _ => disc += 1.0,
-            }
-        }
-    }
-    let d = ((conc + disc + tx) * (conc + disc + ty)).sqrt();
-    if d == 0.0 {
-        0.0
-    } else {
-        (conc - disc) / d
-    }
-}
-
-/// Per strength: whether the variants cannot be ordered there, because every
-/// variant has the same side-0 score or no engine moved in any game.
-pub(crate) fn tied_strengths(cells: &[Vec<LadderCell>], engines: usize) -> Vec<bool> {
-    (0..engines)
-        .map(|k| {
-            let col: Vec<&LadderCell> = cells.iter().filter_map(|row| row.get(k)).collect();
-            let first = col.first().map_or(0.0, |c| c.score0.estimate);
-            col.iter()
-                .all(|c| (c.score0.estimate - first).abs() < 1e-12)
-                || col.iter().all(|c| c.unplayed())
-        })
-        .collect()
-}
-
-/// Side 0's score of a resample of a cell (multinomial over its outcomes).
-fn resample_score(c: &LadderCell, rng: &mut Rng) -> f64 {
-    if c.games == 0 {
-        return 0.0;
-    }
-    let n = c.games as usize;
-    let mut total = 0.0;
-    for _ in 0..n {
-        let k = rng.below(n) as u64;
-        total += if k < c.wins[0] {
-            1.0
-        } else if k < c.wins[0] + c.wins[1] {
-            0.0
-        } else {
-            0.5
-        };
-    }
-    total / n as f64
-}
-
-fn percentile(mut v: Vec<f64>, estimate: f64) -> Interval {
-    v.sort_by(f64::total_cmp);
-    Interval {
-        estimate,
-        lo: math::quantile_sorted(&v, 0.025),
-        hi: math::quantile_sorted(&v, 0.975),
-    }
-}
-
-/// Rank agreement of every pair of strengths and the mean, with bootstrap
-/// intervals (`cells[variant][engine]`).
-pub(crate) fn rank_agreement(
-    cells: &[Vec<LadderCell>],
-    engines: &[String],
-    seed: u64,
-) -> (Vec<RankAgreement>, Option<Interval>) {
-    let e = engines.len();
-    if cells.len() < 2 || e < 2 {
-        return (Vec::new(), None);
-    }
-    let scores = |s: &dyn Fn(&LadderCell) -> f64| -> Vec<Vec<f64>> {
-        (0..e)
-            .map(|k| cells.iter().map(|row| s(&row[k])).collect())
-            .collect()
-    };
-    let point = scores(&|c| c.score0.estimate);
-    // A strength at which every variant has the same score orders nothing:
-    // its τ would be 0 by convention, which reads as "the ordering changed".
-    let tied = tied_strengths(cells, e);
-    let pairs: Vec<(usize, usize)> = (0..e)
-        .flat_map(|a| (a + 1..e).map(move |b| (a, b)))
-        .filter(|&(a, b)| !tied[a] && !tied[b])
-        .collect();
-    if pairs.is_empty() {
-        return (Vec::new(), None);
-    }
-    let taus = |sc: &[Vec<f64>]| -> Vec<f64> {
-        pairs
-            .iter()
-            .map(|&(a, b)| kendall_tau_b(&sc[a], &sc[b]))
-            .collect()
-    };
-    let est = taus(&point);
-    let mut rng = Rng::new(seed ^ 0x7a75);
-    let mut boot: Vec<Vec<f64>> = vec![Vec::new(); pairs.len()];
-    let mut boot_mean = Vec::new();
-    for _ in 0..TAU_RESAMPLES {
-        let sc: Vec<Vec<f64>> = (0..e)
-            .map(|k| {
-                cells
-                    .iter()
-                    .map(|row| resample_score(&row[k], &mut rng))
-                    .collect()
-            })
-            .collect();
-        let t = taus(&sc);
-        boot_mean.push(math::mean(&t));
-        for (i, x) in t.into_iter().enumerate() {
-            boot[i].push(x);
-        }
-    }
-    let agreement = pairs
-        .iter()
-        .zip(boot)
-        .zip(&est)
-        .map(|((&(a, b), v), &t)| RankAgreement {
-            a: engines[a].clone(),
-            b: engines[b].clone(),
-            tau: percentile(v, t),
-        })
-        .collect();
-    (agreement, Some(percentile(boot_mean, math::mean(&est))))
-}
-
-/// Side 0's score of `a` minus `b` with a 95 % normal interval.
-fn difference(a: &LadderCell, b: &LadderCell) -> Interval {
-    let var = |c: &LadderCell| {
-        if c.games == 0 {
-            return 0.0;
-        }
-        let n = c.games as f64;
-        let m = c.score0.estimate;
-        let second = (c.wins[0] as f64 + 0.25 * c.draws as f64) / n;
-        (second - m * m).max(0.0) / n
-    };
-    let d = a.score0.estimate - b.score0.estimate;
-    let half = Z95 * (var(a) + var(b)).sqrt();
-    Interval {
-        estimate: d,
-        lo: d - half,
-        hi: d + half,
-    }
-}
-
-fn list(names: &[&str]) -> String {
-    match names.len() {
-        0 => String::new(),
-        1 => names[0].to_string(),
-        _ => format!(
-            "{} and {}",
-            names[..names.len() - 1].join(", "),
-            names[names.len() - 1]
-        ),
-    }
-}
-
-/// Signs of intervals: +1 above 0, −1 below, 0 when it holds 0.
-fn interval_sign(d: &Interval) -> i32 {
-    if d.lo > 0.0 {
-        1
-    } else if d.hi < 0.0 {
-        -1
-    } else {
-        0
-    }
-}
-
-/// The strengths (by name) at which `signs` equals `s`.
-fn engines_with<'a>(cells: &'a [LadderCell], signs: &[i32], s: i32) -> Vec<&'a str> {
-    cells
-        .iter()
-        .zip(signs)
-        .filter(|(_, &g)| g == s)
-        .map(|(c, _)| c.engine.as_str())
-        .collect()
-}
-
-/// The sentence on one side's captures in `a` against `b` across strengths.
-fn captures_direction(a: &str, b: &str, side: &str, cells: &[LadderCell], signs: &[i32]) -> String {
-    // "the hunter captures", "the attackers capture".
-    let verb = if side.ends_with('s') {
-        "capture"
-    } else {
-        "captures"
-    };
-    let (up, down, none) = (
-        engines_with(cells, signs, 1),
-        engines_with(cells, signs, -1),
-        engines_with(cells, signs, 0),
-    );
-    let n = signs.len();
-    if up.len() == n {
-        format!(
-            "the {side} {verb} more in {a} than in {b} at every strength tried ({})",
-            list(&up)
-        )
-    } else if down.len() == n {
-        format!(
-            "the {side} {verb} more in {b} than in {a} at every strength tried ({})",
-            list(&down)
-        )
-    } else if !up.is_empty() && !down.is_empty() {
-        format!(
-            "the difference in the {} captures reverses: more in {a} at {}, in {b} at {}{}",
-            possessive(side),
-            list(&up),
-            list(&down),
-            if none.is_empty() {
-                String::new()
-            } else {
-                format!(" (no clear difference at {})", list(&none))
-            }
-        )
-    } else if !up.is_empty() {
-        format!(
-            "the {side} {verb} more in {a} than in {b} at {}; no clear difference at {}",
-            list(&up),
-            list(&none)
-        )
-    } else if !down.is_empty() {
-        format!(
-            "the {side} {verb} more in {b} than in {a} at {}; no clear difference at {}",
-            list(&down),
-            list(&none)
-        )
-    } else {
-        format!(
-            "no clear difference in the {} captures at any strength tried",
-            possessive(side)
-        )
-    }
-}
-
-fn upper_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
-/// Whether two cells hold the same results: outcomes and captures.
-fn same_results(x: &LadderCell, y: &LadderCell) -> bool {
-    let trim = |v: &[u64]| {
-        let end = v.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1);
-        v[..end].to_vec()
-    };
-    x.games == y.games
-        && x.wins == y.wins
-        && x.draws == y.draws
-        && (0..2).all(|s| trim(&x.capture_counts[s]) == trim(&y.capture_counts[s]))
-}
-
-/// The verdict on two variants (`ra`, `rb`: their cells across strengths;
-/// `sides`: the side names). The results decide it where they can; where
-/// every game of both variants is drawn, the captures speak instead. The
-/// sentence says so when the two variants gave identical results, when no
-/// engine moved (every game decided by the tables after the opening), and
-/// at the strengths where the tables ended most of the games.
-pub fn pair_verdict(
-    a: &str,
-    b: &str,
-    ra: &[LadderCell],
-    rb: &[LadderCell],
-    sides: &[String; 2],
-) -> PairVerdict {
-    let side0 = sides[0].as_str();
-    let diffs: Vec<Interval> = ra.iter().zip(rb).map(|(x, y)| difference(x, y)).collect();
-    let signs: Vec<i32> = diffs.iter().map(interval_sign).collect();
-    let (up, down, none) = (
-        engines_with(ra, &signs, 1),
-        engines_with(ra, &signs, -1),
-        engines_with(ra, &signs, 0),
-    );
-    let n = diffs.len();
-    let results = if up.len() == n {
-        format!(
-            "{a} gives the {side0} a higher score than {b} at every strength tried ({}).",
-            list(&up)
-        )
-    } else if down.len() == n {
-        format!(
-            "{b} gives the {side0} a higher score than {a} at every strength tried ({}).",
-            list(&down)
-        )
-    } else if !up.is_empty() && !down.is_empty() {
-        format!(
-            "The difference reverses: {a} gives the {side0} more at {}, {b} at {}{}.",
-            list(&up),
-            list(&down),
-            if none.is_empty() {
-                String::new()
-            } else {
-                format!(" (no clear difference at {})", list(&none))
-            }
-        )
-    } else if !up.is_empty() {
-        format!(
-            "{a} gives the {side0} a higher score than {b} at {}; no clear difference at {}.",
-            list(&up),
-            list(&none)
-        )
-    } else if !down.is_empty() {
-        format!(
-            "{b} gives the {side0} a higher score than {a} at {}; no clear difference at {}.",
-            list(&down),
-            list(&none)
-        )
-    } else {
-        format!(
-            "No clear difference between {a} and {b} in the {} score at any strength tried.",
-            possessive(side0)
-        )
-    };
-    let captures: Vec<Vec<CaptureComparison>> = ra
-        .iter()
-        .zip(rb)
-        .map(|(x, y)| {
-            (0..2)
-                .map(|s| CaptureComparison::new(s, &x.capture_counts[s], &y.capture_counts[s]))
-                .collect()
-        })
-        .collect();
-    let captured = |s: usize| {
-        ra.iter()
-            .chain(rb)
-            .any(|c| c.capture_counts[s].iter().skip(1).any(|&k| k > 0))
-    };
-    let parts: Vec<String> = (0..2)
-        .filter(|&s| captured(s))
-        .map(|s| {
-            let signs: Vec<i32> = captures.iter().map(|c| c[s].sign()).collect();
-            captures_direction(a, b, &sides[s], ra, &signs)
-        })
-        .collect();
-    let captures_text = if parts.is_empty() {
-        format!("no piece was captured in any game of {a} or {b}")
-    } else {
-        parts.join("; ")
-    };
-    let captures_sentence = format!("{}.", upper_first(&captures_text));
-    let all_drawn = ra.iter().chain(rb).all(|c| c.wins == [0, 0]);
-    let unplayed: Vec<&str> = ra
-        .iter()
-        .zip(rb)
-        .filter(|(x, y)| x.unplayed() && y.unplayed())
-        .map(|(x, _)| x.engine.as_str())
-        .collect();
-    let mut sentence = if ra.len() == rb.len() && ra.iter().zip(rb).all(|(x, y)| same_results(x, y))
-    {
-        format!(
-            "{a} and {b} gave identical results (outcomes and captures) at every strength tried: these games do not tell them apart."
-        )
-    } else if all_drawn {
-        format!(
-            "Every game of {a} and {b} was drawn at every strength tried, so the results cannot tell them apart; by captures, {captures_text}."
-        )
-    } else {
-        results
-    };
-    if !unplayed.is_empty() {
-        sentence.push_str(&format!(
-            " (At {} every game was decided by the exact tables before any engine moved: that strength says nothing about play.)",
-            list(&unplayed)
-        ));
-    }
-    let mostly = |c: &LadderCell| c.games > 0 && c.adjudicated * 2 > c.games;
-    let adjudicated: Vec<&str> = ra
-        .iter()
-        .zip(rb)
-        .filter(|(x, y)| !(x.unplayed() && y.unplayed()) && (mostly(x) || mostly(y)))
-        .map(|(x, _)| x.engine.as_str())
-        .collect();
-    if !adjudicated.is_empty() {
-        sentence.push_str(&format!(
-            " (At {} most games of {a} or {b} were ended by the exact tables: the results there are mostly the tables' values of the positions the engines reached, not the outcome of their play.)",
-            list(&adjudicated)
-        ));
-    }
-    PairVerdict {
-        a: a.to_string(),
-        b: b.to_string(),
-        differences: diffs,
-        captures,
-        sentence,
-        captures_sentence,
-        strongest: String::new(),
     }
 }
 
@@ -1085,6 +378,27 @@ pub(crate) fn assemble_ladder(
     })
 }
 
+/// What [`run_ladder`] plays, with what, and where it writes.
+#[derive(Clone, Copy, Debug)]
+pub struct LadderRun<'a> {
+    /// The variants' rules.
+    pub specs: &'a [String],
+    /// The rungs, weakest first.
+    pub engines: &'a [crate::stats::engine::EngineSpec],
+    /// Every tournament's settings (the engines are the rungs').
+    pub base: &'a crate::stats::tournament::TournamentConfig,
+    /// Exact tables: the referee, the `perfect` engine, the calibration.
+    pub tables: &'a [crate::stats::referee::TableDir],
+    /// Asymmetric pairs, cross-play, referee.
+    pub opts: &'a LadderOptions,
+    /// Where every tournament and the ladder's files go.
+    pub out_dir: &'a Path,
+    /// The command that reproduces the run.
+    pub command: &'a str,
+    /// The build (git commit and profile).
+    pub build: &'a str,
+}
+
 /// Runs the whole ladder: one comparison per engine (each written with
 /// [`crate::stats::report::write_compare`] into `out_dir/<engine>/`), then the
 /// asymmetric pairs when asked (adjacent strengths, the stronger on either
@@ -1094,18 +408,20 @@ pub(crate) fn assemble_ladder(
 /// and, when the tables cover every variant's random openings, the
 /// calibration against their exact values. Resumable: every tournament
 /// keeps its games file.
-#[allow(clippy::too_many_arguments)]
 pub fn run_ladder(
-    specs: &[String],
-    engines: &[crate::stats::engine::EngineSpec],
-    base: &crate::stats::tournament::TournamentConfig,
-    tables: &[crate::stats::referee::TableDir],
-    opts: &LadderOptions,
-    out_dir: &Path,
-    command: &str,
-    build: &str,
+    run: &LadderRun,
     progress: &dyn crate::progress::Progress,
 ) -> Result<LadderReport> {
+    let LadderRun {
+        specs,
+        engines,
+        base,
+        tables,
+        opts,
+        out_dir,
+        command,
+        build,
+    } = *run;
     use crate::stats::report::{run_compare_opts, safe_name, write_compare};
     if engines.len() < 2 {
         return Err(Error::Input(
@@ -1133,41 +449,10 @@ pub fn run_ladder(
         write_compare(&dir, &r)?;
         reports.push(r);
     }
-    let play_pairs =
-        |pairs: Vec<(usize, usize)>, games: u64, prefix: &str| -> Result<Vec<AsymmetricRow>> {
-            let mut rows = Vec::new();
-            for (i, j) in pairs {
-                let (e0, e1) = (&engines[i], &engines[j]);
-                let cfg = crate::stats::tournament::TournamentConfig {
-                    engine: e0.clone(),
-                    engine_side1: Some(e1.clone()),
-                    games,
-                    ..base.clone()
-                };
-                let dir = out_dir.join(safe_name(&format!(
-                    "{prefix}-{}-vs-{}",
-                    e0.text(),
-                    e1.text()
-                )));
-                let mut r =
-                    run_compare_opts(specs, &cfg, tables, referee, &dir, command, progress)?;
-                r.build = build.to_string();
-                write_compare(&dir, &r)?;
-                for v in &r.variants {
-                    rows.push(AsymmetricRow {
-                        variant: v.name.clone(),
-                        engine0: e0.text(),
-                        engine1: e1.text(),
-                        cell: cell_of(v, &cfg.engine_text()),
-                    });
-                }
-            }
-            Ok(rows)
-        };
     let n = engines.len();
     let asym = if opts.asymmetric {
         let pairs = (1..n).flat_map(|k| [(k, k - 1), (k - 1, k)]).collect();
-        play_pairs(pairs, base.games, "asym")?
+        play_pairs(run, pairs, base.games, "asym", progress)?
     } else {
         Vec::new()
     };
@@ -1175,7 +460,7 @@ pub fn run_ladder(
         let pairs = (0..n)
             .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
             .collect();
-        play_pairs(pairs, opts.rate_games, "rate")?
+        play_pairs(run, pairs, opts.rate_games, "rate", progress)?
     } else {
         Vec::new()
     };
@@ -1191,28 +476,84 @@ pub fn run_ladder(
     r.cross_play = cross;
     r.tables_only = opts.no_referee;
     add_ratings(&mut r)?;
-    if !tables.is_empty() {
-        let mut exact = Vec::new();
-        for spec in specs {
-            let any = crate::variant::AnyGame::parse(spec)?;
-            let v = crate::with_game!(&any, g => {
-                match crate::stats::referee::oracle_for(g, tables)? {
-                    Some(o) => crate::stats::perfect::opening_value(g, o.as_ref(), base.random_plies, OPENING_POSITIONS)?,
-                    None => None,
-                }
-            });
-            match v {
-                Some(v) => exact.push(v),
-                None => break,
-            }
-        }
-        if exact.len() == specs.len() {
-            r.calibration = Some(calibrate(&r.cells, &r.engines, &exact));
-        }
+    if let Some(exact) = exact_openings(run)? {
+        r.calibration = Some(calibrate(&r.cells, &r.engines, &exact));
     }
     r.wall_seconds = started.elapsed().as_secs_f64();
     r.build = build.to_string();
     Ok(r)
+}
+
+/// The games of each ordered pair of rungs `(i, j)` (rung `i` on side 0),
+/// `games` per variant, each into `out_dir/<prefix>-<engine i>-vs-<engine j>/`.
+fn play_pairs(
+    run: &LadderRun,
+    pairs: Vec<(usize, usize)>,
+    games: u64,
+    prefix: &str,
+    progress: &dyn crate::progress::Progress,
+) -> Result<Vec<AsymmetricRow>> {
+    use crate::stats::report::{run_compare_opts, safe_name, write_compare};
+    let referee = !run.opts.no_referee;
+    let mut rows = Vec::new();
+    for (i, j) in pairs {
+        let (e0, e1) = (&run.engines[i], &run.engines[j]);
+        let cfg = crate::stats::tournament::TournamentConfig {
+            engine: e0.clone(),
+            engine_side1: Some(e1.clone()),
+            games,
+            ..run.base.clone()
+        };
+        let dir = run.out_dir.join(safe_name(&format!(
+            "{prefix}-{}-vs-{}",
+            e0.text(),
+            e1.text()
+        )));
+        let mut r = run_compare_opts(
+            run.specs,
+            &cfg,
+            run.tables,
+            referee,
+            &dir,
+            run.command,
+            progress,
+        )?;
+        r.build = run.build.to_string();
+        write_compare(&dir, &r)?;
+        for v in &r.variants {
+            rows.push(AsymmetricRow {
+                variant: v.name.clone(),
+                engine0: e0.text(),
+                engine1: e1.text(),
+                cell: cell_of(v, &cfg.engine_text()),
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// The exact values of every variant's random openings, when the tables
+/// cover them all (`None` otherwise, or without tables).
+fn exact_openings(run: &LadderRun) -> Result<Option<Vec<crate::stats::perfect::OpeningValue>>> {
+    let (specs, tables) = (run.specs, run.tables);
+    if tables.is_empty() {
+        return Ok(None);
+    }
+    let mut exact = Vec::new();
+    for spec in specs {
+        let any = crate::variant::AnyGame::parse(spec)?;
+        let v = crate::with_game!(&any, g => {
+            match crate::stats::referee::oracle_for(g, tables)? {
+                Some(o) => crate::stats::perfect::opening_value(g, o.as_ref(), run.base.random_plies, OPENING_POSITIONS)?,
+                None => None,
+            }
+        });
+        match v {
+            Some(v) => exact.push(v),
+            None => break,
+        }
+    }
+    Ok((exact.len() == specs.len()).then_some(exact))
 }
 
 /// Most distinct positions after the random opening for its exact value.

@@ -29,7 +29,7 @@ pub fn histogram(values: impl IntoIterator<Item = u32>) -> Vec<u64> {
 }
 
 /// Number of games in a histogram.
-pub fn total(counts: &[u64]) -> u64 {
+pub(crate) fn total(counts: &[u64]) -> u64 {
     counts.iter().sum()
 }
 
@@ -164,7 +164,7 @@ pub struct CaptureComparison {
 
 impl CaptureComparison {
     /// Compares side `side`'s capture histograms `a` and `b`.
-    pub fn new(side: usize, a: &[u64], b: &[u64]) -> Self {
+    pub(crate) fn new(side: usize, a: &[u64], b: &[u64]) -> Self {
         CaptureComparison {
             side,
             difference: mean_difference(a, b),

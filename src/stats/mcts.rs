@@ -617,7 +617,7 @@ impl MctsSpec {
     }
 
     /// Canonical text (the inverse of [`MctsSpec::parse`]).
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut s = match (self.iterations, self.seconds) {
             (Some(n), _) => format!("mcts={n}"),
             (None, Some(t)) => format!("mcts-time={t}"),
@@ -647,7 +647,7 @@ impl MctsSpec {
 /// MCTS as a self-play agent: a fresh tree per move, seeded from the game's
 /// generator (reproducible with an iteration budget), exact leaves from an
 /// optional oracle (solved tables).
-pub struct MctsAgent<G: FullGame> {
+pub(crate) struct MctsAgent<G: FullGame> {
     /// The engine settings.
     pub spec: MctsSpec,
     /// Exact values used as proven leaves.

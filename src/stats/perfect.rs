@@ -1,7 +1,7 @@
 //! Play and values from solved tables: the `perfect` engine and the exact
 //! value of the ladder's random openings.
 //!
-//! [`PerfectAgent`] plays, where the tables cover every move's result, a
+//! `PerfectAgent` plays, where the tables cover every move's result, a
 //! move of the best exact value for the side to move (the quickest win, else
 //! a draw, else the slowest loss; ties broken by the game's seeded
 //! generator), and falls back to alpha-beta at a fixed depth where they do
@@ -25,7 +25,7 @@ use std::collections::HashMap;
 pub(crate) const FALLBACK_DEPTH: u32 = 4;
 
 /// Plays from the tables (see the module docs).
-pub struct PerfectAgent<G: FullGame> {
+pub(crate) struct PerfectAgent<G: FullGame> {
     /// The exact values.
     pub oracle: SharedOracle<G>,
     /// The engine for positions the tables do not cover.

@@ -160,108 +160,27 @@ pub fn fit_bradley_terry(matches: &[Match], engines: usize, prior_draws: f64) ->
             m.side0, m.side1, m.games
         )));
     }
-    let mut all: Vec<Match> = matches.iter().copied().filter(|m| m.games > 0.0).collect();
-    if prior_draws > 0.0 {
-        for k in 0..engines - 1 {
-            for (i, j) in [(k, k + 1), (k + 1, k)] {
-                let g = prior_draws / 2.0;
-                all.push(Match {
-                    side0: i,
-                    side1: j,
-                    games: g,
-                    score0: g / 2.0,
-                    score0_sq: g / 4.0,
-                });
-            }
-        }
-    }
+    let all = with_prior(matches, engines, prior_draws);
     // Parameters: r_1..r_{E-1}, then h.
-    let dim = engines;
-    let h_at = engines - 1;
-    let features = |m: &Match| -> Vec<(usize, f64)> {
-        let mut x = vec![(h_at, 1.0)];
-        if m.side0 != m.side1 {
-            if m.side0 > 0 {
-                x.push((m.side0 - 1, 1.0));
-            }
-            if m.side1 > 0 {
-                x.push((m.side1 - 1, -1.0));
-            }
-        }
-        x
+    let model = Model {
+        all: &all,
+        dim: engines,
+        h_at: engines - 1,
     };
-    let eta =
-        |theta: &[f64], m: &Match| -> f64 { features(m).iter().map(|&(k, v)| theta[k] * v).sum() };
-    let loglik = |theta: &[f64]| -> f64 {
-        all.iter()
-            .map(|m| {
-                let e = eta(theta, m);
-                // ln σ(e) and ln(1 − σ(e)), stable for large |e|.
-                let ln_p = -(1.0 + (-e).exp()).ln();
-                let ln_q = -(1.0 + e.exp()).ln();
-                m.score0 * ln_p + (m.games - m.score0) * ln_q
-            })
-            .sum()
-    };
-    let information = |theta: &[f64]| -> (Vec<f64>, Vec<Vec<f64>>) {
-        let mut g = vec![0.0; dim];
-        let mut h = vec![vec![0.0; dim]; dim];
-        for m in &all {
-            let p = sigmoid(eta(theta, m));
-            let x = features(m);
-            for &(a, va) in &x {
-                g[a] += (m.score0 - m.games * p) * va;
-                for &(b, vb) in &x {
-                    h[a][b] += m.games * p * (1.0 - p) * va * vb;
-                }
-            }
-        }
-        (g, h)
-    };
-    let mut theta = vec![0.0; dim];
-    let mut iterations = 0;
-    let mut current = loglik(&theta);
-    for it in 1..=200 {
-        iterations = it;
-        let (g, h) = information(&theta);
-        let inv = invert(&h).ok_or_else(|| {
-            Error::Input(
-                "rating: the games do not connect every engine (no cross-play between some rungs)"
-                    .into(),
-            )
-        })?;
-        let step: Vec<f64> = (0..dim)
-            .map(|a| (0..dim).map(|b| inv[a][b] * g[b]).sum())
-            .collect();
-        let mut t = 1.0;
-        let mut next: Vec<f64>;
-        loop {
-            next = theta.iter().zip(&step).map(|(x, s)| x + t * s).collect();
-            let l = loglik(&next);
-            if l >= current - 1e-12 || t < 1e-6 {
-                current = l;
-                break;
-            }
-            t /= 2.0;
-        }
-        let moved = step.iter().map(|s| (t * s).abs()).fold(0.0, f64::max);
-        theta = next;
-        if moved < 1e-10 {
-            break;
-        }
-    }
+    let h_at = model.h_at;
+    let (theta, iterations) = model.newton()?;
     if theta.iter().any(|x| !x.is_finite() || x.abs() > 50.0) {
         return Err(Error::Input(
             "rating: the fit does not converge (an engine won or lost every game; give a prior)"
                 .into(),
         ));
     }
-    let (_, h) = information(&theta);
+    let (_, h) = model.information(&theta);
     let inv = invert(&h).ok_or_else(|| Error::Input("rating: singular information".into()))?;
     // Dispersion over the real games only.
     let (mut resid, mut expected) = (0.0, 0.0);
     for m in matches.iter().filter(|m| m.games > 0.0) {
-        let p = sigmoid(eta(&theta, m));
+        let p = sigmoid(model.eta(&theta, m));
         resid += m.score0_sq - 2.0 * p * m.score0 + m.games * p * p;
         expected += m.games * p * (1.0 - p);
     }
@@ -306,4 +225,123 @@ pub fn fit_bradley_terry(matches: &[Match], engines: usize, prior_draws: f64) ->
         games: matches.iter().map(|m| m.games).sum(),
         iterations,
     })
+}
+
+/// The matches with games, and `prior_draws` virtual draws between adjacent
+/// engines (half with each on side 0).
+fn with_prior(matches: &[Match], engines: usize, prior_draws: f64) -> Vec<Match> {
+    let mut all: Vec<Match> = matches.iter().copied().filter(|m| m.games > 0.0).collect();
+    if prior_draws > 0.0 {
+        for k in 0..engines - 1 {
+            for (i, j) in [(k, k + 1), (k + 1, k)] {
+                let g = prior_draws / 2.0;
+                all.push(Match {
+                    side0: i,
+                    side1: j,
+                    games: g,
+                    score0: g / 2.0,
+                    score0_sq: g / 4.0,
+                });
+            }
+        }
+    }
+    all
+}
+
+/// The logistic model of the fit: `dim` parameters, the ratings of engines
+/// 1.. (engine 0 is 0) and then side 0's advantage (at `h_at`).
+struct Model<'a> {
+    all: &'a [Match],
+    dim: usize,
+    h_at: usize,
+}
+
+impl Model<'_> {
+    /// A match's features: (parameter, coefficient).
+    fn features(&self, m: &Match) -> Vec<(usize, f64)> {
+        let mut x = vec![(self.h_at, 1.0)];
+        if m.side0 != m.side1 {
+            if m.side0 > 0 {
+                x.push((m.side0 - 1, 1.0));
+            }
+            if m.side1 > 0 {
+                x.push((m.side1 - 1, -1.0));
+            }
+        }
+        x
+    }
+
+    fn eta(&self, theta: &[f64], m: &Match) -> f64 {
+        self.features(m).iter().map(|&(k, v)| theta[k] * v).sum()
+    }
+
+    fn loglik(&self, theta: &[f64]) -> f64 {
+        self.all
+            .iter()
+            .map(|m| {
+                let e = self.eta(theta, m);
+                // ln σ(e) and ln(1 − σ(e)), stable for large |e|.
+                let ln_p = -(1.0 + (-e).exp()).ln();
+                let ln_q = -(1.0 + e.exp()).ln();
+                m.score0 * ln_p + (m.games - m.score0) * ln_q
+            })
+            .sum()
+    }
+
+    /// The gradient and the information matrix at `theta`.
+    fn information(&self, theta: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {
+        let dim = self.dim;
+        let mut g = vec![0.0; dim];
+        let mut h = vec![vec![0.0; dim]; dim];
+        for m in self.all {
+            let p = sigmoid(self.eta(theta, m));
+            let x = self.features(m);
+            for &(a, va) in &x {
+                g[a] += (m.score0 - m.games * p) * va;
+                for &(b, vb) in &x {
+                    h[a][b] += m.games * p * (1.0 - p) * va * vb;
+                }
+            }
+        }
+        (g, h)
+    }
+
+    /// Newton's method with step halving from 0: the parameters and the
+    /// iterations made.
+    fn newton(&self) -> Result<(Vec<f64>, usize)> {
+        let dim = self.dim;
+        let mut theta = vec![0.0; dim];
+        let mut iterations = 0;
+        let mut current = self.loglik(&theta);
+        for it in 1..=200 {
+            iterations = it;
+            let (g, h) = self.information(&theta);
+            let inv = invert(&h).ok_or_else(|| {
+                Error::Input(
+                    "rating: the games do not connect every engine (no cross-play between some rungs)"
+                        .into(),
+                )
+            })?;
+            let step: Vec<f64> = (0..dim)
+                .map(|a| (0..dim).map(|b| inv[a][b] * g[b]).sum())
+                .collect();
+            let mut t = 1.0;
+            let mut next: Vec<f64>;
+            loop {
+                next = theta.iter().zip(&step).map(|(x, s)| x + t * s).collect();
+                let l = self.loglik(&next);
+                if l >= current - 1e-12 || t < 1e-6 {
+                    current = l;
+                    break;
+                }
+                t /= 2.0;
+            }
+            let moved = step.iter().map(|s| (t * s).abs()).fold(0.0, f64::max);
+            theta = next;
+            if moved < 1e-10 {
+                break;
+            }
+        }
+        Ok((theta, iterations))
+    }
 }

@@ -295,6 +295,19 @@ fn num(iv: &Interval) -> String {
 /// The Markdown report.
 pub(crate) fn markdown(r: &CompareReport) -> String {
     let mut s = String::new();
+    settings_section(&mut s, r);
+    outcomes_section(&mut s, r);
+    metrics_section(&mut s, r);
+    tests_section(&mut s, r);
+    let _ = writeln!(s, "## Plots\n");
+    let _ = writeln!(s, "![win rates](win_rates.svg)\n");
+    let _ = writeln!(s, "![game lengths](lengths.svg)\n");
+    let _ = writeln!(s, "Data: `metrics.csv`, `comparisons.csv`, `report.json`, and one `games-<variant>.jsonl` per variant (every game with its moves).");
+    s
+}
+
+/// The report's title and its settings (engine, games, seeds, limits, build, command).
+fn settings_section(s: &mut String, r: &CompareReport) {
     let _ = writeln!(s, "# {}\n", r.title);
     let _ = writeln!(s, "## Settings\n");
     let _ = writeln!(
@@ -343,6 +356,10 @@ pub(crate) fn markdown(r: &CompareReport) -> String {
         let _ = writeln!(s, "- Build: {}", r.build);
     }
     let _ = writeln!(s, "- Reproduce: `{}`\n", r.command);
+}
+
+/// The variants and their outcomes.
+fn outcomes_section(s: &mut String, r: &CompareReport) {
     let _ = writeln!(s, "## Variants\n");
     let _ = writeln!(s, "| variant | rules |\n|---|---|");
     for v in &r.variants {
@@ -376,6 +393,10 @@ pub(crate) fn markdown(r: &CompareReport) -> String {
     if r.variants.iter().any(|v| v.adjudicated > 0) {
         let _ = writeln!(s, "\nAdjudicated games ended when they reached a position covered by solved tables (the exact referee), with that position's exact value under optimal play; their winners are counted in the win columns.");
     }
+}
+
+/// The Ludii-style metrics, game lengths and captures, with their definitions.
+fn metrics_section(s: &mut String, r: &CompareReport) {
     let _ = writeln!(s, "\n## Ludii-style metrics (95 % intervals: Wilson for shares, bootstrap for balance, advantage and duration)\n");
     let _ = writeln!(
         s,
@@ -418,6 +439,10 @@ pub(crate) fn markdown(r: &CompareReport) -> String {
         );
     }
     let _ = writeln!(s, "\nDefinitions: balance = 1 − |win rate of side 0 − win rate of side 1|; completion = share of games with a winner; drawishness = share drawn by the rules or by repetition; timeouts = share stopped at the move limit; first-player advantage = the first mover's mean score (win 1, draw ½); duration = mean length in plies.\n");
+}
+
+/// The tests between variants, in a table and in words (nothing with one variant).
+fn tests_section(s: &mut String, r: &CompareReport) {
     if !r.pairs.is_empty() {
         let _ = writeln!(s, "## Tests between variants\n");
         let _ = writeln!(
@@ -474,11 +499,6 @@ pub(crate) fn markdown(r: &CompareReport) -> String {
         }
         s.push('\n');
     }
-    let _ = writeln!(s, "## Plots\n");
-    let _ = writeln!(s, "![win rates](win_rates.svg)\n");
-    let _ = writeln!(s, "![game lengths](lengths.svg)\n");
-    let _ = writeln!(s, "Data: `metrics.csv`, `comparisons.csv`, `report.json`, and one `games-<variant>.jsonl` per variant (every game with its moves).");
-    s
 }
 
 /// `metrics.csv`: one row per variant.

@@ -33,7 +33,7 @@ impl SearchAgent {
     }
 
     /// Fixed time per move in seconds.
-    pub fn time(seconds: f64) -> Self {
+    pub(crate) fn time(seconds: f64) -> Self {
         SearchAgent {
             limit: Limit::Time(Duration::from_secs_f64(seconds)),
             softmax: None,

@@ -84,7 +84,7 @@ pub struct SpeedReport {
 }
 
 /// The 1-minute load average (Linux: `/proc/loadavg`).
-pub fn load_average() -> Option<f64> {
+pub(crate) fn load_average() -> Option<f64> {
     let text = std::fs::read_to_string("/proc/loadavg").ok()?;
     text.split_whitespace().next()?.parse().ok()
 }

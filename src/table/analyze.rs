@@ -381,7 +381,6 @@ pub fn analyze_dir_with<G: TierGame>(
     opts: &AnalyzeOptions,
     progress: &dyn Progress,
 ) -> Result<AnalyzeReport> {
-    let top = opts.top;
     let oracle = TableOracle::new(game, dir)?;
     let tiers = dir_tiers(game, dir)?;
     let mut report = AnalyzeReport {
@@ -418,69 +417,8 @@ pub fn analyze_dir_with<G: TierGame>(
                 format!("no table for tier {}", game.tier_name(tier)),
             )
         })?;
-        let mut s = TierStats {
-            tier: game.tier_name(tier),
-            records: table.records(),
-            file_bytes: table.file_len(),
-            ..TierStats::default()
-        };
+        let s = analyze_tier(game, tier, &table, opts, &mut heap, progress)?;
         if opts.by_side {
-            progress.stage(&format!("sides {}", s.tier), s.records);
-        }
-        // Window by window of whole blocks, so that a tier of billions of slots
-        // needs no array of all its records.
-        let per = (WINDOW / u64::from(table.block_records().max(1))).max(1) as usize;
-        let mut tally = [Tally::default(); 2];
-        let mut longest: Option<(u32, u64, u16)> = None;
-        let mut records: Vec<u16> = Vec::new();
-        for first in (0..table.blocks()).step_by(per) {
-            let base = first as u64 * u64::from(table.block_records());
-            records.clear();
-            for b in first..(first + per).min(table.blocks()) {
-                records.extend_from_slice(&table.block(b)?);
-            }
-            for (k, &r) in records.iter().enumerate() {
-                let i = base + k as u64;
-                let Some((v, d)) = decode(r) else { continue };
-                s.positions += 1;
-                match v {
-                    Value::Win => {
-                        s.wins += 1;
-                        bump(&mut s.win_distances, d);
-                        if longest.is_none_or(|(ld, _, _)| d > ld) {
-                            longest = Some((d, i, r));
-                        }
-                        if top > 0 {
-                            let item = Reverse((d, Reverse((tier, i)), r));
-                            if heap.len() < top {
-                                heap.push(item);
-                            } else if heap.peek().is_some_and(|least| item < *least) {
-                                heap.pop();
-                                heap.push(item);
-                            }
-                        }
-                    }
-                    Value::Loss => {
-                        s.losses += 1;
-                        bump(&mut s.loss_distances, d);
-                    }
-                    Value::Draw => s.draws += 1,
-                }
-            }
-            if opts.by_side {
-                let t = tally_by_side(game, tier, base, &records, progress)?;
-                tally = Tally::merge(tally, t);
-            }
-        }
-        drop(records);
-        s.max_win = s.win_distances.len().saturating_sub(1) as u32;
-        s.max_loss = s.loss_distances.len().saturating_sub(1) as u32;
-        if let Some((_, i, r)) = longest {
-            s.longest_win = Some(example(game, tier, i, r)?);
-        }
-        if opts.by_side {
-            s.by_side = side_rows(game, tally);
-            progress.finish_stage();
             for (t, p) in report.by_side.iter_mut().zip(&s.by_side) {
                 t.add(p);
             }
@@ -503,6 +441,86 @@ pub fn analyze_dir_with<G: TierGame>(
         report.longest_wins.push(example(game, tier, i, r)?);
     }
     Ok(report)
+}
+
+/// The statistics of one tier's table, window by window; its wins are
+/// offered to `heap` (the `opts.top` longest).
+fn analyze_tier<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    table: &super::Table,
+    opts: &AnalyzeOptions,
+    heap: &mut BinaryHeap<Candidate<G::Tier>>,
+    progress: &dyn Progress,
+) -> Result<TierStats> {
+    let top = opts.top;
+    let mut s = TierStats {
+        tier: game.tier_name(tier),
+        records: table.records(),
+        file_bytes: table.file_len(),
+        ..TierStats::default()
+    };
+    if opts.by_side {
+        progress.stage(&format!("sides {}", s.tier), s.records);
+    }
+    // Window by window of whole blocks, so that a tier of billions of slots
+    // needs no array of all its records.
+    let per = (WINDOW / u64::from(table.block_records().max(1))).max(1) as usize;
+    let mut tally = [Tally::default(); 2];
+    let mut longest: Option<(u32, u64, u16)> = None;
+    let mut records: Vec<u16> = Vec::new();
+    for first in (0..table.blocks()).step_by(per) {
+        let base = first as u64 * u64::from(table.block_records());
+        records.clear();
+        for b in first..(first + per).min(table.blocks()) {
+            records.extend_from_slice(&table.block(b)?);
+        }
+        for (k, &r) in records.iter().enumerate() {
+            let i = base + k as u64;
+            let Some((v, d)) = decode(r) else {
+                continue;
+            };
+            s.positions += 1;
+            match v {
+                Value::Win => {
+                    s.wins += 1;
+                    bump(&mut s.win_distances, d);
+                    if longest.is_none_or(|(ld, _, _)| d > ld) {
+                        longest = Some((d, i, r));
+                    }
+                    if top > 0 {
+                        let item = Reverse((d, Reverse((tier, i)), r));
+                        if heap.len() < top {
+                            heap.push(item);
+                        } else if heap.peek().is_some_and(|least| item < *least) {
+                            heap.pop();
+                            heap.push(item);
+                        }
+                    }
+                }
+                Value::Loss => {
+                    s.losses += 1;
+                    bump(&mut s.loss_distances, d);
+                }
+                Value::Draw => s.draws += 1,
+            }
+        }
+        if opts.by_side {
+            let t = tally_by_side(game, tier, base, &records, progress)?;
+            tally = Tally::merge(tally, t);
+        }
+    }
+    drop(records);
+    s.max_win = s.win_distances.len().saturating_sub(1) as u32;
+    s.max_loss = s.loss_distances.len().saturating_sub(1) as u32;
+    if let Some((_, i, r)) = longest {
+        s.longest_win = Some(example(game, tier, i, r)?);
+    }
+    if opts.by_side {
+        s.by_side = side_rows(game, tally);
+        progress.finish_stage();
+    }
+    Ok(s)
 }
 
 impl AnalyzeReport {

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 const SHARDS: usize = 16;
 
 /// Key of a cached block: (table id, block number).
-pub type BlockKey = (u64, u32);
+pub(crate) type BlockKey = (u64, u32);
 
 struct Slot {
     key: BlockKey,
@@ -77,7 +77,7 @@ pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 
 impl BlockCache {
     /// A cache holding up to about `bytes` bytes of decoded records.
-    pub fn new(bytes: usize) -> Self {
+    pub(crate) fn new(bytes: usize) -> Self {
         BlockCache {
             shards: (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect(),
             shard_cap: (bytes / SHARDS).max(1),

@@ -124,7 +124,7 @@ impl Table {
     }
 
     /// The file's path.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
@@ -188,7 +188,7 @@ impl Table {
     }
 
     /// The decoded block `b`, through the cache.
-    pub fn block(&self, b: usize) -> Result<Arc<[u16]>> {
+    pub(crate) fn block(&self, b: usize) -> Result<Arc<[u16]>> {
         let key: BlockKey = (self.id, b as u32);
         self.cache.get_or_load(key, || self.load_block(b))
     }
@@ -225,10 +225,5 @@ impl Table {
             ));
         }
         Ok(records)
-    }
-
-    /// Checks the whole file (every block and the file checksum) without keeping the records.
-    pub fn check_file(&self) -> Result<()> {
-        self.read_all().map(|_| ())
     }
 }

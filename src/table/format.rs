@@ -28,7 +28,7 @@
 //! Random access needs only the header and the block index (checked by their own
 //! crc32 when a table is opened) and the one block holding the record (checked by
 //! its crc32 when it is read). The whole-file crc32 is checked by full reads
-//! ([`decode_table`], `Table::read_all`, `Table::check_file`).
+//! ([`decode_table`], `Table::read_all`).
 //!
 //! Every field is checked, and each failure has its own message; no input bytes can
 //! make the parser panic or allocate more than the file's own size allows (the
@@ -149,7 +149,7 @@ impl Layout {
 /// Result of parsing a file prefix: either the layout, or how many leading bytes
 /// the parser needs to finish (the caller reads that many and calls again).
 #[derive(Debug)]
-pub enum HeadParse {
+pub(crate) enum HeadParse {
     /// The header and block index are complete and consistent.
     Done(Layout),
     /// The prefix is too short; this many bytes are needed.
@@ -478,7 +478,7 @@ pub fn encode_table(
 
 /// [`encode_table`] of `len` records that `block` gives range by range (one
 /// compressed block at a time), so that no array of every record is needed.
-pub fn encode_table_from(
+pub(crate) fn encode_table_from(
     meta: &TableMeta,
     len: usize,
     block: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
@@ -576,7 +576,7 @@ pub fn write_table(path: &Path, meta: &TableMeta, records: &[u16]) -> Result<()>
 }
 
 /// [`write_table`] of `len` records that `block` gives range by range
-/// ([`encode_table_from`]).
+/// (as `encode_table_from` encodes).
 pub fn write_table_from(
     path: &Path,
     meta: &TableMeta,

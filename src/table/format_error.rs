@@ -16,7 +16,7 @@ pub struct FormatError {
 
 impl FormatError {
     /// The table error of the file at `path`.
-    pub fn at(self, path: &Path) -> Error {
+    pub(crate) fn at(self, path: &Path) -> Error {
         Error::table(path, self.fault, self.reason)
     }
 }

@@ -26,12 +26,11 @@ pub use analyze::{
 pub use cache::{BlockCache, DEFAULT_CACHE_BYTES};
 pub use file::Table;
 pub use format::{
-    decode_table, encode_table, encode_table_from, table_path, write_table, write_table_from,
-    write_table_with, FormatError, TableMeta, WriteOptions,
+    decode_table, encode_table, table_path, write_table, write_table_from, write_table_with,
+    FormatError, TableMeta, WriteOptions,
 };
 pub use probe::{list_tiers, rules_of_dir, TableOracle, TableSet};
 pub use query::{query_tables, query_with, MoveResult, QueryResult};
 pub use verify::{
-    sample_tier, verify_dir, verify_dir_scoped, verify_dir_with, verify_dir_with_cache,
-    verify_tier, Placements, VerifyReport, VerifyScope,
+    verify_dir, verify_dir_scoped, verify_dir_with, Placements, VerifyReport, VerifyScope,
 };

@@ -40,12 +40,12 @@ impl TableSet {
     }
 
     /// A set with the default cache size ([`DEFAULT_CACHE_BYTES`]).
-    pub fn open(dir: &Path) -> Result<TableSet> {
+    pub(crate) fn open(dir: &Path) -> Result<TableSet> {
         TableSet::new(dir, DEFAULT_CACHE_BYTES)
     }
 
     /// The directory.
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         &self.dir
     }
 
@@ -151,17 +151,17 @@ impl<G: TierGame> TableOracle<G> {
     }
 
     /// The game.
-    pub fn game(&self) -> &G {
+    pub(crate) fn game(&self) -> &G {
         &self.game
     }
 
     /// The underlying table set.
-    pub fn set(&self) -> &TableSet {
+    pub(crate) fn set(&self) -> &TableSet {
         &self.set
     }
 
     /// The checked table of `tier`, or `None` when there is none.
-    pub fn table(&self, tier: G::Tier) -> Result<Option<Arc<Table>>> {
+    pub(crate) fn table(&self, tier: G::Tier) -> Result<Option<Arc<Table>>> {
         if let Some(t) = self
             .tiers
             .read()

@@ -383,7 +383,7 @@ fn tier_table<G: TierGame>(oracle: &TableOracle<G>, tier: G::Tier) -> Result<Arc
 
 /// Verifies the table of `tier` in the oracle's directory; with `placements`,
 /// accounts for the orbits of its classes too ([orbit accounting](self)).
-pub fn verify_tier<G: TierGame>(
+pub(crate) fn verify_tier<G: TierGame>(
     oracle: &TableOracle<G>,
     tier: G::Tier,
     placements: Option<Placements<G>>,
@@ -447,7 +447,7 @@ const SAMPLE_CHUNK: u64 = 256;
 /// `slots` is capped at the tier's size, and a sample as large as the tier checks
 /// every slot once instead (`--sample 1000000` on a tier of 4,144 slots drew
 /// 1,000,000 times and reported 23,023,296 positions).
-pub fn sample_tier<G: TierGame>(
+pub(crate) fn sample_tier<G: TierGame>(
     oracle: &TableOracle<G>,
     tier: G::Tier,
     slots: u64,
@@ -540,17 +540,6 @@ pub fn verify_dir<G: TierGame>(
     progress: &dyn Progress,
 ) -> Result<VerifyReport> {
     verify_dir_with(game, dir, super::DEFAULT_CACHE_BYTES, None, progress)
-}
-
-/// [`verify_dir`] with a block cache of `cache_bytes` decoded bytes, without orbit
-/// accounting.
-pub fn verify_dir_with_cache<G: TierGame>(
-    game: &G,
-    dir: &Path,
-    cache_bytes: usize,
-    progress: &dyn Progress,
-) -> Result<VerifyReport> {
-    verify_dir_with(game, dir, cache_bytes, None, progress)
 }
 
 /// Verifies every table in `dir` with a block cache of `cache_bytes` decoded bytes

@@ -398,7 +398,11 @@ impl TaflGame {
     /// playouts): counts the targets of every piece, draws one index, then
     /// finds its piece. `None` when the game is decided or the side to move
     /// has no legal move (see [`Game::outcome`] for the value).
-    pub fn random_move(&self, p: &TaflPos, rng: &mut crate::random::Rng) -> Option<TaflMove> {
+    pub(crate) fn random_move(
+        &self,
+        p: &TaflPos,
+        rng: &mut crate::random::Rng,
+    ) -> Option<TaflMove> {
         if self.decided(p).is_some() {
             return None;
         }

@@ -432,7 +432,7 @@ fn bad_value(key: &str, v: &str, accepted: &str) -> Error {
 
 impl TaflRules {
     /// The rules of a preset, `None` for an unknown name.
-    pub fn preset(name: &str) -> Option<TaflRules> {
+    pub(crate) fn preset(name: &str) -> Option<TaflRules> {
         PRESET_RULES.iter().find(|p| p.0 == name).map(|p| p.2)
     }
 
@@ -470,7 +470,7 @@ impl TaflRules {
     }
 
     /// Sets one key from text; errors list the accepted values.
-    pub fn set(&mut self, key: &str, v: &str) -> Result<()> {
+    pub(crate) fn set(&mut self, key: &str, v: &str) -> Result<()> {
         match key {
             "board" => {
                 self.size = match v {
@@ -553,7 +553,7 @@ impl TaflRules {
     }
 
     /// Parses `preset[,key=value...]`.
-    pub fn parse(spec: &str) -> Result<TaflRules> {
+    pub(crate) fn parse(spec: &str) -> Result<TaflRules> {
         let mut parts = spec.split(',').map(str::trim);
         let name = parts.next().unwrap_or("");
         let mut rules = TaflRules::preset(name).ok_or_else(|| {
@@ -610,7 +610,7 @@ impl TaflRules {
     /// Canonical rules string: the preset needing the fewest overrides (ties: the
     /// first in [`PRESETS`]), then the overrides in key order. Equal rules give
     /// equal strings, and [`TaflRules::parse`] reads it back.
-    pub fn canonical(&self) -> String {
+    pub(crate) fn canonical(&self) -> String {
         let mut best: Option<(usize, String)> = None;
         for (name, _, preset) in PRESET_RULES {
             let diffs: Vec<String> = KEYS
@@ -632,7 +632,7 @@ impl TaflRules {
 
     /// 64-bit fingerprint of the full key=value list (independent of the preset
     /// the rules were written from).
-    pub fn fingerprint(&self) -> u64 {
+    pub(crate) fn fingerprint(&self) -> u64 {
         crate::random::hash_str(&format!("tafl:{}", self.full_string()))
     }
 }

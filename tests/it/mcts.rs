@@ -371,17 +371,19 @@ fn ladder_on_a_tiny_case() {
         ..TournamentConfig::default()
     };
     let r = run_ladder(
-        &specs,
-        &engines,
-        &base,
-        &[],
-        &huntsolve::stats::ladder::LadderOptions {
-            asymmetric: true,
-            ..Default::default()
+        &huntsolve::stats::ladder::LadderRun {
+            specs: &specs,
+            engines: &engines,
+            base: &base,
+            tables: &[],
+            opts: &huntsolve::stats::ladder::LadderOptions {
+                asymmetric: true,
+                ..Default::default()
+            },
+            out_dir: &out,
+            command: "test",
+            build: "",
         },
-        &out,
-        "test",
-        "",
         &NoProgress,
     )
     .unwrap();
@@ -405,17 +407,19 @@ fn ladder_on_a_tiny_case() {
     assert!(md.contains("Kendall") && md.contains(&r.verdicts[0].sentence));
     assert!(out.join("mcts=100").join("report.md").exists());
     let again = run_ladder(
-        &specs,
-        &engines,
-        &base,
-        &[],
-        &huntsolve::stats::ladder::LadderOptions {
-            asymmetric: true,
-            ..Default::default()
+        &huntsolve::stats::ladder::LadderRun {
+            specs: &specs,
+            engines: &engines,
+            base: &base,
+            tables: &[],
+            opts: &huntsolve::stats::ladder::LadderOptions {
+                asymmetric: true,
+                ..Default::default()
+            },
+            out_dir: &out,
+            command: "test",
+            build: "",
         },
-        &out,
-        "test",
-        "",
         &NoProgress,
     )
     .unwrap();

@@ -371,14 +371,16 @@ fn perfect_engine_openings_and_the_whole_game_warning() {
     };
     let out = tmp("whole");
     let r = run_ladder(
-        &specs,
-        &engines,
-        &base,
-        &tables,
-        &LadderOptions::default(),
-        &out,
-        "t",
-        "",
+        &huntsolve::stats::ladder::LadderRun {
+            specs: &specs,
+            engines: &engines,
+            base: &base,
+            tables: &tables,
+            opts: &LadderOptions::default(),
+            out_dir: &out,
+            command: "t",
+            build: "",
+        },
         &NoProgress,
     )
     .unwrap();
@@ -408,14 +410,16 @@ fn perfect_engine_openings_and_the_whole_game_warning() {
     };
     let out = tmp("perfect");
     let r = run_ladder(
-        &specs,
-        &engines,
-        &base,
-        &tables,
-        &opts,
-        &out,
-        "t",
-        "",
+        &huntsolve::stats::ladder::LadderRun {
+            specs: &specs,
+            engines: &engines,
+            base: &base,
+            tables: &tables,
+            opts: &opts,
+            out_dir: &out,
+            command: "t",
+            build: "",
+        },
         &NoProgress,
     )
     .unwrap();
@@ -471,14 +475,16 @@ fn identical_variants_have_no_ordering_to_change() {
         ..Default::default()
     };
     let r = run_ladder(
-        &specs,
-        &engines,
-        &base,
-        &[],
-        &opts,
-        &out,
-        "t",
-        "",
+        &huntsolve::stats::ladder::LadderRun {
+            specs: &specs,
+            engines: &engines,
+            base: &base,
+            tables: &[],
+            opts: &opts,
+            out_dir: &out,
+            command: "t",
+            build: "",
+        },
         &NoProgress,
     )
     .unwrap();
@@ -717,14 +723,16 @@ fn time_limited_rungs_play_legal_games_to_the_end() {
         ..Default::default()
     };
     let r = run_ladder(
-        &specs,
-        &engines,
-        &base,
-        &tables,
-        &opts,
-        &out,
-        "t",
-        "",
+        &huntsolve::stats::ladder::LadderRun {
+            specs: &specs,
+            engines: &engines,
+            base: &base,
+            tables: &tables,
+            opts: &opts,
+            out_dir: &out,
+            command: "t",
+            build: "",
+        },
         &NoProgress,
     )
     .unwrap();

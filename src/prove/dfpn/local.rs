@@ -75,12 +75,111 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         }
     }
 
+    /// Local retrograde analysis after the walk (see the module docs): the
+    /// root's final (pn, dn, dist) if it is settled.
     fn local_walk(
         &mut self,
         root: &G::Pos,
         root_hash: u64,
         charged: &mut usize,
     ) -> Option<(u32, u32, u32)> {
+        let side = self.side;
+        let LocalGraph {
+            hashes,
+            kind,
+            mut dist,
+            first,
+            outdeg,
+            kids,
+        } = self.local_graph(root, root_hash, charged)?;
+        let n = hashes.len();
+        // Reverse lists: the parents of each position (charged with the nodes
+        // and moves), then the children lists are dropped.
+        let (start, parents) = parent_lists(n, &kids, &first, &outdeg);
+        drop(kids);
+        drop(first);
+        // Pass 1: real leaves only, settled in order of distance. A position
+        // is queued once: an OR node with its first (nearest) won child, an
+        // AND node with its last (farthest).
+        let mut won = vec![false; n];
+        let mut queued = vec![false; n];
+        let mut left = outdeg;
+        let mut heap = std::collections::BinaryHeap::new();
+        for (k, &t) in kind.iter().enumerate() {
+            if t == LEAF_WIN {
+                heap.push(std::cmp::Reverse((dist[k], k as u32)));
+                queued[k] = true;
+            }
+        }
+        let propagate = |heap: &mut std::collections::BinaryHeap<std::cmp::Reverse<(u32, u32)>>,
+                         won: &mut [bool],
+                         queued: &mut [bool],
+                         left: &mut [u32],
+                         dist: &mut [u32]| {
+            while let Some(std::cmp::Reverse((d, k))) = heap.pop() {
+                let k = k as usize;
+                won[k] = true;
+                dist[k] = d;
+                let up = d.saturating_add(1).min(MAX_FINITE);
+                for &p in &parents[start[k] as usize..start[k + 1] as usize] {
+                    let p = p as usize;
+                    if queued[p] || kind[p] & 3 != INTERIOR {
+                        continue;
+                    }
+                    if kind[p] & OR_NODE == 0 {
+                        left[p] -= 1;
+                        if left[p] > 0 {
+                            continue;
+                        }
+                    }
+                    queued[p] = true;
+                    heap.push(std::cmp::Reverse((up, p as u32)));
+                }
+            }
+        };
+        propagate(&mut heap, &mut won, &mut queued, &mut left, &mut dist);
+        let key = |h: u64| key_of(h, side);
+        for k in 0..n {
+            if won[k] && kind[k] & 3 == INTERIOR {
+                self.store_win(key(hashes[k]), dist[k]);
+            }
+        }
+        if won[0] {
+            return Some((0, INF, dist[0]));
+        }
+        // Pass 2: the frontier counted as won; what stays out is no win.
+        for (k, &t) in kind.iter().enumerate() {
+            if t == FRONTIER {
+                heap.push(std::cmp::Reverse((0, k as u32)));
+                queued[k] = true;
+            }
+        }
+        propagate(&mut heap, &mut won, &mut queued, &mut left, &mut dist);
+        for k in 0..n {
+            if !won[k] && kind[k] & 3 == INTERIOR {
+                self.tt.store(
+                    key(hashes[k]),
+                    Entry {
+                        pn: INF,
+                        dn: 0,
+                        work: 1 << 30,
+                        dist: 0,
+                        hint: false,
+                    },
+                );
+            }
+        }
+        (!won[0]).then_some((INF, 0, 0))
+    }
+
+    /// The walk: interior positions expanded breadth first from `root` while
+    /// the budgets last (`None`: the run was stopped, or no room for the root).
+    fn local_graph(
+        &mut self,
+        root: &G::Pos,
+        root_hash: u64,
+        charged: &mut usize,
+    ) -> Option<LocalGraph> {
         let side = self.side;
         // Positions get their index when first met; interior ones are
         // expanded in that order (breadth first), so the children lists are
@@ -170,101 +269,14 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         }
         drop(queue);
         drop(index);
-        let n = hashes.len();
-        // Reverse lists: the parents of each position (charged with the nodes
-        // and moves), then the children lists are dropped.
-        let mut start = vec![0u32; n + 1];
-        for &c in &kids {
-            start[c as usize + 1] += 1;
-        }
-        for k in 0..n {
-            start[k + 1] += start[k];
-        }
-        let mut parents = vec![0u32; kids.len()];
-        {
-            let mut fill = start.clone();
-            for p in 0..n {
-                let f = first[p] as usize;
-                for &c in &kids[f..f + outdeg[p] as usize] {
-                    parents[fill[c as usize] as usize] = p as u32;
-                    fill[c as usize] += 1;
-                }
-            }
-        }
-        drop(kids);
-        drop(first);
-        // Pass 1: real leaves only, settled in order of distance. A position
-        // is queued once: an OR node with its first (nearest) won child, an
-        // AND node with its last (farthest).
-        let mut won = vec![false; n];
-        let mut queued = vec![false; n];
-        let mut left = outdeg;
-        let mut heap = std::collections::BinaryHeap::new();
-        for (k, &t) in kind.iter().enumerate() {
-            if t == LEAF_WIN {
-                heap.push(std::cmp::Reverse((dist[k], k as u32)));
-                queued[k] = true;
-            }
-        }
-        let propagate = |heap: &mut std::collections::BinaryHeap<std::cmp::Reverse<(u32, u32)>>,
-                         won: &mut [bool],
-                         queued: &mut [bool],
-                         left: &mut [u32],
-                         dist: &mut [u32]| {
-            while let Some(std::cmp::Reverse((d, k))) = heap.pop() {
-                let k = k as usize;
-                won[k] = true;
-                dist[k] = d;
-                let up = d.saturating_add(1).min(MAX_FINITE);
-                for &p in &parents[start[k] as usize..start[k + 1] as usize] {
-                    let p = p as usize;
-                    if queued[p] || kind[p] & 3 != INTERIOR {
-                        continue;
-                    }
-                    if kind[p] & OR_NODE == 0 {
-                        left[p] -= 1;
-                        if left[p] > 0 {
-                            continue;
-                        }
-                    }
-                    queued[p] = true;
-                    heap.push(std::cmp::Reverse((up, p as u32)));
-                }
-            }
-        };
-        propagate(&mut heap, &mut won, &mut queued, &mut left, &mut dist);
-        let key = |h: u64| key_of(h, side);
-        for k in 0..n {
-            if won[k] && kind[k] & 3 == INTERIOR {
-                self.store_win(key(hashes[k]), dist[k]);
-            }
-        }
-        if won[0] {
-            return Some((0, INF, dist[0]));
-        }
-        // Pass 2: the frontier counted as won; what stays out is no win.
-        for (k, &t) in kind.iter().enumerate() {
-            if t == FRONTIER {
-                heap.push(std::cmp::Reverse((0, k as u32)));
-                queued[k] = true;
-            }
-        }
-        propagate(&mut heap, &mut won, &mut queued, &mut left, &mut dist);
-        for k in 0..n {
-            if !won[k] && kind[k] & 3 == INTERIOR {
-                self.tt.store(
-                    key(hashes[k]),
-                    Entry {
-                        pn: INF,
-                        dn: 0,
-                        work: 1 << 30,
-                        dist: 0,
-                        hint: false,
-                    },
-                );
-            }
-        }
-        (!won[0]).then_some((INF, 0, 0))
+        Some(LocalGraph {
+            hashes,
+            kind,
+            dist,
+            first,
+            outdeg,
+            kids,
+        })
     }
 
     /// The kind of a position met by the walk, with a win's distance.
@@ -275,4 +287,37 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             Known::Open => (INTERIOR, 0),
         }
     }
+}
+
+/// The graph of the walk, by index (the root is 0): each position's hash,
+/// kind and distance, and its children `kids[first[i]..first[i] + outdeg[i]]`.
+struct LocalGraph {
+    hashes: Vec<u64>,
+    kind: Vec<u8>,
+    /// Leaves: the distance of a win; interior nodes: the result's distance.
+    dist: Vec<u32>,
+    first: Vec<u32>,
+    outdeg: Vec<u32>,
+    kids: Vec<u32>,
+}
+
+/// The parents of each of the `n` positions: `parents[start[k]..start[k + 1]]`.
+fn parent_lists(n: usize, kids: &[u32], first: &[u32], outdeg: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; n + 1];
+    for &c in kids {
+        start[c as usize + 1] += 1;
+    }
+    for k in 0..n {
+        start[k + 1] += start[k];
+    }
+    let mut parents = vec![0u32; kids.len()];
+    let mut fill = start.clone();
+    for p in 0..n {
+        let f = first[p] as usize;
+        for &c in &kids[f..f + outdeg[p] as usize] {
+            parents[fill[c as usize] as usize] = p as u32;
+            fill[c as usize] += 1;
+        }
+    }
+    (start, parents)
 }

@@ -1,0 +1,415 @@
+//! The ladder's Markdown report (`ladder.md`): settings, verdicts, outcomes,
+//! captures, differences, rank agreement, ratings, calibration and asymmetric pairs.
+
+use super::report::possessive;
+use super::*;
+
+fn pct(iv: &Interval) -> String {
+    format!(
+        "{:.1} [{:.1}, {:.1}]",
+        100.0 * iv.estimate,
+        100.0 * iv.lo,
+        100.0 * iv.hi
+    )
+}
+
+/// The Markdown report.
+pub(crate) fn ladder_markdown(r: &LadderReport) -> String {
+    let mut s = String::new();
+    settings_markdown(&mut s, r);
+    verdict_markdown(&mut s, r);
+    outcomes_markdown(&mut s, r);
+    material_markdown(&mut s, r);
+    differences_markdown(&mut s, r);
+    agreement_markdown(&mut s, r);
+    ratings_markdown(&mut s, r);
+    calibration_markdown(&mut s, r);
+    asymmetric_markdown(&mut s, r);
+    let _ = writeln!(
+        s,
+        "\n## Plots\n\n![score by strength](ladder_score.svg)\n\n![draws by strength](ladder_draws.svg)\n\n![captures by strength](ladder_captures.svg)\n\nData: `ladder.csv`, `ladder_captures.csv`, `ladder.json`."
+    );
+    s
+}
+
+/// The title and the settings section.
+fn settings_markdown(s: &mut String, r: &LadderReport) {
+    let _ = writeln!(s, "# {}\n", r.title);
+    let _ = writeln!(s, "## Settings\n");
+    let _ = writeln!(
+        s,
+        "- Strengths (both sides equal, weakest first as given): {}",
+        r.engines
+            .iter()
+            .map(|e| format!("`{e}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "- Games per variant and strength: {}; seed {} (game i uses seed + i); {} random opening plies",
+        r.games, r.seed, r.random_plies
+    );
+    if !r.tables.is_empty() && r.tables_only {
+        let _ = writeln!(
+            s,
+            "- Exact tables: {} (they end no game: they serve the `perfect` engine and the exact values of the openings)",
+            r.tables.join(", ")
+        );
+    } else if !r.tables.is_empty() {
+        let _ = writeln!(
+            s,
+            "- Exact referee: {} (a game reaching a covered position ends with its exact value)",
+            r.tables.join(", ")
+        );
+    }
+    let _ = writeln!(s, "- Time: {:.1} s wall for this run", r.wall_seconds);
+    if !r.build.is_empty() {
+        let _ = writeln!(s, "- Build: {}", r.build);
+    }
+    let _ = writeln!(s, "- Reproduce: `{}`", r.command);
+    let timed: Vec<&str> = r
+        .engines
+        .iter()
+        .filter(|e| {
+            crate::stats::engine::EngineSpec::parse(e)
+                .map(|x| x.timed())
+                .unwrap_or(false)
+        })
+        .map(|e| e.as_str())
+        .collect();
+    if !timed.is_empty() {
+        let _ = writeln!(
+            s,
+            "- Time-limited rungs ({}) search as deep as the machine's speed and load allow in their time: their games are not reproducible from the seed, and their strength depends on the machine.",
+            timed
+                .iter()
+                .map(|e| format!("`{e}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let _ = writeln!(
+        s,
+        "- Each strength's full report (tests between variants, lengths, games): the subdirectory named after the engine.\n"
+    );
+}
+
+/// The verdict section: the summary, the warnings and one line per pair of variants.
+fn verdict_markdown(s: &mut String, r: &LadderReport) {
+    let _ = writeln!(s, "## Verdict\n");
+    let _ = writeln!(s, "{}\n", r.summary);
+    for w in &r.warnings {
+        let _ = writeln!(s, "**Warning.** {w}\n");
+    }
+    for v in &r.verdicts {
+        let _ = writeln!(s, "- {}", v.sentence);
+        if !v.captures_sentence.is_empty() && !v.sentence.contains("by captures") {
+            let _ = writeln!(s, "  Captures: {}", v.captures_sentence);
+        }
+    }
+}
+
+/// The outcomes by strength.
+fn outcomes_markdown(s: &mut String, r: &LadderReport) {
+    let (s0, s1) = (&r.side_names[0], &r.side_names[1]);
+    let _ = writeln!(s, "\n## Outcomes by strength (%, 95 % intervals)\n");
+    let _ = writeln!(
+        s,
+        "| variant | engine | games | {s0} wins | {s1} wins | draws | {s0} score | adjudicated | mean length |"
+    );
+    let _ = writeln!(s, "|---|---|---:|---|---|---|---|---:|---|");
+    for row in &r.cells {
+        for c in row {
+            let _ = writeln!(
+                s,
+                "| {} | `{}` | {} | {} | {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] |",
+                c.variant,
+                c.engine,
+                c.games,
+                pct(&c.win_rate[0]),
+                pct(&c.win_rate[1]),
+                pct(&c.draw_rate),
+                pct(&c.score0),
+                c.adjudicated,
+                c.length_mean.estimate,
+                c.length_mean.lo,
+                c.length_mean.hi
+            );
+        }
+    }
+    let widest = r
+        .cells
+        .iter()
+        .flatten()
+        .map(|c| (c.win_rate[0].hi - c.win_rate[0].lo).max(c.win_rate[1].hi - c.win_rate[1].lo))
+        .fold(0.0, f64::max);
+    let _ = writeln!(
+        s,
+        "\nWidest 95 % interval of a win share above: ±{:.1} points (half-width).",
+        50.0 * widest
+    );
+}
+
+/// The differences in side 0's score per pair of variants and strength.
+fn differences_markdown(s: &mut String, r: &LadderReport) {
+    let s0p = possessive(&r.side_names[0]);
+    if !r.verdicts.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n## Differences in the {s0p} score (points, first variant minus second, 95 % normal interval)\n"
+        );
+        let mut head = String::from("| a | b |");
+        let mut rule = String::from("|---|---|");
+        for e in &r.engines {
+            head.push_str(&format!(" `{e}` |"));
+            rule.push_str("---|");
+        }
+        let _ = writeln!(s, "{head}\n{rule}");
+        for v in &r.verdicts {
+            let mut line = format!("| {} | {} |", v.a, v.b);
+            for d in &v.differences {
+                line.push_str(&format!(
+                    " {:+.1} [{:+.1}, {:+.1}] |",
+                    100.0 * d.estimate,
+                    100.0 * d.lo,
+                    100.0 * d.hi
+                ));
+            }
+            let _ = writeln!(s, "{line}");
+        }
+    }
+}
+
+/// The rank agreement section.
+fn agreement_markdown(s: &mut String, r: &LadderReport) {
+    let s0p = possessive(&r.side_names[0]);
+    if !r.agreement.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n## Rank agreement (Kendall's τ-b of the orderings by the {s0p} score; 95 % bootstrap interval, {TAU_RESAMPLES} resamples)\n"
+        );
+        let _ = writeln!(s, "| strength a | strength b | τ-b |\n|---|---|---|");
+        for a in &r.agreement {
+            let _ = writeln!(
+                s,
+                "| `{}` | `{}` | {:.2} [{:.2}, {:.2}] |",
+                a.a, a.b, a.tau.estimate, a.tau.lo, a.tau.hi
+            );
+        }
+    }
+}
+
+/// The asymmetric pairs section.
+fn asymmetric_markdown(s: &mut String, r: &LadderReport) {
+    let (s0, s1) = (&r.side_names[0], &r.side_names[1]);
+    if !r.asymmetric.is_empty() {
+        let _ = writeln!(s, "\n## Asymmetric pairs (%, 95 % Wilson intervals)\n");
+        let _ = writeln!(
+            s,
+            "| variant | {s0} engine | {s1} engine | games | {s0} wins | {s1} wins | draws |"
+        );
+        let _ = writeln!(s, "|---|---|---|---:|---|---|---|");
+        for a in &r.asymmetric {
+            let _ = writeln!(
+                s,
+                "| {} | `{}` | `{}` | {} | {} | {} | {} |",
+                a.variant,
+                a.engine0,
+                a.engine1,
+                a.cell.games,
+                pct(&a.cell.win_rate[0]),
+                pct(&a.cell.win_rate[1]),
+                pct(&a.cell.draw_rate)
+            );
+        }
+    }
+}
+
+/// The measured strength section.
+fn ratings_markdown(s: &mut String, r: &LadderReport) {
+    if r.ratings.is_empty() {
+        return;
+    }
+    let games = r.cross_play.first().map_or(0, |c| c.cell.games);
+    let _ = writeln!(
+        s,
+        "\n## Measured strength (Bradley-Terry on cross-play, Elo, first rung 0; 95 % intervals)\n"
+    );
+    let _ = writeln!(
+        s,
+        "Every ordered pair of different rungs played {games} games per variant (the asymmetric pairs, if any, count too); each variant is fitted on its own with a side-0 advantage and {RATING_PRIOR_DRAWS} virtual draw between adjacent rungs. Measured order, weakest first (mean rating over the variants): {}.\n",
+        r.measured_order
+            .iter()
+            .map(|e| format!("`{e}`"))
+            .collect::<Vec<_>>()
+            .join(" < ")
+    );
+    let mut head = String::from("| variant |");
+    let mut rule = String::from("|---|");
+    for e in &r.engines {
+        head.push_str(&format!(" `{e}` |"));
+        rule.push_str("---|");
+    }
+    head.push_str(&format!(" {} advantage | dispersion |", r.side_names[0]));
+    rule.push_str("---|---:|");
+    let _ = writeln!(s, "{head}\n{rule}");
+    for v in &r.ratings {
+        let mut line = format!("| {} |", v.variant);
+        for iv in &v.fit.ratings {
+            line.push_str(&format!(
+                " {:+.0} [{:+.0}, {:+.0}] |",
+                iv.estimate, iv.lo, iv.hi
+            ));
+        }
+        let h = &v.fit.side0_advantage;
+        line.push_str(&format!(
+            " {:+.0} [{:+.0}, {:+.0}] | {:.2} |",
+            h.estimate, h.lo, h.hi, v.fit.dispersion
+        ));
+        let _ = writeln!(s, "{line}");
+    }
+    let strongest: Vec<&PairVerdict> = r
+        .verdicts
+        .iter()
+        .filter(|v| !v.strongest.is_empty())
+        .collect();
+    if !strongest.is_empty() {
+        let _ = writeln!(s, "\nThe verdicts at the two strongest measured rungs:\n");
+        for v in strongest {
+            let _ = writeln!(s, "- {} vs {}: {}", v.a, v.b, v.strongest);
+        }
+    }
+}
+
+/// The calibration section (tables covering every variant's openings).
+fn calibration_markdown(s: &mut String, r: &LadderReport) {
+    let Some(c) = &r.calibration else {
+        return;
+    };
+    let s0 = &r.side_names[0];
+    let _ = writeln!(
+        s,
+        "\n## Against the exact values\n\nExact value of each variant's random opening ({} uniformly random plies, then optimal play; read from the tables) and at the start:\n",
+        r.random_plies
+    );
+    let _ = writeln!(
+        s,
+        "| variant | {s0} wins | draws | {} wins | {s0} score | start value for the {s0} | positions after the opening |\n|---|---:|---:|---:|---:|---|---:|",
+        r.side_names[1]
+    );
+    for (v, x) in r.variants.iter().zip(&c.exact) {
+        let _ = writeln!(
+            s,
+            "| {v} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {} |",
+            100.0 * x.wins[0],
+            100.0 * x.draws,
+            100.0 * x.wins[1],
+            100.0 * x.score0,
+            x.start0,
+            x.positions
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nPer rung: verdicts on pairs of variants (the sign of the score difference's 95 % interval, or no clear difference) against the sign of the exact difference.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| engine | pairs | agree | wrong direction | missed difference | false difference | agree with start values | mean abs. score error | max | exact inside 95 % interval |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for k in &c.rungs {
+        let _ = writeln!(
+            s,
+            "| `{}` | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {}/{} |",
+            k.engine,
+            k.pairs,
+            k.agree,
+            k.wrong,
+            k.missed,
+            k.false_difference,
+            k.agree_start,
+            k.mean_abs_error,
+            k.max_abs_error,
+            k.covered,
+            c.exact.len()
+        );
+    }
+}
+
+/// The largest number of captures of `side` in any cell (at most 24 columns).
+fn max_captures(r: &LadderReport, side: usize) -> usize {
+    r.cells
+        .iter()
+        .flatten()
+        .filter_map(|c| c.capture_counts[side].iter().rposition(|&k| k > 0))
+        .max()
+        .unwrap_or(0)
+        .min(24)
+}
+
+/// The material section: captures per game and the share of games reaching
+/// N captures, then the tests between variants on captures.
+fn material_markdown(s: &mut String, r: &LadderReport) {
+    let (s0, s1) = (&r.side_names[0], &r.side_names[1]);
+    let top = max_captures(r, 0);
+    let _ = writeln!(
+        s,
+        "\n## Material: captures per game (mean, 95 % normal interval) and the share of games in which the {s0} reached N captures (%, Wilson; N as in `hunter_win=captures>=N`)\n"
+    );
+    let mut head = format!("| variant | engine | {s0} captures | {s1} captures |");
+    let mut rule = String::from("|---|---|---|---|");
+    for n in 1..=top {
+        head.push_str(&format!(" ≥{n} |"));
+        rule.push_str("---:|");
+    }
+    let _ = writeln!(s, "{head}\n{rule}");
+    for c in r.cells.iter().flatten() {
+        let mut line = format!(
+            "| {} | `{}` | {:.2} [{:.2}, {:.2}] | {:.2} [{:.2}, {:.2}] |",
+            c.variant,
+            c.engine,
+            c.captures_mean[0].estimate,
+            c.captures_mean[0].lo,
+            c.captures_mean[0].hi,
+            c.captures_mean[1].estimate,
+            c.captures_mean[1].lo,
+            c.captures_mean[1].hi
+        );
+        for n in 1..=top {
+            let iv = material::share_at_least(&c.capture_counts[0], n);
+            line.push_str(&format!(" {:.1} |", 100.0 * iv.estimate));
+        }
+        let _ = writeln!(s, "{line}");
+    }
+    if r.verdicts.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "\n## Tests between variants on captures (Mann-Whitney U, normal approximation with tie and continuity corrections; P(a>b) counts ties ½)\n"
+    );
+    let _ = writeln!(
+        s,
+        "| a | b | engine | side | mean difference (a − b) | P(a>b) | p |\n|---|---|---|---|---|---:|---:|"
+    );
+    for v in &r.verdicts {
+        for (k, per_side) in v.captures.iter().enumerate() {
+            for c in per_side {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | `{}` | {} | {:+.2} [{:+.2}, {:+.2}] | {:.3} | {} |",
+                    v.a,
+                    v.b,
+                    r.engines.get(k).map_or("", |e| e.as_str()),
+                    r.side_names[c.side],
+                    c.difference.estimate,
+                    c.difference.lo,
+                    c.difference.hi,
+                    c.test.superiority,
+                    crate::stats::math::format_p(c.test.p_value)
+                );
+            }
+        }
+    }
+}
