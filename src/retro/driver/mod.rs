@@ -497,21 +497,7 @@ fn run_plan<G: Solvable>(
         if stop_requested() {
             return Err(Error::Interrupted);
         }
-        let mut children = ChildValues::new();
-        for &t in wave {
-            for c in game.stored_children(t) {
-                let recs = match loaded.get(&c) {
-                    Some(r) => r.clone(),
-                    None => {
-                        let path = table_path(out_dir, &game.tier_name(c));
-                        let r = Arc::new(Table::open(&path)?.read_all()?);
-                        loaded.insert(c, r.clone());
-                        r
-                    }
-                };
-                children.insert(c, recs);
-            }
-        }
+        let children = wave_children(game, wave, out_dir, &mut loaded)?;
         // Independent tiers of the wave in parallel; each tier parallel inside.
         let results: Mutex<Vec<Done<G::Tier>>> = Mutex::new(Vec::new());
         let shared = Shared::new(progress);
@@ -520,40 +506,8 @@ fn run_plan<G: Solvable>(
             .try_for_each(|(i, &t)| -> Result<()> {
                 let job = shared.job(i);
                 let progress: &dyn Progress = &job;
-                let name = game.tier_name(t);
-                let (summary, records, fresh) = if let Some(summary) = kept_tier(game, t, out_dir)?
-                {
-                    // Left by a run killed between the table's rename and this removal.
-                    remove_checkpoint(&checkpoint_path(out_dir, &name))?;
-                    remove_checkpoint(&compact_checkpoint_path(out_dir, &name))?;
-                    (summary, None, false)
-                } else if options.compact.applies(game, t, limit) {
-                    let kind = compact_kind(game, t, limit);
-                    progress.message(&format!("{name}: compact solver ({})", kind.describe()));
-                    let ckpt = options
-                        .checkpointing(game.tier_size(t), compact_checkpoint_path(out_dir, &name));
-                    let summary = solve_and_write_tier_compact(
-                        game,
-                        t,
-                        &children,
-                        out_dir,
-                        (kind, ckpt.as_ref()),
-                        progress,
-                    )?;
-                    (summary, None, true)
-                } else {
-                    let ckpt =
-                        options.checkpointing(game.tier_size(t), checkpoint_path(out_dir, &name));
-                    let (summary, records) = solve_and_write_tier_with(
-                        game,
-                        t,
-                        &children,
-                        out_dir,
-                        ckpt.as_ref(),
-                        progress,
-                    )?;
-                    (summary, Some(Arc::new(records)), true)
-                };
+                let (summary, records, fresh) =
+                    solve_one_tier(game, t, &children, out_dir, options, progress)?;
                 if let Ok(mut r) = results.lock() {
                     r.push((t, summary, records, fresh));
                 }
@@ -612,6 +566,76 @@ fn run_plan<G: Solvable>(
         seconds: started.elapsed().as_secs_f64(),
         slots_solved,
     })
+}
+
+/// The records of the stored children of `wave`'s tiers: from `loaded`, or
+/// read from their tables in `out_dir` (and kept in `loaded`).
+fn wave_children<G: Solvable>(
+    game: &G,
+    wave: &[G::Tier],
+    out_dir: &Path,
+    loaded: &mut HashMap<G::Tier, Arc<Vec<u16>>>,
+) -> Result<ChildValues<G::Tier>> {
+    let mut children = ChildValues::new();
+    for &t in wave {
+        for c in game.stored_children(t) {
+            let recs = match loaded.get(&c) {
+                Some(r) => r.clone(),
+                None => {
+                    let path = table_path(out_dir, &game.tier_name(c));
+                    let r = Arc::new(Table::open(&path)?.read_all()?);
+                    loaded.insert(c, r.clone());
+                    r
+                }
+            };
+            children.insert(c, recs);
+        }
+    }
+    Ok(children)
+}
+
+/// A tier's summary, its records when solved in full, and whether it was solved now.
+type TierOutcome = (TierSummary, Option<Arc<Vec<u16>>>, bool);
+
+/// Tier `t` kept from an earlier run, or solved (compact where `options` say)
+/// and written: its summary, its records when solved in full, and whether it
+/// was solved now.
+fn solve_one_tier<G: Solvable>(
+    game: &G,
+    t: G::Tier,
+    children: &ChildValues<G::Tier>,
+    out_dir: &Path,
+    options: &SolveOptions,
+    progress: &dyn Progress,
+) -> Result<TierOutcome> {
+    let limit = options.memory_limit;
+    let name = game.tier_name(t);
+    let (summary, records, fresh) = if let Some(summary) = kept_tier(game, t, out_dir)? {
+        // Left by a run killed between the table's rename and this removal.
+        remove_checkpoint(&checkpoint_path(out_dir, &name))?;
+        remove_checkpoint(&compact_checkpoint_path(out_dir, &name))?;
+        (summary, None, false)
+    } else if options.compact.applies(game, t, limit) {
+        let kind = compact_kind(game, t, limit);
+        progress.message(&format!("{name}: compact solver ({})", kind.describe()));
+        let ckpt =
+            options.checkpointing(game.tier_size(t), compact_checkpoint_path(out_dir, &name));
+        let summary = solve_and_write_tier_compact(
+            game,
+            t,
+            children,
+            out_dir,
+            (kind, ckpt.as_ref()),
+            progress,
+        )?;
+        (summary, None, true)
+    } else {
+        let ckpt = options.checkpointing(game.tier_size(t), checkpoint_path(out_dir, &name));
+        let (summary, records) =
+            solve_and_write_tier_with(game, t, children, out_dir, ckpt.as_ref(), progress)?;
+        (summary, Some(Arc::new(records)), true)
+    };
+    Ok((summary, records, fresh))
 }
 
 fn tier_summary(name: &str, placements: u64, s: &TierStats, seconds: f64) -> TierSummary {
