@@ -10,10 +10,12 @@ use crate::retro::driver::{
     Plan, SolveReport, TierSummary,
 };
 use crate::retro::lock::LOCK_FILE;
+use crate::retro::schedule::{Schedule, Verdict};
 use crate::retro::{Scope, Solvable};
 use crate::tier::decode;
+use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::Instant;
 
@@ -77,7 +79,95 @@ fn manage<G: Solvable>(
     let world = &cluster.world;
     let workers = (world.size() - 1) as usize;
     let (plan, _lock) = manager_setup(game, scope, out_dir, options)?;
-    // Every worker must see the directory the manager locked, through its lock file.
+    let hosts = check_workers(world, out_dir)?;
+
+    let order: Vec<G::Tier> = plan.waves.iter().flatten().copied().collect();
+    let index_of: HashMap<G::Tier, usize> =
+        order.iter().enumerate().map(|(i, &t)| (t, i)).collect();
+    let mut done: BTreeMap<G::Tier, TierSummary> = BTreeMap::new();
+    // Resume: whole tables of these rules are kept.
+    let mut kept = vec![false; order.len()];
+    for (i, &t) in order.iter().enumerate() {
+        if let Some(summary) = kept_tier(game, t, out_dir)? {
+            done.insert(t, summary);
+            kept[i] = true;
+        }
+    }
+    let children: Vec<Vec<usize>> = order
+        .iter()
+        .map(|&t| {
+            game.stored_children(t)
+                .iter()
+                .map(|c| index_of[c])
+                .collect()
+        })
+        .collect();
+    let sizes = order.iter().map(|&t| game.tier_size(t)).collect();
+    let mut schedule = Schedule::new(sizes, &children, &kept, 1..world.size())
+        .ok_or_else(|| Error::Internal("a stored child outside the plan".into()))?;
+    let resumed = done.len();
+    observer.event(&Event::Started {
+        workers,
+        tiers: order.len(),
+        kept: resumed,
+    });
+
+    let mut run = Run {
+        order: &order,
+        hosts: &hosts,
+        done,
+        failures: Vec::new(),
+        solved: 0,
+        slots_solved: 0,
+        started: Instant::now(),
+    };
+    run.hand_out(world, game, &mut schedule, observer)?;
+    // Every worker is idle: let them go before the summary is read and written.
+    stop_all(world);
+    *stopped = true;
+    if !run.failures.is_empty() {
+        return Err(Error::Cluster(format!(
+            "{}; the {} tables finished are kept in {} and a rerun resumes",
+            run.failures.join("; "),
+            run.done.len(),
+            out_dir.display()
+        )));
+    }
+    if run.done.len() < order.len() {
+        return Err(Error::Internal(format!(
+            "{} of {} tiers were never ready",
+            order.len() - run.done.len(),
+            order.len()
+        )));
+    }
+    // The start position's value, read back from its tier's table.
+    let start_pos = game.start();
+    let start_tier = game.tier_of(&start_pos);
+    let start_record = if index_of.contains_key(&start_tier) {
+        let records = load_records(game, out_dir, start_tier)?;
+        records
+            .get(game.rank(start_tier, &start_pos) as usize)
+            .copied()
+            .and_then(decode)
+    } else {
+        None
+    };
+    let summary = make_summary(game, &plan, &run.done, start_record);
+    write_summary(out_dir, &summary)?;
+    Ok(SolveReport {
+        summary,
+        solved: run.solved,
+        resumed,
+        seconds: run.started.elapsed().as_secs_f64(),
+        slots_solved: run.slots_solved,
+    })
+}
+
+/// Asks every worker to check that it sees the directory the manager locked
+/// (through its lock file), can write to it and has the memory: the workers'
+/// nodes by rank, or [`Error::Cluster`] with every worker's problem.
+fn check_workers(world: &SimpleCommunicator, out_dir: &Path) -> Result<HashMap<i32, String>> {
+    let workers = (world.size() - 1) as usize;
     let lock_text = std::fs::read_to_string(out_dir.join(LOCK_FILE))
         .map_err(|e| Error::io(format!("reading {}", out_dir.join(LOCK_FILE).display()), e))?;
     for r in 1..world.size() {
@@ -114,175 +204,124 @@ fn manage<G: Solvable>(
             problems.join("\n  ")
         )));
     }
+    Ok(hosts)
+}
 
-    let order: Vec<G::Tier> = plan.waves.iter().flatten().copied().collect();
-    let index_of: HashMap<G::Tier, usize> =
-        order.iter().enumerate().map(|(i, &t)| (t, i)).collect();
-    // Children not yet solved, and the parents to tell when a tier is.
-    let mut waiting: Vec<usize> = vec![0; order.len()];
-    let mut parents: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
-    for (i, &t) in order.iter().enumerate() {
-        for c in game.stored_children(t) {
-            let ci = index_of[&c];
-            waiting[i] += 1;
-            parents[ci].push(i);
-        }
+/// The tiers handed out and the reports taken so far.
+struct Run<'a, T> {
+    /// The plan's tiers in order (a tier travels as its index here).
+    order: &'a [T],
+    /// Every worker's node.
+    hosts: &'a HashMap<i32, String>,
+    /// Tiers finished, kept ones included.
+    done: BTreeMap<T, TierSummary>,
+    /// What failed, one line a tier.
+    failures: Vec<String>,
+    /// Tiers solved in this run, and their slots.
+    solved: usize,
+    slots_solved: u64,
+    started: Instant,
+}
+
+impl<T: Copy + Ord> Run<'_, T> {
+    fn host(&self, rank: i32) -> String {
+        self.hosts.get(&rank).cloned().unwrap_or_default()
     }
-    let mut done: BTreeMap<G::Tier, TierSummary> = BTreeMap::new();
-    let mut finished = vec![false; order.len()];
-    let mut ready: BinaryHeap<(u64, std::cmp::Reverse<usize>)> = BinaryHeap::new();
-    let mut newly_ready = Vec::new();
-    // Resume: whole tables of these rules are kept.
-    for (i, &t) in order.iter().enumerate() {
-        if let Some(summary) = kept_tier(game, t, out_dir)? {
-            done.insert(t, summary);
-            finished[i] = true;
-        }
-    }
-    for i in 0..order.len() {
-        if finished[i] {
-            for &p in &parents[i] {
-                waiting[p] -= 1;
+
+    /// Sends the orders `schedule` decides and takes the workers' reports until
+    /// no tier is in flight; after a stop request, reports the tiers in flight
+    /// and returns [`Error::Interrupted`].
+    fn hand_out<G: Solvable<Tier = T>>(
+        &mut self,
+        world: &SimpleCommunicator,
+        game: &G,
+        schedule: &mut Schedule,
+        observer: &dyn Observer,
+    ) -> Result<()> {
+        loop {
+            for (rank, i) in schedule.assign() {
+                send(world, rank, &Order::Solve { index: i })?;
             }
-        }
-    }
-    for i in 0..order.len() {
-        if !finished[i] && waiting[i] == 0 {
-            newly_ready.push(i);
-        }
-    }
-    let kept = done.len();
-    observer.event(&Event::Started {
-        workers,
-        tiers: order.len(),
-        kept,
-    });
-
-    let started = Instant::now();
-    let mut idle: Vec<i32> = (1..world.size()).rev().collect();
-    let mut in_flight: BTreeMap<i32, usize> = BTreeMap::new();
-    let mut failures: Vec<String> = Vec::new();
-    let (mut solved, mut slots_solved) = (0usize, 0u64);
-    loop {
-        // Largest ready tier first (ties: plan order).
-        for i in newly_ready.drain(..) {
-            ready.push((game.tier_size(order[i]), std::cmp::Reverse(i)));
-        }
-        while failures.is_empty() && !idle.is_empty() && !ready.is_empty() {
-            let (Some(rank), Some((_, std::cmp::Reverse(i)))) = (idle.pop(), ready.pop()) else {
-                break;
+            if schedule.is_over() {
+                return Ok(());
+            }
+            let (rank, report) = match receive::<Report>(world, None) {
+                Ok(x) => x,
+                Err(Error::Interrupted) => {
+                    let in_flight = schedule
+                        .in_flight()
+                        .map(|(r, i)| (game.tier_name(self.order[i]), r, self.host(r)))
+                        .collect();
+                    observer.event(&Event::Stopped { in_flight });
+                    return Err(Error::Interrupted);
+                }
+                Err(e) => return Err(e),
             };
-            send(world, rank, &Order::Solve { index: i })?;
-            in_flight.insert(rank, i);
+            self.take(game, schedule, observer, rank, report)?;
         }
-        if in_flight.is_empty() {
-            break;
-        }
-        let (rank, report) = match receive::<Report>(world, None) {
-            Ok(x) => x,
-            Err(Error::Interrupted) => {
-                let in_flight = in_flight
-                    .iter()
-                    .map(|(&r, &i)| {
-                        let host = hosts.get(&r).cloned().unwrap_or_default();
-                        (game.tier_name(order[i]), r, host)
-                    })
-                    .collect();
-                observer.event(&Event::Stopped { in_flight });
-                return Err(Error::Interrupted);
-            }
-            Err(e) => return Err(e),
+    }
+
+    /// One worker's report.
+    fn take<G: Solvable<Tier = T>>(
+        &mut self,
+        game: &G,
+        schedule: &mut Schedule,
+        observer: &dyn Observer,
+        rank: i32,
+        report: Report,
+    ) -> Result<()> {
+        let unexpected = |other: Report| {
+            Error::Internal(format!("rank {rank} sent an unexpected report {other:?}"))
         };
-        in_flight.remove(&rank);
-        idle.push(rank);
         match report {
             Report::Done {
                 index,
                 summary,
                 seconds,
-            } if index < order.len() && !finished[index] => {
-                let t = order[index];
-                finished[index] = true;
-                solved += 1;
-                slots_solved += game.tier_size(t);
-                done.insert(t, summary);
-                for &p in &parents[index] {
-                    waiting[p] -= 1;
-                    if waiting[p] == 0 && !finished[p] {
-                        newly_ready.push(p);
-                    }
+            } => {
+                if schedule.solved(rank, index) == Verdict::Unexpected {
+                    return Err(unexpected(Report::Done {
+                        index,
+                        summary,
+                        seconds,
+                    }));
                 }
-                let elapsed = started.elapsed().as_secs_f64();
+                let t = self.order[index];
+                self.solved += 1;
+                self.slots_solved += game.tier_size(t);
+                self.done.insert(t, summary);
+                let elapsed = self.started.elapsed().as_secs_f64();
                 observer.event(&Event::Solved {
                     tier: game.tier_name(t),
                     rank,
                     seconds,
-                    done: done.len(),
-                    total: order.len(),
+                    done: self.done.len(),
+                    total: self.order.len(),
                     slots_per_second: if elapsed > 0.0 {
-                        slots_solved as f64 / elapsed
+                        self.slots_solved as f64 / elapsed
                     } else {
                         0.0
                     },
                 });
             }
-            Report::Failed { index, error } if index < order.len() => {
-                let tier = game.tier_name(order[index]);
-                let host = hosts.get(&rank).cloned().unwrap_or_default();
+            Report::Failed { index, error } => {
+                if schedule.failed(rank, index) == Verdict::Unexpected {
+                    return Err(unexpected(Report::Failed { index, error }));
+                }
+                let tier = game.tier_name(self.order[index]);
+                let host = self.host(rank);
                 observer.event(&Event::Failed {
                     tier: tier.clone(),
                     rank,
                     host: host.clone(),
                     error: error.clone(),
                 });
-                failures.push(format!(
+                self.failures.push(format!(
                     "tier {tier} failed on rank {rank} ({host}): {error}"
                 ));
             }
-            other => {
-                return Err(Error::Internal(format!(
-                    "rank {rank} sent an unexpected report {other:?}"
-                )))
-            }
+            other => return Err(unexpected(other)),
         }
+        Ok(())
     }
-    // Every worker is idle: let them go before the summary is read and written.
-    stop_all(world);
-    *stopped = true;
-    if !failures.is_empty() {
-        return Err(Error::Cluster(format!(
-            "{}; the {} tables finished are kept in {} and a rerun resumes",
-            failures.join("; "),
-            done.len(),
-            out_dir.display()
-        )));
-    }
-    if done.len() < order.len() {
-        return Err(Error::Internal(format!(
-            "{} of {} tiers were never ready",
-            order.len() - done.len(),
-            order.len()
-        )));
-    }
-    // The start position's value, read back from its tier's table.
-    let start_pos = game.start();
-    let start_tier = game.tier_of(&start_pos);
-    let start_record = if index_of.contains_key(&start_tier) {
-        let records = load_records(game, out_dir, start_tier)?;
-        records
-            .get(game.rank(start_tier, &start_pos) as usize)
-            .copied()
-            .and_then(decode)
-    } else {
-        None
-    };
-    let summary = make_summary(game, &plan, &done, start_record);
-    write_summary(out_dir, &summary)?;
-    Ok(SolveReport {
-        summary,
-        solved,
-        resumed: kept,
-        seconds: started.elapsed().as_secs_f64(),
-        slots_solved,
-    })
 }
