@@ -10,6 +10,7 @@
 //! - [`checkpoint`]: a tier's solver state on disk at a level boundary, to resume inside the tier.
 //! - [`compact_checkpoint`]: the same for the compact solver (one zstd stream of its bytes).
 //! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
+//! - [`schedule`]: which tier goes to which worker next in an MPI solve (`cluster`), without MPI.
 //! - [`bench`](mod@bench): chosen tiers solved in memory by both solvers, timed.
 //! - [`manifest`]: batches of solves described in TOML.
 
@@ -23,6 +24,7 @@ pub mod hunt_tiers;
 pub mod lock;
 pub mod manifest;
 pub mod reference;
+pub mod schedule;
 pub mod scope;
 pub mod solver;
 pub mod split;

@@ -1,0 +1,192 @@
+//! A worker (every rank but 0): checks the shared directory and its memory, then
+//! solves the tiers the manager orders, one at a time.
+
+use super::messages::{receive, send, Order, Report};
+use super::{Cluster, ClusterOptions};
+use crate::error::{Error, Result};
+use crate::progress::NoProgress;
+use crate::retro::driver::{
+    batch_memory, default_memory_limit, format_bytes, load_records, plan, solve_and_write_tier,
+    TierSummary,
+};
+use crate::retro::lock::LOCK_FILE;
+use crate::retro::{ChildValues, Scope, Solvable};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A worker's state once its setup succeeded.
+struct WorkerState<G: Solvable> {
+    order: Vec<G::Tier>,
+    pool: rayon::ThreadPool,
+    limit: Option<u64>,
+    memory_serial: u64,
+    /// Child records of the last tier, reused when the next one shares them.
+    cache: HashMap<G::Tier, Arc<Vec<u16>>>,
+}
+
+fn worker_setup<G: Solvable>(
+    cluster: &Cluster,
+    game: &G,
+    scope: &Scope,
+    options: &ClusterOptions,
+) -> Result<WorkerState<G>> {
+    let share = cluster.local_workers().max(1);
+    let limit = match options.memory_limit {
+        Some(l) => Some(l),
+        None => default_memory_limit().map(|m| m / share as u64),
+    };
+    let plan = plan(game, scope)?;
+    let threads = match options.threads {
+        0 => std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .div_ceil(share)
+            .max(1),
+        n => n,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Input(format!("cannot start worker threads: {e}")))?;
+    Ok(WorkerState {
+        order: plan.waves.iter().flatten().copied().collect(),
+        pool,
+        limit,
+        memory_serial: plan.memory_serial,
+        cache: HashMap::new(),
+    })
+}
+
+/// What is wrong with this worker's view of the output directory or its memory.
+fn check_worker<G: Solvable>(
+    cluster: &Cluster,
+    state: &WorkerState<G>,
+    out_dir: &Path,
+    lock: &str,
+) -> Option<String> {
+    let dir = out_dir.display();
+    let lock_path = out_dir.join(LOCK_FILE);
+    match std::fs::read_to_string(&lock_path) {
+        Err(e) => {
+            return Some(format!(
+                "cannot reach the shared output directory {dir}: reading {}: {e} (the directory must be on a filesystem every node mounts at the same path)",
+                lock_path.display()
+            ))
+        }
+        Ok(text) if text != lock => {
+            return Some(format!(
+                "{dir} here is not the directory the manager writes (its lock file differs): the output directory must be on a filesystem every node shares"
+            ))
+        }
+        Ok(_) => {}
+    }
+    let probe = out_dir.join(format!(".huntsolve.probe.{}", cluster.rank()));
+    if let Err(e) = std::fs::write(&probe, b"probe\n").and_then(|()| std::fs::remove_file(&probe)) {
+        return Some(format!(
+            "cannot write into the shared output directory {dir}: {}: {e}",
+            probe.display()
+        ));
+    }
+    match state.limit {
+        Some(l) if state.memory_serial > l => Some(format!(
+            "its largest tier needs about {} with its children's records, but its memory limit is {} ({} workers share this node); give each worker more memory (--memory, fewer ranks per node)",
+            format_bytes(state.memory_serial),
+            format_bytes(l),
+            cluster.local_workers()
+        )),
+        _ => None,
+    }
+}
+
+/// Loads the children of `tier` from `out_dir`, solves it and writes its table.
+fn work_on<G: Solvable>(
+    game: &G,
+    state: &mut WorkerState<G>,
+    index: usize,
+    out_dir: &Path,
+) -> Result<TierSummary> {
+    let tier = *state
+        .order
+        .get(index)
+        .ok_or_else(|| Error::Internal(format!("tier index {index} is outside the plan")))?;
+    if let Some(l) = state.limit {
+        let need = batch_memory(game, &[tier])?;
+        if need > l {
+            return Err(Error::Memory(format!(
+                "tier {} needs about {}, but this worker's limit is {}",
+                game.tier_name(tier),
+                format_bytes(need),
+                format_bytes(l)
+            )));
+        }
+    }
+    let kids = game.stored_children(tier);
+    // Keep only the cached children this tier needs, then read the others.
+    state.cache.retain(|t, _| kids.contains(t));
+    let mut children = ChildValues::new();
+    for &c in &kids {
+        let records = match state.cache.get(&c) {
+            Some(r) => r.clone(),
+            None => {
+                let r = Arc::new(load_records(game, out_dir, c)?);
+                state.cache.insert(c, r.clone());
+                r
+            }
+        };
+        children.insert(c, records);
+    }
+    let (summary, _records) = state
+        .pool
+        .install(|| solve_and_write_tier(game, tier, &children, out_dir, &NoProgress))?;
+    Ok(summary)
+}
+
+pub(super) fn worker<G: Solvable>(
+    cluster: &Cluster,
+    game: &G,
+    scope: &Scope,
+    out_dir: &Path,
+    options: &ClusterOptions,
+) -> Result<()> {
+    let world = &cluster.world;
+    // A failed setup is reported to the manager at its check, not here, so that
+    // the manager can stop the job with every rank's reason.
+    let mut setup = worker_setup(cluster, game, scope, options);
+    loop {
+        let (_, order) = receive::<Order>(world, Some(0))?;
+        match order {
+            Order::Stop => return Ok(()),
+            Order::Check { lock } => {
+                let error = match &setup {
+                    Ok(state) => check_worker(cluster, state, out_dir, &lock),
+                    Err(e) => Some(e.to_string()),
+                };
+                let host = cluster.host().to_string();
+                send(world, 0, &Report::Ready { host, error })?;
+            }
+            Order::Solve { index } => {
+                let started = Instant::now();
+                let result = match &mut setup {
+                    Ok(state) => work_on(game, state, index, out_dir),
+                    Err(e) => Err(Error::Internal(format!(
+                        "solve order after setup failed: {e}"
+                    ))),
+                };
+                let report = match result {
+                    Ok(summary) => Report::Done {
+                        index,
+                        summary,
+                        seconds: started.elapsed().as_secs_f64(),
+                    },
+                    Err(Error::Interrupted) => return Err(Error::Interrupted),
+                    Err(e) => Report::Failed {
+                        index,
+                        error: e.to_string(),
+                    },
+                };
+                send(world, 0, &report)?;
+            }
+        }
+    }
+}
