@@ -75,6 +75,19 @@ fn kaooa_solve_verify_query_analyze() {
 
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(d.join("summary.json")).unwrap()).unwrap();
+    // The summary names the command and the build that made it.
+    let made_by = &summary["made_by"];
+    let command = made_by["command"].as_str().unwrap_or_default();
+    assert!(
+        command.contains(" solve kaooa --out ") && command.ends_with(dir),
+        "{made_by}"
+    );
+    assert!(
+        made_by["build"]
+            .as_str()
+            .is_some_and(|b| b.contains(env!("CARGO_PKG_VERSION"))),
+        "{made_by}"
+    );
     let (code, out, err) = run(&["query", "kaooa", "start", "--tables", dir, "--json"]);
     assert_eq!(code, 0, "{err}");
     let q: serde_json::Value = serde_json::from_str(&out).unwrap();

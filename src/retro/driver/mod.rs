@@ -21,7 +21,9 @@ pub use plan::{
     format_bytes, parse_size, plan, Plan,
 };
 use summary::tier_summary;
-pub use summary::{make_summary, summary_path, write_summary, StartValue, Summary, TierSummary};
+pub use summary::{
+    make_summary, summary_path, write_summary, MadeBy, StartValue, Summary, TierSummary,
+};
 
 use super::compact::CompactKind;
 use super::scope::{Scope, Solvable};

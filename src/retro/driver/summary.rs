@@ -60,6 +60,20 @@ pub struct Summary {
     /// Present when the scope contains the start position.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub start: Option<StartValue>,
+    /// The command and build that made this summary (set by the command-line
+    /// tool's `solve`; absent from a library call's summary).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub made_by: Option<MadeBy>,
+}
+
+/// Who made a `summary.json`: the command line and the build, so that a
+/// result can be cited with what produced it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MadeBy {
+    /// The command line, arguments joined by spaces.
+    pub command: String,
+    /// The build (commit, profile and version).
+    pub build: String,
 }
 
 /// `summary.json`'s contents: the tiers of `plan` found in `done` in plan order,
@@ -91,6 +105,7 @@ pub fn make_summary<G: TierGame>(
                 },
             }
         }),
+        made_by: None,
     }
 }
 
