@@ -6,13 +6,12 @@ use super::messages::{receive, send, stop_all, Order, Report};
 use super::{Cluster, ClusterOptions, Event, Observer};
 use crate::error::{Error, Result};
 use crate::retro::driver::{
-    check_memory_serial, kept_tier, load_records, make_summary, open_out_dir, plan, write_summary,
-    Plan, SolveReport, TierSummary,
+    check_memory_serial, kept_tier, make_summary, open_out_dir, plan, stored_start_record,
+    write_summary, Plan, SolveReport, TierSummary,
 };
 use crate::retro::lock::LOCK_FILE;
 use crate::retro::schedule::{Schedule, Verdict};
 use crate::retro::{Scope, Solvable};
-use crate::tier::decode;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use std::collections::{BTreeMap, HashMap};
@@ -141,17 +140,7 @@ fn manage<G: Solvable>(
         )));
     }
     // The start position's value, read back from its tier's table.
-    let start_pos = game.start();
-    let start_tier = game.tier_of(&start_pos);
-    let start_record = if index_of.contains_key(&start_tier) {
-        let records = load_records(game, out_dir, start_tier)?;
-        records
-            .get(game.rank(start_tier, &start_pos) as usize)
-            .copied()
-            .and_then(decode)
-    } else {
-        None
-    };
+    let start_record = stored_start_record(game, out_dir, |t| index_of.contains_key(&t))?;
     let summary = make_summary(game, &plan, &run.done, start_record);
     write_summary(out_dir, &summary)?;
     Ok(SolveReport {

@@ -22,7 +22,8 @@ pub use plan::{
 };
 use summary::tier_summary;
 pub use summary::{
-    make_summary, summary_path, write_summary, MadeBy, StartValue, Summary, TierSummary,
+    make_summary, stored_start_record, summary_path, write_summary, MadeBy, StartValue, Summary,
+    TierSummary,
 };
 
 use super::compact::CompactKind;

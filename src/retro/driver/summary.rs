@@ -138,3 +138,22 @@ pub fn write_summary(out_dir: &Path, summary: &Summary) -> Result<()> {
         .map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
     std::fs::rename(&tmp, &path).map_err(|e| Error::io(format!("renaming {}", tmp.display()), e))
 }
+
+/// The start position's record read back from its tier's table in `out_dir`,
+/// when `in_scope` says the solve holds that tier (`None` otherwise).
+pub fn stored_start_record<G: TierGame>(
+    game: &G,
+    out_dir: &Path,
+    in_scope: impl FnOnce(G::Tier) -> bool,
+) -> Result<Option<(crate::game::Value, u32)>> {
+    let start_pos = game.start();
+    let start_tier = game.tier_of(&start_pos);
+    if !in_scope(start_tier) {
+        return Ok(None);
+    }
+    let records = super::load_records(game, out_dir, start_tier)?;
+    Ok(records
+        .get(game.rank(start_tier, &start_pos) as usize)
+        .copied()
+        .and_then(crate::tier::decode))
+}

@@ -10,11 +10,10 @@ use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::retro::driver::{
     check_index, format_bytes, kept_tier, load_records, make_summary, open_out_dir, plan,
-    write_summary, SolveReport, TierSummary,
+    stored_start_record, write_summary, SolveReport, TierSummary,
 };
 use crate::retro::scope::{Scope, Solvable};
 use crate::retro::solver::ChildValues;
-use crate::tier::decode;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
@@ -319,17 +318,7 @@ fn solve_split_in<G: Solvable, T: Transport>(
     if me != 0 {
         return Ok(None);
     }
-    let start_pos = game.start();
-    let start_tier = game.tier_of(&start_pos);
-    let start_record = if order.contains(&start_tier) {
-        let records = load_records(game, out_dir, start_tier)?;
-        records
-            .get(game.rank(start_tier, &start_pos) as usize)
-            .copied()
-            .and_then(decode)
-    } else {
-        None
-    };
+    let start_record = stored_start_record(game, out_dir, |t| order.contains(&t))?;
     let summary = make_summary(game, &plan, &done, start_record);
     write_summary(out_dir, &summary)?;
     Ok(Some(SolveReport {
