@@ -142,7 +142,9 @@ pub trait TierGame: Notation {
     }
     /// The tier and index of the child after each of `moves` (legal in `pos`, which
     /// lies in `tier`), in order, into `out`. With `inner` false, a child in `tier`
-    /// itself gets index 0 (the solver only counts those). A game may rank the
+    /// itself gets index 0 (the solver only counts those), and a game may give a
+    /// child in a terminal tier index 0 too (such tiers are not stored: the
+    /// solvers read the child's outcome). A game may rank the
     /// children of one position faster together than one by one (they share most
     /// pieces). Default: [`Game::play`](crate::game::Game::play), [`TierGame::tier_of`],
     /// [`TierGame::rank`].

@@ -289,7 +289,7 @@ impl Index {
         // spread onto the board at the end.
         let mut x = 0u64;
         let mut c = self.n - hunters.count_ones() as usize;
-        for k in (1..=count).rev() {
+        for k in (2..=count).rev() {
             c -= 1;
             while c >= 8 && self.binom[c - 8][k] > rank {
                 c -= 8;
@@ -299,6 +299,10 @@ impl Index {
             }
             rank -= self.binom[c][k];
             x |= 1u64 << c;
+        }
+        // The last digit needs no walk: C(c, 1) = c, so it is the rank left.
+        if count >= 1 {
+            x |= 1u64 << rank;
         }
         spread(x, hunters)
     }

@@ -86,6 +86,39 @@ fn last_mover_only_drops(game: &HuntGame, t: HuntTier, hunter_to_move: bool) -> 
     }
 }
 
+impl HuntGame {
+    /// The position of slot `index` of tier `t` and the order of its stabiliser,
+    /// or `None` for a slot that holds no position. A slot of a class whose hunter
+    /// set some symmetry fixes is ranked back (is it the canonical image?), and
+    /// that ranking gives the stabiliser too; any other class's stabiliser is
+    /// trivial.
+    fn unrank_stab(&self, t: HuntTier, index: u64) -> Option<(HuntPos, u32)> {
+        let (h, p) = on_board(self, t)?;
+        with_index(self, |idx| {
+            let side = index & 1;
+            let rest = index >> 1;
+            let per = idx.binom[idx.n - h][p];
+            let (class, prank) = (rest / per, rest % per);
+            let sets = &idx.sets[h];
+            let hunters = *sets.masks.get(class as usize)?;
+            let prey = idx.prey_unrank(hunters, p, prank);
+            let pos = self.make_pos(
+                hunters,
+                prey,
+                t.hunters_in_hand,
+                t.prey_in_hand,
+                t.captured,
+                side == 0,
+            );
+            if sets.stabiliser[class as usize].is_empty() {
+                return Some((pos, 1));
+            }
+            let (r, stab) = idx.rank_stab(&pos);
+            (r == index).then_some((pos, stab))
+        })
+    }
+}
+
 impl TierGame for HuntGame {
     type Tier = HuntTier;
 
@@ -190,45 +223,14 @@ impl TierGame for HuntGame {
     }
 
     fn unrank(&self, t: HuntTier, index: u64) -> Option<HuntPos> {
-        let (h, p) = on_board(self, t)?;
-        with_index(self, |idx| {
-            let side = index & 1;
-            let rest = index >> 1;
-            let per = idx.binom[idx.n - h][p];
-            let (class, prank) = (rest / per, rest % per);
-            let sets = &idx.sets[h];
-            let hunters = *sets.masks.get(class as usize)?;
-            let prey = idx.prey_unrank(hunters, p, prank);
-            let pos = self.make_pos(
-                hunters,
-                prey,
-                t.hunters_in_hand,
-                t.prey_in_hand,
-                t.captured,
-                side == 0,
-            );
-            if !sets.stabiliser[class as usize].is_empty() && idx.rank(&pos) != index {
-                return None;
-            }
-            Some(pos)
-        })
+        self.unrank_stab(t, index).map(|(pos, _)| pos)
     }
 
     /// A representative whose hunter set no symmetry but the identity fixes (on
     /// these boards, most) has a trivial stabiliser: nothing to rank.
     fn unrank_orbit(&self, t: HuntTier, index: u64) -> Option<(HuntPos, Option<u32>)> {
-        let pos = self.unrank(t, index)?;
-        let (h, p) = on_board(self, t)?;
-        let stab = with_index(self, |idx| {
-            let sets = &idx.sets[h];
-            let class = (index >> 1) / idx.binom[idx.n - h][p];
-            if sets.stabiliser[class as usize].is_empty() {
-                1
-            } else {
-                idx.rank_stab(&pos).1
-            }
-        });
-        Some((pos, Some(stab)))
+        self.unrank_stab(t, index)
+            .map(|(pos, stab)| (pos, Some(stab)))
     }
 
     fn may_have_unmoves(&self, t: HuntTier, index: u64) -> bool {
@@ -474,7 +476,9 @@ impl TierGame for HuntGame {
         let general = |m: HuntMove, out: &mut Vec<(HuntTier, u64)>| {
             let child = self.play(pos, m);
             let ct = self.tier_of(&child);
-            let index = if ct == t && !inner {
+            // A child in a terminal tier is not stored (its value is its outcome):
+            // there is nothing to look up, so it is not ranked either.
+            let index = if ct == t && !inner || tier_is_won(self, ct) {
                 0
             } else {
                 with_index(self, |idx| idx.rank(&child))
