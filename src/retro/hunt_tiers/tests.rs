@@ -178,3 +178,39 @@ fn drops_make_a_tier_slower_in_the_time_estimate() {
     assert!((0.5e6..2e6).contains(&prey_drops), "{prey_drops}");
     assert!((0.25e6..1e6).contains(&hunter_drops), "{hunter_drops}");
 }
+
+/// `unrank_orbit` (one ranking of a symmetric class's slot) gives what unranking
+/// and then ranking the position gives: the same position, its stabiliser's order,
+/// and nothing for a slot that holds no position.
+#[test]
+fn unrank_orbit_equals_unrank_then_rank_orbit() {
+    for (spec, scope) in [
+        ("cows-leopards-mogol", Scope::MaxPrey(3)),
+        ("bagh-chal,prey=3,hunter_win=captures>=2", Scope::Movement),
+        ("kaooa", Scope::Whole),
+    ] {
+        let g = crate::hunt::from_spec(spec).unwrap();
+        let syms = g.board().symmetries.len() as u64;
+        let (mut symmetric, mut empty) = (0, 0);
+        for t in g.scope_tiers(&scope).unwrap() {
+            for i in 0..g.tier_size(t).min(20_000) {
+                let got = g.unrank_orbit(t, i);
+                let Some(pos) = g.unrank(t, i) else {
+                    assert!(got.is_none(), "{spec} {i}");
+                    empty += 1;
+                    continue;
+                };
+                let (r, stab) = g.rank_orbit(t, &pos);
+                assert_eq!(r, i, "{spec}");
+                assert_eq!(got, Some((pos, stab)), "{spec} {i}");
+                let stab = u64::from(stab.unwrap());
+                assert_eq!(stab * g.orbit_size(&pos).unwrap(), syms, "{spec} {i}");
+                symmetric += u32::from(stab > 1);
+            }
+        }
+        assert!(
+            symmetric > 0 && empty > 0,
+            "{spec}: {symmetric} symmetric, {empty} empty"
+        );
+    }
+}
