@@ -68,6 +68,9 @@ pub struct SolveOptions {
     pub checkpoint_min_slots: u64,
     /// When a tier is solved by the one-byte-a-slot solver ([`super::compact`]).
     pub compact: Compact,
+    /// Who asked for the solve, written into `summary.json` (the command-line
+    /// tool sets it; `None`, the field is absent).
+    pub made_by: Option<MadeBy>,
 }
 
 /// When [`solve`] solves a tier with [`super::compact`] (two bytes a slot where
@@ -124,6 +127,7 @@ impl Default for SolveOptions {
             checkpoint_every: Some(DEFAULT_CHECKPOINT_EVERY),
             checkpoint_min_slots: DEFAULT_CHECKPOINT_MIN_SLOTS,
             compact: Compact::Auto,
+            made_by: None,
         }
     }
 }
@@ -475,7 +479,10 @@ fn run_plan<G: Solvable>(
             }
         }
     }
-    let summary = make_summary(game, plan, &done, start_record);
+    let summary = Summary {
+        made_by: options.made_by.clone(),
+        ..make_summary(game, plan, &done, start_record)
+    };
     let _ = scope;
     write_summary(out_dir, &summary)?;
     Ok(SolveReport {

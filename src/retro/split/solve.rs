@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::retro::driver::{
     check_index, format_bytes, kept_tier, load_records, make_summary, open_out_dir, plan,
-    stored_start_record, write_summary, Plan, SolveReport, TierSummary,
+    stored_start_record, write_summary, MadeBy, Plan, SolveReport, Summary, TierSummary,
 };
 use crate::retro::lock::DirLock;
 use crate::retro::scope::{Scope, Solvable};
@@ -27,6 +27,9 @@ pub struct SplitSolveOptions {
     pub memory_limit: Option<u64>,
     /// The exchange rounds' size.
     pub split: SplitOptions,
+    /// Who asked for the solve, written into `summary.json` by part 0 (`None`:
+    /// the field is absent).
+    pub made_by: Option<MadeBy>,
 }
 
 /// What a split solve tells its caller as it goes (part 0 only).
@@ -169,7 +172,10 @@ fn solve_split_in<G: Solvable, T: Transport>(
         return Ok(None);
     }
     let start_record = stored_start_record(game, out_dir, |t| order.contains(&t))?;
-    let summary = make_summary(game, &plan, &done, start_record);
+    let summary = Summary {
+        made_by: options.made_by.clone(),
+        ..make_summary(game, &plan, &done, start_record)
+    };
     write_summary(out_dir, &summary)?;
     Ok(Some(SolveReport {
         summary,
