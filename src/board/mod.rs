@@ -135,7 +135,7 @@ impl Board {
     /// Builds a board from points (ids must be 0..n in order) and lines, deriving
     /// edges, jumps and symmetries. `centre: None` picks the point at the centre
     /// of the bounding box, if there is one.
-    pub fn new(
+    pub(crate) fn new(
         name: &str,
         points: Vec<Point>,
         lines: Vec<Vec<u8>>,
@@ -279,7 +279,7 @@ impl Board {
     }
 
     /// A short digest of the geometry (points, names and lines), for fingerprints.
-    pub fn digest(&self) -> u64 {
+    pub(crate) fn digest(&self) -> u64 {
         let mut h = 0x6a09_e667_f3bc_c908u64;
         let mut feed = |v: u64| h = crate::random::mix64(h ^ v);
         for p in &self.points {

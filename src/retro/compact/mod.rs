@@ -88,7 +88,7 @@ pub enum CompactKind {
 
 impl CompactKind {
     /// Bytes of working memory a slot (children's records and distance sets apart).
-    pub fn bytes_per_slot(self) -> u64 {
+    pub(crate) fn bytes_per_slot(self) -> u64 {
         match self {
             CompactKind::Counted => 2,
             CompactKind::Plain => COMPACT_BYTES_PER_SLOT,
@@ -96,7 +96,7 @@ impl CompactKind {
     }
 
     /// Short description for messages.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             CompactKind::Counted => "two bytes a slot: state and counter",
             CompactKind::Plain => "one byte a slot",
@@ -359,7 +359,7 @@ impl CompactTier {
     }
 
     /// The records ([`crate::tier::encode`]) of the slots in `range`.
-    pub fn records(&self, range: Range<usize>) -> Vec<u16> {
+    pub(crate) fn records(&self, range: Range<usize>) -> Vec<u16> {
         range.map(|i| record(self.bytes.load(i))).collect()
     }
 
