@@ -45,7 +45,7 @@ impl Rng {
 }
 
 /// `n` Zobrist keys derived from `seed` (the same seed gives the same keys).
-pub fn keys(seed: u64, n: usize) -> Vec<u64> {
+pub(crate) fn keys(seed: u64, n: usize) -> Vec<u64> {
     let mut r = Rng::new(seed);
     (0..n).map(|_| r.next_u64()).collect()
 }

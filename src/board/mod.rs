@@ -70,25 +70,25 @@ pub struct Point {
 #[derive(Clone, Debug)]
 pub struct Board {
     /// Board name (built-in name, or the `name` of a board file).
-    pub name: String,
+    pub(crate) name: String,
     /// Points, indexed by id.
-    pub points: Vec<Point>,
+    pub(crate) points: Vec<Point>,
     /// Lines as sequences of point ids.
-    pub lines: Vec<Vec<u8>>,
+    pub(crate) lines: Vec<Vec<u8>>,
     /// Neighbour mask per point.
-    pub neighbours: Vec<u64>,
+    pub(crate) neighbours: Vec<u64>,
     /// Jumps per point: `(over, to)` pairs.
-    pub jumps: Vec<Vec<(u8, u8)>>,
+    pub(crate) jumps: Vec<Vec<(u8, u8)>>,
     /// Point permutations that preserve lines; the identity first. `perm[i]` is the image of point i.
-    pub symmetries: Vec<Vec<u8>>,
+    pub(crate) symmetries: Vec<Vec<u8>>,
     /// `jump_to[from][over]`: landing point, or [`NO_JUMP`].
-    pub jump_to: Vec<[u8; MAX_POINTS]>,
+    pub(crate) jump_to: Vec<[u8; MAX_POINTS]>,
     /// Mask of points that can be jumped over from each point.
-    pub jump_over: Vec<u64>,
+    pub(crate) jump_over: Vec<u64>,
     /// The centre point (used by `first_drop=centre`), if the board has one.
-    pub centre: Option<u8>,
+    pub(crate) centre: Option<u8>,
     /// Whether point names are algebraic (derived from coordinates).
-    pub algebraic: bool,
+    pub(crate) algebraic: bool,
     edges: usize,
 }
 
@@ -101,6 +101,46 @@ impl Board {
     /// Whether the board has no point (never true for a built board).
     pub fn is_empty(&self) -> bool {
         self.points.is_empty()
+    }
+
+    /// Board name (built-in name, or the `name` of a board file).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Points, indexed by id.
+    pub fn points(&self) -> &[Point] {
+        &self.points
+    }
+
+    /// Lines as sequences of point ids.
+    pub fn lines(&self) -> &[Vec<u8>] {
+        &self.lines
+    }
+
+    /// Neighbour mask per point.
+    pub fn neighbours(&self) -> &[u64] {
+        &self.neighbours
+    }
+
+    /// Jumps per point: `(over, to)` pairs.
+    pub fn jumps(&self) -> &[Vec<(u8, u8)>] {
+        &self.jumps
+    }
+
+    /// Point permutations that preserve lines; the identity first. `perm[i]` is the image of point i.
+    pub fn symmetries(&self) -> &[Vec<u8>] {
+        &self.symmetries
+    }
+
+    /// `jump_to[from][over]`: landing point, or [`NO_JUMP`].
+    pub fn jump_to(&self) -> &[[u8; MAX_POINTS]] {
+        &self.jump_to
+    }
+
+    /// The centre point (used by `first_drop=centre`), if the board has one.
+    pub fn centre(&self) -> Option<u8> {
+        self.centre
     }
 
     /// Mask with one bit per point.
@@ -135,7 +175,7 @@ impl Board {
     /// Builds a board from points (ids must be 0..n in order) and lines, deriving
     /// edges, jumps and symmetries. `centre: None` picks the point at the centre
     /// of the bounding box, if there is one.
-    pub fn new(
+    pub(crate) fn new(
         name: &str,
         points: Vec<Point>,
         lines: Vec<Vec<u8>>,
@@ -279,7 +319,7 @@ impl Board {
     }
 
     /// A short digest of the geometry (points, names and lines), for fingerprints.
-    pub fn digest(&self) -> u64 {
+    pub(crate) fn digest(&self) -> u64 {
         let mut h = 0x6a09_e667_f3bc_c908u64;
         let mut feed = |v: u64| h = crate::random::mix64(h ^ v);
         for p in &self.points {

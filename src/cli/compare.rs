@@ -342,3 +342,32 @@ pub(crate) fn build_info() -> String {
         env!("CARGO_PKG_VERSION")
     )
 }
+
+/// Who made a solve's `summary.json` (or a report): this process's command
+/// line ([`command_line`]) and the build ([`build_info`]).
+pub(crate) fn made_by() -> huntsolve::retro::driver::MadeBy {
+    huntsolve::retro::driver::MadeBy {
+        command: command_line(),
+        build: build_info(),
+    }
+}
+
+/// This process's command line, each argument quoted for a POSIX shell where
+/// it needs to be.
+fn command_line() -> String {
+    let plain = |a: &str| {
+        !a.is_empty()
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_./=,:+@%-".contains(c))
+    };
+    std::env::args()
+        .map(|a| {
+            if plain(&a) {
+                a
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -3,7 +3,7 @@
 //! otherwise, and the variants are ranked (see `huntsolve::stats::explore`).
 
 use super::args::Threads;
-use super::compare::build_info;
+use super::compare::made_by;
 use super::out::{println, Bars};
 use huntsolve::retro::driver::{default_memory_limit, parse_size, SolveOptions};
 use huntsolve::stats::explore::{run_explore, write_explore, ExploreConfig, GridOption};
@@ -111,12 +111,18 @@ pub(crate) fn run(args: Args) -> Result<()> {
         solve: SolveOptions {
             threads: args.threads.or(0),
             memory_limit,
+            made_by: Some(made_by()),
             ..Default::default()
         },
         max_exact_slots: args.max_exact_slots,
         tables,
     };
-    let build = build_info();
+    let build = cfg
+        .solve
+        .made_by
+        .as_ref()
+        .map(|m| m.build.clone())
+        .unwrap_or_default();
     let bars = Bars::new();
     let r = run_explore(&args.rules, &grid, &cfg, &out, &command, &build, &bars)?;
     let files = write_explore(&out, &r)?;

@@ -63,7 +63,7 @@ pub(crate) struct Args {
 /// by symmetry, so they are part of the key).
 fn canon(g: &HuntGame, p: &HuntPos) -> (u64, u64, u8, u8, u8, bool) {
     let board = g.board();
-    let (h, pr) = (0..board.symmetries.len())
+    let (h, pr) = (0..board.symmetries().len())
         .map(|s| (board.map_mask(s, p.hunters), board.map_mask(s, p.prey)))
         .min()
         .unwrap_or((p.hunters, p.prey));

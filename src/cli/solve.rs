@@ -170,8 +170,6 @@ fn run_single(rules: &str, args: &Args, solver: &JobSolver) -> Result<()> {
     else {
         return Ok(());
     };
-    let mut report = report;
-    stamp(&out, &mut report)?;
     let s = &report.summary;
     if args.json.json {
         let text = serde_json::to_string_pretty(s)
@@ -323,6 +321,7 @@ fn solve_job(
         memory_limit: limit,
         checkpoint_every: tuning.every,
         compact: tuning.compact,
+        made_by: Some(super::compare::made_by()),
         ..Default::default()
     };
     // The log names the job by its output directory (a manifest job's name).
@@ -363,10 +362,7 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
         let res = AnyGame::parse(&job.rules)
             .and_then(|g| solver(&g, &scope, &out, threads, limit, args.json.json));
         match res {
-            Ok(Some(mut r)) => {
-                stamp(&out, &mut r)?;
-                results.push(JobResult::done(job, &scope, &out, &r, &earlier))
-            }
+            Ok(Some(r)) => results.push(JobResult::done(job, &scope, &out, &r, &earlier)),
             Ok(None) => reporting = false,
             Err(Error::Interrupted) => return Err(Error::Interrupted),
             Err(e) => {
@@ -415,35 +411,4 @@ fn format_duration(s: f64) -> String {
     } else {
         format!("{:.1} h", s / 3600.0)
     }
-}
-
-/// Names the command line and the build in the solve's `summary.json`
-/// (rewritten: temporary file, then rename), so that a cited summary says
-/// what made it.
-fn stamp(out: &Path, report: &mut huntsolve::retro::driver::SolveReport) -> Result<()> {
-    report.summary.made_by = Some(huntsolve::retro::driver::MadeBy {
-        command: command_line(),
-        build: super::compare::build_info(),
-    });
-    huntsolve::retro::driver::write_summary(out, &report.summary)
-}
-
-/// This process's command line, each argument quoted for a POSIX shell where
-/// it needs to be.
-fn command_line() -> String {
-    let plain = |a: &str| {
-        !a.is_empty()
-            && a.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_./=,:+@%-".contains(c))
-    };
-    std::env::args()
-        .map(|a| {
-            if plain(&a) {
-                a
-            } else {
-                format!("'{}'", a.replace('\'', "'\\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }

@@ -41,6 +41,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
             threads,
             memory_limit: per_worker,
             split_tiers: args.split_tiers,
+            made_by: Some(super::compare::made_by()),
         };
         solve_mpi(&cluster, game, scope, out, &options, &printer)
     });

@@ -2,7 +2,7 @@
 //! with the retrograde solver and tabulate the start values.
 
 use super::args::Threads;
-use super::compare::build_info;
+use super::compare::made_by;
 use super::out::{println, Bars};
 use huntsolve::retro::driver::{default_memory_limit, parse_size, SolveOptions};
 use huntsolve::stats::report::safe_name;
@@ -65,12 +65,16 @@ pub(crate) fn run(args: Args) -> Result<()> {
     let options = SolveOptions {
         threads: args.threads.or(0),
         memory_limit,
+        made_by: Some(made_by()),
         ..Default::default()
     };
-    let build = build_info();
     let bars = Bars::new();
     let mut report = run_sweep(&args.rules, &param, &tables, &options, &command, &bars)?;
-    report.build = build;
+    report.build = report
+        .made_by
+        .as_ref()
+        .map(|m| m.build.clone())
+        .unwrap_or_default();
     let files = write_sweep(&out, &report)?;
     for x in &report.rows {
         println(&format!(

@@ -7,7 +7,7 @@ use super::{Cluster, ClusterOptions, Event, Observer};
 use crate::error::{Error, Result};
 use crate::retro::driver::{
     check_memory_serial, kept_tier, make_summary, open_out_dir, plan, stored_start_record,
-    write_summary, Plan, SolveReport, TierSummary,
+    write_summary, Plan, SolveReport, Summary, TierSummary,
 };
 use crate::retro::lock::LOCK_FILE;
 use crate::retro::schedule::{Schedule, Verdict};
@@ -141,7 +141,10 @@ fn manage<G: Solvable>(
     }
     // The start position's value, read back from its tier's table.
     let start_record = stored_start_record(game, out_dir, |t| index_of.contains_key(&t))?;
-    let summary = make_summary(game, &plan, &run.done, start_record);
+    let summary = Summary {
+        made_by: options.made_by.clone(),
+        ..make_summary(game, &plan, &run.done, start_record)
+    };
     write_summary(out_dir, &summary)?;
     Ok(SolveReport {
         summary,

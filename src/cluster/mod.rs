@@ -132,6 +132,9 @@ pub struct ClusterOptions {
     /// of handing whole tiers to workers. Also chosen when `memory_limit` is
     /// given, the largest tier does not fit it whole and its share does.
     pub split_tiers: bool,
+    /// Who asked for the solve, written into `summary.json` by the manager
+    /// (or part 0 of a split solve); `None`: the field is absent.
+    pub made_by: Option<crate::retro::driver::MadeBy>,
 }
 
 /// What the manager reports while it works (rank 0 only).

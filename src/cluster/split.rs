@@ -47,6 +47,7 @@ pub(super) fn solve_split_mpi<G: Solvable>(
             pool: Some(std::sync::Arc::new(pool)),
             ..SplitOptions::default()
         },
+        made_by: options.made_by.clone(),
     };
     let observe = |e: &SplitEvent| observer.event(&Event::Split(e.clone()));
     solve_split(

@@ -19,7 +19,7 @@ use std::collections::VecDeque;
 
 /// Reads a table leaf: the table the position lies in and its value and
 /// distance (`None`: no table given covers it).
-pub type TableProbe<'a, G> =
+pub(crate) type TableProbe<'a, G> =
     dyn Fn(&<G as Game>::Pos) -> Result<Option<(TableRef, Value, u32)>> + 'a;
 
 /// Whether a game value `v`, from the view of the side to move `mover`, is a

@@ -14,13 +14,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::LocalKey;
 
 /// The process-wide part of a cache: one built value per key.
-pub type Global<K, V> = OnceLock<Mutex<HashMap<K, Arc<V>>>>;
+pub(crate) type Global<K, V> = OnceLock<Mutex<HashMap<K, Arc<V>>>>;
 /// The thread-local part of a cache: the last key used and its value.
-pub type Local<K, V> = RefCell<Option<(K, Arc<V>)>>;
+pub(crate) type Local<K, V> = RefCell<Option<(K, Arc<V>)>>;
 
 /// Calls `f` with the value for `key`: from the thread's last use, else from the shared
 /// map, else built once by `build` and shared.
-pub fn with_cached<K: Eq + Hash + Clone, V, R>(
+pub(crate) fn with_cached<K: Eq + Hash + Clone, V, R>(
     local: &'static LocalKey<Local<K, V>>,
     global: &'static Global<K, V>,
     key: K,

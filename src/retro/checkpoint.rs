@@ -42,8 +42,9 @@
 //! truncated or damaged checkpoint is an [`Error::Table`], never a panic and
 //! never wrong data.
 
-use super::solver::{ScanLevels, Slot, Words};
+use super::solver::{CheckpointReport, Checkpointing, ScanLevels, Slot, Words};
 use crate::error::{Error, Result, TableFault};
+use crate::progress::Progress;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -346,6 +347,39 @@ pub(super) fn check_identity<R: Read>(r: &mut Checked<R>, id: &Identity) -> Resu
         },
     )?;
     Ok((tier, size))
+}
+
+/// The state to resume a tier (`name`) from: what `read` (the full or the
+/// compact solver's format) finds at `ckpt`'s path (`None` without
+/// checkpointing or without a checkpoint). A checkpoint of other rules means a
+/// mixed-up output directory: refused ([`TableFault::WrongRules`]). One that
+/// is damaged, truncated, of another tier or format is ignored (and replaced
+/// by the next one written): said on `progress`, and why in `report.ignored`.
+pub(super) fn resume_state<T>(
+    ckpt: Option<&Checkpointing>,
+    name: &str,
+    report: &mut CheckpointReport,
+    progress: &dyn Progress,
+    read: impl FnOnce(&Path) -> Result<Option<T>>,
+) -> Result<Option<T>> {
+    let Some(c) = ckpt else {
+        return Ok(None);
+    };
+    match read(&c.path) {
+        Ok(state) => Ok(state),
+        Err(
+            e @ Error::Table {
+                fault: TableFault::WrongRules,
+                ..
+            },
+        ) => Err(e),
+        Err(e @ Error::Table { .. }) => {
+            progress.note(&format!("{name}: {e}; solving the tier from its start"));
+            report.ignored = Some(e.to_string());
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Reads the checkpoint at `path`: `Ok(None)` when there is none, an

@@ -23,7 +23,7 @@ pub struct DirLock {
 
 impl DirLock {
     /// Takes the lock on `dir` (which must exist), or says who holds it.
-    pub fn acquire(dir: &Path) -> Result<DirLock> {
+    pub(crate) fn acquire(dir: &Path) -> Result<DirLock> {
         let path = dir.join(LOCK_FILE);
         // Two attempts: the second after removing a lock whose process is gone.
         for _ in 0..2 {
@@ -87,7 +87,7 @@ fn process_alive(pid: u32) -> bool {
 /// Removes the temporary files a killed or failed writer left in `dir`
 /// (`*.hst.tmp<pid>`, `*.ckpt.tmp<pid>`, `summary.json.tmp`); returns how many. Call it holding
 /// the [`DirLock`].
-pub fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
+pub(crate) fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
     let rd =
         std::fs::read_dir(dir).map_err(|e| Error::io(format!("listing {}", dir.display()), e))?;
     let mut removed = 0;

@@ -169,83 +169,139 @@ pub fn solve_tier_reference<G: TierGame>(
         cnt: (0..n).map(|_| AtomicU16::new(0)).collect(),
         aux: Vec::new(),
     };
-    let chunk = if n < SMALL_TIER { n.max(1) } else { 1 << 12 };
-    let mut aux = vec![0u16; n];
-    // Each chunk returns its frontier entries (distance, index), merged in chunk order.
-    let found: Vec<Result<Vec<(u32, u32)>>> = aux
-        .par_chunks_mut(chunk)
-        .enumerate()
-        .map(|(ci, aux_chunk)| {
-            if stop_requested() {
-                return Err(Error::Interrupted);
-            }
-            let mut moves = Vec::new();
-            let mut out = Vec::new();
-            let base = ci * chunk;
-            for (k, a) in aux_chunk.iter_mut().enumerate() {
-                let i = base + k;
-                match work.scan_slot(i as u64, children, &mut moves)? {
-                    Scanned::Empty => {}
-                    Scanned::Final(r) => {
-                        work.rec[i].store(r, Ordering::Relaxed);
-                        if r != REC_DRAW {
-                            out.push((decode(r).map_or(0, |x| x.1), i as u32));
-                        }
-                    }
-                    Scanned::Inner(c, bits, win) => {
-                        work.cnt[i].store(c, Ordering::Relaxed);
-                        *a = bits;
-                        if let Some(w) = win {
-                            out.push((w, i as u32));
-                        }
-                    }
-                }
-            }
-            progress.advance(aux_chunk.len() as u64);
-            Ok(out)
-        })
-        .collect();
-    work.aux = aux;
-    let mut buckets: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    for part in found {
-        for (d, i) in part? {
-            buckets.entry(d).or_default().push(i);
-        }
-    }
+    let buckets = work.scan(children, progress)?;
     progress.finish_stage();
 
     // Phase 2: propagation by distance.
     progress.stage_in(&format!("{name} propagate"), 0, "levels");
-    let mut levels = 0u32;
-    while let Some((d, mut frontier)) = buckets.pop_first() {
-        if stop_requested() {
-            return Err(Error::Interrupted);
-        }
-        levels += 1;
-        let rec = &work.rec;
-        // Pending exit wins not beaten by a faster in-tier win become final now.
-        frontier.sort_unstable();
-        frontier.dedup();
-        for &i in &frontier {
-            let _ = rec[i as usize].compare_exchange(
-                REC_NONE,
-                encode(Value::Win, d),
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
-        }
-        let (mut losses, mut wins) = (Vec::new(), Vec::new());
-        for &i in &frontier {
-            match decode(rec[i as usize].load(Ordering::Relaxed)) {
-                Some((Value::Loss, x)) if x == d => losses.push(i),
-                Some((Value::Win, x)) if x == d => wins.push(i),
-                _ => {} // superseded pending entry
+    let levels = work.propagate(buckets, min_len, progress)?;
+    progress.finish_stage();
+
+    // Phase 3: what is left is a draw.
+    let records = work.into_records(min_len);
+    let mut stats = TierStats::of_records(&records);
+    stats.levels = levels;
+    Ok(TierResult {
+        records,
+        stats,
+        seconds: started.elapsed().as_secs_f64(),
+        checkpoint: Default::default(),
+    })
+}
+
+/// Slots waiting for propagation, by distance.
+type Buckets = BTreeMap<u32, Vec<u32>>;
+
+impl<G: TierGame> Work<'_, G> {
+    /// Phase 1: scans every slot, storing final records, counters and aux
+    /// bits. Returns the frontier: decided slots and pending exit wins.
+    fn scan(
+        &mut self,
+        children: &ChildValues<G::Tier>,
+        progress: &dyn Progress,
+    ) -> Result<Buckets> {
+        let n = self.rec.len();
+        let chunk = if n < SMALL_TIER { n.max(1) } else { 1 << 12 };
+        let mut aux = vec![0u16; n];
+        let work: &Self = self;
+        // Each chunk returns its frontier entries (distance, index), merged in chunk order.
+        let found: Vec<Result<Vec<(u32, u32)>>> = aux
+            .par_chunks_mut(chunk)
+            .enumerate()
+            .map(|(ci, aux_chunk)| {
+                if stop_requested() {
+                    return Err(Error::Interrupted);
+                }
+                let mut moves = Vec::new();
+                let mut out = Vec::new();
+                let base = ci * chunk;
+                for (k, a) in aux_chunk.iter_mut().enumerate() {
+                    let i = base + k;
+                    match work.scan_slot(i as u64, children, &mut moves)? {
+                        Scanned::Empty => {}
+                        Scanned::Final(r) => {
+                            work.rec[i].store(r, Ordering::Relaxed);
+                            if r != REC_DRAW {
+                                out.push((decode(r).map_or(0, |x| x.1), i as u32));
+                            }
+                        }
+                        Scanned::Inner(c, bits, win) => {
+                            work.cnt[i].store(c, Ordering::Relaxed);
+                            *a = bits;
+                            if let Some(w) = win {
+                                out.push((w, i as u32));
+                            }
+                        }
+                    }
+                }
+                progress.advance(aux_chunk.len() as u64);
+                Ok(out)
+            })
+            .collect();
+        self.aux = aux;
+        let mut buckets = Buckets::new();
+        for part in found {
+            for (d, i) in part? {
+                buckets.entry(d).or_default().push(i);
             }
         }
-        let next = check_distance(d + 1)?;
-        let wref = &work;
-        // Losses first: their predecessors are wins at d + 1.
-        let new_wins: Vec<u32> = losses
+        Ok(buckets)
+    }
+
+    /// Phase 2: propagation by distance from every decided slot. Returns the
+    /// number of levels.
+    fn propagate(
+        &self,
+        mut buckets: Buckets,
+        min_len: usize,
+        progress: &dyn Progress,
+    ) -> Result<u32> {
+        let mut levels = 0u32;
+        while let Some((d, mut frontier)) = buckets.pop_first() {
+            if stop_requested() {
+                return Err(Error::Interrupted);
+            }
+            levels += 1;
+            let rec = &self.rec;
+            // Pending exit wins not beaten by a faster in-tier win become final now.
+            frontier.sort_unstable();
+            frontier.dedup();
+            for &i in &frontier {
+                let _ = rec[i as usize].compare_exchange(
+                    REC_NONE,
+                    encode(Value::Win, d),
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                );
+            }
+            let (mut losses, mut wins) = (Vec::new(), Vec::new());
+            for &i in &frontier {
+                match decode(rec[i as usize].load(Ordering::Relaxed)) {
+                    Some((Value::Loss, x)) if x == d => losses.push(i),
+                    Some((Value::Win, x)) if x == d => wins.push(i),
+                    _ => {} // superseded pending entry
+                }
+            }
+            let next = check_distance(d + 1)?;
+            // Losses first: their predecessors are wins at d + 1.
+            let new_wins = self.loss_phase(&losses, next, min_len);
+            if !new_wins.is_empty() {
+                buckets.entry(next).or_default().extend(new_wins);
+            }
+            // Then wins: decrement predecessors; zero without escape is a loss.
+            for (l, q) in self.win_phase(&wins, next, min_len) {
+                buckets.entry(l).or_default().push(q);
+            }
+            progress.advance(1);
+            progress.message(&format!("distance {d}"));
+        }
+        Ok(levels)
+    }
+
+    /// The undecided predecessors of `losses` become wins at `next`; returns them.
+    fn loss_phase(&self, losses: &[u32], next: u32, min_len: usize) -> Vec<u32> {
+        let (game, tier, rec) = (self.game, self.tier, &self.rec);
+        losses
             .par_iter()
             .with_min_len(min_len.min(256))
             .map_init(
@@ -270,13 +326,15 @@ pub fn solve_tier_reference<G: TierGame>(
                 },
             )
             .flatten_iter()
-            .collect();
-        if !new_wins.is_empty() {
-            buckets.entry(next).or_default().extend(new_wins);
-        }
-        // Then wins: decrement predecessors; zero without escape is a loss.
-        let new_losses: Vec<(u32, u32)> = wins
-            .par_iter()
+            .collect()
+    }
+
+    /// The counters of the undecided predecessors of `wins` lose their edges
+    /// to them; one at zero without an escape is a loss (at `next` or its
+    /// worst exit loss). Returns the new losses: (distance, slot).
+    fn win_phase(&self, wins: &[u32], next: u32, min_len: usize) -> Vec<(u32, u32)> {
+        let (game, tier, rec) = (self.game, self.tier, &self.rec);
+        wins.par_iter()
             .with_min_len(min_len.min(256))
             .map_init(
                 || (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
@@ -288,9 +346,9 @@ pub fn solve_tier_reference<G: TierGame>(
                         if rec[qi].load(Ordering::Relaxed) != REC_NONE {
                             continue;
                         }
-                        let old = wref.cnt[qi].fetch_sub(e, Ordering::Relaxed);
+                        let old = self.cnt[qi].fetch_sub(e, Ordering::Relaxed);
                         debug_assert!(old >= e, "counter underflow");
-                        let aux = wref.aux[qi];
+                        let aux = self.aux[qi];
                         if old == e && aux & AUX_ESCAPE == 0 {
                             let l = next.max((aux & AUX_LOSS) as u32);
                             rec[qi].store(encode(Value::Loss, l), Ordering::Relaxed);
@@ -301,40 +359,28 @@ pub fn solve_tier_reference<G: TierGame>(
                 },
             )
             .flatten_iter()
-            .collect();
-        for (l, q) in new_losses {
-            buckets.entry(l).or_default().push(q);
-        }
-        progress.advance(1);
-        progress.message(&format!("distance {d}"));
+            .collect()
     }
-    progress.finish_stage();
 
-    // Phase 3: what is left is a draw.
-    let aux = &work.aux;
-    let records: Vec<u16> = work
-        .rec
-        .into_par_iter()
-        .zip(aux.par_iter())
-        .with_min_len(min_len)
-        .map(|(r, &a)| {
-            let r = r.into_inner();
-            if r == REC_NONE && a & AUX_INNER != 0 {
-                REC_DRAW
-            } else {
-                r
-            }
-        })
-        .collect();
-    let mut stats = TierStats::of_records(&records);
-    stats.levels = levels;
-    Ok(TierResult {
-        records,
-        stats,
-        seconds: started.elapsed().as_secs_f64(),
-        checkpoint: Default::default(),
-    })
+    /// Phase 3: the records, an in-tier slot still undecided being a draw.
+    fn into_records(self, min_len: usize) -> Vec<u16> {
+        let aux = &self.aux;
+        self.rec
+            .into_par_iter()
+            .zip(aux.par_iter())
+            .with_min_len(min_len)
+            .map(|(r, &a)| {
+                let r = r.into_inner();
+                if r == REC_NONE && a & AUX_INNER != 0 {
+                    REC_DRAW
+                } else {
+                    r
+                }
+            })
+            .collect()
+    }
 }
+
 /// Distinct predecessor classes of the class `child` (its representative's un-moves).
 fn pred_classes<G: TierGame>(
     game: &G,

@@ -109,7 +109,7 @@ pub fn tier_closure<G: TierGame>(game: &G, roots: &[G::Tier]) -> Vec<G::Tier> {
 }
 
 /// Binomial coefficient C(n, k) (0 when k > n; saturates at `u64::MAX`).
-pub fn binomial(n: u64, k: u64) -> u64 {
+pub(crate) fn binomial(n: u64, k: u64) -> u64 {
     if k > n {
         return 0;
     }

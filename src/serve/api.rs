@@ -60,7 +60,7 @@ const STATS_TOP: usize = 10;
 const GAME_CACHE: usize = 64;
 
 /// Decoded query parameters.
-pub type Params = BTreeMap<String, String>;
+pub(crate) type Params = BTreeMap<String, String>;
 
 /// Why a request failed: the HTTP status and a message for `{"error": ...}`.
 #[derive(Debug)]
@@ -75,7 +75,7 @@ pub enum ApiError {
 
 impl ApiError {
     /// HTTP status code.
-    pub fn status(&self) -> u16 {
+    pub(crate) fn status(&self) -> u16 {
         match self {
             ApiError::BadRequest(_) => 400,
             ApiError::NotFound(_) => 404,
@@ -233,7 +233,7 @@ impl State {
     }
 
     /// `GET /api/presets`.
-    pub fn presets(&self) -> ApiResult<String> {
+    pub(crate) fn presets(&self) -> ApiResult<String> {
         let presets: Vec<Json> = all_presets()
             .iter()
             .map(|(f, n, d)| json!({"family": f, "name": n, "description": d}))

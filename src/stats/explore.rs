@@ -145,6 +145,11 @@ pub struct ExploreReport {
     pub side_names: [String; 2],
     /// Wall seconds of this run.
     pub wall_seconds: f64,
+    /// The command line and build that ran the exploration (the solve
+    /// options' `made_by`, which also goes into every solved variant's
+    /// `summary.json`; absent from a library call's report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made_by: Option<crate::retro::driver::MadeBy>,
 }
 
 /// Settings of an exploration.
@@ -247,6 +252,7 @@ pub fn run_explore(
         rows,
         side_names,
         wall_seconds: started.elapsed().as_secs_f64(),
+        made_by: cfg.solve.made_by.clone(),
     })
 }
 

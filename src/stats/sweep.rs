@@ -25,7 +25,7 @@
 use crate::error::{quote, Error, Result};
 use crate::game::{Game, Value};
 use crate::progress::Progress;
-use crate::retro::driver::{format_bytes, SolveOptions, SolveReport};
+use crate::retro::driver::{format_bytes, MadeBy, SolveOptions, SolveReport};
 use crate::retro::manifest::{plan_any, solve_any};
 use crate::retro::Scope;
 use crate::stats::files::{csv_field, ReportDir};
@@ -162,6 +162,11 @@ pub struct SweepReport {
     pub rows: Vec<SweepRow>,
     /// Wall time in seconds.
     pub wall_seconds: f64,
+    /// The command line and build that ran the sweep (the solve options'
+    /// `made_by`, which also goes into every variant's `summary.json`;
+    /// absent from a library call's report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made_by: Option<MadeBy>,
 }
 
 fn parse_value(text: &str) -> Result<Value> {
@@ -279,6 +284,7 @@ pub fn run_sweep(
         threads: options.threads,
         rows,
         wall_seconds: started.elapsed().as_secs_f64(),
+        made_by: options.made_by.clone(),
     })
 }
 

@@ -56,7 +56,7 @@ const ZOBRIST_SEED: u64 = 0x7a71_5eed_0000_0003;
 
 impl Geometry {
     /// Builds the tables for an `n`×`n` grid (`n` odd, 3..=11).
-    pub fn new(n: usize) -> Geometry {
+    pub(crate) fn new(n: usize) -> Geometry {
         debug_assert!(n % 2 == 1 && (3..=11).contains(&n));
         let cells = n * n;
         let idx = |x: i32, y: i32| -> Option<usize> {

@@ -96,7 +96,7 @@ pub(super) fn bit(c: u8) -> u128 {
 
 impl TaflGame {
     /// Builds the game for a rules value.
-    pub fn new(rules: TaflRules) -> TaflGame {
+    pub(crate) fn new(rules: TaflRules) -> TaflGame {
         let geo = Arc::new(Geometry::new(rules.size as usize));
         let mut forbid_men = geo.throne_bit;
         if rules.corner_access == CornerAccess::KingOnly {

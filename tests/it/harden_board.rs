@@ -9,8 +9,8 @@ use huntsolve::board::{Board, BUILTIN};
 fn check(board: &Board) {
     let text = board.draw(|_| 'o');
     let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().skip(4).collect()).collect();
-    let x0 = board.points.iter().map(|p| p.x).min().unwrap();
-    let y1 = board.points.iter().map(|p| p.y).max().unwrap();
+    let x0 = board.points().iter().map(|p| p.x).min().unwrap();
+    let y1 = board.points().iter().map(|p| p.y).max().unwrap();
     let at = |x2: i32, y2: i32| -> char {
         // (x2, y2) are doubled board coordinates (the midpoint of an edge).
         let col = ((x2 - 2 * x0) * 2) as usize;
@@ -21,8 +21,8 @@ fn check(board: &Board) {
             .unwrap_or(' ')
     };
     let mut edges = 0;
-    for (a, pa) in board.points.iter().enumerate() {
-        let mut m = board.neighbours[a];
+    for (a, pa) in board.points().iter().enumerate() {
+        let mut m = board.neighbours()[a];
         while m != 0 {
             let b = m.trailing_zeros() as usize;
             m &= m - 1;
@@ -30,12 +30,12 @@ fn check(board: &Board) {
                 continue;
             }
             edges += 1;
-            let pb = &board.points[b];
+            let pb = &board.points()[b];
             let mid = at(pa.x + pb.x, pa.y + pb.y);
             assert!(
                 "-|/\\".contains(mid),
                 "{}: edge {}-{} not drawn (found {mid:?})\n{text}",
-                board.name,
+                board.name(),
                 pa.name,
                 pb.name
             );

@@ -22,9 +22,9 @@ fn builtin_counts_match_rules_spec() {
         let b = Board::builtin(name).unwrap();
         assert_eq!(b.len(), points, "{name} points");
         assert_eq!(b.edge_count(), edges, "{name} edges");
-        assert_eq!(b.lines.len(), lines, "{name} lines");
+        assert_eq!(b.lines().len(), lines, "{name} lines");
         assert_eq!(b.jump_count(), jumps, "{name} jumps");
-        assert_eq!(b.symmetries.len(), syms, "{name} symmetries");
+        assert_eq!(b.symmetries().len(), syms, "{name} symmetries");
         assert_eq!(b.min_prey_to_immobilise(1), Some(m1), "{name} M1");
         assert_eq!(b.min_prey_to_immobilise(2), Some(m2), "{name} M2");
     }
@@ -45,15 +45,15 @@ fn centres_match_rules_spec() {
         ("mogol43", 21, "d6"),
     ] {
         let b = Board::builtin(name).unwrap();
-        assert_eq!(b.centre, Some(centre), "{name}");
+        assert_eq!(b.centre(), Some(centre), "{name}");
         assert_eq!(b.name_of(centre), cname);
     }
-    assert_eq!(Board::builtin("pentagram10").unwrap().centre, None);
+    assert_eq!(Board::builtin("pentagram10").unwrap().centre(), None);
 }
 
 fn neighbour_ids(b: &Board, p: u8) -> Vec<u8> {
     (0..b.len() as u8)
-        .filter(|&q| b.neighbours[p as usize] >> q & 1 == 1)
+        .filter(|&q| b.neighbours()[p as usize] >> q & 1 == 1)
         .collect()
 }
 
@@ -84,16 +84,16 @@ fn wing_jumps_cross_the_joint() {
     let b = Board::builtin("peralikatuma49").unwrap();
     // 16-09-04, 17-09-03, 09-03-00 are jumps; 01-00-03 and 08-09-03 are bends
     // (from 08 over 09 the line continues to 10, not into the wing).
-    assert_eq!(b.jump_to[16][9], 4);
-    assert_eq!(b.jump_to[17][9], 3);
-    assert_eq!(b.jump_to[9][3], 0);
-    assert_eq!(b.jump_to[1][0], huntsolve::board::NO_JUMP);
-    assert_eq!(b.jump_to[8][9], 10);
-    assert_eq!(b.jump_to[0][1], 2);
-    assert_eq!(b.neighbours[11] >> 5 & 1, 0);
-    let nine: Vec<&Vec<u8>> = b.lines.iter().filter(|l| l.len() == 9).collect();
+    assert_eq!(b.jump_to()[16][9], 4);
+    assert_eq!(b.jump_to()[17][9], 3);
+    assert_eq!(b.jump_to()[9][3], 0);
+    assert_eq!(b.jump_to()[1][0], huntsolve::board::NO_JUMP);
+    assert_eq!(b.jump_to()[8][9], 10);
+    assert_eq!(b.jump_to()[0][1], 2);
+    assert_eq!(b.neighbours()[11] >> 5 & 1, 0);
+    let nine: Vec<&Vec<u8>> = b.lines().iter().filter(|l| l.len() == 9).collect();
     assert_eq!(nine.len(), 2);
-    assert!(b.lines.contains(&vec![0, 3, 9, 17, 26, 35, 42]));
+    assert!(b.lines().contains(&vec![0, 3, 9, 17, 26, 35, 42]));
 }
 
 #[test]
@@ -101,15 +101,15 @@ fn symmetries_are_permutations_preserving_lines() {
     for &(name, ..) in COUNTS {
         let b = Board::builtin(name).unwrap();
         let identity: Vec<u8> = (0..b.len() as u8).collect();
-        assert_eq!(b.symmetries[0], identity, "{name}");
-        let mut lines: Vec<Vec<u8>> = b.lines.iter().map(|l| norm(l.clone())).collect();
+        assert_eq!(b.symmetries()[0], identity, "{name}");
+        let mut lines: Vec<Vec<u8>> = b.lines().iter().map(|l| norm(l.clone())).collect();
         lines.sort();
-        for perm in &b.symmetries {
+        for perm in b.symmetries() {
             let mut sorted = perm.clone();
             sorted.sort();
             assert_eq!(sorted, identity);
             let mut img: Vec<Vec<u8>> = b
-                .lines
+                .lines()
                 .iter()
                 .map(|l| norm(l.iter().map(|&p| perm[p as usize]).collect()))
                 .collect();
@@ -130,7 +130,7 @@ fn norm(mut l: Vec<u8>) -> Vec<u8> {
 fn map_mask_applies_the_permutation() {
     let b = Board::builtin("alquerque25").unwrap();
     let corners = 1u64 | 1 << 4 | 1 << 20 | 1 << 24;
-    for s in 0..b.symmetries.len() {
+    for s in 0..b.symmetries().len() {
         assert_eq!(b.map_mask(s, corners), corners);
         assert_eq!(b.map_mask(s, 1 << 12), 1 << 12);
     }
@@ -142,19 +142,19 @@ fn board_file_round_trip_of_alquerque() {
     // The alquerque board written as a file gives the same geometry.
     let b = Board::builtin("alquerque25").unwrap();
     let mut text = String::from("name alq\n");
-    for p in &b.points {
+    for p in b.points() {
         text.push_str(&format!("point {} {}\n", p.x, p.y));
     }
-    for l in &b.lines {
+    for l in b.lines() {
         let names: Vec<&str> = l.iter().map(|&p| b.name_of(p)).collect();
         text.push_str(&format!("line {}\n", names.join(" ")));
     }
     let c = Board::parse(&text).unwrap();
-    assert_eq!(c.name, "alq");
-    assert_eq!(c.neighbours, b.neighbours);
-    assert_eq!(c.jumps, b.jumps);
-    assert_eq!(c.symmetries.len(), 8);
-    assert_eq!(c.centre, Some(12));
+    assert_eq!(c.name(), "alq");
+    assert_eq!(c.neighbours(), b.neighbours());
+    assert_eq!(c.jumps(), b.jumps());
+    assert_eq!(c.symmetries().len(), 8);
+    assert_eq!(c.centre(), Some(12));
 }
 
 #[test]
@@ -222,7 +222,7 @@ fn builtin_boards_match_the_spec_lists() {
                 if let Some(xy) = head.next() {
                     let xy = xy.trim_matches(|c| c == '(' || c == ')');
                     let (x, y) = xy.split_once(',').unwrap();
-                    let p = &b.points[id as usize];
+                    let p = &b.points()[id as usize];
                     assert_eq!(
                         (p.x, p.y),
                         (x.parse().unwrap(), y.parse().unwrap()),
@@ -244,7 +244,7 @@ fn builtin_boards_match_the_spec_lists() {
             }
         }
         assert_eq!(points_seen, b.len(), "{name}");
-        let mut mine: Vec<Vec<u8>> = b.lines.iter().map(|l| norm(l.clone())).collect();
+        let mut mine: Vec<Vec<u8>> = b.lines().iter().map(|l| norm(l.clone())).collect();
         mine.sort();
         lines_seen.sort();
         assert_eq!(mine, lines_seen, "{name} lines");

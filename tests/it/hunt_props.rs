@@ -99,7 +99,7 @@ fn text_forms_round_trip() {
 fn perft_is_invariant_under_symmetries() {
     for &(name, _) in PRESETS {
         let g = from_spec(name).unwrap();
-        let syms = g.board().symmetries.len();
+        let syms = g.board().symmetries().len();
         for seed in 0..3 {
             let line = random_line(&g, 100 + seed, 12 + 5 * seed as usize);
             let p = *line.last().unwrap();

@@ -46,7 +46,7 @@ fn proven_opening_values_equal_the_tables() {
         // Up to the board's symmetries, as the command does.
         let canon = |p: &huntsolve::hunt::HuntPos| {
             let b = g.board();
-            let masks = (0..b.symmetries.len())
+            let masks = (0..b.symmetries().len())
                 .map(|s| (b.map_mask(s, p.hunters), b.map_mask(s, p.prey)))
                 .min();
             (masks, p.hunters_in_hand, p.prey_in_hand, p.hunter_to_move)

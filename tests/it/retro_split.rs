@@ -155,6 +155,7 @@ fn split_solve<G: Solvable>(
             batch: 1000,
             pool: None,
         },
+        ..Default::default()
     };
     run_parts(parts, 1, &|t: &mut Threads| {
         solve_split(game, scope, dir, t, &opts, &|_| {}, &NoProgress)
@@ -281,6 +282,7 @@ fn a_part_lost_mid_tier_fails_all_and_a_rerun_gives_the_same_records() {
             batch: 1000,
             pool: None,
         },
+        ..Default::default()
     };
     // Far enough in to be inside some tier's levels.
     let results = run_parts(3, 1, &|t: &mut Threads| {

@@ -50,12 +50,12 @@
 
 mod levels;
 
-use super::checkpoint::Identity;
+use super::checkpoint::{self, Identity};
 use super::compact_checkpoint;
 use super::solver::{
     scan_position, CheckpointReport, Checkpointing, ChildValues, Scanned, Scratch, TierStats,
 };
-use crate::error::{Error, Result, TableFault};
+use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
 use crate::tier::{decode, encode, Outcomes, TierGame, REC_DRAW, REC_NONE};
@@ -88,7 +88,7 @@ pub enum CompactKind {
 
 impl CompactKind {
     /// Bytes of working memory a slot (children's records and distance sets apart).
-    pub fn bytes_per_slot(self) -> u64 {
+    pub(crate) fn bytes_per_slot(self) -> u64 {
         match self {
             CompactKind::Counted => 2,
             CompactKind::Plain => COMPACT_BYTES_PER_SLOT,
@@ -96,7 +96,7 @@ impl CompactKind {
     }
 
     /// Short description for messages.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             CompactKind::Counted => "two bytes a slot: state and counter",
             CompactKind::Plain => "one byte a slot",
@@ -359,7 +359,7 @@ impl CompactTier {
     }
 
     /// The records ([`crate::tier::encode`]) of the slots in `range`.
-    pub fn records(&self, range: Range<usize>) -> Vec<u16> {
+    pub(crate) fn records(&self, range: Range<usize>) -> Vec<u16> {
         range.map(|i| record(self.bytes.load(i))).collect()
     }
 
@@ -416,24 +416,9 @@ pub fn solve_tier_compact_checkpointed<G: TierGame>(
         size,
     };
     let mut report = CheckpointReport::default();
-    let resumed = match ckpt {
-        None => None,
-        Some(c) => match compact_checkpoint::read(&c.path, &id, kind) {
-            Ok(state) => state,
-            Err(
-                e @ Error::Table {
-                    fault: TableFault::WrongRules,
-                    ..
-                },
-            ) => return Err(e),
-            Err(e @ Error::Table { .. }) => {
-                progress.note(&format!("{name}: {e}; solving the tier from its start"));
-                report.ignored = Some(e.to_string());
-                None
-            }
-            Err(e) => return Err(e),
-        },
-    };
+    let resumed = checkpoint::resume_state(ckpt, &name, &mut report, progress, |path| {
+        compact_checkpoint::read(path, &id, kind)
+    })?;
     let (bytes, at) = match resumed {
         Some(st) => {
             report.resumed_at = Some(st.at.levels);

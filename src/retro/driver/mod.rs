@@ -68,6 +68,9 @@ pub struct SolveOptions {
     pub checkpoint_min_slots: u64,
     /// When a tier is solved by the one-byte-a-slot solver ([`super::compact`]).
     pub compact: Compact,
+    /// Who asked for the solve, written into `summary.json` (the command-line
+    /// tool sets it; `None`, the field is absent).
+    pub made_by: Option<MadeBy>,
 }
 
 /// When [`solve`] solves a tier with [`super::compact`] (two bytes a slot where
@@ -100,7 +103,7 @@ impl Compact {
     }
 
     /// Whether `tier` is solved compact under `limit`.
-    pub fn applies<G: TierGame>(self, game: &G, tier: G::Tier, limit: Option<u64>) -> bool {
+    pub(crate) fn applies<G: TierGame>(self, game: &G, tier: G::Tier, limit: Option<u64>) -> bool {
         match self {
             Compact::Always => true,
             Compact::Never => false,
@@ -124,6 +127,7 @@ impl Default for SolveOptions {
             checkpoint_every: Some(DEFAULT_CHECKPOINT_EVERY),
             checkpoint_min_slots: DEFAULT_CHECKPOINT_MIN_SLOTS,
             compact: Compact::Auto,
+            made_by: None,
         }
     }
 }
@@ -236,7 +240,7 @@ pub fn solve<G: Solvable>(
 
 /// Creates `out_dir`, takes its lock (one writer per directory) and removes the
 /// debris of a killed run; the lock is released when the value is dropped.
-pub fn open_out_dir(out_dir: &Path) -> Result<super::lock::DirLock> {
+pub(crate) fn open_out_dir(out_dir: &Path) -> Result<super::lock::DirLock> {
     std::fs::create_dir_all(out_dir)
         .map_err(|e| Error::io(format!("creating {}", out_dir.display()), e))?;
     let lock = super::lock::DirLock::acquire(out_dir)?;
@@ -280,7 +284,7 @@ pub fn solve_and_write_tier<G: Solvable>(
 
 /// [`solve_and_write_tier`] with checkpoints as `ckpt` says: a valid checkpoint
 /// at `ckpt.path` is resumed from, and removed once the table is written.
-pub fn solve_and_write_tier_with<G: Solvable>(
+pub(crate) fn solve_and_write_tier_with<G: Solvable>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
@@ -341,7 +345,7 @@ pub(crate) fn tier_meta<G: Solvable>(
 /// records is made; a parent tier reads the records back from disk. With
 /// `ckpt`, a valid checkpoint at `ckpt.path` is resumed from, and removed once
 /// the table is written.
-pub fn solve_and_write_tier_compact<G: Solvable>(
+pub(crate) fn solve_and_write_tier_compact<G: Solvable>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
@@ -475,7 +479,10 @@ fn run_plan<G: Solvable>(
             }
         }
     }
-    let summary = make_summary(game, plan, &done, start_record);
+    let summary = Summary {
+        made_by: options.made_by.clone(),
+        ..make_summary(game, plan, &done, start_record)
+    };
     let _ = scope;
     write_summary(out_dir, &summary)?;
     Ok(SolveReport {

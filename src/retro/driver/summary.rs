@@ -60,8 +60,9 @@ pub struct Summary {
     /// Present when the scope contains the start position.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub start: Option<StartValue>,
-    /// The command and build that made this summary (set by the command-line
-    /// tool's `solve`; absent from a library call's summary).
+    /// The command and build that made this summary (the solve options'
+    /// `made_by`, which the command-line tool sets; absent from a library
+    /// call's summary).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub made_by: Option<MadeBy>,
 }
@@ -77,7 +78,8 @@ pub struct MadeBy {
 }
 
 /// `summary.json`'s contents: the tiers of `plan` found in `done` in plan order,
-/// and the start position's record when the scope holds it.
+/// and the start position's record when the scope holds it (no `made_by`: the
+/// writer sets it from its options).
 pub fn make_summary<G: TierGame>(
     game: &G,
     plan: &Plan<G::Tier>,

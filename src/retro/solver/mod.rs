@@ -80,7 +80,7 @@ use scan::scan_tier;
 pub(super) use scan::{scan_position, Scanned, Scratch};
 
 use super::checkpoint::{self, Identity};
-use crate::error::{Error, Result, TableFault};
+use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::Progress;
 use crate::tier::{decode, Outcomes, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
@@ -373,7 +373,7 @@ pub fn solve_tier_with<G: TierGame>(
 /// when there is a valid one (the records are those of an uninterrupted solve).
 ///
 /// A checkpoint of other rules is refused with an [`Error::Table`]
-/// ([`TableFault::WrongRules`]); a damaged, truncated or foreign-tier one is
+/// ([`crate::TableFault::WrongRules`]); a damaged, truncated or foreign-tier one is
 /// ignored (the tier is solved from the start, and
 /// [`CheckpointReport::ignored`] says why). The checkpoint file is left in
 /// place when the tier is done: the caller removes it once the records are safe.
@@ -589,27 +589,9 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
         size,
     };
     let mut report = CheckpointReport::default();
-    // A checkpoint of other rules means a mixed-up output directory: refused.
-    // One that is damaged, truncated, of another tier or format is ignored
-    // (and replaced by the next one written).
-    let resumed = match ckpt {
-        None => None,
-        Some(c) => match checkpoint::read::<S>(&c.path, &id) {
-            Ok(state) => state,
-            Err(
-                e @ Error::Table {
-                    fault: TableFault::WrongRules,
-                    ..
-                },
-            ) => return Err(e),
-            Err(e @ Error::Table { .. }) => {
-                progress.note(&format!("{name}: {e}; solving the tier from its start"));
-                report.ignored = Some(e.to_string());
-                None
-            }
-            Err(e) => return Err(e),
-        },
-    };
+    let resumed = checkpoint::resume_state(ckpt, &name, &mut report, progress, |path| {
+        checkpoint::read::<S>(path, &id)
+    })?;
     let (words, scan_levels, mut buckets, from, levels) = match resumed {
         Some(st) => {
             report.resumed_at = Some(st.levels);

@@ -120,7 +120,7 @@ pub struct Partition {
 impl Partition {
     /// `size` slots in `parts` ranges; refuses a range of 2^32 slots or more (a
     /// part's frontier entries and messages are 32-bit offsets).
-    pub fn new(size: u64, parts: usize) -> Result<Partition> {
+    pub(crate) fn new(size: u64, parts: usize) -> Result<Partition> {
         if parts == 0 {
             return Err(Error::Input("a split solve needs at least one part".into()));
         }
@@ -145,12 +145,12 @@ impl Partition {
     }
 
     /// The slots of part `k`.
-    pub fn range(&self, k: usize) -> Range<u64> {
+    pub(crate) fn range(&self, k: usize) -> Range<u64> {
         self.start(k)..self.start(k + 1)
     }
 
     /// The part that owns slot `i` (`i < size`).
-    pub fn owner(&self, i: u64) -> usize {
+    pub(crate) fn owner(&self, i: u64) -> usize {
         // The largest k with start(k) <= i: k·size < (i + 1)·parts.
         ((((i as u128 + 1) * self.parts as u128) - 1) / self.size as u128) as usize
     }
@@ -204,7 +204,7 @@ pub struct Traffic {
 
 impl Traffic {
     /// Adds another part's counts (sums; the larger peak).
-    pub fn merge(&mut self, o: &Traffic) {
+    pub(crate) fn merge(&mut self, o: &Traffic) {
         self.local_updates += o.local_updates;
         self.remote_updates += o.remote_updates;
         self.bytes_sent += o.bytes_sent;

@@ -277,14 +277,50 @@ pub(super) fn solve_part_in<G: TierGame, T: Transport>(
         cnt: (0..n).map(|_| AtomicU16::new(0)).collect(),
         aux: Vec::new(),
     };
-    let mut aux = vec![0u16; n];
-    let mut frontier: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    let (frontier, listed) = scan_part(&mut st, children, options, progress)?;
+    progress.finish_stage();
+    net.traffic.peak_frontier = listed;
+
+    // Phase 2: levels, agreed across parts.
+    progress.stage_in(&format!("{name} propagate (part {me})"), 0, "levels");
+    let levels = propagate_part(&st, net, frontier, listed, options, progress)?;
+    progress.finish_stage();
+
+    // Phase 3: what is left is a draw.
+    let records = final_records(st, options);
+    let (outcomes, total) = gather_counts(net, &records)?;
+    Ok(PartResult {
+        range,
+        records,
+        stats: TierStats { outcomes, levels },
+        traffic: net.traffic,
+        total_traffic: total,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Slots waiting for propagation by distance: local offsets.
+type Frontier = BTreeMap<u32, Vec<u32>>;
+
+/// Phase 1: scans this part's range of `st`'s tier, storing final records,
+/// counters and aux bits into `st`. Returns the frontier (decided slots with
+/// predecessors, and pending exit wins) and its length.
+fn scan_part<G: TierGame>(
+    st: &mut State<'_, G>,
+    children: &ChildValues<G::Tier>,
+    options: &SplitOptions,
+    progress: &dyn Progress,
+) -> Result<(Frontier, u64)> {
+    let (game, tier) = (st.game, st.tier);
+    let mut aux = vec![0u16; st.rec.len()];
+    let mut frontier = Frontier::new();
     let mut listed = 0u64;
     let mut scan_error = None;
     // In windows of SCAN_WINDOW slots, so that the jobs' lists of (distance,
     // slot) pairs (8 bytes an entry) never exist for the whole range at once.
     for (wi, window) in aux.chunks_mut(SCAN_WINDOW).enumerate() {
         let wbase = wi * SCAN_WINDOW;
+        let stref: &State<'_, G> = st;
         let found: Vec<Result<Vec<(u32, u32)>>> = options.install(|| {
             window
                 .par_chunks_mut(CHUNK)
@@ -299,8 +335,7 @@ pub(super) fn solve_part_in<G: TierGame, T: Transport>(
                     };
                     let mut out = Vec::new();
                     let base = wbase + ci * CHUNK;
-                    let from = st.lo + base as u64;
-                    let stref = &st;
+                    let from = stref.lo + base as u64;
                     game.for_each_slot(
                         tier,
                         from..from + aux_chunk.len() as u64,
@@ -349,14 +384,23 @@ pub(super) fn solve_part_in<G: TierGame, T: Transport>(
         }
     }
     st.aux = aux;
-    if let Some(e) = scan_error {
-        return Err(e);
+    match scan_error {
+        Some(e) => Err(e),
+        None => Ok((frontier, listed)),
     }
-    progress.finish_stage();
-    net.traffic.peak_frontier = listed;
+}
 
-    // Phase 2: levels, agreed across parts.
-    progress.stage_in(&format!("{name} propagate (part {me})"), 0, "levels");
+/// Phase 2: the levels, in increasing distance agreed across parts (each
+/// level's distance is the least over every part's frontier). Returns the
+/// number of levels.
+fn propagate_part<G: TierGame, T: Transport>(
+    st: &State<'_, G>,
+    net: &mut Net<'_, T>,
+    mut frontier: Frontier,
+    mut listed: u64,
+    options: &SplitOptions,
+    progress: &dyn Progress,
+) -> Result<u32> {
     let mut levels = 0u32;
     loop {
         if stop_requested() {
@@ -388,7 +432,7 @@ pub(super) fn solve_part_in<G: TierGame, T: Transport>(
         drop(list);
         let next = check_distance(d + 1)?;
         // Loss phase: predecessors become wins at d + 1.
-        let new_wins = phase(&st, net, &losses, options, next, true)?;
+        let new_wins = phase(st, net, &losses, options, next, true)?;
         listed += new_wins.len() as u64;
         if !new_wins.is_empty() {
             frontier
@@ -397,7 +441,7 @@ pub(super) fn solve_part_in<G: TierGame, T: Transport>(
                 .extend(new_wins.into_iter().map(|x| x.1));
         }
         // Win phase: counters decremented; zero without an escape is a loss.
-        let new_losses = phase(&st, net, &wins, options, next, false)?;
+        let new_losses = phase(st, net, &wins, options, next, false)?;
         listed += new_losses.len() as u64;
         for (l, q) in new_losses {
             frontier.entry(l).or_default().push(q);
@@ -406,12 +450,14 @@ pub(super) fn solve_part_in<G: TierGame, T: Transport>(
         progress.advance(1);
         progress.message(&format!("distance {d}"));
     }
-    progress.finish_stage();
+    Ok(levels)
+}
 
-    // Phase 3: what is left is a draw.
+/// Phase 3: this part's records, an in-tier slot still undecided being a draw.
+fn final_records<G: TierGame>(st: State<'_, G>, options: &SplitOptions) -> Vec<u16> {
     let State { rec, aux, cnt, .. } = st;
     drop(cnt);
-    let records: Vec<u16> = options.install(|| {
+    options.install(|| {
         rec.into_par_iter()
             .zip(aux.par_iter())
             .with_min_len(CHUNK)
@@ -424,10 +470,15 @@ pub(super) fn solve_part_in<G: TierGame, T: Transport>(
                 }
             })
             .collect()
-    });
-    drop(aux);
-    // The whole tier's counts and traffic, from every part.
-    let mine = Outcomes::of_records(&records);
+    })
+}
+
+/// The whole tier's counts and traffic, from every part's `records` and traffic.
+fn gather_counts<T: Transport>(
+    net: &mut Net<'_, T>,
+    records: &[u16],
+) -> Result<(Outcomes, Traffic)> {
+    let mine = Outcomes::of_records(records);
     let mut payload = serde_json::to_vec(&(mine, net.traffic))
         .map_err(|e| Error::Internal(format!("encoding a part's counts: {e}")))?;
     payload.shrink_to_fit();
@@ -440,14 +491,7 @@ pub(super) fn solve_part_in<G: TierGame, T: Transport>(
         outcomes.merge(&o);
         total.merge(&t);
     }
-    Ok(PartResult {
-        range,
-        records,
-        stats: TierStats { outcomes, levels },
-        traffic: net.traffic,
-        total_traffic: total,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+    Ok((outcomes, total))
 }
 
 /// What one propagation job gives: buffers by destination part, slots it

@@ -10,11 +10,12 @@ use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::retro::driver::{
     check_index, format_bytes, kept_tier, load_records, make_summary, open_out_dir, plan,
-    stored_start_record, write_summary, SolveReport, TierSummary,
+    stored_start_record, write_summary, MadeBy, Plan, SolveReport, Summary, TierSummary,
 };
+use crate::retro::lock::DirLock;
 use crate::retro::scope::{Scope, Solvable};
 use crate::retro::solver::ChildValues;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -26,6 +27,9 @@ pub struct SplitSolveOptions {
     pub memory_limit: Option<u64>,
     /// The exchange rounds' size.
     pub split: SplitOptions,
+    /// Who asked for the solve, written into `summary.json` by part 0 (`None`:
+    /// the field is absent).
+    pub made_by: Option<MadeBy>,
 }
 
 /// What a split solve tells its caller as it goes (part 0 only).
@@ -108,105 +112,20 @@ fn solve_split_in<G: Solvable, T: Transport>(
     progress: &dyn Progress,
 ) -> Result<Option<SolveReport>> {
     let me = net.me();
-    let parts = net.parts();
     let started = Instant::now();
-    // Every part plans (deterministic) and checks its memory; part 0 locks the directory.
-    let setup = (|| {
-        check_index(game, options.memory_limit)?;
-        let plan = plan(game, scope)?;
-        let need = plan_part_memory(game, &plan, parts)?;
-        if let Some(l) = options.memory_limit {
-            if need > l {
-                return Err(Error::Memory(format!(
-                    "{} ({} scope) split into {parts} parts needs about {} a part for its largest tier (its share of the state, {} bytes a slot, and its children's records whole), but the limit is {}; use more ranks or raise --memory",
-                    game.rules_string(),
-                    scope.name(),
-                    format_bytes(need),
-                    SPLIT_STATE_BYTES_PER_SLOT + SPLIT_FRONTIER_BYTES_PER_SLOT,
-                    format_bytes(l)
-                )));
-            }
-        }
-        let lock = if me == 0 {
-            Some(open_out_dir(out_dir)?)
-        } else {
-            None
-        };
-        Ok((plan, need, lock))
-    })();
-    let lock_text = match &setup {
-        Ok(_) if me == 0 => std::fs::read(out_dir.join(crate::retro::lock::LOCK_FILE))
-            .map_err(|e| Error::io(format!("reading the lock of {}", out_dir.display()), e)),
-        Ok(_) => Ok(Vec::new()),
-        Err(_) => Ok(Vec::new()),
-    };
-    let setup = setup.and_then(|s| lock_text.map(|l| (s, l)));
-    let ((plan, need, _lock), lock_text) = match setup {
-        Ok(s) => s,
-        Err(e) => return Err(net.fail(e)),
-    };
-    let texts = net.agree(Ok(lock_text))?;
-    // Every part must see the directory part 0 locked.
-    let seen = if me == 0 {
-        Ok(())
-    } else {
-        match std::fs::read(out_dir.join(crate::retro::lock::LOCK_FILE)) {
-            Ok(t) if t == texts[0] => Ok(()),
-            Ok(_) => Err(Error::Cluster(format!(
-                "part {me}: {} here is not the directory part 0 writes (its lock file differs): the output directory must be on a filesystem every node shares",
-                out_dir.display()
-            ))),
-            Err(e) => Err(Error::Cluster(format!(
-                "part {me}: cannot reach the shared output directory {}: {e}",
-                out_dir.display()
-            ))),
-        }
-    };
-    agree_ok(net, seen)?;
-
+    let (plan, need, _lock) = split_setup(game, scope, out_dir, net, options)?;
     let order: Vec<G::Tier> = plan.waves.iter().flatten().copied().collect();
     let mut done: BTreeMap<G::Tier, TierSummary> = BTreeMap::new();
-    let mut kept = 0;
-    // Kept tables, decided by part 0 (all parts read the same directory).
-    let kept_list = if me == 0 {
-        (|| {
-            let mut v = Vec::new();
-            for (i, &t) in order.iter().enumerate() {
-                if let Some(s) = kept_tier(game, t, out_dir)? {
-                    // Part files left by a run killed between the join and their removal.
-                    for k in 0..parts {
-                        let p = part_path(out_dir, &game.tier_name(t), k, parts);
-                        match std::fs::remove_file(&p) {
-                            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                                return Err(Error::io(format!("removing {}", p.display()), e))
-                            }
-                            _ => {}
-                        }
-                    }
-                    done.insert(t, s);
-                    v.extend_from_slice(&(i as u64).to_le_bytes());
-                }
-            }
-            Ok(v)
-        })()
-    } else {
-        Ok(Vec::new())
-    };
-    let kept_list = net.agree(kept_list)?;
-    let kept_set: std::collections::BTreeSet<usize> = kept_list[0]
-        .chunks_exact(8)
-        .map(|c| u64_at(c, 0) as usize)
-        .collect();
+    let kept_set = agree_kept(game, &order, out_dir, net, &mut done)?;
+    let kept = if me == 0 { kept_set.len() } else { 0 };
     if me == 0 {
-        kept = kept_set.len();
         observe(&SplitEvent::Started {
             tiers: order.len(),
             kept,
-            parts,
+            parts: net.parts(),
             memory_per_part: need,
         });
     }
-    let fingerprint = game.fingerprint();
     let mut cache: HashMap<G::Tier, Arc<Vec<u16>>> = HashMap::new();
     let (mut solved, mut slots_solved) = (0usize, 0u64);
     for (i, &t) in order.iter().enumerate() {
@@ -219,86 +138,20 @@ fn solve_split_in<G: Solvable, T: Transport>(
             observe(&SplitEvent::Solving { tier: name.clone() });
         }
         let size = game.tier_size(t);
-        let part = Partition::new(size, parts)?;
-        let range = part.range(me);
-        let mine = part_path(out_dir, &name, me, parts);
-        // Part files of an earlier run: join them again without solving.
-        let have = valid_part(&mine, fingerprint, size, &range);
-        let all = net.gather(have.map_or(vec![0], |l| {
-            let mut v = vec![1];
-            v.extend_from_slice(&l.to_le_bytes());
-            v
-        }))?;
-        let resumed: Option<u32> = if all.iter().all(|b| b.first() == Some(&1)) {
-            Some(u32_at(&all[0], 1))
-        } else {
-            None
-        };
+        let resumed = resumed_part(game, t, out_dir, net)?;
         let (levels, traffic) = match resumed {
             Some(levels) => (levels, Traffic::default()),
-            None => {
-                let solved_part = (|| {
-                    // The children's records, whole, on every part.
-                    let load = (|| {
-                        let kids = game.stored_children(t);
-                        cache.retain(|c, _| kids.contains(c));
-                        let mut children = ChildValues::new();
-                        for &c in &kids {
-                            let r = match cache.get(&c) {
-                                Some(r) => r.clone(),
-                                None => {
-                                    let r = Arc::new(load_records(game, out_dir, c)?);
-                                    cache.insert(c, r.clone());
-                                    r
-                                }
-                            };
-                            children.insert(c, r);
-                        }
-                        Ok(children)
-                    })();
-                    let children = match load {
-                        Ok(c) => c,
-                        Err(e) => return Err(net.fail(e)),
-                    };
-                    let res = solve_part_in(game, t, &children, net, &options.split, progress)?;
-                    drop(children);
-                    let written = write_part(&mine, fingerprint, size, &res);
-                    let levels = res.stats.levels;
-                    let traffic = res.total_traffic;
-                    drop(res);
-                    agree_ok(net, written)?;
-                    Ok((levels, traffic))
-                })();
-                match solved_part {
-                    Err(Error::Interrupted) => {
-                        if me == 0 {
-                            observe(&SplitEvent::Stopped { tier: name });
-                        }
-                        return Err(Error::Interrupted);
+            None => match solve_part_file(game, t, out_dir, net, options, &mut cache, progress) {
+                Err(Error::Interrupted) => {
+                    if me == 0 {
+                        observe(&SplitEvent::Stopped { tier: name });
                     }
-                    other => other?,
+                    return Err(Error::Interrupted);
                 }
-            }
+                other => other?,
+            },
         };
-        // Part 0 joins; the others wait for the table before the next tier reads it.
-        let joined = if me == 0 {
-            join_parts(
-                game,
-                t,
-                out_dir,
-                parts,
-                levels,
-                tier_started.elapsed().as_secs_f64(),
-            )
-            .map(Some)
-        } else {
-            Ok(None)
-        };
-        let joined = match joined {
-            Ok(s) => s,
-            Err(e) => return Err(net.fail(e)),
-        };
-        agree_ok(net, Ok(()))?;
+        let joined = join_tier(game, t, out_dir, net, levels, &tier_started)?;
         solved += 1;
         slots_solved += size;
         if let Some(summary) = joined {
@@ -319,7 +172,10 @@ fn solve_split_in<G: Solvable, T: Transport>(
         return Ok(None);
     }
     let start_record = stored_start_record(game, out_dir, |t| order.contains(&t))?;
-    let summary = make_summary(game, &plan, &done, start_record);
+    let summary = Summary {
+        made_by: options.made_by.clone(),
+        ..make_summary(game, &plan, &done, start_record)
+    };
     write_summary(out_dir, &summary)?;
     Ok(Some(SolveReport {
         summary,
@@ -328,4 +184,240 @@ fn solve_split_in<G: Solvable, T: Transport>(
         seconds: started.elapsed().as_secs_f64(),
         slots_solved,
     }))
+}
+
+/// The setup every part runs before the first tier: the plan (deterministic)
+/// and its memory check on every part, the directory's lock on part 0, and
+/// every part's check that it sees the directory part 0 locked. Returns the
+/// plan, the memory a part needs and part 0's lock.
+fn split_setup<G: Solvable, T: Transport>(
+    game: &G,
+    scope: &Scope,
+    out_dir: &Path,
+    net: &mut Net<'_, T>,
+    options: &SplitSolveOptions,
+) -> Result<(Plan<G::Tier>, u64, Option<DirLock>)> {
+    let me = net.me();
+    let parts = net.parts();
+    let setup = (|| {
+        check_index(game, options.memory_limit)?;
+        let plan = plan(game, scope)?;
+        let need = check_part_memory(game, scope, &plan, parts, options.memory_limit)?;
+        let lock = if me == 0 {
+            Some(open_out_dir(out_dir)?)
+        } else {
+            None
+        };
+        Ok((plan, need, lock))
+    })();
+    let lock_text = match &setup {
+        Ok(_) if me == 0 => std::fs::read(out_dir.join(crate::retro::lock::LOCK_FILE))
+            .map_err(|e| Error::io(format!("reading the lock of {}", out_dir.display()), e)),
+        Ok(_) => Ok(Vec::new()),
+        Err(_) => Ok(Vec::new()),
+    };
+    let setup = setup.and_then(|s| lock_text.map(|l| (s, l)));
+    let (setup, lock_text) = match setup {
+        Ok(s) => s,
+        Err(e) => return Err(net.fail(e)),
+    };
+    let texts = net.agree(Ok(lock_text))?;
+    let seen = if me == 0 {
+        Ok(())
+    } else {
+        sees_locked_dir(out_dir, me, &texts[0])
+    };
+    agree_ok(net, seen)?;
+    Ok(setup)
+}
+
+/// The memory a part needs for the largest tier of `plan` split into `parts`,
+/// refused with [`Error::Memory`] when it exceeds `limit`.
+fn check_part_memory<G: Solvable>(
+    game: &G,
+    scope: &Scope,
+    plan: &Plan<G::Tier>,
+    parts: usize,
+    limit: Option<u64>,
+) -> Result<u64> {
+    let need = plan_part_memory(game, plan, parts)?;
+    if let Some(l) = limit {
+        if need > l {
+            return Err(Error::Memory(format!(
+                "{} ({} scope) split into {parts} parts needs about {} a part for its largest tier (its share of the state, {} bytes a slot, and its children's records whole), but the limit is {}; use more ranks or raise --memory",
+                game.rules_string(),
+                scope.name(),
+                format_bytes(need),
+                SPLIT_STATE_BYTES_PER_SLOT + SPLIT_FRONTIER_BYTES_PER_SLOT,
+                format_bytes(l)
+            )));
+        }
+    }
+    Ok(need)
+}
+
+/// Whether part `me` sees, in `out_dir`, the lock file part 0 wrote
+/// (`lock_text`): every part must write into the same shared directory.
+fn sees_locked_dir(out_dir: &Path, me: usize, lock_text: &[u8]) -> Result<()> {
+    match std::fs::read(out_dir.join(crate::retro::lock::LOCK_FILE)) {
+        Ok(t) if t == lock_text => Ok(()),
+        Ok(_) => Err(Error::Cluster(format!(
+            "part {me}: {} here is not the directory part 0 writes (its lock file differs): the output directory must be on a filesystem every node shares",
+            out_dir.display()
+        ))),
+        Err(e) => Err(Error::Cluster(format!(
+            "part {me}: cannot reach the shared output directory {}: {e}",
+            out_dir.display()
+        ))),
+    }
+}
+
+/// The positions in `order` of the tiers whose tables are kept, decided by
+/// part 0 (all parts read the same directory) and sent to every part; part 0
+/// puts their summaries into `done`.
+fn agree_kept<G: Solvable, T: Transport>(
+    game: &G,
+    order: &[G::Tier],
+    out_dir: &Path,
+    net: &mut Net<'_, T>,
+    done: &mut BTreeMap<G::Tier, TierSummary>,
+) -> Result<BTreeSet<usize>> {
+    let kept_list = if net.me() == 0 {
+        kept_tables(game, order, out_dir, net.parts(), done)
+    } else {
+        Ok(Vec::new())
+    };
+    let kept_list = net.agree(kept_list)?;
+    Ok(kept_list[0]
+        .chunks_exact(8)
+        .map(|c| u64_at(c, 0) as usize)
+        .collect())
+}
+
+/// Part 0's list of the kept tiers (their positions in `order`, 8 bytes
+/// each), their summaries put into `done` and their stale part files removed.
+fn kept_tables<G: Solvable>(
+    game: &G,
+    order: &[G::Tier],
+    out_dir: &Path,
+    parts: usize,
+    done: &mut BTreeMap<G::Tier, TierSummary>,
+) -> Result<Vec<u8>> {
+    let mut v = Vec::new();
+    for (i, &t) in order.iter().enumerate() {
+        if let Some(s) = kept_tier(game, t, out_dir)? {
+            // Part files left by a run killed between the join and their removal.
+            for k in 0..parts {
+                let p = part_path(out_dir, &game.tier_name(t), k, parts);
+                match std::fs::remove_file(&p) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(Error::io(format!("removing {}", p.display()), e))
+                    }
+                    _ => {}
+                }
+            }
+            done.insert(t, s);
+            v.extend_from_slice(&(i as u64).to_le_bytes());
+        }
+    }
+    Ok(v)
+}
+
+/// The levels of this part's file of tier `t` when every part finds a whole
+/// part file of an earlier run (the tier is then only joined again), else `None`.
+fn resumed_part<G: Solvable, T: Transport>(
+    game: &G,
+    t: G::Tier,
+    out_dir: &Path,
+    net: &mut Net<'_, T>,
+) -> Result<Option<u32>> {
+    let (me, parts) = (net.me(), net.parts());
+    let size = game.tier_size(t);
+    let range = Partition::new(size, parts)?.range(me);
+    let mine = part_path(out_dir, &game.tier_name(t), me, parts);
+    let have = valid_part(&mine, game.fingerprint(), size, &range);
+    let all = net.gather(have.map_or(vec![0], |l| {
+        let mut v = vec![1];
+        v.extend_from_slice(&l.to_le_bytes());
+        v
+    }))?;
+    Ok(all
+        .iter()
+        .all(|b| b.first() == Some(&1))
+        .then(|| u32_at(&all[0], 1)))
+}
+
+/// Solves this part's share of tier `t` and writes its part file (every part
+/// must succeed). Returns the levels and this part's traffic.
+fn solve_part_file<G: Solvable, T: Transport>(
+    game: &G,
+    t: G::Tier,
+    out_dir: &Path,
+    net: &mut Net<'_, T>,
+    options: &SplitSolveOptions,
+    cache: &mut HashMap<G::Tier, Arc<Vec<u16>>>,
+    progress: &dyn Progress,
+) -> Result<(u32, Traffic)> {
+    let children = match load_children(game, t, out_dir, cache) {
+        Ok(c) => c,
+        Err(e) => return Err(net.fail(e)),
+    };
+    let res = solve_part_in(game, t, &children, net, &options.split, progress)?;
+    drop(children);
+    let mine = part_path(out_dir, &game.tier_name(t), net.me(), net.parts());
+    let written = write_part(&mine, game.fingerprint(), game.tier_size(t), &res);
+    let levels = res.stats.levels;
+    let traffic = res.total_traffic;
+    drop(res);
+    agree_ok(net, written)?;
+    Ok((levels, traffic))
+}
+
+/// The records of `t`'s children, whole (every part holds them all), from
+/// `cache` or their tables; `cache` keeps only these children.
+fn load_children<G: Solvable>(
+    game: &G,
+    t: G::Tier,
+    out_dir: &Path,
+    cache: &mut HashMap<G::Tier, Arc<Vec<u16>>>,
+) -> Result<ChildValues<G::Tier>> {
+    let kids = game.stored_children(t);
+    cache.retain(|c, _| kids.contains(c));
+    let mut children = ChildValues::new();
+    for &c in &kids {
+        let r = match cache.get(&c) {
+            Some(r) => r.clone(),
+            None => {
+                let r = Arc::new(load_records(game, out_dir, c)?);
+                cache.insert(c, r.clone());
+                r
+            }
+        };
+        children.insert(c, r);
+    }
+    Ok(children)
+}
+
+/// Part 0 joins the part files of `t` into its table (its summary returned);
+/// the others wait for the table before the next tier reads it (`None`).
+fn join_tier<G: Solvable, T: Transport>(
+    game: &G,
+    t: G::Tier,
+    out_dir: &Path,
+    net: &mut Net<'_, T>,
+    levels: u32,
+    tier_started: &Instant,
+) -> Result<Option<TierSummary>> {
+    let joined = if net.me() == 0 {
+        let seconds = tier_started.elapsed().as_secs_f64();
+        join_parts(game, t, out_dir, net.parts(), levels, seconds).map(Some)
+    } else {
+        Ok(None)
+    };
+    let joined = match joined {
+        Ok(s) => s,
+        Err(e) => return Err(net.fail(e)),
+    };
+    agree_ok(net, Ok(()))?;
+    Ok(joined)
 }

@@ -21,7 +21,7 @@ pub struct Threads {
 
 impl Threads {
     /// The ends of `parts` connected parts, part `k` at index `k`.
-    pub fn new(parts: usize) -> Vec<Threads> {
+    pub(crate) fn new(parts: usize) -> Vec<Threads> {
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..parts).map(|_| mpsc::channel()).unzip();
         let gone = Arc::new(std::sync::atomic::AtomicBool::new(false));
         receivers

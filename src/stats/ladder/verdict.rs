@@ -147,16 +147,55 @@ pub fn pair_verdict(
     rb: &[LadderCell],
     sides: &[String; 2],
 ) -> PairVerdict {
-    let side0 = sides[0].as_str();
     let diffs: Vec<Interval> = ra.iter().zip(rb).map(|(x, y)| difference(x, y)).collect();
     let signs: Vec<i32> = diffs.iter().map(interval_sign).collect();
+    let results = results_sentence(a, b, &sides[0], ra, &signs);
+    let captures: Vec<Vec<CaptureComparison>> = ra
+        .iter()
+        .zip(rb)
+        .map(|(x, y)| {
+            (0..2)
+                .map(|s| CaptureComparison::new(s, &x.capture_counts[s], &y.capture_counts[s]))
+                .collect()
+        })
+        .collect();
+    let captures_text = captures_text(a, b, sides, ra, rb, &captures);
+    let captures_sentence = format!("{}.", upper_first(&captures_text));
+    let all_drawn = ra.iter().chain(rb).all(|c| c.wins == [0, 0]);
+    let mut sentence = if ra.len() == rb.len() && ra.iter().zip(rb).all(|(x, y)| same_results(x, y))
+    {
+        format!(
+            "{a} and {b} gave identical results (outcomes and captures) at every strength tried: these games do not tell them apart."
+        )
+    } else if all_drawn {
+        format!(
+            "Every game of {a} and {b} was drawn at every strength tried, so the results cannot tell them apart; by captures, {captures_text}."
+        )
+    } else {
+        results
+    };
+    sentence.push_str(&tables_notes(a, b, ra, rb));
+    PairVerdict {
+        a: a.to_string(),
+        b: b.to_string(),
+        differences: diffs,
+        captures,
+        sentence,
+        captures_sentence,
+        strongest: String::new(),
+    }
+}
+
+/// What the score differences (`signs`, one per strength of `ra`) say: which
+/// variant gives the first side (`side0`) more, where.
+fn results_sentence(a: &str, b: &str, side0: &str, ra: &[LadderCell], signs: &[i32]) -> String {
     let (up, down, none) = (
-        engines_with(ra, &signs, 1),
-        engines_with(ra, &signs, -1),
-        engines_with(ra, &signs, 0),
+        engines_with(ra, signs, 1),
+        engines_with(ra, signs, -1),
+        engines_with(ra, signs, 0),
     );
-    let n = diffs.len();
-    let results = if up.len() == n {
+    let n = signs.len();
+    if up.len() == n {
         format!(
             "{a} gives the {side0} a higher score than {b} at every strength tried ({}).",
             list(&up)
@@ -194,16 +233,19 @@ pub fn pair_verdict(
             "No clear difference between {a} and {b} in the {} score at any strength tried.",
             possessive(side0)
         )
-    };
-    let captures: Vec<Vec<CaptureComparison>> = ra
-        .iter()
-        .zip(rb)
-        .map(|(x, y)| {
-            (0..2)
-                .map(|s| CaptureComparison::new(s, &x.capture_counts[s], &y.capture_counts[s]))
-                .collect()
-        })
-        .collect();
+    }
+}
+
+/// What the captures say, side by side (only the sides that captured in some
+/// game), from `captures` (per strength, per side); not capitalised.
+fn captures_text(
+    a: &str,
+    b: &str,
+    sides: &[String; 2],
+    ra: &[LadderCell],
+    rb: &[LadderCell],
+    captures: &[Vec<CaptureComparison>],
+) -> String {
     let captured = |s: usize| {
         ra.iter()
             .chain(rb)
@@ -216,33 +258,25 @@ pub fn pair_verdict(
             captures_direction(a, b, &sides[s], ra, &signs)
         })
         .collect();
-    let captures_text = if parts.is_empty() {
+    if parts.is_empty() {
         format!("no piece was captured in any game of {a} or {b}")
     } else {
         parts.join("; ")
-    };
-    let captures_sentence = format!("{}.", upper_first(&captures_text));
-    let all_drawn = ra.iter().chain(rb).all(|c| c.wins == [0, 0]);
+    }
+}
+
+/// The notes on the strengths where the exact tables decided every game
+/// before any engine moved, or ended most of them (empty when none did).
+fn tables_notes(a: &str, b: &str, ra: &[LadderCell], rb: &[LadderCell]) -> String {
+    let mut notes = String::new();
     let unplayed: Vec<&str> = ra
         .iter()
         .zip(rb)
         .filter(|(x, y)| x.unplayed() && y.unplayed())
         .map(|(x, _)| x.engine.as_str())
         .collect();
-    let mut sentence = if ra.len() == rb.len() && ra.iter().zip(rb).all(|(x, y)| same_results(x, y))
-    {
-        format!(
-            "{a} and {b} gave identical results (outcomes and captures) at every strength tried: these games do not tell them apart."
-        )
-    } else if all_drawn {
-        format!(
-            "Every game of {a} and {b} was drawn at every strength tried, so the results cannot tell them apart; by captures, {captures_text}."
-        )
-    } else {
-        results
-    };
     if !unplayed.is_empty() {
-        sentence.push_str(&format!(
+        notes.push_str(&format!(
             " (At {} every game was decided by the exact tables before any engine moved: that strength says nothing about play.)",
             list(&unplayed)
         ));
@@ -255,18 +289,10 @@ pub fn pair_verdict(
         .map(|(x, _)| x.engine.as_str())
         .collect();
     if !adjudicated.is_empty() {
-        sentence.push_str(&format!(
+        notes.push_str(&format!(
             " (At {} most games of {a} or {b} were ended by the exact tables: the results there are mostly the tables' values of the positions the engines reached, not the outcome of their play.)",
             list(&adjudicated)
         ));
     }
-    PairVerdict {
-        a: a.to_string(),
-        b: b.to_string(),
-        differences: diffs,
-        captures,
-        sentence,
-        captures_sentence,
-        strongest: String::new(),
-    }
+    notes
 }
