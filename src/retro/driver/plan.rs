@@ -187,7 +187,7 @@ pub(crate) fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> Result<u
 }
 
 /// Estimated bytes to solve `tier` alone with the compact solver of `kind`: one
-/// or two bytes a slot ([`CompactKind::bytes_per_slot`]), its distance sets
+/// or two bytes a slot (`CompactKind::bytes_per_slot`), its distance sets
 /// (16 bytes per 4,096 slots) and the records of its stored children.
 pub fn compact_memory<G: TierGame>(game: &G, tier: G::Tier, kind: CompactKind) -> Result<u64> {
     let slots = game.tier_size(tier);

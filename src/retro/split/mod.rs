@@ -14,7 +14,7 @@
 //! # The algorithm
 //! That of [`super::reference`] (scan, then propagation by distance, then draws),
 //! with the state of slot `i` held by the part that owns `i`
-//! ([`Partition::owner`]):
+//! (`Partition::owner`):
 //! 1. **Scan.** Each part scans its own slots ([`TierGame::for_each_slot`](crate::tier::TierGame::for_each_slot)):
 //!    terminal positions, exits resolved from the child tiers' records (every
 //!    part holds them whole), in-tier moves counted. Decided slots and pending

@@ -7,7 +7,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 /// The in-process transport: `parts` parts as threads of one process, each
-/// with its end of a set of channels ([`Threads::new`] gives them all).
+/// with its end of a set of channels (`Threads::new` gives them all).
 pub struct Threads {
     part: usize,
     senders: Vec<mpsc::Sender<(usize, u64, Vec<u8>)>>,
