@@ -87,6 +87,19 @@ fn last_mover_only_drops(game: &HuntGame, t: HuntTier, hunter_to_move: bool) -> 
 }
 
 impl HuntGame {
+    /// The position of tier `t` (its pieces in hand and captured) with these
+    /// pieces on board and this side to move.
+    fn tier_pos(&self, t: HuntTier, hunters: u64, prey: u64, hunter_to_move: bool) -> HuntPos {
+        self.make_pos(
+            hunters,
+            prey,
+            t.hunters_in_hand,
+            t.prey_in_hand,
+            t.captured,
+            hunter_to_move,
+        )
+    }
+
     /// The position of slot `index` of tier `t` and the order of its stabiliser,
     /// or `None` for a slot that holds no position. A slot of a class whose hunter
     /// set some symmetry fixes is ranked back (is it the canonical image?), and
@@ -102,14 +115,7 @@ impl HuntGame {
             let sets = &idx.sets[h];
             let hunters = *sets.masks.get(class as usize)?;
             let prey = idx.prey_unrank(hunters, p, prank);
-            let pos = self.make_pos(
-                hunters,
-                prey,
-                t.hunters_in_hand,
-                t.prey_in_hand,
-                t.captured,
-                side == 0,
-            );
+            let pos = self.tier_pos(t, hunters, prey, side == 0);
             if sets.stabiliser[class as usize].is_empty() {
                 return Some((pos, 1));
             }
@@ -439,14 +445,7 @@ impl TierGame for HuntGame {
                     if index < range.start || index >= end || !want(index) {
                         continue;
                     }
-                    let pos = self.make_pos(
-                        hunters,
-                        prey,
-                        t.hunters_in_hand,
-                        t.prey_in_hand,
-                        t.captured,
-                        side == 0,
-                    );
+                    let pos = self.tier_pos(t, hunters, prey, side == 0);
                     if symmetric && idx.rank(&pos) != index {
                         continue;
                     }
