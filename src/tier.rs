@@ -36,6 +36,19 @@ pub trait TierGame: Notation {
     fn tier_is_terminal(&self, _tier: Self::Tier) -> bool {
         false
     }
+    /// The value, for its side to move, of the child that move `m` of `pos` leads to,
+    /// when that child lies in terminal tier `child_tier` and the game knows the
+    /// value without playing the move (every position of the tier has the same
+    /// outcome for a given side to move, say). Default: `None` (the solvers play the
+    /// move and read the child's outcome).
+    fn terminal_child_value(
+        &self,
+        _pos: &Self::Pos,
+        _m: Self::Move,
+        _child_tier: Self::Tier,
+    ) -> Option<crate::game::Value> {
+        None
+    }
     /// The children of `tier` that are stored as tables (the non-terminal ones).
     fn stored_children(&self, tier: Self::Tier) -> Vec<Self::Tier> {
         let mut out = self.tier_children(tier);
@@ -120,6 +133,22 @@ pub trait TierGame: Notation {
             }
         }
     }
+    /// The stabiliser order of slot `index`'s representative ([`TierGame::unrank_orbit`])
+    /// and its predecessors into `out` ([`TierGame::pred_ranks`]); `None` for a slot
+    /// that holds no position. A game may share the work of the two (the slot's
+    /// pieces are known from the index). Default: `unrank_orbit`, then `pred_ranks`.
+    fn slot_pred_ranks(
+        &self,
+        tier: Self::Tier,
+        index: u64,
+        buf: &mut Vec<Self::Pos>,
+        out: &mut Vec<(u64, Option<u32>)>,
+    ) -> Option<Option<u32>> {
+        out.clear();
+        let (rep, stab) = self.unrank_orbit(tier, index)?;
+        self.pred_ranks(tier, &rep, buf, out);
+        Some(stab)
+    }
     /// Whether the position in slot `index` of `tier` may have in-tier moves: a
     /// cheap test on the index alone. `false` must be certain (every legal move
     /// of the position leaves the tier, as when the side to move must drop); the
@@ -170,9 +199,11 @@ pub trait TierGame: Notation {
     }
     /// Calls `f(index, position)` for every slot of `range` that `want` accepts
     /// and that holds a position, in increasing index order, with the position
-    /// [`TierGame::unrank`] gives. A game may enumerate consecutive slots faster
-    /// than it unranks them one by one (the solver's sweeps use this). Stops at
-    /// the first error of `f`. Default: `unrank` each wanted index.
+    /// [`TierGame::unrank`] gives, except that a game may leave its Zobrist hash
+    /// ([`Game::hash`](crate::game::Game::hash)) unset: the sweeps rank positions
+    /// by their pieces and never read it. A game may enumerate consecutive slots
+    /// faster than it unranks them one by one (the solver's sweeps use this).
+    /// Stops at the first error of `f`. Default: `unrank` each wanted index.
     fn for_each_slot(
         &self,
         tier: Self::Tier,

@@ -4,7 +4,7 @@
 
 use huntsolve::game::Game;
 use huntsolve::game::Notation;
-use huntsolve::hunt::from_spec;
+use huntsolve::hunt::{from_spec, HuntPos};
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{load_records, solve, Compact};
 use huntsolve::retro::{Scope, Solvable, SolveOptions, TierGame};
@@ -164,7 +164,8 @@ fn memory_limit_batches_waves_with_the_same_records() {
 
 /// A tier past 2^32 slots (7 cows on the 49-point board, 21.6 G slots):
 /// rank and unrank round trip on slots above 2^32 and on the last pair, and the
-/// enumeration of consecutive slots gives the positions `unrank` gives (no solve:
+/// enumeration of consecutive slots gives the positions `unrank` gives, but for
+/// the hash, which it may leave unset (no solve:
 /// the tier would need about 87 GB of solver state).
 #[test]
 fn sixty_four_bit_index_round_trip_past_two_to_the_32() {
@@ -187,7 +188,10 @@ fn sixty_four_bit_index_round_trip_past_two_to_the_32() {
         .unwrap();
         for i in start..start + 64 {
             let got = g.unrank(t, i);
-            assert_eq!(got, seen.iter().find(|s| s.0 == i).map(|s| s.1), "slot {i}");
+            // The same position; the enumeration may leave the hash unset (0).
+            let text = |p: Option<&HuntPos>| p.map(|p| g.format_position(p));
+            let swept = seen.iter().find(|s| s.0 == i).map(|s| &s.1);
+            assert_eq!(text(got.as_ref()), text(swept), "slot {i}");
             if let Some(p) = got {
                 assert!(i > u32::MAX as u64);
                 assert_eq!(g.rank(t, &p), i, "slot {i}: {}", g.format_position(&p));

@@ -15,7 +15,6 @@ use std::sync::atomic::Ordering;
 /// Buffers of one propagation job.
 struct Job<G: TierGame> {
     pred: PredScratch<G>,
-    preds: Vec<u64>,
     all: Vec<u64>,
     losses: Vec<u64>,
     wins: Vec<u64>,
@@ -29,7 +28,6 @@ impl<G: TierGame> Job<G> {
     fn new() -> Self {
         Job {
             pred: PredScratch::new(),
-            preds: Vec::new(),
             all: Vec::new(),
             losses: Vec::new(),
             wins: Vec::new(),
@@ -121,14 +119,7 @@ fn level_chunk<G: TierGame>(
     // Losses: every undecided predecessor wins at d + 1.
     let next = d + 1;
     let win_next = win(next)?;
-    predecessors(
-        game,
-        tier,
-        &job.losses,
-        &mut job.pred,
-        &mut job.preds,
-        &mut job.all,
-    );
+    predecessors(game, tier, &job.losses, &mut job.pred, &mut job.all);
     for &q in &job.all {
         let q = q as usize;
         loop {
@@ -153,14 +144,7 @@ fn level_chunk<G: TierGame>(
         counted_wins(game, tier, children, bytes, job)?;
         return Ok(found);
     }
-    predecessors(
-        game,
-        tier,
-        &job.wins,
-        &mut job.pred,
-        &mut job.preds,
-        &mut job.all,
-    );
+    predecessors(game, tier, &job.wins, &mut job.pred, &mut job.all);
     let all = std::mem::take(&mut job.all);
     for &q in &all {
         if bytes.load(q as usize) != UNKNOWN {
@@ -185,6 +169,7 @@ fn counted_wins<G: TierGame>(
 ) -> Result<()> {
     let mut edges = std::mem::take(&mut job.edges);
     for k in 0..job.wins.len() {
+        edges.clear();
         pred_edges(game, tier, job.wins[k], &mut job.pred, &mut edges);
         for &(q, e) in &edges {
             let i = q as usize;
@@ -256,13 +241,11 @@ fn predecessors<G: TierGame>(
     tier: G::Tier,
     of: &[u64],
     scratch: &mut PredScratch<G>,
-    preds: &mut Vec<u64>,
     all: &mut Vec<u64>,
 ) {
     all.clear();
     for &c in of {
-        pred_classes(game, tier, c, scratch, preds);
-        all.extend_from_slice(preds);
+        pred_classes(game, tier, c, scratch, all);
     }
     all.sort_unstable();
     all.dedup();

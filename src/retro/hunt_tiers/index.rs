@@ -4,7 +4,7 @@ use crate::game::Game;
 use crate::hunt::{HuntGame, HuntPos};
 use crate::retro::cache;
 use crate::retro::scope::binomial;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -282,13 +282,20 @@ impl Index {
     }
 
     /// The prey set of colex rank `rank` with `count` prey among the points not in `hunters`.
-    pub(super) fn prey_unrank(&self, hunters: u64, count: usize, mut rank: u64) -> u64 {
+    pub(super) fn prey_unrank(&self, hunters: u64, count: usize, rank: u64) -> u64 {
+        let free = self.n - hunters.count_ones() as usize;
+        spread(self.compressed_unrank(free, count, rank), hunters)
+    }
+
+    /// The set of colex rank `rank` with `count` members among `0..free`: a prey
+    /// mask compressed onto the points free of hunters (see [`squeeze`]).
+    #[inline]
+    pub(super) fn compressed_unrank(&self, free: usize, count: usize, mut rank: u64) -> u64 {
         // Colex digits decrease: the k-th is the largest c below the (k+1)-th with
         // C(c, k) <= rank, so one downward walk over the free points finds them
-        // all (by 8 first, then one by one), in places among the free points,
-        // spread onto the board at the end.
+        // all (by 8 first, then one by one), in places among the free points.
         let mut x = 0u64;
-        let mut c = self.n - hunters.count_ones() as usize;
+        let mut c = free;
         for k in (2..=count).rev() {
             c -= 1;
             while c >= 8 && self.binom[c - 8][k] > rank {
@@ -304,7 +311,64 @@ impl Index {
         if count >= 1 {
             x |= 1u64 << rank;
         }
-        spread(x, hunters)
+        x
+    }
+
+    /// [`Index::compressed_unrank`] of consecutive ranks of a sorted list (a
+    /// propagation level's children): the thread's last unranked set of the same
+    /// shape is the starting point when its rank is not larger. Colex digits
+    /// are monotone in the rank, so while the higher digits agree each digit
+    /// walks up from the last one's (mostly not at all); below the first digit
+    /// that moved, the walk goes down as in `compressed_unrank`. The result is
+    /// the same whatever the thread unranked before.
+    #[inline]
+    pub(super) fn compressed_unrank_sorted(&self, free: usize, count: usize, rank: u64) -> u64 {
+        thread_local! {
+            /// (free, count, rank, set) of the thread's last sorted unranking.
+            static LAST: Cell<(usize, usize, u64, u64)> = const { Cell::new((0, 0, u64::MAX, 0)) };
+        }
+        let (lf, lc, lr, lx) = LAST.with(Cell::get);
+        let x = if lf == free && lc == count && lr <= rank && count >= 1 {
+            self.unrank_after(free, count, rank, lx)
+        } else {
+            self.compressed_unrank(free, count, rank)
+        };
+        LAST.with(|c| c.set((free, count, rank, x)));
+        x
+    }
+
+    /// The set of rank `rank` from `prev`, a set of the same shape whose rank is
+    /// not larger (see [`Index::compressed_unrank_sorted`]).
+    fn unrank_after(&self, free: usize, count: usize, mut rank: u64, prev: u64) -> u64 {
+        let binom = &self.binom;
+        let mut x = 0u64;
+        let mut hi = free;
+        let mut same = true;
+        let mut px = prev;
+        for k in (2..=count).rev() {
+            let pd = 63 - px.leading_zeros() as usize;
+            px &= !(1u64 << pd);
+            let mut c;
+            if same {
+                c = pd;
+                while c + 1 < hi && binom[c + 1][k] <= rank {
+                    c += 1;
+                }
+                same = c == pd;
+            } else {
+                c = hi - 1;
+                while c >= 8 && binom[c - 8][k] > rank {
+                    c -= 8;
+                }
+                while binom[c][k] > rank {
+                    c -= 1;
+                }
+            }
+            rank -= binom[c][k];
+            x |= 1u64 << c;
+            hi = c;
+        }
+        x | 1u64 << rank
     }
 
     pub(super) fn rank(&self, pos: &HuntPos) -> u64 {

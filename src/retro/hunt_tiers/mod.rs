@@ -25,7 +25,7 @@ mod index;
 mod solvable;
 
 pub(crate) use index::distinct_images;
-use index::{compress, squeeze, with_index, Lifted};
+use index::{compress, spread, squeeze, with_index, Index, Lifted};
 
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -88,16 +88,25 @@ fn last_mover_only_drops(game: &HuntGame, t: HuntTier, hunter_to_move: bool) -> 
 
 impl HuntGame {
     /// The position of tier `t` (its pieces in hand and captured) with these
-    /// pieces on board and this side to move.
-    fn tier_pos(&self, t: HuntTier, hunters: u64, prey: u64, hunter_to_move: bool) -> HuntPos {
-        self.make_pos(
+    /// pieces on board and this side to move, without its Zobrist hash (0): the
+    /// solvers' enumerations rank positions by their pieces and never read the
+    /// hash, which cost about 20 instructions a slot ([`TierGame::unrank`] sets it).
+    fn tier_pos_unhashed(
+        &self,
+        t: HuntTier,
+        hunters: u64,
+        prey: u64,
+        hunter_to_move: bool,
+    ) -> HuntPos {
+        HuntPos {
             hunters,
             prey,
-            t.hunters_in_hand,
-            t.prey_in_hand,
-            t.captured,
+            hunters_in_hand: t.hunters_in_hand,
+            prey_in_hand: t.prey_in_hand,
+            captured: t.captured,
             hunter_to_move,
-        )
+            hash: 0,
+        }
     }
 
     /// The position of slot `index` of tier `t` and the order of its stabiliser,
@@ -106,24 +115,183 @@ impl HuntGame {
     /// that ranking gives the stabiliser too; any other class's stabiliser is
     /// trivial.
     fn unrank_stab(&self, t: HuntTier, index: u64) -> Option<(HuntPos, u32)> {
+        let (mut pos, stab, _) = with_index(self, |idx| self.unrank_in(idx, t, index, false))?;
+        pos.hash = self.compute_hash(&pos);
+        Some((pos, stab))
+    }
+
+    /// [`HuntGame::unrank_stab`] with the index at hand, the position without its
+    /// hash ([`HuntGame::tier_pos_unhashed`]), and for a class whose
+    /// hunter set no symmetry but the identity fixes, the prey compressed onto the
+    /// points free of hunters and its rank (`Known`): what [`HuntGame::pred_ranks_in`]
+    /// would otherwise compute again.
+    ///
+    /// With `sorted`, the slot is one of an increasing run (a level's children in
+    /// `slot_pred_ranks`) and its prey are unranked from the last slot's
+    /// ([`Index::compressed_unrank_sorted`]).
+    fn unrank_in(
+        &self,
+        idx: &Index,
+        t: HuntTier,
+        index: u64,
+        sorted: bool,
+    ) -> Option<(HuntPos, u32, Known)> {
         let (h, p) = on_board(self, t)?;
-        with_index(self, |idx| {
-            let side = index & 1;
-            let rest = index >> 1;
-            let per = idx.binom[idx.n - h][p];
-            let (class, prank) = (rest / per, rest % per);
-            let sets = &idx.sets[h];
-            let hunters = *sets.masks.get(class as usize)?;
-            let prey = idx.prey_unrank(hunters, p, prank);
-            let pos = self.tier_pos(t, hunters, prey, side == 0);
-            if sets.stabiliser[class as usize].is_empty() {
-                return Some((pos, 1));
+        let side = index & 1;
+        let rest = index >> 1;
+        let free = idx.n - h;
+        let per = idx.binom[free][p];
+        let (class, prank) = (rest / per, rest % per);
+        let sets = &idx.sets[h];
+        let hunters = *sets.masks.get(class as usize)?;
+        let x = if sorted {
+            idx.compressed_unrank_sorted(free, p, prank)
+        } else {
+            idx.compressed_unrank(free, p, prank)
+        };
+        let pos = self.tier_pos_unhashed(t, hunters, spread(x, hunters), side == 0);
+        if sets.stabiliser[class as usize].is_empty() {
+            return Some((pos, 1, Some((x, prank))));
+        }
+        let (r, stab) = idx.rank_stab(&pos);
+        (r == index).then_some((pos, stab, None))
+    }
+    /// [`TierGame::pred_ranks`] with the index at hand (appending to `out`);
+    /// `known`, from [`HuntGame::unrank_in`], spares mapping and ranking the prey
+    /// of a representative again.
+    ///
+    /// Un-steps whose legality needs at most a jump test (see
+    /// [`TierGame::unmoves`] here) are ranked without building positions: an
+    /// un-step of the prey keeps the hunter set, so its class and canonical
+    /// symmetries are looked up once and the prey set is mapped and compressed
+    /// once per such symmetry, each predecessor then being that mask with one
+    /// compressed point moved (as in `child_indices`); an un-step of a hunter is
+    /// ranked whole. Every other case takes the general path (un-moves, then
+    /// their ranks).
+    fn pred_ranks_in(
+        &self,
+        idx: &Index,
+        tier: HuntTier,
+        pos: &HuntPos,
+        known: Known,
+        buf: &mut Vec<HuntPos>,
+        out: &mut Vec<(u64, Option<u32>)>,
+    ) {
+        let t = self.tier_of(pos);
+        if last_mover_only_drops(self, t, pos.hunter_to_move) || self.hunters_have_won(pos) {
+            return;
+        }
+        let rules = self.rules();
+        let hunter_moved = !pos.hunter_to_move;
+        // With compulsory captures a hunter step is legal exactly when no jump is
+        // (checked per predecessor below, without generating its moves).
+        let always_legal = if hunter_moved {
+            !(pos.hunters_in_hand > 0 && rules.drop_before_move.0)
+        } else {
+            !(pos.prey_in_hand > 0 && rules.drop_before_move.1)
+                && rules.prey_no_moves != PreyNoMoves::Pass
+        };
+        let general = |buf: &mut Vec<HuntPos>, out: &mut Vec<(u64, Option<u32>)>| {
+            self.unmoves(pos, buf);
+            out.extend(
+                buf.iter()
+                    .filter(|p| self.tier_of(p) == tier)
+                    .map(|p| self.rank_orbit(tier, p)),
+            );
+        };
+        if !always_legal || t != tier {
+            return general(buf, out);
+        }
+        let board = self.board();
+        let empty = board.all_mask() & !(pos.hunters | pos.prey);
+        {
+            if hunter_moved {
+                let mut m = pos.hunters;
+                while m != 0 {
+                    let to = m.trailing_zeros();
+                    m &= m - 1;
+                    let mut from = board.neighbours[to as usize] & empty;
+                    while from != 0 {
+                        let s = from.trailing_zeros();
+                        from &= from - 1;
+                        let pred = HuntPos {
+                            hunters: pos.hunters & !(1u64 << to) | 1u64 << s,
+                            hunter_to_move: true,
+                            hash: 0,
+                            ..*pos
+                        };
+                        if rules.capture_compulsory && self.hunter_can_capture(&pred) {
+                            continue;
+                        }
+                        let (r, stab) = idx.rank_stab(&pred);
+                        out.push((r, Some(stab)));
+                    }
+                }
+                return;
             }
-            let (r, stab) = idx.rank_stab(&pos);
-            (r == index).then_some((pos, stab))
-        })
+            let h = pos.hunters.count_ones() as usize;
+            let p = pos.prey.count_ones() as usize;
+            let sets = &idx.sets[h];
+            let (class, start, len) = sets.lookup[idx.prey_rank(0, pos.hunters) as usize];
+            let best_h = sets.masks[class as usize];
+            let syms = &sets.to_canon[start as usize..(start + len) as usize];
+            let mut images = [(0u8, 0u64, 0u64); 16];
+            let images = if let Some((x, r)) = known {
+                // The representative of a class only the identity (symmetry 0) fixes.
+                images[0] = (0, x, r);
+                &images[..1]
+            } else {
+                if syms.len() > images.len() {
+                    return general(buf, out);
+                }
+                for (k, &s) in syms.iter().enumerate() {
+                    let x = squeeze(idx.map(s as usize, pos.prey), best_h);
+                    images[k] = (s, x, idx.compressed_rank(x));
+                }
+                &images[..syms.len()]
+            };
+            // A point's place among the points free of hunters in image `s`.
+            let at = |s: u8, q: u32| {
+                let y = idx.point[s as usize][q as usize] as u32;
+                y - (best_h & ((1u64 << y) - 1)).count_ones()
+            };
+            let base = class as u64 * idx.binom[idx.n - h][p];
+            let mut lifted = [Lifted::default(); 16];
+            let mut m = pos.prey;
+            while m != 0 {
+                let to = m.trailing_zeros();
+                m &= m - 1;
+                let mut from = board.neighbours[to as usize] & empty;
+                if from == 0 {
+                    continue;
+                }
+                for (l, &(sym, x, r0)) in lifted.iter_mut().zip(images) {
+                    *l = idx.lift(x, r0, at(sym, to));
+                }
+                let lifted = &lifted[..images.len()];
+                while from != 0 {
+                    let s = from.trailing_zeros();
+                    from &= from - 1;
+                    let (mut best, mut stab) = (u64::MAX, 0u32);
+                    for (l, &(sym, _, _)) in lifted.iter().zip(images) {
+                        let r = idx.step_to(l, at(sym, s));
+                        if r < best {
+                            (best, stab) = (r, 1);
+                        } else if r == best {
+                            stab += 1;
+                        }
+                    }
+                    // The predecessor has the prey to move: side bit 1.
+                    out.push(((base + best) * 2 + 1, Some(stab)));
+                }
+            }
+        }
     }
 }
+
+/// For a representative whose hunter set only the identity fixes: its prey
+/// compressed onto the points free of hunters, and that mask's colex rank.
+type Known = Option<(u64, u64)>;
 
 impl TierGame for HuntGame {
     type Tier = HuntTier;
@@ -196,6 +364,23 @@ impl TierGame for HuntGame {
 
     fn tier_is_terminal(&self, t: HuntTier) -> bool {
         tier_is_won(self, t)
+    }
+
+    /// A terminal tier is one the hunters have won by count (H11), which
+    /// [`Game::outcome`] checks first: the child is won with the hunters to move
+    /// and lost with the prey to move, and every move passes the turn.
+    fn terminal_child_value(
+        &self,
+        pos: &HuntPos,
+        _m: HuntMove,
+        child_tier: HuntTier,
+    ) -> Option<crate::game::Value> {
+        use crate::game::Value;
+        tier_is_won(self, child_tier).then_some(if pos.hunter_to_move {
+            Value::Loss
+        } else {
+            Value::Win
+        })
     }
 
     fn tier_size(&self, t: HuntTier) -> u64 {
@@ -279,108 +464,25 @@ impl TierGame for HuntGame {
         out: &mut Vec<(u64, Option<u32>)>,
     ) {
         out.clear();
-        let t = self.tier_of(pos);
-        if last_mover_only_drops(self, t, pos.hunter_to_move) || self.hunters_have_won(pos) {
-            return;
-        }
-        let rules = self.rules();
-        let hunter_moved = !pos.hunter_to_move;
-        // With compulsory captures a hunter step is legal exactly when no jump is
-        // (checked per predecessor below, without generating its moves).
-        let always_legal = if hunter_moved {
-            !(pos.hunters_in_hand > 0 && rules.drop_before_move.0)
-        } else {
-            !(pos.prey_in_hand > 0 && rules.drop_before_move.1)
-                && rules.prey_no_moves != PreyNoMoves::Pass
-        };
-        let general = |buf: &mut Vec<HuntPos>, out: &mut Vec<(u64, Option<u32>)>| {
-            self.unmoves(pos, buf);
-            out.extend(
-                buf.iter()
-                    .filter(|p| self.tier_of(p) == tier)
-                    .map(|p| self.rank_orbit(tier, p)),
-            );
-        };
-        if !always_legal || t != tier {
-            return general(buf, out);
-        }
-        let board = self.board();
-        let empty = board.all_mask() & !(pos.hunters | pos.prey);
         with_index(self, |idx| {
-            if hunter_moved {
-                let mut m = pos.hunters;
-                while m != 0 {
-                    let to = m.trailing_zeros();
-                    m &= m - 1;
-                    let mut from = board.neighbours[to as usize] & empty;
-                    while from != 0 {
-                        let s = from.trailing_zeros();
-                        from &= from - 1;
-                        let pred = HuntPos {
-                            hunters: pos.hunters & !(1u64 << to) | 1u64 << s,
-                            hunter_to_move: true,
-                            hash: 0,
-                            ..*pos
-                        };
-                        if rules.capture_compulsory && self.hunter_can_capture(&pred) {
-                            continue;
-                        }
-                        let (r, stab) = idx.rank_stab(&pred);
-                        out.push((r, Some(stab)));
-                    }
-                }
-                return;
-            }
-            let h = pos.hunters.count_ones() as usize;
-            let p = pos.prey.count_ones() as usize;
-            let sets = &idx.sets[h];
-            let (class, start, len) = sets.lookup[idx.prey_rank(0, pos.hunters) as usize];
-            let best_h = sets.masks[class as usize];
-            let syms = &sets.to_canon[start as usize..(start + len) as usize];
-            let mut images = [(0u8, 0u64, 0u64); 16];
-            if syms.len() > images.len() {
-                return general(buf, out);
-            }
-            for (k, &s) in syms.iter().enumerate() {
-                let x = squeeze(idx.map(s as usize, pos.prey), best_h);
-                images[k] = (s, x, idx.compressed_rank(x));
-            }
-            let images = &images[..syms.len()];
-            // A point's place among the points free of hunters in image `s`.
-            let at = |s: u8, q: u32| {
-                let y = idx.point[s as usize][q as usize] as u32;
-                y - (best_h & ((1u64 << y) - 1)).count_ones()
-            };
-            let base = class as u64 * idx.binom[idx.n - h][p];
-            let mut lifted = [Lifted::default(); 16];
-            let mut m = pos.prey;
-            while m != 0 {
-                let to = m.trailing_zeros();
-                m &= m - 1;
-                let mut from = board.neighbours[to as usize] & empty;
-                if from == 0 {
-                    continue;
-                }
-                for (l, &(sym, x, r0)) in lifted.iter_mut().zip(images) {
-                    *l = idx.lift(x, r0, at(sym, to));
-                }
-                let lifted = &lifted[..images.len()];
-                while from != 0 {
-                    let s = from.trailing_zeros();
-                    from &= from - 1;
-                    let (mut best, mut stab) = (u64::MAX, 0u32);
-                    for (l, &(sym, _, _)) in lifted.iter().zip(images) {
-                        let r = idx.step_to(l, at(sym, s));
-                        if r < best {
-                            (best, stab) = (r, 1);
-                        } else if r == best {
-                            stab += 1;
-                        }
-                    }
-                    // The predecessor has the prey to move: side bit 1.
-                    out.push(((base + best) * 2 + 1, Some(stab)));
-                }
-            }
+            self.pred_ranks_in(idx, tier, pos, None, buf, out)
+        });
+    }
+
+    /// The slot's pieces come from the index: the prey's compressed mask and rank
+    /// are not computed again for the prey's un-steps.
+    fn slot_pred_ranks(
+        &self,
+        tier: HuntTier,
+        index: u64,
+        buf: &mut Vec<HuntPos>,
+        out: &mut Vec<(u64, Option<u32>)>,
+    ) -> Option<Option<u32>> {
+        out.clear();
+        with_index(self, |idx| {
+            let (pos, stab, known) = self.unrank_in(idx, tier, index, true)?;
+            self.pred_ranks_in(idx, tier, &pos, known, buf, out);
+            Some(Some(stab))
         })
     }
 
@@ -445,7 +547,7 @@ impl TierGame for HuntGame {
                     if index < range.start || index >= end || !want(index) {
                         continue;
                     }
-                    let pos = self.tier_pos(t, hunters, prey, side == 0);
+                    let pos = self.tier_pos_unhashed(t, hunters, prey, side == 0);
                     if symmetric && idx.rank(&pos) != index {
                         continue;
                     }

@@ -214,3 +214,107 @@ fn unrank_orbit_equals_unrank_then_rank_orbit() {
         );
     }
 }
+
+/// Unranking a sorted run from the thread's last set equals unranking each rank
+/// from scratch, whatever came before (other shapes, a larger rank, repeats).
+#[test]
+fn sorted_unranking_equals_unranking() {
+    let g = crate::hunt::from_spec("cows-leopards-peralikatuma").unwrap();
+    let idx = shared(&g);
+    let mut rng = crate::random::Rng::new(5);
+    for _ in 0..400 {
+        let free = 30 + rng.below(18);
+        let count = rng.below(9);
+        let total = idx.binom[free][count];
+        let mut ranks: Vec<u64> = (0..rng.below(60))
+            .map(|_| rng.below(total as usize) as u64)
+            .collect();
+        // Mostly increasing runs with repeats; now and then out of order.
+        if rng.below(4) != 0 {
+            ranks.sort_unstable();
+        }
+        for r in ranks {
+            assert_eq!(
+                idx.compressed_unrank_sorted(free, count, r),
+                idx.compressed_unrank(free, count, r),
+                "free {free}, count {count}, rank {r}"
+            );
+        }
+    }
+}
+
+/// The hunt games' `slot_pred_ranks` (the slot's prey taken from the index,
+/// unranked along sorted runs) equals the trait's default: `unrank_orbit`, then
+/// `pred_ranks` of the representative.
+#[test]
+fn slot_pred_ranks_equal_unrank_then_pred_ranks() {
+    for (spec, scope) in [
+        ("cows-leopards-mogol", Scope::MaxPrey(4)),
+        ("diviyan-keliya", Scope::MaxPrey(2)),
+        ("bagh-chal,prey=3,hunter_win=captures>=2", Scope::Whole),
+        ("kaooa", Scope::Whole),
+    ] {
+        let g = crate::hunt::from_spec(spec).unwrap();
+        let mut rng = crate::random::Rng::new(3);
+        let (mut buf, mut got, mut want) = (Vec::new(), Vec::new(), Vec::new());
+        let mut checked = 0;
+        for t in g.scope_tiers(&scope).unwrap() {
+            let size = g.tier_size(t);
+            let mut slots: Vec<u64> = (0..2_000)
+                .map(|_| rng.below(size as usize) as u64)
+                .collect();
+            slots.sort_unstable();
+            for i in slots {
+                let stab = g.slot_pred_ranks(t, i, &mut buf, &mut got);
+                let Some((rep, stab_c)) = g.unrank_orbit(t, i) else {
+                    assert_eq!(stab, None, "{spec} {i}");
+                    continue;
+                };
+                assert_eq!(stab, Some(stab_c), "{spec} {i}");
+                g.pred_ranks(t, &rep, &mut buf, &mut want);
+                got.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(got, want, "{spec} {}", g.format_position(&rep));
+                checked += got.len();
+            }
+        }
+        assert!(checked > 1000, "{spec}: {checked}");
+    }
+}
+
+/// The hunt games' `terminal_child_value` equals playing the move and reading
+/// the child's outcome, for every move into a terminal tier.
+#[test]
+fn terminal_child_value_equals_the_outcome() {
+    for (spec, scope) in [
+        ("cows-leopards-mogol", Scope::MaxPrey(4)),
+        ("bagh-chal,prey=3,hunter_win=captures>=2", Scope::Whole),
+        ("diviyan-keliya", Scope::MaxPrey(3)),
+    ] {
+        let g = crate::hunt::from_spec(spec).unwrap();
+        let mut rng = crate::random::Rng::new(7);
+        let mut moves = Vec::new();
+        let mut checked = 0;
+        for t in g.scope_tiers(&scope).unwrap() {
+            let size = g.tier_size(t);
+            for _ in 0..3_000 {
+                let Some(p) = g.unrank(t, rng.below(size as usize) as u64) else {
+                    continue;
+                };
+                g.legal_moves(&p, &mut moves);
+                for &m in &moves {
+                    let c = g.play(&p, m);
+                    let ct = g.tier_of(&c);
+                    let v = g.terminal_child_value(&p, m, ct);
+                    if g.tier_is_terminal(ct) {
+                        assert_eq!(v, g.outcome(&c), "{spec} {}", g.format_position(&p));
+                        checked += 1;
+                    } else {
+                        assert_eq!(v, None, "{spec}");
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "{spec}: {checked}");
+    }
+}

@@ -227,12 +227,11 @@ fn level_predecessors<G: TierGame, S: Slot>(
         .par_chunks(LEVEL_BATCH)
         .with_min_len(jobs(losses.len()))
         .map_init(
-            || (PredScratch::new(), Vec::new(), Vec::new()),
-            |(scratch, preds, all), batch| {
+            || (PredScratch::new(), Vec::new()),
+            |(scratch, all), batch| {
                 all.clear();
                 for &c in batch {
-                    pred_classes(game, tier, c, scratch, preds);
-                    all.extend_from_slice(preds);
+                    pred_classes(game, tier, c, scratch, all);
                 }
                 all.retain(|&q| words.load(q as usize) & U != 0);
                 all.iter()
@@ -248,12 +247,11 @@ fn level_predecessors<G: TierGame, S: Slot>(
         .par_chunks(LEVEL_BATCH)
         .with_min_len(jobs(wins.len()))
         .map_init(
-            || (PredScratch::new(), Vec::new(), Vec::new()),
-            |(scratch, preds, all), batch| {
+            || (PredScratch::new(), Vec::new()),
+            |(scratch, all), batch| {
                 all.clear();
                 for &c in batch {
-                    pred_edges(game, tier, c, scratch, preds);
-                    all.extend_from_slice(preds);
+                    pred_edges(game, tier, c, scratch, all);
                 }
                 all.retain(|&(q, _)| words.load(q as usize) & U != 0);
                 all.iter()

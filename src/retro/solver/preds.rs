@@ -22,8 +22,8 @@ impl<G: TierGame> PredScratch<G> {
     }
 }
 
-/// Predecessor classes of the class `child` ([`TierGame::pred_ranks`] of its
-/// representative), a class once per un-move that reaches it.
+/// Appends the predecessor classes of the class `child` ([`TierGame::slot_pred_ranks`])
+/// to `out`, a class once per un-move that reaches it.
 pub(in crate::retro) fn pred_classes<G: TierGame>(
     game: &G,
     tier: G::Tier,
@@ -31,16 +31,17 @@ pub(in crate::retro) fn pred_classes<G: TierGame>(
     scratch: &mut PredScratch<G>,
     out: &mut Vec<u64>,
 ) {
-    out.clear();
-    let Some(rep) = game.unrank(tier, child) else {
+    if game
+        .slot_pred_ranks(tier, child, &mut scratch.buf, &mut scratch.ranks)
+        .is_none()
+    {
         return;
-    };
-    game.pred_ranks(tier, &rep, &mut scratch.buf, &mut scratch.ranks);
+    }
     // Not deduplicated: deciding a class twice is a no-op (`decide`).
     out.extend(scratch.ranks.iter().map(|r| r.0));
 }
 
-/// Predecessor classes of the class `child` with the number of in-tier
+/// Appends the predecessor classes of the class `child` with the number of in-tier
 /// moves of each predecessor's representative that land in class `child`
 /// (the edges a decided `child` removes from the predecessor's counter).
 ///
@@ -55,12 +56,10 @@ pub(in crate::retro) fn pred_edges<G: TierGame>(
     scratch: &mut PredScratch<G>,
     out: &mut Vec<(u64, u16)>,
 ) {
-    out.clear();
-    let Some((rep, stab_c)) = game.unrank_orbit(tier, child) else {
+    let ranks = &mut scratch.ranks;
+    let Some(stab_c) = game.slot_pred_ranks(tier, child, &mut scratch.buf, ranks) else {
         return;
     };
-    let ranks = &mut scratch.ranks;
-    game.pred_ranks(tier, &rep, &mut scratch.buf, ranks);
     let exact = ranks.iter().all(|r| r.1.is_some());
     match stab_c {
         // A child fixed by no symmetry but the identity (most): each un-move is

@@ -114,6 +114,8 @@ pub(in crate::retro) fn scan_position<G: TierGame>(
             }
         } else if let Some(k) = children.slot(ct) {
             exit_ranks.push((k, r));
+        } else if let Some(v) = game.terminal_child_value(pos, m, ct) {
+            exits.add(v, 0);
         } else if game.tier_is_terminal(ct) {
             // A terminal tier is not stored: its positions' values are their outcomes.
             let child = game.play(pos, m);
