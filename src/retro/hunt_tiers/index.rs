@@ -383,6 +383,18 @@ impl Index {
     /// counting them gives its order.
     #[inline]
     pub(super) fn rank_stab(&self, pos: &HuntPos) -> (u64, u32) {
+        self.rank_stab_with(pos, |s| self.map(s as usize, pos.prey))
+    }
+
+    /// [`Index::rank_stab`] with the prey's image under symmetry `s` from
+    /// `prey_image(s)` (a caller ranking several positions with the same prey
+    /// maps it once per symmetry).
+    #[inline]
+    pub(super) fn rank_stab_with(
+        &self,
+        pos: &HuntPos,
+        mut prey_image: impl FnMut(u8) -> u64,
+    ) -> (u64, u32) {
         let h = pos.hunters.count_ones() as usize;
         let p = pos.prey.count_ones() as usize;
         let sets = &self.sets[h];
@@ -391,7 +403,7 @@ impl Index {
         let mut best_p = u64::MAX;
         let mut stab = 0;
         for &s in &sets.to_canon[start as usize..(start + len) as usize] {
-            let r = self.prey_rank(best_h, self.map(s as usize, pos.prey));
+            let r = self.prey_rank(best_h, prey_image(s));
             if r < best_p {
                 best_p = r;
                 stab = 1;

@@ -206,6 +206,12 @@ impl HuntGame {
         let empty = board.all_mask() & !(pos.hunters | pos.prey);
         {
             if hunter_moved {
+                // The prey stay put: each symmetry maps them once, when first needed.
+                let mut images = [None; 16];
+                let mut image = |s: u8| match images.get_mut(s as usize) {
+                    Some(cell) => *cell.get_or_insert_with(|| idx.map(s as usize, pos.prey)),
+                    None => idx.map(s as usize, pos.prey),
+                };
                 let mut m = pos.hunters;
                 while m != 0 {
                     let to = m.trailing_zeros();
@@ -223,7 +229,7 @@ impl HuntGame {
                         if rules.capture_compulsory && self.hunter_can_capture(&pred) {
                             continue;
                         }
-                        let (r, stab) = idx.rank_stab(&pred);
+                        let (r, stab) = idx.rank_stab_with(&pred, &mut image);
                         out.push((r, Some(stab)));
                     }
                 }

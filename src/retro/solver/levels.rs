@@ -11,6 +11,7 @@ use crate::progress::{stop_requested, Progress};
 use crate::retro::checkpoint::{self};
 use crate::tier::{decode, encode, TierGame};
 use rayon::prelude::*;
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
@@ -150,11 +151,22 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
         let next = check_distance(d + 1)?;
         let (new_wins, new_losses): (Vec<S>, Vec<(u32, S)>) =
             level_predecessors(game, tier, words, (&losses, &wins), next);
-        if !new_wins.is_empty() {
-            buckets.entry(next).or_default().extend(new_wins);
-        }
+        // Most new losses are at `next` too: one bucket lookup for those.
+        let mut at_next = new_wins;
         for (l, q) in new_losses {
-            buckets.entry(l).or_default().push(q);
+            if l == next {
+                at_next.push(q);
+            } else {
+                buckets.entry(l).or_default().push(q);
+            }
+        }
+        if !at_next.is_empty() {
+            match buckets.entry(next) {
+                Entry::Vacant(e) => {
+                    e.insert(at_next);
+                }
+                Entry::Occupied(mut e) => e.get_mut().extend(at_next),
+            }
         }
         progress.advance(1);
         progress.message(&format!("distance {d}"));

@@ -60,14 +60,24 @@ pub(in crate::retro) fn pred_edges<G: TierGame>(
     let Some(stab_c) = game.slot_pred_ranks(tier, child, &mut scratch.buf, ranks) else {
         return;
     };
-    let exact = ranks.iter().all(|r| r.1.is_some());
-    match stab_c {
+    if stab_c == Some(1) {
         // A child fixed by no symmetry but the identity (most): each un-move is
         // |Stab(q)| edges on its own, so no grouping is needed; a class met twice
-        // is decremented twice, which adds up to the same.
-        Some(1) if exact => {
-            out.extend(ranks.iter().map(|&(q, sq)| (q, sq.unwrap_or(0) as u16)));
+        // is decremented twice, which adds up to the same. One pass, undone if
+        // some order is unknown.
+        let start = out.len();
+        out.extend(
+            ranks
+                .iter()
+                .map_while(|&(q, sq)| sq.map(|sq| (q, sq as u16))),
+        );
+        if out.len() - start == ranks.len() {
+            return;
         }
+        out.truncate(start);
+    }
+    let exact = ranks.iter().all(|r| r.1.is_some());
+    match stab_c {
         Some(sc) if exact => {
             ranks.sort_unstable();
             let mut i = 0;
