@@ -44,7 +44,7 @@ impl<G: TierGame> TableDirs<G> {
     }
 
     /// The directory and value of `pos`, from the first directory that has its tier.
-    pub fn find(&self, pos: &G::Pos) -> Result<Option<(&Path, Value, u32)>> {
+    pub(crate) fn find(&self, pos: &G::Pos) -> Result<Option<(&Path, Value, u32)>> {
         for (d, o) in &self.dirs {
             if let Some((v, dist)) = o.try_probe(pos)? {
                 return Ok(Some((d, v, dist)));

@@ -299,7 +299,8 @@ impl ProofTable {
 
     /// Removes the entry of `key` (certificate extraction re-proves a position
     /// whose proof was partly overwritten).
-    pub fn remove(&self, key: u64) {
+    #[cfg(test)]
+    pub(crate) fn remove(&self, key: u64) {
         let key = key.max(1);
         let b = self.bucket(key);
         for i in b..b + WAYS {

@@ -244,7 +244,7 @@ fn gamma_q_fraction(a: f64, x: f64) -> f64 {
 }
 
 /// Complementary error function, via `erfc(x) = Q(1/2, x²)` for `x ≥ 0`.
-pub fn erfc(x: f64) -> f64 {
+pub(crate) fn erfc(x: f64) -> f64 {
     if x >= 0.0 {
         gamma_q(0.5, x * x)
     } else {

@@ -34,7 +34,7 @@ fn tick_name(names: &[String], x: f64) -> String {
 type Series = (&'static str, f64, fn(&VariantMetrics) -> Interval);
 
 /// Win rate of each side and draw rate per variant, with 95 % Wilson intervals.
-pub fn win_rates(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
+pub(crate) fn win_rates(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
     let n = ms.len().max(1);
     let width = (240 + 180 * n as u32).max(640);
     write_svg(path, (width, 440), |root| {
@@ -109,7 +109,7 @@ pub fn win_rates(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> 
 
 /// Distribution of game lengths per variant: share of games per length bin,
 /// one line per variant.
-pub fn lengths(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
+pub(crate) fn lengths(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
     let max_len = ms
         .iter()
         .flat_map(|m| m.lengths.iter().copied())

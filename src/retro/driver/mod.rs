@@ -16,9 +16,9 @@ mod summary;
 
 pub(crate) use plan::batch_memory;
 use plan::batches;
+pub(crate) use plan::compact_kind;
 pub use plan::{
-    check_index, check_memory_serial, compact_kind, compact_memory, default_memory_limit,
-    format_bytes, parse_size, plan, Plan,
+    check_index, check_memory_serial, default_memory_limit, format_bytes, parse_size, plan, Plan,
 };
 use summary::tier_summary;
 pub use summary::{

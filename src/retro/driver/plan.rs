@@ -189,7 +189,11 @@ pub(crate) fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> Result<u
 /// Estimated bytes to solve `tier` alone with the compact solver of `kind`: one
 /// or two bytes a slot (`CompactKind::bytes_per_slot`), its distance sets
 /// (16 bytes per 4,096 slots) and the records of its stored children.
-pub fn compact_memory<G: TierGame>(game: &G, tier: G::Tier, kind: CompactKind) -> Result<u64> {
+pub(crate) fn compact_memory<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    kind: CompactKind,
+) -> Result<u64> {
     let slots = game.tier_size(tier);
     let kid_slots = checked_total(
         game.stored_children(tier)
@@ -208,7 +212,11 @@ pub fn compact_memory<G: TierGame>(game: &G, tier: G::Tier, kind: CompactKind) -
 
 /// The compact solver's kind for `tier` under `limit`: counted (two bytes a
 /// slot) where that fits, plain (one) otherwise.
-pub fn compact_kind<G: TierGame>(game: &G, tier: G::Tier, limit: Option<u64>) -> CompactKind {
+pub(crate) fn compact_kind<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    limit: Option<u64>,
+) -> CompactKind {
     let fits = |l| compact_memory(game, tier, CompactKind::Counted).is_ok_and(|m| m <= l);
     if limit.is_none_or(fits) {
         CompactKind::Counted

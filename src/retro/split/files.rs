@@ -39,7 +39,7 @@ pub fn plan_part_memory<G: TierGame>(game: &G, plan: &Plan<G::Tier>, parts: usiz
 }
 
 /// Path of part `k` of `n` of tier `name`'s records: `DIR/<name>.p<k>of<n>`.
-pub fn part_path(out_dir: &Path, name: &str, k: usize, n: usize) -> PathBuf {
+pub(crate) fn part_path(out_dir: &Path, name: &str, k: usize, n: usize) -> PathBuf {
     out_dir.join(format!("{name}.p{k}of{n}"))
 }
 
