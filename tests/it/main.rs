@@ -7,11 +7,9 @@ mod common;
 
 mod cluster;
 mod docs_sync;
-mod harden_board;
 mod harden_cli;
 mod harden_more;
 mod harden_table;
-mod hunt_board;
 mod hunt_cli;
 mod hunt_perft;
 mod hunt_props;

@@ -364,7 +364,7 @@ impl CompactTier {
     }
 
     /// Every record (tests; a large tier's records are written block by block
-    /// instead, see [`crate::table::write_table_from`]).
+    /// instead, see `crate::table::write_table_from`).
     pub fn all_records(&self) -> Vec<u16> {
         self.records(0..self.len())
     }

@@ -74,7 +74,7 @@ pub struct SolveOptions {
 }
 
 /// When [`solve`] solves a tier with [`super::compact`] (two bytes a slot where
-/// that fits the limit, else one: [`compact_kind`]; checkpoints in
+/// that fits the limit, else one: `compact_kind`; checkpoints in
 /// `DIR/<tier>.compact.ckpt`) instead of
 /// [`super::solver`]. The records are the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -23,7 +23,7 @@ pub struct Plan<T> {
     /// one tier) when `memory` exceeds the limit but this does not.
     pub memory_serial: u64,
     /// Peak bytes one tier at a time with the compact solver for every tier that
-    /// exceeds a limit ([`compact_memory`]): the least [`Compact::Auto`] runs with.
+    /// exceeds a limit (`compact_memory`): the least [`Compact::Auto`] runs with.
     pub memory_compact: u64,
     /// Expected CPU seconds ([`Solvable::core_rate`] of each tier): a rough guide.
     pub cpu_seconds: f64,
