@@ -38,11 +38,13 @@ use crate::stats::plot::plot_err;
 use crate::stats::report::CompareReport;
 pub use agreement::kendall_tau_b;
 use agreement::{rank_agreement, tied_strengths, TAU_RESAMPLES};
-pub use calibrate::{calibrate, Calibration, PairCheck, RungCalibration};
+pub(crate) use calibrate::calibrate;
+pub use calibrate::{Calibration, PairCheck, RungCalibration};
 pub(crate) use markdown::ladder_markdown;
 use plotters::prelude::*;
+pub(crate) use rating::add_ratings;
+pub use rating::VariantRating;
 use rating::RATING_PRIOR_DRAWS;
-pub use rating::{add_ratings, VariantRating};
 use report::agreement_sentence;
 pub use report::write_ladder;
 use std::fmt::Write as _;
@@ -88,7 +90,7 @@ pub struct LadderCell {
 impl LadderCell {
     /// Whether the engines played no part in this cell: every game ended
     /// before an engine moved.
-    pub fn unplayed(&self) -> bool {
+    pub(crate) fn unplayed(&self) -> bool {
         self.games > 0 && self.no_engine_move == self.games
     }
 }

@@ -40,7 +40,6 @@ mod serve;
 mod stats_cli;
 mod stats_compare;
 mod stats_exact_vs_retro;
-mod stats_strength;
 mod table_analyze_sides;
 mod table_cli;
 mod table_crosscheck;
