@@ -362,23 +362,8 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
         }
     }
 
-    /// Whether the time or node budget is spent or a stop was requested.
-    pub fn stopped(&self) -> bool {
-        self.shared.should_stop()
-    }
-
-    /// Total nodes so far (all runs).
-    pub fn nodes(&self) -> u64 {
-        self.shared.nodes.load(Ordering::Relaxed)
-    }
-
     /// Whether a run stopped because the memory budget was spent.
     pub fn out_of_memory(&self) -> bool {
         self.shared.memory_out.load(Ordering::Relaxed)
-    }
-
-    /// Seconds since the prover was made.
-    pub fn elapsed(&self) -> f64 {
-        self.shared.start.elapsed().as_secs_f64()
     }
 }

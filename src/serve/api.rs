@@ -84,7 +84,7 @@ impl ApiError {
     }
 
     /// The message.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match self {
             ApiError::BadRequest(m) | ApiError::NotFound(m) | ApiError::Internal(m) => m.clone(),
         }
@@ -299,7 +299,7 @@ impl State {
     }
 
     /// `GET /api/position?...` (see the module docs).
-    pub fn position(&self, params: &Params) -> ApiResult<String> {
+    pub(crate) fn position(&self, params: &Params) -> ApiResult<String> {
         for key in params.keys() {
             if !["rules", "position", "moves", "tables", "time"].contains(&key.as_str()) {
                 return Err(ApiError::BadRequest(format!(

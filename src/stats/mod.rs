@@ -23,8 +23,7 @@ pub mod sweep;
 pub mod tournament;
 
 pub use agent::{Agent, GreedyAgent, RandomAgent};
-pub use engine::make_agent;
-pub use engine::EngineSpec;
+pub use engine::{make_agent, EngineSpec};
 pub use tournament::{play_game, run_tournament, EndReason, GameRecord, TournamentConfig};
 
 #[cfg(test)]

@@ -96,7 +96,7 @@ impl SweepParam {
     }
 
     /// The option text for one value (`hunter_win=captures>=7`).
-    pub fn option(&self, v: i64) -> String {
+    pub(crate) fn option(&self, v: i64) -> String {
         format!("{}={}{}", self.key, self.prefix, v)
     }
 }

@@ -14,17 +14,12 @@
 mod plan;
 mod summary;
 
-pub(crate) use plan::batch_memory;
 use plan::batches;
-pub(crate) use plan::compact_kind;
-pub use plan::{
-    check_index, check_memory_serial, default_memory_limit, format_bytes, parse_size, plan, Plan,
-};
+pub(crate) use plan::{batch_memory, check_memory_serial, compact_kind};
+pub use plan::{check_index, default_memory_limit, format_bytes, parse_size, plan, Plan};
 use summary::tier_summary;
-pub use summary::{
-    make_summary, stored_start_record, summary_path, write_summary, MadeBy, StartValue, Summary,
-    TierSummary,
-};
+pub use summary::{make_summary, summary_path, MadeBy, StartValue, Summary, TierSummary};
+pub(crate) use summary::{stored_start_record, write_summary};
 
 use super::compact::CompactKind;
 use super::scope::{Scope, Solvable};

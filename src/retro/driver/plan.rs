@@ -317,7 +317,7 @@ pub fn format_bytes(b: u64) -> String {
 
 /// Refuses a plan whose largest tier (with its children's records) exceeds
 /// `limit`, even with the compact solver where `compact` allows it.
-pub fn check_memory_serial<G: Solvable>(
+pub(crate) fn check_memory_serial<G: Solvable>(
     game: &G,
     scope: &Scope,
     plan: &Plan<G::Tier>,

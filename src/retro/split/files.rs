@@ -30,7 +30,11 @@ pub fn part_memory<G: TierGame>(game: &G, tier: G::Tier, parts: usize) -> Result
 }
 
 /// The largest [`part_memory`] of the tiers of `plan`.
-pub fn plan_part_memory<G: TierGame>(game: &G, plan: &Plan<G::Tier>, parts: usize) -> Result<u64> {
+pub(crate) fn plan_part_memory<G: TierGame>(
+    game: &G,
+    plan: &Plan<G::Tier>,
+    parts: usize,
+) -> Result<u64> {
     let mut most = 0;
     for &t in plan.waves.iter().flatten() {
         most = most.max(part_memory(game, t, parts)?);

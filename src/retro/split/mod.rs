@@ -64,8 +64,8 @@ mod part;
 mod solve;
 mod threads;
 
-pub(crate) use files::part_path;
-pub use files::{part_memory, plan_part_memory};
+pub use files::part_memory;
+pub(crate) use files::{part_path, plan_part_memory};
 pub use part::solve_part;
 pub use solve::{solve_split, SplitEvent, SplitSolveOptions};
 pub use threads::{run_parts, Threads};
