@@ -119,13 +119,9 @@ impl TransTable {
     }
 
     /// Number of entries.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.slots.len()
-    }
-
-    /// Whether the table has no entries (never: at least 1024).
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
     }
 
     /// Starts a new search generation: older entries become preferred victims.

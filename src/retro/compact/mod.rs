@@ -349,7 +349,7 @@ pub struct CompactTier {
 
 impl CompactTier {
     /// Number of slots.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.bytes.len
     }
 
