@@ -38,11 +38,6 @@ impl<G: TierGame> TableDirs<G> {
         Ok(TableDirs { dirs: v })
     }
 
-    /// Whether no directory was given.
-    pub fn is_empty(&self) -> bool {
-        self.dirs.is_empty()
-    }
-
     /// The directory and value of `pos`, from the first directory that has its tier.
     pub(crate) fn find(&self, pos: &G::Pos) -> Result<Option<(&Path, Value, u32)>> {
         for (d, o) in &self.dirs {

@@ -353,11 +353,6 @@ impl CompactTier {
         self.bytes.len
     }
 
-    /// Whether the tier has no slot.
-    pub fn is_empty(&self) -> bool {
-        self.bytes.len == 0
-    }
-
     /// The records ([`crate::tier::encode`]) of the slots in `range`.
     pub(crate) fn records(&self, range: Range<usize>) -> Vec<u16> {
         range.map(|i| record(self.bytes.load(i))).collect()
