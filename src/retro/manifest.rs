@@ -336,16 +336,6 @@ impl JobResult {
     }
 }
 
-/// The results of an earlier run of a manifest (`<base>.json`), to carry the
-/// timings of jobs whose tiers a rerun keeps; empty when the file is missing or
-/// unreadable (it only ever supplies figures, never stops a batch).
-pub fn read_results(base: &Path) -> Vec<JobResult> {
-    std::fs::read_to_string(base.with_extension("json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default()
-}
-
 /// The results summary as a Markdown table.
 pub fn results_markdown(results: &[JobResult]) -> String {
     let mut s = String::from(
@@ -376,22 +366,6 @@ pub fn results_markdown(results: &[JobResult]) -> String {
         ));
     }
     s
-}
-
-/// Writes `<base>.json` and `<base>.md`.
-pub fn write_results(base: &Path, results: &[JobResult]) -> Result<()> {
-    if let Some(dir) = base.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
-    }
-    let json = serde_json::to_string_pretty(results)
-        .map_err(|e| Error::Internal(format!("encoding results: {e}")))?;
-    let jp = base.with_extension("json");
-    std::fs::write(&jp, json + "\n")
-        .map_err(|e| Error::io(format!("writing {}", jp.display()), e))?;
-    let mp = base.with_extension("md");
-    std::fs::write(&mp, results_markdown(results))
-        .map_err(|e| Error::io(format!("writing {}", mp.display()), e))
 }
 
 #[cfg(test)]
