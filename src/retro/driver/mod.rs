@@ -7,7 +7,7 @@
 //! from the table header). Tables are written by a temporary file and a
 //! rename, so an interrupted run leaves only whole tables behind. Inside a tier,
 //! a large tier ([`SolveOptions::checkpoint_min_slots`]) checkpoints its state into
-//! `DIR/<tier>.ckpt` ([`checkpoint_path`], at most every
+//! `DIR/<tier>.ckpt` (`checkpoint_path`, at most every
 //! [`SolveOptions::checkpoint_every`]); a rerun resumes from it, and it is removed
 //! once the tier's table is written.
 
@@ -138,14 +138,14 @@ impl SolveOptions {
 }
 
 /// Path of the checkpoint of tier `name` in a solve directory: `DIR/<name>.ckpt`.
-pub fn checkpoint_path(out_dir: &Path, name: &str) -> PathBuf {
+pub(crate) fn checkpoint_path(out_dir: &Path, name: &str) -> PathBuf {
     out_dir.join(format!("{name}.ckpt"))
 }
 
 /// Path of the compact solver's checkpoint of tier `name`:
 /// `DIR/<name>.compact.ckpt` (another file than the full solver's, so that a
 /// rerun with other `--compact` or `--memory` leaves the other's work alone).
-pub fn compact_checkpoint_path(out_dir: &Path, name: &str) -> PathBuf {
+pub(crate) fn compact_checkpoint_path(out_dir: &Path, name: &str) -> PathBuf {
     out_dir.join(format!("{name}.compact.ckpt"))
 }
 
