@@ -94,13 +94,8 @@ pub struct Board {
 
 impl Board {
     /// Number of points.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.points.len()
-    }
-
-    /// Whether the board has no point (never true for a built board).
-    pub fn is_empty(&self) -> bool {
-        self.points.is_empty()
     }
 
     /// Point permutations that preserve lines; the identity first. `perm[i]` is the image of point i.
@@ -123,7 +118,7 @@ impl Board {
     }
 
     /// The id of the point with this name.
-    pub fn point_by_name(&self, name: &str) -> Option<u8> {
+    pub(crate) fn point_by_name(&self, name: &str) -> Option<u8> {
         self.points.iter().find(|p| p.name == name).map(|p| p.id)
     }
 

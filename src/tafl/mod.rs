@@ -153,3 +153,9 @@ impl TaflGame {
         self.geo.n
     }
 }
+
+#[cfg(test)]
+mod tests_positions;
+
+#[cfg(test)]
+mod tests_unmoves;
