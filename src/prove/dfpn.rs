@@ -145,18 +145,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
-            let total = self
-                .shared
-                .nodes
-                .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
-                + (self.nodes - self.flushed);
-            self.shared
-                .table_hits
-                .fetch_add(std::mem::take(&mut self.hits), Ordering::Relaxed);
-            self.shared
-                .positions
-                .fetch_add(std::mem::take(&mut self.looks), Ordering::Relaxed);
-            self.flushed = self.nodes;
+            let total = self.flush();
             if self.shared.node_limit.is_some_and(|n| total >= n)
                 || self
                     .shared
@@ -246,10 +235,11 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         true
     }
 
-    fn flush(&mut self) {
-        self.shared
-            .nodes
-            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+    /// Adds this thread's counts to the shared ones; returns the nodes of all
+    /// threads so far.
+    fn flush(&mut self) -> u64 {
+        let new = self.nodes - self.flushed;
+        let total = self.shared.nodes.fetch_add(new, Ordering::Relaxed) + new;
         self.shared
             .table_hits
             .fetch_add(std::mem::take(&mut self.hits), Ordering::Relaxed);
@@ -257,6 +247,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             .positions
             .fetch_add(std::mem::take(&mut self.looks), Ordering::Relaxed);
         self.flushed = self.nodes;
+        total
     }
 }
 
