@@ -117,6 +117,16 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// A final disproof whose repetition set does not matter (the closure
+    /// search's and the local analysis's verdict on a position they settle).
+    pub(crate) const DISPROVEN: Entry = Entry {
+        pn: INF,
+        dn: 0,
+        work: 1 << 30,
+        dist: 0,
+        hint: false,
+    };
+
     /// Proven (the goal side wins) or disproven (it does not).
     pub(crate) fn is_final(&self) -> bool {
         self.pn == 0 || self.dn == 0

@@ -218,11 +218,7 @@ pub struct LadderReport {
 
 fn score_interval(wins0: u64, draws: u64, n: u64) -> Interval {
     if n == 0 {
-        return Interval {
-            estimate: 0.0,
-            lo: 0.0,
-            hi: 0.0,
-        };
+        return Interval::ZERO;
     }
     let nf = n as f64;
     let mean = (wins0 as f64 + 0.5 * draws as f64) / nf;

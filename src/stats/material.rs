@@ -38,11 +38,7 @@ pub(crate) fn total(counts: &[u64]) -> u64 {
 pub(crate) fn mean_interval(counts: &[u64]) -> Interval {
     let n = total(counts);
     if n == 0 {
-        return Interval {
-            estimate: 0.0,
-            lo: 0.0,
-            hi: 0.0,
-        };
+        return Interval::ZERO;
     }
     let nf = n as f64;
     let mean = counts

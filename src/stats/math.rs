@@ -26,6 +26,13 @@ pub struct Interval {
 }
 
 impl Interval {
+    /// `[0, 0]` with estimate 0: the interval of no observation.
+    pub(crate) const ZERO: Interval = Interval {
+        estimate: 0.0,
+        lo: 0.0,
+        hi: 0.0,
+    };
+
     /// Whether `x` lies inside the closed interval.
     pub fn contains(&self, x: f64) -> bool {
         self.lo <= x && x <= self.hi

@@ -338,15 +338,7 @@ fn settings_section(s: &mut String, r: &CompareReport) {
         s,
         "- Threefold repetition: draw (the defenders lose instead where the rules say repetition=defenders_lose; repetition=forbid is not enforced move by move and also ends in a draw)"
     );
-    let _ = writeln!(
-        s,
-        "- Threads: {}",
-        if r.threads == 0 {
-            "one per core".to_string()
-        } else {
-            r.threads.to_string()
-        }
-    );
+    let _ = writeln!(s, "- Threads: {}", threads_text(r.threads));
     let _ = writeln!(
         s,
         "- Time: {:.1} s wall for this run ({} games played now, the rest read from the games files); {:.1} s summed over all games",
@@ -597,4 +589,13 @@ pub fn write_compare(dir: &Path, r: &CompareReport) -> Result<Vec<PathBuf>> {
         plot::lengths(p, "Game length distribution", &r.variants)
     })?;
     Ok(files.files())
+}
+
+/// A thread count as a report states it (0: one per core).
+pub(crate) fn threads_text(threads: usize) -> String {
+    if threads == 0 {
+        "one per core".to_string()
+    } else {
+        threads.to_string()
+    }
 }
