@@ -217,25 +217,13 @@ const TABLUT_LUDII: TaflRules = TaflRules {
 const BRANDUBH: TaflRules = TaflRules {
     size: 7,
     first: Side::Attackers,
-    goal: Goal::Corners,
-    throne_pass_men: true,
-    throne_pass_king: true,
     throne_reenter_king: false,
-    corner_access: CornerAccess::KingOnly,
     throne_hostile: ThroneHostile::BothEmpty,
     corners_hostile: true,
-    king_armed: true,
     king_capture: KingCapture::Weak,
     king_flank: KingFlank::Hostile,
-    throne_side: true,
     edge_side: false,
-    corner_side: false,
-    linnaean: false,
-    encirclement: false,
-    no_moves: NoMoves::Loss,
-    all_captured: AllCaptured::NoMoves,
-    repetition: Repetition::Draw,
-    move_limit: None,
+    ..CAIKABORODA
 };
 
 /// Every preset: name, one-line description, rules.
