@@ -234,15 +234,13 @@ fn ladder_plot(
                 )
                 .map_err(|x| plot_err(path, x))?;
         }
-        chart
-            .configure_series_labels()
-            .label_font(("sans-serif", 13))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(|x| plot_err(path, x))?;
-        root.present().map_err(|x| plot_err(path, x))?;
+        crate::stats::plot::legend_and_present(
+            &mut chart,
+            &root,
+            SeriesLabelPosition::UpperRight,
+            13,
+            path,
+        )?;
     }
     write_file(path, &svg)
 }
