@@ -33,6 +33,11 @@ impl Interval {
         hi: 0.0,
     };
 
+    /// The three CSV fields `estimate,lo,hi` (6 decimals) of the reports.
+    pub(crate) fn csv(&self) -> String {
+        format!("{:.6},{:.6},{:.6}", self.estimate, self.lo, self.hi)
+    }
+
     /// Whether `x` lies inside the closed interval.
     pub fn contains(&self, x: f64) -> bool {
         self.lo <= x && x <= self.hi

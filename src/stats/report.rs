@@ -502,7 +502,6 @@ drawishness,drawishness_lo,drawishness_hi,timeouts,timeouts_lo,timeouts_hi,first
 length_mean,length_lo,length_hi,length_sd,length_median,length_min,length_max,captures0_mean,captures1_mean,ms_per_game\n",
     );
     for v in &r.variants {
-        let iv = |i: &Interval| format!("{:.6},{:.6},{:.6}", i.estimate, i.lo, i.hi);
         let _ = writeln!(
             s,
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{},{:.4},{:.4},{:.2}",
@@ -520,14 +519,14 @@ length_mean,length_lo,length_hi,length_sd,length_median,length_min,length_max,ca
             v.rule_draws,
             v.repetition_draws,
             v.move_limit,
-            iv(&v.win_rate[0]),
-            iv(&v.win_rate[1]),
-            iv(&v.balance),
-            iv(&v.completion),
-            iv(&v.drawishness),
-            iv(&v.timeouts),
-            iv(&v.first_player_advantage),
-            iv(&v.length_mean),
+            v.win_rate[0].csv(),
+            v.win_rate[1].csv(),
+            v.balance.csv(),
+            v.completion.csv(),
+            v.drawishness.csv(),
+            v.timeouts.csv(),
+            v.first_player_advantage.csv(),
+            v.length_mean.csv(),
             v.length_sd,
             v.length_median,
             v.length_min,
