@@ -7,7 +7,7 @@ use huntsolve::retro::driver::{
     check_index, default_memory_limit, format_bytes, parse_size, Compact, SolveOptions, SolveReport,
 };
 use huntsolve::retro::manifest::{
-    plan_any, results_markdown, solve_any, JobResult, Manifest, DEFAULT_MANIFEST,
+    plan_any, results_markdown, JobResult, Manifest, DEFAULT_MANIFEST,
 };
 use huntsolve::retro::Scope;
 use huntsolve::{AnyGame, Error, Result};
@@ -329,7 +329,7 @@ fn solve_job(
         |n| n.to_string_lossy().into_owned(),
     );
     let bars = Bars::for_job(&format!("{job} [{}]", scope.name()));
-    solve_any(game, scope, out, &options, &bars)
+    huntsolve::with_game!(game, g => huntsolve::retro::solve(g, scope, out, &options, &bars))
 }
 
 fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {

@@ -152,24 +152,18 @@ fn info<T>(p: &Plan<T>) -> PlanInfo {
 
 /// [`plan`] for a game of either family.
 pub fn plan_any(game: &AnyGame, scope: &Scope) -> Result<PlanInfo> {
-    match game {
-        AnyGame::Hunt(g) => plan(g, scope).map(|p| info(&p)),
-        AnyGame::Tafl(g) => plan(g, scope).map(|p| info(&p)),
-    }
+    crate::with_game!(game, g => plan(g, scope).map(|p| info(&p)))
 }
 
 /// [`solve`] for a game of either family.
-pub fn solve_any(
+pub(crate) fn solve_any(
     game: &AnyGame,
     scope: &Scope,
     out_dir: &Path,
     options: &SolveOptions,
     progress: &dyn Progress,
 ) -> Result<SolveReport> {
-    match game {
-        AnyGame::Hunt(g) => solve(g, scope, out_dir, options, progress),
-        AnyGame::Tafl(g) => solve(g, scope, out_dir, options, progress),
-    }
+    crate::with_game!(game, g => solve(g, scope, out_dir, options, progress))
 }
 
 /// Where a job's `seconds` come from ([`JobResult::timing`]).
