@@ -61,6 +61,17 @@ pub(crate) trait Choice: Copy + PartialEq + Sized + 'static {
     }
 }
 
+/// `impl Choice` for enums from their word lists: `Type { "word" => Variant, ... }`
+/// for each type, a value's first word its canonical name.
+macro_rules! choice_words {
+    ($($ty:ident { $($word:literal => $value:ident),+ $(,)? })+) => {
+        $(impl $crate::choice::Choice for $ty {
+            const WORDS: &'static [(&'static str, Self)] = &[$(($word, $ty::$value)),+];
+        })+
+    };
+}
+pub(crate) use choice_words;
+
 #[cfg(test)]
 mod tests {
     use super::*;

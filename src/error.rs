@@ -165,23 +165,7 @@ pub enum TableFault {
     BadRecord,
 }
 
-impl TableFault {
-    /// Short name (`truncated`, `checksum`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            TableFault::Missing => "missing",
-            TableFault::NotAFile => "not a file",
-            TableFault::Truncated => "truncated",
-            TableFault::Corrupt => "corrupt",
-            TableFault::Checksum => "checksum",
-            TableFault::Unsupported => "unsupported",
-            TableFault::WrongRules => "wrong rules",
-            TableFault::WrongTier => "wrong tier",
-            TableFault::Changed => "changed",
-            TableFault::BadRecord => "bad record",
-        }
-    }
-}
+impl TableFault {}
 
 /// Result alias used throughout the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

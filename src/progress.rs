@@ -15,19 +15,25 @@ pub(crate) const MAX_SECONDS: f64 = 1e6;
 
 /// Whether `s` is a usable time limit in seconds: finite, above 0 and at most
 /// `MAX_SECONDS`.
-pub fn valid_seconds(s: f64) -> bool {
+pub(crate) fn valid_seconds(s: f64) -> bool {
     s.is_finite() && s > 0.0 && s <= MAX_SECONDS
 }
 
-/// The message for an option `what` given `s` seconds that [`valid_seconds`]
-/// refuses (a huge value is shown as `1e308`, not in 309 digits).
-pub fn seconds_message(what: &str, s: f64) -> String {
+/// `s` when it is a usable time limit (at most `MAX_SECONDS`, about 11.6 days), else the
+/// message of an input error naming the option `what` (a huge value is shown as `1e308`, not
+/// in 309 digits).
+pub fn check_seconds(what: &str, s: f64) -> Result<f64, String> {
+    if valid_seconds(s) {
+        return Ok(s);
+    }
     let shown = if s.is_finite() && s.abs() < 1e7 {
         format!("{s}")
     } else {
         format!("{s:e}")
     };
-    format!("{what} {shown}: expected seconds above 0 and at most {MAX_SECONDS}")
+    Err(format!(
+        "{what} {shown}: expected seconds above 0 and at most {MAX_SECONDS}"
+    ))
 }
 
 /// Asks every long-running library call to stop at its next check.

@@ -23,26 +23,24 @@ pub fn all_presets() -> Vec<(&'static str, &'static str, &'static str)> {
 impl AnyGame {
     /// Parses a rules string; the preset name decides the family.
     pub fn parse(spec: &str) -> Result<AnyGame> {
-        let name = spec.split(',').next().unwrap_or("").trim();
-        if hunt::PRESETS.iter().any(|&(n, _)| n == name) {
-            return hunt::from_spec(spec).map(AnyGame::Hunt);
-        }
-        if tafl::PRESETS.iter().any(|&(n, _)| n == name) {
-            return tafl::from_spec(spec).map(AnyGame::Tafl);
-        }
-        Err(unknown_preset(name))
+        AnyGame::parse_with(spec, hunt::from_spec)
     }
 
     /// [`AnyGame::parse`] for rules from an untrusted source (the explorer's
     /// requests): a `board=` option must name a built-in board, so no file is
     /// read. Board files are for the command line.
     pub fn parse_builtin(spec: &str) -> Result<AnyGame> {
+        AnyGame::parse_with(spec, hunt::from_spec_builtin)
+    }
+
+    /// The preset name decides the family; a hunt game is read by `hunt_from`.
+    /// Tafl boards are sizes (`9x9`, `7x7`), never files.
+    fn parse_with(spec: &str, hunt_from: fn(&str) -> Result<hunt::HuntGame>) -> Result<AnyGame> {
         let name = spec.split(',').next().unwrap_or("").trim();
         if hunt::PRESETS.iter().any(|&(n, _)| n == name) {
-            return hunt::from_spec_builtin(spec).map(AnyGame::Hunt);
+            return hunt_from(spec).map(AnyGame::Hunt);
         }
         if tafl::PRESETS.iter().any(|&(n, _)| n == name) {
-            // Tafl boards are sizes (`9x9`, `7x7`), never files.
             return tafl::from_spec(spec).map(AnyGame::Tafl);
         }
         Err(unknown_preset(name))

@@ -110,13 +110,7 @@ pub fn crosscheck_dir<G: TierGame + Evaluate>(
     let oracle = TableOracle::new(game, dir)?;
     let mut tables = Vec::new();
     for tier in dir_tiers(game, dir)? {
-        let table = oracle.table(tier)?.ok_or_else(|| {
-            Error::table(
-                dir,
-                TableFault::Missing,
-                format!("no table for tier {}", game.tier_name(tier)),
-            )
-        })?;
+        let table = oracle.required_table(tier)?;
         if table.records() > 0 {
             tables.push((tier, table));
         }

@@ -103,15 +103,17 @@ impl ProvenOpening {
 }
 
 /// What the ranking's search alone proved about `line` (without `--prove`).
-pub fn from_search<G: FullGame>(line: &OpeningLine<G>) -> ProvenOpening {
-    ProvenOpening {
-        value: line.proven.map(|p| p.0),
-        source: line.proven.map(|_| ProvenSource::Search),
-        distance: line.proven.filter(|p| p.0 != Value::Draw).map(|p| p.1),
-        plies_at_most: None,
-        runs: Vec::new(),
-        prover_nodes: 0,
-        prover_seconds: 0.0,
+impl<G: FullGame> From<&OpeningLine<G>> for ProvenOpening {
+    fn from(line: &OpeningLine<G>) -> ProvenOpening {
+        ProvenOpening {
+            value: line.proven.map(|p| p.0),
+            source: line.proven.map(|_| ProvenSource::Search),
+            distance: line.proven.filter(|p| p.0 != Value::Draw).map(|p| p.1),
+            plies_at_most: None,
+            runs: Vec::new(),
+            prover_nodes: 0,
+            prover_seconds: 0.0,
+        }
     }
 }
 

@@ -86,7 +86,7 @@ pub enum Source {
 
 impl Source {
     /// The name the explorer's JSON uses (`rules`, `table`, `proof`, `search`).
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Source::Rules => "rules",
             Source::Table => "table",

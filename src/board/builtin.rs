@@ -28,7 +28,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
 
 impl Board {
     /// A built-in board by name (see [`BUILTIN`]).
-    pub fn builtin(name: &str) -> Result<Board> {
+    pub(crate) fn builtin(name: &str) -> Result<Board> {
         match name {
             "alquerque25" => from_segments(name, &alquerque_segments(0, 0)),
             "peralikatuma49" => {

@@ -6,7 +6,7 @@ impl Board {
     /// An ASCII drawing of the board with one character per point (`cell(id)`).
     /// Every edge is drawn: horizontal and vertical ones as `-` and `|`, diagonals
     /// as `/` and `\\`, one mark per text row along the line.
-    pub fn draw(&self, cell: impl Fn(u8) -> char) -> String {
+    pub(crate) fn draw(&self, cell: impl Fn(u8) -> char) -> String {
         let x0 = self.points.iter().map(|p| p.x).min().unwrap_or(0);
         let x1 = self.points.iter().map(|p| p.x).max().unwrap_or(0);
         let y0 = self.points.iter().map(|p| p.y).min().unwrap_or(0);

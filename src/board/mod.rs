@@ -49,13 +49,13 @@ use crate::error::{Error, Result};
 /// Largest number of points a hunt board may have (positions are `u64` bitboards).
 pub(crate) const MAX_POINTS: usize = 64;
 
-/// Marker in [`Board::jump_to`] for "no jump".
+/// Marker in `Board::jump_to` for "no jump".
 pub const NO_JUMP: u8 = u8::MAX;
 
 /// One point of a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Point {
-    /// Id (index into [`Board::points`]).
+    /// Id (index into `Board::points`).
     pub id: u8,
     /// Horizontal coordinate (grows to the right).
     pub x: i32,
@@ -65,7 +65,7 @@ pub struct Point {
     pub name: String,
 }
 
-/// A hunt-game board with its derived tables. Build it with [`Board::builtin`],
+/// A hunt-game board with its derived tables. Build it with `Board::builtin`,
 /// [`Board::parse`] or [`Board::from_file`].
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -94,53 +94,13 @@ pub struct Board {
 
 impl Board {
     /// Number of points.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.points.len()
-    }
-
-    /// Whether the board has no point (never true for a built board).
-    pub fn is_empty(&self) -> bool {
-        self.points.is_empty()
-    }
-
-    /// Board name (built-in name, or the `name` of a board file).
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// Points, indexed by id.
-    pub fn points(&self) -> &[Point] {
-        &self.points
-    }
-
-    /// Lines as sequences of point ids.
-    pub fn lines(&self) -> &[Vec<u8>] {
-        &self.lines
-    }
-
-    /// Neighbour mask per point.
-    pub fn neighbours(&self) -> &[u64] {
-        &self.neighbours
-    }
-
-    /// Jumps per point: `(over, to)` pairs.
-    pub fn jumps(&self) -> &[Vec<(u8, u8)>] {
-        &self.jumps
     }
 
     /// Point permutations that preserve lines; the identity first. `perm[i]` is the image of point i.
     pub fn symmetries(&self) -> &[Vec<u8>] {
         &self.symmetries
-    }
-
-    /// `jump_to[from][over]`: landing point, or [`NO_JUMP`].
-    pub fn jump_to(&self) -> &[[u8; MAX_POINTS]] {
-        &self.jump_to
-    }
-
-    /// The centre point (used by `first_drop=centre`), if the board has one.
-    pub fn centre(&self) -> Option<u8> {
-        self.centre
     }
 
     /// Mask with one bit per point.
@@ -157,18 +117,13 @@ impl Board {
         self.edges
     }
 
-    /// Number of directed jump triples.
-    pub fn jump_count(&self) -> usize {
-        self.jumps.iter().map(Vec::len).sum()
-    }
-
     /// The id of the point with this name.
-    pub fn point_by_name(&self, name: &str) -> Option<u8> {
+    pub(crate) fn point_by_name(&self, name: &str) -> Option<u8> {
         self.points.iter().find(|p| p.name == name).map(|p| p.id)
     }
 
     /// Name of a point id.
-    pub fn name_of(&self, id: u8) -> &str {
+    pub(crate) fn name_of(&self, id: u8) -> &str {
         &self.points[id as usize].name
     }
 
@@ -281,7 +236,7 @@ impl Board {
     /// The fewest prey that can immobilise `k` hunters (rules-spec §1.6), by
     /// enumerating every placement of the hunters. `None` when `k` is 0, exceeds
     /// the board, or the enumeration would exceed ten million placements.
-    pub fn min_prey_to_immobilise(&self, k: usize) -> Option<u32> {
+    pub(crate) fn min_prey_to_immobilise(&self, k: usize) -> Option<u32> {
         let n = self.len();
         if k == 0 || k > n || binomial(n as u64, k as u64) > 10_000_000 {
             return None;
@@ -346,3 +301,9 @@ fn binomial(n: u64, k: u64) -> u64 {
     }
     r
 }
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod tests_harden;

@@ -74,6 +74,7 @@ fn print_report(r: &SpeedReport) -> Result<()> {
     ))?;
     let mut total = 0.0;
     for s in &r.rungs {
+        let rates = s.rates();
         println(&format!(
             "{:<24} {:>6} {:>8} {:>9.2} {:>9} {:>10.2} {:>12} {:>10.0} {:>9.1} {:>7}/{}",
             s.engine,
@@ -82,10 +83,11 @@ fn print_report(r: &SpeedReport) -> Result<()> {
             s.wall_seconds,
             s.cpu_seconds
                 .map_or_else(|| "n/a".into(), |c| format!("{c:.2}")),
-            s.games_per_second(),
-            s.games_per_cpu_second()
+            rates.games_per_second,
+            rates
+                .games_per_cpu_second
                 .map_or_else(|| "n/a".into(), |g| format!("{g:.2}")),
-            s.plies_per_second(),
+            rates.plies_per_second,
             1000.0 * s.wall_seconds / s.games.max(1) as f64,
             load(s.load_before),
             load(s.load_after)

@@ -74,11 +74,7 @@ struct Out {
 /// Runs `frontier`.
 pub(crate) fn run(args: Args) -> Result<()> {
     if let Some(t) = args.time {
-        if !huntsolve::progress::valid_seconds(t) {
-            return Err(Error::Input(huntsolve::progress::seconds_message(
-                "--time", t,
-            )));
-        }
+        huntsolve::progress::check_seconds("--time", t).map_err(Error::Input)?;
     }
     let game = match AnyGame::parse(&args.rules)? {
         AnyGame::Hunt(g) => g,

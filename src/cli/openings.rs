@@ -9,9 +9,7 @@
 use super::args::{Hash, Threads};
 use super::job::apply_evals;
 use super::out::{println, Bars};
-use huntsolve::answer::openings::{
-    from_search, prove_openings, ProveOpeningsConfig, ProvenOpening,
-};
+use huntsolve::answer::openings::{prove_openings, ProveOpeningsConfig, ProvenOpening};
 use huntsolve::game::Game;
 use huntsolve::hunt::{HuntGame, HuntPos};
 use huntsolve::prove::check_repetition_rule;
@@ -99,12 +97,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     };
     apply_evals(&mut g, &args.eval)?;
     if let Some(t) = args.prove_time {
-        if !huntsolve::progress::valid_seconds(t) {
-            return Err(Error::Input(huntsolve::progress::seconds_message(
-                "--prove-time",
-                t,
-            )));
-        }
+        huntsolve::progress::check_seconds("--prove-time", t).map_err(Error::Input)?;
     }
     if args.prove {
         check_repetition_rule(&g)?;
@@ -131,7 +124,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         lines
             .into_iter()
             .map(|l| {
-                let p = from_search(&l);
+                let p = ProvenOpening::from(&l);
                 (l, p)
             })
             .collect()

@@ -112,9 +112,7 @@ impl Engine {
             }
             "time" => {
                 let s: f64 = v.trim().parse().map_err(|_| bad())?;
-                if !huntsolve::progress::valid_seconds(s) {
-                    return Err(bad());
-                }
+                huntsolve::progress::check_seconds("time", s).map_err(|_| bad())?;
                 Ok(Engine::Search(Limit::Time(Duration::from_secs_f64(s))))
             }
             _ => Err(bad()),

@@ -159,11 +159,7 @@ pub(crate) fn peak_memory() -> Option<u64> {
 pub(crate) fn run(args: Args) -> Result<()> {
     let any = AnyGame::parse(&args.rules)?;
     if let Some(t) = args.time {
-        if !huntsolve::progress::valid_seconds(t) {
-            return Err(Error::Input(huntsolve::progress::seconds_message(
-                "--time", t,
-            )));
-        }
+        huntsolve::progress::check_seconds("--time", t).map_err(Error::Input)?;
     }
     dispatch(&any, Prove(&args))
 }

@@ -72,11 +72,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     let mut any = AnyGame::parse(&args.rules)?;
     with_game!(&mut any, g => apply_evals(g, &args.eval))?;
     if let Some(t) = args.time {
-        if !huntsolve::progress::valid_seconds(t) {
-            return Err(Error::Input(huntsolve::progress::seconds_message(
-                "--time", t,
-            )));
-        }
+        huntsolve::progress::check_seconds("--time", t).map_err(Error::Input)?;
     }
     if let Some(d) = args.depth {
         // The search stops at MAX_DEPTH: a deeper request must not be clamped silently.

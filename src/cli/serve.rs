@@ -49,8 +49,8 @@ pub(crate) fn run(args: Args) -> Result<()> {
         text.push_str(&format!("tables {name}: {rules}\n"));
     }
     text.push_str(&format!(
-        "huntsolve explorer at {} (Ctrl-C stops)\n",
-        explorer.url()
+        "huntsolve explorer at http://{}/ (Ctrl-C stops)\n",
+        explorer.addr()
     ));
     if !explorer.addr().ip().is_loopback() {
         eprintln!(

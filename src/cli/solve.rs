@@ -7,8 +7,7 @@ use huntsolve::retro::driver::{
     check_index, default_memory_limit, format_bytes, parse_size, Compact, SolveOptions, SolveReport,
 };
 use huntsolve::retro::manifest::{
-    plan_any, read_results, results_markdown, solve_any, write_results, JobResult, Manifest,
-    DEFAULT_MANIFEST,
+    plan_any, results_markdown, JobResult, Manifest, DEFAULT_MANIFEST,
 };
 use huntsolve::retro::Scope;
 use huntsolve::{AnyGame, Error, Result};
@@ -330,7 +329,7 @@ fn solve_job(
         |n| n.to_string_lossy().into_owned(),
     );
     let bars = Bars::for_job(&format!("{job} [{}]", scope.name()));
-    solve_any(game, scope, out, &options, &bars)
+    huntsolve::with_game!(game, g => huntsolve::retro::solve(g, scope, out, &options, &bars))
 }
 
 fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
@@ -411,4 +410,30 @@ fn format_duration(s: f64) -> String {
     } else {
         format!("{:.1} h", s / 3600.0)
     }
+}
+
+/// The results of an earlier run of a manifest (`<base>.json`), to carry the
+/// timings of jobs whose tiers a rerun keeps; empty when the file is missing or
+/// unreadable (it only ever supplies figures, never stops a batch).
+fn read_results(base: &Path) -> Vec<JobResult> {
+    std::fs::read_to_string(base.with_extension("json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Writes `<base>.json` and `<base>.md`.
+fn write_results(base: &Path, results: &[JobResult]) -> Result<()> {
+    if let Some(dir) = base.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    }
+    let json = serde_json::to_string_pretty(results)
+        .map_err(|e| Error::Internal(format!("encoding results: {e}")))?;
+    let jp = base.with_extension("json");
+    std::fs::write(&jp, json + "\n")
+        .map_err(|e| Error::io(format!("writing {}", jp.display()), e))?;
+    let mp = base.with_extension("md");
+    std::fs::write(&mp, results_markdown(results))
+        .map_err(|e| Error::io(format!("writing {}", mp.display()), e))
 }

@@ -205,3 +205,9 @@ impl HuntGame {
         self.m_hunters
     }
 }
+
+#[cfg(test)]
+mod tests_rules;
+
+#[cfg(test)]
+mod tests_props;

@@ -134,25 +134,32 @@ impl HuntGame {
         bits(p.prey).any(|q| self.tables.neighbours[q] & empty != 0)
     }
 
+    /// The points a hunter may be dropped on (none with no hunter in hand): the
+    /// empty points, or only the centre for a first drop under `first_drop=centre`.
+    #[inline]
+    pub(super) fn hunter_drops(&self, p: &HuntPos, empty: u64) -> u64 {
+        if p.hunters_in_hand == 0 {
+            return 0;
+        }
+        if self.rules.first_drop == FirstDrop::Centre && p.hunters == 0 {
+            if let Some(c) = self.board.centre {
+                if empty >> c & 1 == 1 {
+                    return 1 << c;
+                }
+            }
+        }
+        empty
+    }
+
     pub(super) fn gen_hunter(&self, p: &HuntPos, out: &mut Vec<HuntMove>) {
         let empty = self.empty(p);
         let b = &*self.tables;
-        let mut drops = 0u64;
-        if p.hunters_in_hand > 0 {
-            drops = empty;
-            if self.rules.first_drop == FirstDrop::Centre && p.hunters == 0 {
-                if let Some(c) = self.board.centre {
-                    if empty >> c & 1 == 1 {
-                        drops = 1 << c;
-                    }
-                }
+        let drops = self.hunter_drops(p, empty);
+        if p.hunters_in_hand > 0 && (self.rules.drop_before_move.0 || p.hunters == 0) {
+            for t in bits(drops) {
+                out.push(HuntMove::drop(t as u8));
             }
-            if self.rules.drop_before_move.0 || p.hunters == 0 {
-                for t in bits(drops) {
-                    out.push(HuntMove::drop(t as u8));
-                }
-                return;
-            }
+            return;
         }
         self.gen_captures(p, out);
         if self.rules.capture_compulsory && !out.is_empty() {

@@ -29,19 +29,20 @@ impl HuntGame {
     }
 }
 
+/// The letter of point `i` in a position's text and diagram: `H`, `P` or `.`.
+fn piece_char(pos: &HuntPos, i: usize) -> char {
+    if pos.hunters >> i & 1 == 1 {
+        'H'
+    } else if pos.prey >> i & 1 == 1 {
+        'P'
+    } else {
+        '.'
+    }
+}
+
 impl Notation for HuntGame {
     fn format_position(&self, pos: &HuntPos) -> String {
-        let mut s: String = (0..self.board.len())
-            .map(|i| {
-                if pos.hunters >> i & 1 == 1 {
-                    'H'
-                } else if pos.prey >> i & 1 == 1 {
-                    'P'
-                } else {
-                    '.'
-                }
-            })
-            .collect();
+        let mut s: String = (0..self.board.len()).map(|i| piece_char(pos, i)).collect();
         s.push_str(&format!(
             "/h{}p{}c{}/{}",
             pos.hunters_in_hand,
@@ -192,15 +193,7 @@ impl Notation for HuntGame {
     }
 
     fn diagram(&self, pos: &HuntPos) -> String {
-        let mut s = self.board.draw(|i| {
-            if pos.hunters >> i & 1 == 1 {
-                'H'
-            } else if pos.prey >> i & 1 == 1 {
-                'P'
-            } else {
-                '.'
-            }
-        });
+        let mut s = self.board.draw(|i| piece_char(pos, i as usize));
         s.push_str(&format!(
             "hunters in hand {}, prey in hand {}, captured {}, {} to move\n",
             pos.hunters_in_hand,

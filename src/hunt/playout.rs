@@ -8,7 +8,7 @@
 //! starts with a single jump, so "no single jump" means "no capture").
 
 use super::movegen::bits;
-use super::{FirstDrop, HuntGame, HuntMove, HuntPos, PreyNoMoves};
+use super::{HuntGame, HuntMove, HuntPos, PreyNoMoves};
 use crate::game::Game;
 use crate::random::Rng;
 
@@ -39,19 +39,9 @@ impl HuntGame {
         let empty = self.empty(p);
         let b = &*self.tables;
         if p.hunter_to_move {
-            let mut drops = 0u64;
-            let mut only_drops = false;
-            if p.hunters_in_hand > 0 {
-                drops = empty;
-                if self.rules.first_drop == FirstDrop::Centre && p.hunters == 0 {
-                    if let Some(c) = self.board.centre {
-                        if empty >> c & 1 == 1 {
-                            drops = 1 << c;
-                        }
-                    }
-                }
-                only_drops = self.rules.drop_before_move.0 || p.hunters == 0;
-            }
+            let drops = self.hunter_drops(p, empty);
+            let only_drops =
+                p.hunters_in_hand > 0 && (self.rules.drop_before_move.0 || p.hunters == 0);
             if !only_drops && self.hunter_has_jump(p, empty) {
                 // Captures (and, unless compulsory, everything else): the list.
                 let mut moves = Vec::with_capacity(64);

@@ -118,7 +118,7 @@ impl Keys {
 
 impl HuntGame {
     /// Builds a position from its parts, computing the hash.
-    pub fn make_pos(
+    pub(crate) fn make_pos(
         &self,
         hunters: u64,
         prey: u64,
@@ -141,7 +141,7 @@ impl HuntGame {
     }
 
     /// The hash recomputed from scratch (the incremental one must equal it).
-    pub fn compute_hash(&self, p: &HuntPos) -> u64 {
+    pub(crate) fn compute_hash(&self, p: &HuntPos) -> u64 {
         let k = &self.keys;
         let mut h = 0;
         for i in bits(p.hunters) {
@@ -160,7 +160,7 @@ impl HuntGame {
     }
 
     /// The image of a position under symmetry `sym` of the board.
-    pub fn map_pos(&self, sym: usize, p: &HuntPos) -> HuntPos {
+    pub(crate) fn map_pos(&self, sym: usize, p: &HuntPos) -> HuntPos {
         self.make_pos(
             self.board.map_mask(sym, p.hunters),
             self.board.map_mask(sym, p.prey),

@@ -9,7 +9,7 @@
 //! `cows-leopards-mogol`. The 64-bit fingerprint hashes this form together with
 //! the board geometry (so a board file that changes changes the fingerprint).
 
-use crate::choice::Choice;
+use crate::choice::{choice_words, Choice};
 use crate::error::{quote, Error, Result};
 
 /// The two sides of a hunt game.
@@ -90,49 +90,36 @@ pub enum Repetition {
     Forbid,
 }
 
-impl Choice for Side {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("hunter", Side::Hunter),
-        ("prey", Side::Prey),
-        ("hunters", Side::Hunter),
-    ];
-}
-
-impl Choice for FirstDrop {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("any", FirstDrop::Any),
-        ("centre", FirstDrop::Centre),
-        ("center", FirstDrop::Centre),
-    ];
-}
-
-impl Choice for Chain {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("none", Chain::None),
-        ("optional", Chain::Optional),
-        ("continue", Chain::Continue),
-        ("maximal", Chain::Maximal),
-    ];
-}
-
-impl Choice for Removal {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("immediate", Removal::Immediate),
-        ("end_of_turn", Removal::EndOfTurn),
-    ];
-}
-
-impl Choice for PreyNoMoves {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("loss", PreyNoMoves::Loss),
-        ("pass", PreyNoMoves::Pass),
-        ("draw", PreyNoMoves::Draw),
-    ];
-}
-
-impl Choice for Repetition {
-    const WORDS: &'static [(&'static str, Self)] =
-        &[("draw", Repetition::Draw), ("forbid", Repetition::Forbid)];
+choice_words! {
+    Side {
+        "hunter" => Hunter,
+        "prey" => Prey,
+        "hunters" => Hunter,
+    }
+    FirstDrop {
+        "any" => Any,
+        "centre" => Centre,
+        "center" => Centre,
+    }
+    Chain {
+        "none" => None,
+        "optional" => Optional,
+        "continue" => Continue,
+        "maximal" => Maximal,
+    }
+    Removal {
+        "immediate" => Immediate,
+        "end_of_turn" => EndOfTurn,
+    }
+    PreyNoMoves {
+        "loss" => Loss,
+        "pass" => Pass,
+        "draw" => Draw,
+    }
+    Repetition {
+        "draw" => Draw,
+        "forbid" => Forbid,
+    }
 }
 
 /// H6 `drop_before_move` as (hunters, prey) must drop all before moving.

@@ -145,18 +145,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
-            let total = self
-                .shared
-                .nodes
-                .fetch_add(self.nodes - self.flushed, Ordering::Relaxed)
-                + (self.nodes - self.flushed);
-            self.shared
-                .table_hits
-                .fetch_add(std::mem::take(&mut self.hits), Ordering::Relaxed);
-            self.shared
-                .positions
-                .fetch_add(std::mem::take(&mut self.looks), Ordering::Relaxed);
-            self.flushed = self.nodes;
+            let total = self.flush();
             if self.shared.node_limit.is_some_and(|n| total >= n)
                 || self
                     .shared
@@ -246,10 +235,11 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         true
     }
 
-    fn flush(&mut self) {
-        self.shared
-            .nodes
-            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+    /// Adds this thread's counts to the shared ones; returns the nodes of all
+    /// threads so far.
+    fn flush(&mut self) -> u64 {
+        let new = self.nodes - self.flushed;
+        let total = self.shared.nodes.fetch_add(new, Ordering::Relaxed) + new;
         self.shared
             .table_hits
             .fetch_add(std::mem::take(&mut self.hits), Ordering::Relaxed);
@@ -257,6 +247,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             .positions
             .fetch_add(std::mem::take(&mut self.looks), Ordering::Relaxed);
         self.flushed = self.nodes;
+        total
     }
 }
 
@@ -362,23 +353,8 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
         }
     }
 
-    /// Whether the time or node budget is spent or a stop was requested.
-    pub fn stopped(&self) -> bool {
-        self.shared.should_stop()
-    }
-
-    /// Total nodes so far (all runs).
-    pub fn nodes(&self) -> u64 {
-        self.shared.nodes.load(Ordering::Relaxed)
-    }
-
     /// Whether a run stopped because the memory budget was spent.
     pub fn out_of_memory(&self) -> bool {
         self.shared.memory_out.load(Ordering::Relaxed)
-    }
-
-    /// Seconds since the prover was made.
-    pub fn elapsed(&self) -> f64 {
-        self.shared.start.elapsed().as_secs_f64()
     }
 }

@@ -38,13 +38,8 @@ impl<G: TierGame> TableDirs<G> {
         Ok(TableDirs { dirs: v })
     }
 
-    /// Whether no directory was given.
-    pub fn is_empty(&self) -> bool {
-        self.dirs.is_empty()
-    }
-
     /// The directory and value of `pos`, from the first directory that has its tier.
-    pub fn find(&self, pos: &G::Pos) -> Result<Option<(&Path, Value, u32)>> {
+    pub(crate) fn find(&self, pos: &G::Pos) -> Result<Option<(&Path, Value, u32)>> {
         for (d, o) in &self.dirs {
             if let Some((v, dist)) = o.try_probe(pos)? {
                 return Ok(Some((d, v, dist)));

@@ -117,6 +117,16 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// A final disproof whose repetition set does not matter (the closure
+    /// search's and the local analysis's verdict on a position they settle).
+    pub(crate) const DISPROVEN: Entry = Entry {
+        pn: INF,
+        dn: 0,
+        work: 1 << 30,
+        dist: 0,
+        hint: false,
+    };
+
     /// Proven (the goal side wins) or disproven (it does not).
     pub(crate) fn is_final(&self) -> bool {
         self.pn == 0 || self.dn == 0
@@ -299,7 +309,8 @@ impl ProofTable {
 
     /// Removes the entry of `key` (certificate extraction re-proves a position
     /// whose proof was partly overwritten).
-    pub fn remove(&self, key: u64) {
+    #[cfg(test)]
+    pub(crate) fn remove(&self, key: u64) {
         let key = key.max(1);
         let b = self.bucket(key);
         for i in b..b + WAYS {

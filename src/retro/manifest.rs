@@ -152,24 +152,18 @@ fn info<T>(p: &Plan<T>) -> PlanInfo {
 
 /// [`plan`] for a game of either family.
 pub fn plan_any(game: &AnyGame, scope: &Scope) -> Result<PlanInfo> {
-    match game {
-        AnyGame::Hunt(g) => plan(g, scope).map(|p| info(&p)),
-        AnyGame::Tafl(g) => plan(g, scope).map(|p| info(&p)),
-    }
+    crate::with_game!(game, g => plan(g, scope).map(|p| info(&p)))
 }
 
 /// [`solve`] for a game of either family.
-pub fn solve_any(
+pub(crate) fn solve_any(
     game: &AnyGame,
     scope: &Scope,
     out_dir: &Path,
     options: &SolveOptions,
     progress: &dyn Progress,
 ) -> Result<SolveReport> {
-    match game {
-        AnyGame::Hunt(g) => solve(g, scope, out_dir, options, progress),
-        AnyGame::Tafl(g) => solve(g, scope, out_dir, options, progress),
-    }
+    crate::with_game!(game, g => solve(g, scope, out_dir, options, progress))
 }
 
 /// Where a job's `seconds` come from ([`JobResult::timing`]).
@@ -336,16 +330,6 @@ impl JobResult {
     }
 }
 
-/// The results of an earlier run of a manifest (`<base>.json`), to carry the
-/// timings of jobs whose tiers a rerun keeps; empty when the file is missing or
-/// unreadable (it only ever supplies figures, never stops a batch).
-pub fn read_results(base: &Path) -> Vec<JobResult> {
-    std::fs::read_to_string(base.with_extension("json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default()
-}
-
 /// The results summary as a Markdown table.
 pub fn results_markdown(results: &[JobResult]) -> String {
     let mut s = String::from(
@@ -376,22 +360,6 @@ pub fn results_markdown(results: &[JobResult]) -> String {
         ));
     }
     s
-}
-
-/// Writes `<base>.json` and `<base>.md`.
-pub fn write_results(base: &Path, results: &[JobResult]) -> Result<()> {
-    if let Some(dir) = base.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
-    }
-    let json = serde_json::to_string_pretty(results)
-        .map_err(|e| Error::Internal(format!("encoding results: {e}")))?;
-    let jp = base.with_extension("json");
-    std::fs::write(&jp, json + "\n")
-        .map_err(|e| Error::io(format!("writing {}", jp.display()), e))?;
-    let mp = base.with_extension("md");
-    std::fs::write(&mp, results_markdown(results))
-        .map_err(|e| Error::io(format!("writing {}", mp.display()), e))
 }
 
 #[cfg(test)]

@@ -39,3 +39,9 @@ pub use solver::{
     solve_tier, solve_tier_checkpointed, solve_tier_with, Absorb, CheckpointReport, Checkpointing,
     ChildValues, TierResult, TierStats,
 };
+
+#[cfg(test)]
+mod tests_solver;
+
+#[cfg(test)]
+mod tests_checkpoint;

@@ -159,7 +159,8 @@ impl Schedule {
     }
 
     /// Whether a tier has failed.
-    pub fn has_failed(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn has_failed(&self) -> bool {
         self.failed
     }
 
@@ -174,7 +175,8 @@ impl Schedule {
     }
 
     /// Whether `tier` is finished.
-    pub fn is_finished(&self, tier: usize) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_finished(&self, tier: usize) -> bool {
         self.finished.get(tier).copied().unwrap_or(false)
     }
 }

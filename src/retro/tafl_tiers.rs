@@ -461,7 +461,7 @@ impl TierGame for TaflGame {
 
     /// Every (predecessor, move) pair once: the pieces of the side that just
     /// moved are slid back along each ray through empty cells, and each
-    /// candidate is kept when [`TaflGame::quiet_slide_legal`] accepts the
+    /// candidate is kept when `TaflGame::quiet_slide_legal` accepts the
     /// forward slide (not decided there, throne passage and stopping rules,
     /// captures nothing). That is exactly the filter "legal in the predecessor
     /// and leads to `pos`" without generating the predecessor's moves.

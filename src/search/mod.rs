@@ -227,18 +227,7 @@ pub fn search<G: Evaluate, O: Oracle<G>>(
             proven: None,
         })
         .collect();
-    let mut result = SearchResult {
-        score: 0,
-        best: roots.first().map(|r| r.mv),
-        pv: roots.first().map(|r| vec![r.mv]).unwrap_or_default(),
-        depth: 0,
-        seldepth: 0,
-        nodes: 0,
-        time: Duration::ZERO,
-        proven: None,
-        root_moves: roots.clone(),
-        interrupted: false,
-    };
+    let mut result = unsearched(&roots);
     if let Some(v) = game.outcome(pos) {
         result.score = value_score(v, 0, 0);
         result.proven = Some((v, 0));
@@ -301,6 +290,22 @@ pub fn search<G: Evaluate, O: Oracle<G>>(
     r
 }
 
+/// The result before any iteration: the first root move as best and PV.
+fn unsearched<G: Game>(roots: &[RootMove<G>]) -> SearchResult<G> {
+    SearchResult {
+        score: 0,
+        best: roots.first().map(|r| r.mv),
+        pv: roots.first().map(|r| vec![r.mv]).unwrap_or_default(),
+        depth: 0,
+        seldepth: 0,
+        nodes: 0,
+        time: Duration::ZERO,
+        proven: None,
+        root_moves: roots.to_vec(),
+        interrupted: false,
+    }
+}
+
 /// The main thread's iterative deepening.
 #[allow(clippy::too_many_arguments)]
 fn iterate<G: Evaluate, O: Oracle<G>>(
@@ -314,18 +319,7 @@ fn iterate<G: Evaluate, O: Oracle<G>>(
     max_depth: u32,
 ) -> SearchResult<G> {
     let mut w = Worker::new(game, oracle, tt, shared, cfg, 0);
-    let mut result = SearchResult {
-        score: 0,
-        best: Some(roots[0].mv),
-        pv: vec![roots[0].mv],
-        depth: 0,
-        seldepth: 0,
-        nodes: 0,
-        time: Duration::ZERO,
-        proven: None,
-        root_moves: roots.clone(),
-        interrupted: false,
-    };
+    let mut result = unsearched(&roots);
     let mut prev: i32 = 0;
     for depth in 1..=max_depth {
         w.incomplete = false;

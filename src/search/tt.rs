@@ -27,6 +27,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound a search result `best` is for a window that began as
+    /// `(alpha0, beta)`.
+    pub(crate) fn of(best: i32, alpha0: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// Best-move index meaning "no move stored".
 pub const NO_MOVE: u16 = u16::MAX;
 
@@ -119,13 +133,9 @@ impl TransTable {
     }
 
     /// Number of entries.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.slots.len()
-    }
-
-    /// Whether the table has no entries (never: at least 1024).
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
     }
 
     /// Starts a new search generation: older entries become preferred victims.

@@ -314,13 +314,7 @@ impl<'a, G: Evaluate, O: Oracle<G>> Worker<'a, G, O> {
             }
         }
         self.order[ply] = order;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha0, beta);
         self.store(hash, best, depth, bound, best_idx, ply);
         best
     }
@@ -524,13 +518,7 @@ impl<'a, G: Evaluate, O: Oracle<G>> Worker<'a, G, O> {
             // Stable: equal scores keep their previous order (determinism).
             roots.sort_by_key(|r| std::cmp::Reverse(r.score));
             self.pv[0] = root_pv;
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, alpha0, beta);
             self.store(hash, best, depth, bound, best_idx, 0);
         }
         best

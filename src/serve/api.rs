@@ -84,7 +84,7 @@ impl ApiError {
     }
 
     /// The message.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match self {
             ApiError::BadRequest(m) | ApiError::NotFound(m) | ApiError::Internal(m) => m.clone(),
         }
@@ -177,7 +177,7 @@ fn find_sets(dirs: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
 
 impl State {
     /// Opens the table sets found under `dirs` (see [`Config::tables`](super::Config)).
-    pub fn new(dirs: &[PathBuf], search_time: Duration) -> Result<State> {
+    pub(crate) fn new(dirs: &[PathBuf], search_time: Duration) -> Result<State> {
         let mut sets = Vec::new();
         for (name, dir) in find_sets(dirs)? {
             let rules = rules_of_dir(&dir)?;
@@ -255,13 +255,13 @@ impl State {
     }
 
     /// `GET /api/board?rules=R`.
-    pub fn board(&self, params: &Params) -> ApiResult<String> {
+    pub(crate) fn board(&self, params: &Params) -> ApiResult<String> {
         let game = self.game(required(params, "rules")?)?;
         Ok(board_json(&game).to_string())
     }
 
     /// `GET /api/stats?tables=NAME`: computed on first request, then cached.
-    pub fn stats(&self, params: &Params) -> ApiResult<String> {
+    pub(crate) fn stats(&self, params: &Params) -> ApiResult<String> {
         let name = required(params, "tables")?;
         let set = self.sets.iter().find(|s| s.name == name).ok_or_else(|| {
             let names: Vec<&str> = self.sets.iter().map(|s| s.name.as_str()).collect();
@@ -299,7 +299,7 @@ impl State {
     }
 
     /// `GET /api/position?...` (see the module docs).
-    pub fn position(&self, params: &Params) -> ApiResult<String> {
+    pub(crate) fn position(&self, params: &Params) -> ApiResult<String> {
         for key in params.keys() {
             if !["rules", "position", "moves", "tables", "time"].contains(&key.as_str()) {
                 return Err(ApiError::BadRequest(format!(

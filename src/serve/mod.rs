@@ -7,7 +7,7 @@
 //! [`crate::answer::answer_position`], the function `huntsolve query` answers
 //! with, under the explorer's policy: it always tries the prover before a
 //! search). It serves; it does not print: the caller
-//! ([`Explorer::url`]) says where it listens.
+//! ([`Explorer::addr`]) says where it listens.
 //!
 //! # HTTP
 //! A strict request reader over [`std::net`] (see the `http` module for its
@@ -143,11 +143,6 @@ impl Explorer {
     /// The address the server listens on (with the real port when 0 was asked).
     pub fn addr(&self) -> SocketAddr {
         self.addr
-    }
-
-    /// The page's URL.
-    pub fn url(&self) -> String {
-        format!("http://{}/", self.addr)
     }
 
     /// The names of the table sets served, with their rules.

@@ -97,7 +97,7 @@ impl EngineSpec {
 
     /// Whether this engine is limited by time per move (`time=S`,
     /// `mcts-time=S`, with or without `:tables`).
-    pub fn timed(&self) -> bool {
+    pub(crate) fn timed(&self) -> bool {
         match self {
             EngineSpec::Time(_) => true,
             EngineSpec::Mcts(m) => m.seconds.is_some(),

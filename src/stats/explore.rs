@@ -512,7 +512,6 @@ pub(crate) fn explore_csv(r: &ExploreReport) -> String {
             line.push_str(&csv_field(v));
             line.push(',');
         }
-        let f = |i: &Interval| format!("{:.6},{:.6},{:.6}", i.estimate, i.lo, i.hi);
         let _ = writeln!(
             s,
             "{line}{},{},{},{},{},{},{},{},{},{}",
@@ -522,10 +521,10 @@ pub(crate) fn explore_csv(r: &ExploreReport) -> String {
             } else {
                 "ladder"
             },
-            f(&x.balance),
-            f(&x.decisiveness),
-            f(&x.length),
-            f(&x.score0),
+            x.balance.csv(),
+            x.decisiveness.csv(),
+            x.length.csv(),
+            x.score0.csv(),
             x.exact_value.as_deref().unwrap_or(""),
             x.size,
             x.plan_memory,

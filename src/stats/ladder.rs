@@ -38,11 +38,13 @@ use crate::stats::plot::plot_err;
 use crate::stats::report::CompareReport;
 pub use agreement::kendall_tau_b;
 use agreement::{rank_agreement, tied_strengths, TAU_RESAMPLES};
-pub use calibrate::{calibrate, Calibration, PairCheck, RungCalibration};
+pub(crate) use calibrate::calibrate;
+pub use calibrate::{Calibration, PairCheck, RungCalibration};
 pub(crate) use markdown::ladder_markdown;
 use plotters::prelude::*;
+pub(crate) use rating::add_ratings;
+pub use rating::VariantRating;
 use rating::RATING_PRIOR_DRAWS;
-pub use rating::{add_ratings, VariantRating};
 use report::agreement_sentence;
 pub use report::write_ladder;
 use std::fmt::Write as _;
@@ -88,7 +90,7 @@ pub struct LadderCell {
 impl LadderCell {
     /// Whether the engines played no part in this cell: every game ended
     /// before an engine moved.
-    pub fn unplayed(&self) -> bool {
+    pub(crate) fn unplayed(&self) -> bool {
         self.games > 0 && self.no_engine_move == self.games
     }
 }
@@ -216,11 +218,7 @@ pub struct LadderReport {
 
 fn score_interval(wins0: u64, draws: u64, n: u64) -> Interval {
     if n == 0 {
-        return Interval {
-            estimate: 0.0,
-            lo: 0.0,
-            hi: 0.0,
-        };
+        return Interval::ZERO;
     }
     let nf = n as f64;
     let mean = (wins0 as f64 + 0.5 * draws as f64) / nf;

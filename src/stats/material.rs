@@ -16,7 +16,7 @@ use crate::stats::math::{self, Interval, Z95};
 use statrs::distribution::{ContinuousCDF, Normal};
 
 /// Histogram of small counts: `out[k]` = how many of `values` equal `k`.
-pub fn histogram(values: impl IntoIterator<Item = u32>) -> Vec<u64> {
+pub(crate) fn histogram(values: impl IntoIterator<Item = u32>) -> Vec<u64> {
     let mut out: Vec<u64> = Vec::new();
     for v in values {
         let k = v as usize;
@@ -35,14 +35,10 @@ pub(crate) fn total(counts: &[u64]) -> u64 {
 
 /// Mean of a histogram with a 95 % normal interval (sample variance; an
 /// empty histogram gives `[0, 0]`).
-pub fn mean_interval(counts: &[u64]) -> Interval {
+pub(crate) fn mean_interval(counts: &[u64]) -> Interval {
     let n = total(counts);
     if n == 0 {
-        return Interval {
-            estimate: 0.0,
-            lo: 0.0,
-            hi: 0.0,
-        };
+        return Interval::ZERO;
     }
     let nf = n as f64;
     let mean = counts
@@ -70,7 +66,7 @@ pub fn mean_interval(counts: &[u64]) -> Interval {
 }
 
 /// Share of games with at least `n` captures (Wilson interval).
-pub fn share_at_least(counts: &[u64], n: usize) -> Interval {
+pub(crate) fn share_at_least(counts: &[u64], n: usize) -> Interval {
     let hits: u64 = counts.iter().skip(n).sum();
     math::wilson(hits, total(counts), Z95)
 }
@@ -89,7 +85,7 @@ pub struct MannWhitney {
 }
 
 /// Mann-Whitney U between histograms `a` and `b` (see the module docs).
-pub fn mann_whitney(a: &[u64], b: &[u64]) -> MannWhitney {
+pub(crate) fn mann_whitney(a: &[u64], b: &[u64]) -> MannWhitney {
     let (na, nb) = (total(a) as f64, total(b) as f64);
     if na == 0.0 || nb == 0.0 {
         return MannWhitney {
@@ -174,7 +170,7 @@ impl CaptureComparison {
 
     /// +1 when the first variant's captures are larger at the 5 % level,
     /// −1 when smaller, 0 otherwise.
-    pub fn sign(&self) -> i32 {
+    pub(crate) fn sign(&self) -> i32 {
         if self.test.p_value >= 0.05 {
             0
         } else if self.test.superiority > 0.5 {

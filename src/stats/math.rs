@@ -2,7 +2,7 @@
 //! tests of proportions and of contingency tables, effect sizes, and a plain
 //! sentence for each result.
 //!
-//! Everything here is checked against textbook values in `tests/stats_math.rs`
+//! Everything here is checked against textbook values in its unit tests (`math/tests.rs`)
 //! (Wilson interval for 50/100, Fisher's tea-tasting table, chi-square critical
 //! values). Special functions follow the standard numerical recipes: the
 //! Lanczos approximation of `ln Γ` and the series / continued-fraction pair for
@@ -26,6 +26,18 @@ pub struct Interval {
 }
 
 impl Interval {
+    /// `[0, 0]` with estimate 0: the interval of no observation.
+    pub(crate) const ZERO: Interval = Interval {
+        estimate: 0.0,
+        lo: 0.0,
+        hi: 0.0,
+    };
+
+    /// The three CSV fields `estimate,lo,hi` (6 decimals) of the reports.
+    pub(crate) fn csv(&self) -> String {
+        format!("{:.6},{:.6},{:.6}", self.estimate, self.lo, self.hi)
+    }
+
     /// Whether `x` lies inside the closed interval.
     pub fn contains(&self, x: f64) -> bool {
         self.lo <= x && x <= self.hi
@@ -37,7 +49,7 @@ impl Interval {
 ///
 /// Unlike the Wald interval it stays inside `[0, 1]` and keeps its coverage
 /// near 0 and 1, where balance and drawishness often sit.
-pub fn wilson(successes: u64, n: u64, z: f64) -> Interval {
+pub(crate) fn wilson(successes: u64, n: u64, z: f64) -> Interval {
     if n == 0 {
         return Interval {
             estimate: 0.0,
@@ -72,7 +84,7 @@ pub fn wilson(successes: u64, n: u64, z: f64) -> Interval {
 ///
 /// Used for statistics that are not a single proportion (mean game length,
 /// balance, first-player score). An empty sample gives `[0, 0]`.
-pub fn bootstrap<T: Clone>(
+pub(crate) fn bootstrap<T: Clone>(
     data: &[T],
     statistic: impl Fn(&[T]) -> f64,
     resamples: usize,
@@ -121,7 +133,7 @@ pub(crate) fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// Arithmetic mean (0 for an empty slice).
-pub fn mean(xs: &[f64]) -> f64 {
+pub(crate) fn mean(xs: &[f64]) -> f64 {
     if xs.is_empty() {
         0.0
     } else {
@@ -130,7 +142,7 @@ pub fn mean(xs: &[f64]) -> f64 {
 }
 
 /// Sample standard deviation (n − 1 in the denominator; 0 below two values).
-pub fn sample_sd(xs: &[f64]) -> f64 {
+pub(crate) fn sample_sd(xs: &[f64]) -> f64 {
     if xs.len() < 2 {
         return 0.0;
     }
@@ -141,7 +153,7 @@ pub fn sample_sd(xs: &[f64]) -> f64 {
 
 /// Natural logarithm of the gamma function for `x > 0` (Lanczos, g = 7, n = 9;
 /// relative error about 1e-15).
-pub fn ln_gamma(x: f64) -> f64 {
+pub(crate) fn ln_gamma(x: f64) -> f64 {
     const G: f64 = 7.0;
     const COEF: [f64; 9] = [
         0.999_999_999_999_809_9,
@@ -169,7 +181,7 @@ pub fn ln_gamma(x: f64) -> f64 {
 }
 
 /// `ln(n!)`.
-pub fn ln_factorial(n: u64) -> f64 {
+pub(crate) fn ln_factorial(n: u64) -> f64 {
     ln_gamma(n as f64 + 1.0)
 }
 
@@ -244,7 +256,7 @@ fn gamma_q_fraction(a: f64, x: f64) -> f64 {
 }
 
 /// Complementary error function, via `erfc(x) = Q(1/2, x²)` for `x ≥ 0`.
-pub fn erfc(x: f64) -> f64 {
+pub(crate) fn erfc(x: f64) -> f64 {
     if x >= 0.0 {
         gamma_q(0.5, x * x)
     } else {
@@ -253,12 +265,12 @@ pub fn erfc(x: f64) -> f64 {
 }
 
 /// Standard normal cumulative distribution function Φ(z).
-pub fn normal_cdf(z: f64) -> f64 {
+pub(crate) fn normal_cdf(z: f64) -> f64 {
     0.5 * erfc(-z / std::f64::consts::SQRT_2)
 }
 
 /// Upper tail of the chi-square distribution: `P(X ≥ x)` for `df` degrees of freedom.
-pub fn chi_square_sf(x: f64, df: f64) -> f64 {
+pub(crate) fn chi_square_sf(x: f64, df: f64) -> f64 {
     gamma_q(df / 2.0, x / 2.0)
 }
 
@@ -280,7 +292,7 @@ pub struct TestResult {
 ///
 /// With no variation at all (both rates 0 or both 1) the test has nothing to
 /// detect: z = 0 and p = 1.
-pub fn two_proportion_z(x1: u64, n1: u64, x2: u64, n2: u64) -> Result<TestResult> {
+pub(crate) fn two_proportion_z(x1: u64, n1: u64, x2: u64, n2: u64) -> Result<TestResult> {
     if n1 == 0 || n2 == 0 || x1 > n1 || x2 > n2 {
         return Err(Error::Input(format!(
             "two-proportion test needs 0 <= x <= n and n > 0 (got {x1}/{n1}, {x2}/{n2})"
@@ -304,7 +316,7 @@ pub fn two_proportion_z(x1: u64, n1: u64, x2: u64, n2: u64) -> Result<TestResult
 /// same margins that is no more likely than the observed one (the convention
 /// of R's `fisher.test`), with a small relative tolerance so that ties computed
 /// with rounding error count as ties.
-pub fn fisher_exact(table: [[u64; 2]; 2]) -> TestResult {
+pub(crate) fn fisher_exact(table: [[u64; 2]; 2]) -> TestResult {
     let [[a, b], [c, d]] = table;
     let r1 = a + b;
     let r2 = c + d;
@@ -343,7 +355,7 @@ pub fn fisher_exact(table: [[u64; 2]; 2]) -> TestResult {
 /// are dropped first (they carry no information and would divide by zero).
 ///
 /// An error when fewer than two rows or columns are left.
-pub fn chi_square_independence(table: &[Vec<u64>]) -> Result<TestResult> {
+pub(crate) fn chi_square_independence(table: &[Vec<u64>]) -> Result<TestResult> {
     let cols = table.first().map_or(0, |r| r.len());
     if table.iter().any(|r| r.len() != cols) {
         return Err(Error::Input(
@@ -388,7 +400,7 @@ pub fn chi_square_independence(table: &[Vec<u64>]) -> Result<TestResult> {
 
 /// Cramér's V for a chi-square statistic on an r×c table of `n` observations
 /// (`r`, `c` after dropping empty rows and columns).
-pub fn cramers_v(chi2: f64, n: u64, rows: usize, cols: usize) -> f64 {
+pub(crate) fn cramers_v(chi2: f64, n: u64, rows: usize, cols: usize) -> f64 {
     let k = rows.min(cols);
     if n == 0 || k < 2 {
         return 0.0;
@@ -398,12 +410,12 @@ pub fn cramers_v(chi2: f64, n: u64, rows: usize, cols: usize) -> f64 {
 
 /// Cohen's h, the effect size between two proportions:
 /// `2·asin(√p1) − 2·asin(√p2)`.
-pub fn cohens_h(p1: f64, p2: f64) -> f64 {
+pub(crate) fn cohens_h(p1: f64, p2: f64) -> f64 {
     2.0 * p1.clamp(0.0, 1.0).sqrt().asin() - 2.0 * p2.clamp(0.0, 1.0).sqrt().asin()
 }
 
 /// Cohen's verbal label for |h| (0.2 small, 0.5 medium, 0.8 large).
-pub fn label_h(h: f64) -> &'static str {
+pub(crate) fn label_h(h: f64) -> &'static str {
     let h = h.abs();
     if h < 0.2 {
         "negligible"
@@ -417,7 +429,7 @@ pub fn label_h(h: f64) -> &'static str {
 }
 
 /// Verbal label for Cramér's V (0.1 small, 0.3 medium, 0.5 large).
-pub fn label_v(v: f64) -> &'static str {
+pub(crate) fn label_v(v: f64) -> &'static str {
     if v < 0.1 {
         "negligible"
     } else if v < 0.3 {
@@ -440,7 +452,7 @@ pub(crate) fn format_p(p: f64) -> String {
 
 /// A plain sentence on a difference between two proportions: what was
 /// measured, whether the data show a difference at the 5 % level, and how big.
-pub fn interpret_proportions(
+pub(crate) fn interpret_proportions(
     what: &str,
     name1: &str,
     p1: f64,
@@ -491,3 +503,6 @@ pub(crate) fn interpret_table(what: &str, test: &TestResult, v: f64) -> String {
         )
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -25,3 +25,6 @@ pub mod tournament;
 pub use agent::{Agent, GreedyAgent, RandomAgent};
 pub use engine::{make_agent, EngineSpec};
 pub use tournament::{play_game, run_tournament, EndReason, GameRecord, TournamentConfig};
+
+#[cfg(test)]
+mod tests;

@@ -7,7 +7,7 @@
 //! generator), and falls back to alpha-beta at a fixed depth where they do
 //! not. Two perfect players from a position therefore reach its exact value.
 //!
-//! [`opening_value`] is what a ladder with perfect players measures: the
+//! `opening_value` is what a ladder with perfect players measures: the
 //! expected outcome, under optimal play from there, of the position after the
 //! uniformly random opening plies of a tournament (the same plies in every
 //! rung, since game `i` draws them from the generator seeded with `seed + i`).
@@ -44,7 +44,7 @@ fn rank_for_mover(value: Value, distance: u32) -> i64 {
 
 /// The exact value and distance of `pos` for its side to move: the rules'
 /// outcome when it is over, else the tables'.
-pub fn exact_value<G: FullGame>(
+pub(crate) fn exact_value<G: FullGame>(
     game: &G,
     oracle: &dyn Oracle<G>,
     pos: &G::Pos,
@@ -112,7 +112,7 @@ pub struct OpeningValue {
 /// The exact value of the random opening (see the module docs); `None` when
 /// the tables leave a position after the opening (or the start) unknown.
 /// Refuses more than `max_positions` distinct positions at one ply.
-pub fn opening_value<G: FullGame>(
+pub(crate) fn opening_value<G: FullGame>(
     game: &G,
     oracle: &dyn Oracle<G>,
     random_plies: u32,

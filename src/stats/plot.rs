@@ -12,6 +12,26 @@ pub(crate) fn plot_err(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::Internal(format!("drawing {}: {e}", path.display()))
 }
 
+/// Draws the legend of `chart` at `position` (labels `font_size` high), then
+/// finishes the picture of `root`.
+pub(crate) fn legend_and_present<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    position: SeriesLabelPosition,
+    font_size: u32,
+    path: &Path,
+) -> Result<()> {
+    chart
+        .configure_series_labels()
+        .label_font(("sans-serif", font_size))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(position)
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    root.present().map_err(|e| plot_err(path, e))
+}
+
 const SERIES: [RGBColor; 6] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
@@ -34,7 +54,7 @@ fn tick_name(names: &[String], x: f64) -> String {
 type Series = (&'static str, f64, fn(&VariantMetrics) -> Interval);
 
 /// Win rate of each side and draw rate per variant, with 95 % Wilson intervals.
-pub fn win_rates(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
+pub(crate) fn win_rates(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
     let n = ms.len().max(1);
     let width = (240 + 180 * n as u32).max(640);
     write_svg(path, (width, 440), |root| {
@@ -94,22 +114,14 @@ pub fn win_rates(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> 
                 .label(legend)
                 .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
         }
-        chart
-            .configure_series_labels()
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(|e| plot_err(path, e))?;
-        root.present().map_err(|e| plot_err(path, e))?;
+        legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperRight, 14, path)?;
         Ok(())
     })
 }
 
 /// Distribution of game lengths per variant: share of games per length bin,
 /// one line per variant.
-pub fn lengths(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
+pub(crate) fn lengths(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
     let max_len = ms
         .iter()
         .flat_map(|m| m.lengths.iter().copied())
@@ -170,15 +182,7 @@ pub fn lengths(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result<()> {
                     PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
                 });
         }
-        chart
-            .configure_series_labels()
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(|e| plot_err(path, e))?;
-        root.present().map_err(|e| plot_err(path, e))?;
+        legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperRight, 14, path)?;
         Ok(())
     })
 }
@@ -230,15 +234,7 @@ pub(crate) fn sweep_lines(
                 .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
                 .map_err(|e| plot_err(path, e))?;
         }
-        chart
-            .configure_series_labels()
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| plot_err(path, e))?;
-        root.present().map_err(|e| plot_err(path, e))?;
+        legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperLeft, 14, path)?;
         Ok(())
     })
 }

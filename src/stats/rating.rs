@@ -77,7 +77,7 @@ pub struct RatingFit {
 
 impl RatingFit {
     /// Rating of `b` minus rating of `a` in Elo with a 95 % interval.
-    pub fn difference(&self, a: usize, b: usize) -> Interval {
+    pub(crate) fn difference(&self, a: usize, b: usize) -> Interval {
         let d = self.ratings[b].estimate - self.ratings[a].estimate;
         let c = &self.covariance;
         let var = (c[a][a] + c[b][b] - 2.0 * c[a][b]).max(0.0);
@@ -90,7 +90,7 @@ impl RatingFit {
     }
 
     /// Engines from the lowest rating to the highest (ties keep their order).
-    pub fn order(&self) -> Vec<usize> {
+    pub(crate) fn order(&self) -> Vec<usize> {
         let mut idx: Vec<usize> = (0..self.ratings.len()).collect();
         idx.sort_by(|&a, &b| {
             self.ratings[a]
@@ -107,7 +107,7 @@ fn sigmoid(x: f64) -> f64 {
 
 /// Inverse of a small symmetric positive definite matrix by Gauss-Jordan
 /// elimination with partial pivoting; `None` when it is singular.
-pub fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+pub(crate) fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     let n = m.len();
     let mut a: Vec<Vec<f64>> = m
         .iter()
@@ -147,7 +147,11 @@ pub fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
 }
 
 /// Fits the ratings of `engines` engines from `matches` (see the module docs).
-pub fn fit_bradley_terry(matches: &[Match], engines: usize, prior_draws: f64) -> Result<RatingFit> {
+pub(crate) fn fit_bradley_terry(
+    matches: &[Match],
+    engines: usize,
+    prior_draws: f64,
+) -> Result<RatingFit> {
     if engines < 2 {
         return Err(Error::Input("a rating needs at least two engines".into()));
     }

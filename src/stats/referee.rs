@@ -47,7 +47,10 @@ pub fn table_dirs(dirs: &[PathBuf]) -> Result<Vec<TableDir>> {
 
 /// The oracle over the directories solved for `game`'s rules, `None` when no
 /// directory matches.
-pub fn oracle_for<G: TierGame>(game: &G, dirs: &[TableDir]) -> Result<Option<SharedOracle<G>>> {
+pub(crate) fn oracle_for<G: TierGame>(
+    game: &G,
+    dirs: &[TableDir],
+) -> Result<Option<SharedOracle<G>>> {
     let rules = game.rules_string();
     let mut oracles: Vec<SharedOracle<G>> = Vec::new();
     for d in dirs.iter().filter(|d| d.rules == rules) {

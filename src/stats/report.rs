@@ -338,15 +338,7 @@ fn settings_section(s: &mut String, r: &CompareReport) {
         s,
         "- Threefold repetition: draw (the defenders lose instead where the rules say repetition=defenders_lose; repetition=forbid is not enforced move by move and also ends in a draw)"
     );
-    let _ = writeln!(
-        s,
-        "- Threads: {}",
-        if r.threads == 0 {
-            "one per core".to_string()
-        } else {
-            r.threads.to_string()
-        }
-    );
+    let _ = writeln!(s, "- Threads: {}", threads_text(r.threads));
     let _ = writeln!(
         s,
         "- Time: {:.1} s wall for this run ({} games played now, the rest read from the games files); {:.1} s summed over all games",
@@ -510,7 +502,6 @@ drawishness,drawishness_lo,drawishness_hi,timeouts,timeouts_lo,timeouts_hi,first
 length_mean,length_lo,length_hi,length_sd,length_median,length_min,length_max,captures0_mean,captures1_mean,ms_per_game\n",
     );
     for v in &r.variants {
-        let iv = |i: &Interval| format!("{:.6},{:.6},{:.6}", i.estimate, i.lo, i.hi);
         let _ = writeln!(
             s,
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{},{:.4},{:.4},{:.2}",
@@ -528,14 +519,14 @@ length_mean,length_lo,length_hi,length_sd,length_median,length_min,length_max,ca
             v.rule_draws,
             v.repetition_draws,
             v.move_limit,
-            iv(&v.win_rate[0]),
-            iv(&v.win_rate[1]),
-            iv(&v.balance),
-            iv(&v.completion),
-            iv(&v.drawishness),
-            iv(&v.timeouts),
-            iv(&v.first_player_advantage),
-            iv(&v.length_mean),
+            v.win_rate[0].csv(),
+            v.win_rate[1].csv(),
+            v.balance.csv(),
+            v.completion.csv(),
+            v.drawishness.csv(),
+            v.timeouts.csv(),
+            v.first_player_advantage.csv(),
+            v.length_mean.csv(),
             v.length_sd,
             v.length_median,
             v.length_min,
@@ -597,4 +588,13 @@ pub fn write_compare(dir: &Path, r: &CompareReport) -> Result<Vec<PathBuf>> {
         plot::lengths(p, "Game length distribution", &r.variants)
     })?;
     Ok(files.files())
+}
+
+/// A thread count as a report states it (0: one per core).
+pub(crate) fn threads_text(threads: usize) -> String {
+    if threads == 0 {
+        "one per core".to_string()
+    } else {
+        threads.to_string()
+    }
 }

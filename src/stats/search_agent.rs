@@ -25,7 +25,7 @@ pub struct SearchAgent {
 
 impl SearchAgent {
     /// Fixed depth in plies.
-    pub fn depth(d: u32) -> Self {
+    pub(crate) fn depth(d: u32) -> Self {
         SearchAgent {
             limit: Limit::Depth(d),
             softmax: None,

@@ -39,34 +39,38 @@ pub struct RungSpeed {
     pub load_after: Option<f64>,
 }
 
-impl RungSpeed {
+/// A rung's speed figures, from its counts and clocks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rates {
     /// Games per wall second.
-    pub fn games_per_second(&self) -> f64 {
-        self.games as f64 / self.wall_seconds.max(1e-9)
-    }
-
+    pub games_per_second: f64,
     /// Plies per wall second.
-    pub fn plies_per_second(&self) -> f64 {
-        self.plies as f64 / self.wall_seconds.max(1e-9)
-    }
-
+    pub plies_per_second: f64,
     /// Games per CPU second of the process: on a loaded machine a steadier
-    /// figure than [`RungSpeed::games_per_second`]. `None` without a CPU
-    /// time or when it is under [`MIN_CPU_SECONDS`] (the clock counts in
-    /// ticks of 10 ms).
-    pub fn games_per_cpu_second(&self) -> Option<f64> {
-        self.cpu_seconds
-            .filter(|&c| c >= MIN_CPU_SECONDS)
-            .map(|c| self.games as f64 / c)
+    /// figure than `games_per_second`. `None` without a CPU time or when it is
+    /// under [`MIN_CPU_SECONDS`] (the clock counts in ticks of 10 ms).
+    pub games_per_cpu_second: Option<f64>,
+}
+
+impl RungSpeed {
+    /// Games and plies per second, by the wall clock and by the CPU clock.
+    pub fn rates(&self) -> Rates {
+        let wall = self.wall_seconds.max(1e-9);
+        Rates {
+            games_per_second: self.games as f64 / wall,
+            plies_per_second: self.plies as f64 / wall,
+            games_per_cpu_second: self
+                .cpu_seconds
+                .filter(|&c| c >= MIN_CPU_SECONDS)
+                .map(|c| self.games as f64 / c),
+        }
     }
 
     /// Seconds that `games` games at this rung would take on one thread:
     /// CPU seconds where known (what an idle core would take), else wall.
     pub fn seconds_for(&self, games: u64) -> f64 {
-        games as f64
-            / self
-                .games_per_cpu_second()
-                .unwrap_or(self.games_per_second())
+        let r = self.rates();
+        games as f64 / r.games_per_cpu_second.unwrap_or(r.games_per_second)
     }
 }
 

@@ -96,7 +96,7 @@ impl SweepParam {
     }
 
     /// The option text for one value (`hunter_win=captures>=7`).
-    pub fn option(&self, v: i64) -> String {
+    pub(crate) fn option(&self, v: i64) -> String {
         format!("{}={}{}", self.key, self.prefix, v)
     }
 }
@@ -317,15 +317,7 @@ pub(crate) fn sweep_markdown(r: &SweepReport) -> String {
         r.base, r.param.key, r.param.prefix, r.param.from, r.param.to
     );
     let _ = writeln!(s, "- Solver: {}", r.solver);
-    let _ = writeln!(
-        s,
-        "- Threads: {}",
-        if r.threads == 0 {
-            "one per core".to_string()
-        } else {
-            r.threads.to_string()
-        }
-    );
+    let _ = writeln!(s, "- Threads: {}", super::report::threads_text(r.threads));
     let resumed: usize = r.rows.iter().map(|x| x.resumed).sum();
     let _ = writeln!(
         s,

@@ -8,7 +8,7 @@
 
 use super::probe::TableOracle;
 use super::verify::dir_tiers;
-use crate::error::{Error, Result, TableFault};
+use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
 use crate::tier::{decode, TierGame};
@@ -410,13 +410,7 @@ pub fn analyze_dir_with<G: TierGame>(
         if stop_requested() {
             return Err(Error::Interrupted);
         }
-        let table = oracle.table(tier)?.ok_or_else(|| {
-            Error::table(
-                dir,
-                TableFault::Missing,
-                format!("no table for tier {}", game.tier_name(tier)),
-            )
-        })?;
+        let table = oracle.required_table(tier)?;
         let s = analyze_tier(game, tier, &table, opts, &mut heap, progress)?;
         if opts.by_side {
             for (t, p) in report.by_side.iter_mut().zip(&s.by_side) {

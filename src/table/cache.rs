@@ -123,7 +123,8 @@ impl BlockCache {
     }
 
     /// Bytes of decoded records currently held.
-    pub fn bytes(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> usize {
         self.shards
             .iter()
             .map(|s| s.lock().unwrap_or_else(|p| p.into_inner()).bytes)

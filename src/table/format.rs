@@ -577,7 +577,7 @@ pub fn write_table(path: &Path, meta: &TableMeta, records: &[u16]) -> Result<()>
 
 /// [`write_table`] of `len` records that `block` gives range by range
 /// (as `encode_table_from` encodes).
-pub fn write_table_from(
+pub(crate) fn write_table_from(
     path: &Path,
     meta: &TableMeta,
     len: usize,

@@ -25,9 +25,10 @@ pub use analyze::{
 };
 pub use cache::{BlockCache, DEFAULT_CACHE_BYTES};
 pub use file::Table;
+pub(crate) use format::write_table_from;
 pub use format::{
-    decode_table, encode_table, table_path, write_table, write_table_from, write_table_with,
-    FormatError, TableMeta, WriteOptions,
+    decode_table, encode_table, table_path, write_table, write_table_with, FormatError, TableMeta,
+    WriteOptions,
 };
 pub use probe::{list_tiers, rules_of_dir, TableOracle, TableSet};
 pub use query::{query_tables, query_with, MoveResult, QueryResult};

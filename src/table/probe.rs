@@ -160,6 +160,17 @@ impl<G: TierGame> TableOracle<G> {
         &self.set
     }
 
+    /// The table of `tier`; its absence is an error ([`TableFault::Missing`]).
+    pub(crate) fn required_table(&self, tier: G::Tier) -> Result<Arc<Table>> {
+        self.table(tier)?.ok_or_else(|| {
+            Error::table(
+                self.set().dir(),
+                TableFault::Missing,
+                format!("no table for tier {}", self.game().tier_name(tier)),
+            )
+        })
+    }
+
     /// The checked table of `tier`, or `None` when there is none.
     pub(crate) fn table(&self, tier: G::Tier) -> Result<Option<Arc<Table>>> {
         if let Some(t) = self

@@ -141,26 +141,4 @@ pub fn query_tables<G: TierGame>(oracle: &TableOracle<G>, pos: &G::Pos) -> Resul
     query_with(oracle.game(), pos, &|p| oracle.try_probe(p))
 }
 
-impl QueryResult {
-    /// Human-readable text: the value line, then one line per move.
-    pub fn to_text(&self) -> String {
-        let show = |v: Option<Value>, d: Option<u32>| match (v, d) {
-            (Some(Value::Draw), _) => "draw".to_string(),
-            (Some(v), Some(d)) => format!("{v} in {d}"),
-            (Some(v), None) => v.to_string(),
-            (None, _) => "unknown".to_string(),
-        };
-        let mut s = format!(
-            "position {}\nvalue    {}\n",
-            self.position,
-            show(self.value, self.distance)
-        );
-        if let Some(b) = &self.best {
-            s.push_str(&format!("best     {b}\n"));
-        }
-        for m in &self.moves {
-            s.push_str(&format!("  {:<12} {}\n", m.mv, show(m.value, m.distance)));
-        }
-        s
-    }
-}
+impl QueryResult {}

@@ -31,7 +31,6 @@ use crate::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_NONE};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// How many mismatches are kept as examples per tier.
@@ -370,17 +369,6 @@ impl Tally {
     }
 }
 
-/// The table of `tier` in the oracle's directory; its absence is an error.
-fn tier_table<G: TierGame>(oracle: &TableOracle<G>, tier: G::Tier) -> Result<Arc<Table>> {
-    oracle.table(tier)?.ok_or_else(|| {
-        Error::table(
-            oracle.set().dir(),
-            TableFault::Missing,
-            format!("no table for tier {}", oracle.game().tier_name(tier)),
-        )
-    })
-}
-
 /// Verifies the table of `tier` in the oracle's directory; with `placements`,
 /// accounts for the orbits of its classes too ([orbit accounting](self)).
 pub(crate) fn verify_tier<G: TierGame>(
@@ -392,7 +380,7 @@ pub(crate) fn verify_tier<G: TierGame>(
     let start = Instant::now();
     let game = oracle.game();
     let name = game.tier_name(tier);
-    let records = tier_table(oracle, tier)?.read_all()?;
+    let records = oracle.required_table(tier)?.read_all()?;
     let n = records.len() as u64;
     progress.stage(&format!("verify {name}"), n);
     let orbits = placements.is_some();
@@ -456,7 +444,7 @@ pub(crate) fn sample_tier<G: TierGame>(
 ) -> Result<(TierCheck, Vec<Mismatch>)> {
     let start = Instant::now();
     let name = oracle.game().tier_name(tier);
-    let table = tier_table(oracle, tier)?;
+    let table = oracle.required_table(tier)?;
     let n = table.records();
     let slots = slots.min(n);
     let every_slot = slots == n;

@@ -153,7 +153,7 @@ impl Geometry {
     }
 
     /// Parses an algebraic cell name.
-    pub fn parse_cell(&self, s: &str) -> Option<u8> {
+    pub(crate) fn parse_cell(&self, s: &str) -> Option<u8> {
         let mut chars = s.chars();
         let f = chars.next()?;
         if !f.is_ascii_lowercase() {

@@ -152,10 +152,10 @@ impl TaflGame {
     pub fn size(&self) -> usize {
         self.geo.n
     }
-
-    /// The 8 symmetries of the square as cell permutations (`perm[c]` is the image
-    /// of cell `c`), identity first. Every tafl rule set here is invariant under them.
-    pub fn symmetries(&self) -> &[Vec<u8>] {
-        &self.geo.sym
-    }
 }
+
+#[cfg(test)]
+mod tests_positions;
+
+#[cfg(test)]
+mod tests_unmoves;

@@ -341,7 +341,7 @@ impl TaflGame {
     /// by that piece, the piece may stop on `mv.to`, and the capture test at
     /// `mv.to` finds nothing. A legal move also means the side to move has a
     /// move, so the no-move part of [`Game::outcome`] cannot apply.
-    pub fn quiet_slide_legal(&self, pred: &TaflPos, mv: TaflMove) -> bool {
+    pub(crate) fn quiet_slide_legal(&self, pred: &TaflPos, mv: TaflMove) -> bool {
         let g = &*self.geo;
         if pred.king == NONE || mv.from as usize >= g.cells || mv.to as usize >= g.cells {
             return false;

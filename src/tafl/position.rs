@@ -29,7 +29,7 @@ pub struct TaflMove {
 }
 
 impl TaflGame {
-    /// The position mapped by symmetry `s` (index into [`TaflGame::symmetries`]).
+    /// The position mapped by symmetry `s` (0..8: the symmetries of the square, identity first).
     pub fn transform(&self, pos: &TaflPos, s: usize) -> TaflPos {
         let king = if pos.king == NONE {
             NONE

@@ -33,7 +33,7 @@
 //! T10 (4 attackers around the king on the throne) and T14 (active capture only)
 //! are fixed. Men never stop on the throne.
 
-use crate::choice::Choice;
+use crate::choice::{choice_words, Choice};
 use crate::error::{quote, Error, Result};
 use std::fmt;
 
@@ -217,25 +217,13 @@ const TABLUT_LUDII: TaflRules = TaflRules {
 const BRANDUBH: TaflRules = TaflRules {
     size: 7,
     first: Side::Attackers,
-    goal: Goal::Corners,
-    throne_pass_men: true,
-    throne_pass_king: true,
     throne_reenter_king: false,
-    corner_access: CornerAccess::KingOnly,
     throne_hostile: ThroneHostile::BothEmpty,
     corners_hostile: true,
-    king_armed: true,
     king_capture: KingCapture::Weak,
     king_flank: KingFlank::Hostile,
-    throne_side: true,
     edge_side: false,
-    corner_side: false,
-    linnaean: false,
-    encirclement: false,
-    no_moves: NoMoves::Loss,
-    all_captured: AllCaptured::NoMoves,
-    repetition: Repetition::Draw,
-    move_limit: None,
+    ..CAIKABORODA
 };
 
 /// Every preset: name, one-line description, rules.
@@ -355,64 +343,46 @@ fn yes_no(b: bool) -> &'static str {
     }
 }
 
-impl Choice for Side {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("attackers", Side::Attackers),
-        ("defenders", Side::Defenders),
-    ];
-}
-
-impl Choice for Goal {
-    const WORDS: &'static [(&'static str, Self)] =
-        &[("corners", Goal::Corners), ("edge", Goal::Edge)];
-}
-
-impl Choice for CornerAccess {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("king_only", CornerAccess::KingOnly),
-        ("all", CornerAccess::All),
-    ];
-}
-
-impl Choice for ThroneHostile {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("none", ThroneHostile::None),
-        ("att_always_def_empty", ThroneHostile::AttAlwaysDefEmpty),
-        ("both_always", ThroneHostile::BothAlways),
-        ("both_empty", ThroneHostile::BothEmpty),
-    ];
-}
-
-impl Choice for KingCapture {
-    const WORDS: &'static [(&'static str, Self)] =
-        &[("strong", KingCapture::Strong), ("weak", KingCapture::Weak)];
-}
-
-impl Choice for KingFlank {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("attackers", KingFlank::Attackers),
-        ("hostile", KingFlank::Hostile),
-    ];
-}
-
-impl Choice for NoMoves {
-    const WORDS: &'static [(&'static str, Self)] =
-        &[("loss", NoMoves::Loss), ("draw", NoMoves::Draw)];
-}
-
-impl Choice for AllCaptured {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("win", AllCaptured::Win),
-        ("no_moves", AllCaptured::NoMoves),
-    ];
-}
-
-impl Choice for Repetition {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("draw", Repetition::Draw),
-        ("defenders_lose", Repetition::DefendersLose),
-        ("repeater_loses", Repetition::RepeaterLoses),
-    ];
+choice_words! {
+    Side {
+        "attackers" => Attackers,
+        "defenders" => Defenders,
+    }
+    Goal {
+        "corners" => Corners,
+        "edge" => Edge,
+    }
+    CornerAccess {
+        "king_only" => KingOnly,
+        "all" => All,
+    }
+    ThroneHostile {
+        "none" => None,
+        "att_always_def_empty" => AttAlwaysDefEmpty,
+        "both_always" => BothAlways,
+        "both_empty" => BothEmpty,
+    }
+    KingCapture {
+        "strong" => Strong,
+        "weak" => Weak,
+    }
+    KingFlank {
+        "attackers" => Attackers,
+        "hostile" => Hostile,
+    }
+    NoMoves {
+        "loss" => Loss,
+        "draw" => Draw,
+    }
+    AllCaptured {
+        "win" => Win,
+        "no_moves" => NoMoves,
+    }
+    Repetition {
+        "draw" => Draw,
+        "defenders_lose" => DefendersLose,
+        "repeater_loses" => RepeaterLoses,
+    }
 }
 
 fn parse_yes_no(key: &str, v: &str) -> Result<bool> {

@@ -53,16 +53,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             Close::Win(d) => Some((0, INF, d)),
             Close::NoWin => {
                 for h in cl.journal {
-                    self.tt.store(
-                        key_of(h, self.side),
-                        Entry {
-                            pn: INF,
-                            dn: 0,
-                            work: 1 << 30,
-                            dist: 0,
-                            hint: false,
-                        },
-                    );
+                    self.tt.store(key_of(h, self.side), Entry::DISPROVEN);
                 }
                 Some((INF, 0, 0))
             }

@@ -157,16 +157,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         propagate(&mut heap, &mut won, &mut queued, &mut left, &mut dist);
         for k in 0..n {
             if !won[k] && kind[k] & 3 == INTERIOR {
-                self.tt.store(
-                    key(hashes[k]),
-                    Entry {
-                        pn: INF,
-                        dn: 0,
-                        work: 1 << 30,
-                        dist: 0,
-                        hint: false,
-                    },
-                );
+                self.tt.store(key(hashes[k]), Entry::DISPROVEN);
             }
         }
         (!won[0]).then_some((INF, 0, 0))

@@ -39,12 +39,35 @@ struct Res {
 impl Res {
     /// Numbers of a node left open (its search was stopped).
     fn open() -> Res {
+        Res::numbers(1, 1)
+    }
+
+    /// Numbers of an undecided node, or of a final one with no distance and no
+    /// repetition.
+    fn numbers(pn: u32, dn: u32) -> Res {
         Res {
-            pn: 1,
-            dn: 1,
+            pn,
+            dn,
             dist: 0,
             rep: NO_REP,
             reps: Reps::default(),
+        }
+    }
+
+    /// A proof in `dist` plies.
+    fn proven(dist: u32) -> Res {
+        Res {
+            dist,
+            ..Res::numbers(0, INF)
+        }
+    }
+
+    /// A disproof that depends on the repetitions `rep` and `reps` (none: `NO_REP`).
+    fn disproven(rep: u32, reps: Reps) -> Res {
+        Res {
+            rep,
+            reps,
+            ..Res::numbers(INF, 0)
         }
     }
 }
@@ -176,13 +199,7 @@ impl<G: Game, O: Oracle<G>> Worker<'_, G, O> {
     fn combine(or: bool, ch: &[Child<G::Pos>]) -> Res {
         if or {
             if let Some(d) = ch.iter().filter(|c| c.pn == 0).map(|c| c.dist).min() {
-                return Res {
-                    pn: 0,
-                    dn: INF,
-                    dist: d.saturating_add(1),
-                    rep: NO_REP,
-                    reps: Reps::default(),
-                };
+                return Res::proven(d.saturating_add(1));
             }
             if ch.iter().all(|c| c.dn == 0) {
                 let rep = ch.iter().map(|c| c.rep).min().unwrap_or(NO_REP);
@@ -190,52 +207,22 @@ impl<G: Game, O: Oracle<G>> Worker<'_, G, O> {
                 for c in ch {
                     reps.union(&c.reps);
                 }
-                return Res {
-                    pn: INF,
-                    dn: 0,
-                    dist: 0,
-                    rep,
-                    reps,
-                };
+                return Res::disproven(rep, reps);
             }
             let pn = ch.iter().map(|c| c.pn).min().unwrap_or(INF);
             let dn = weak_sum(ch.iter().filter(|c| c.dn != 0).map(|c| c.dn));
-            Res {
-                pn,
-                dn,
-                dist: 0,
-                rep: NO_REP,
-                reps: Reps::default(),
-            }
+            Res::numbers(pn, dn)
         } else {
             if let Some(c) = ch.iter().filter(|c| c.dn == 0).max_by_key(|c| c.rep) {
-                return Res {
-                    pn: INF,
-                    dn: 0,
-                    dist: 0,
-                    rep: c.rep,
-                    reps: c.reps,
-                };
+                return Res::disproven(c.rep, c.reps);
             }
             if ch.iter().all(|c| c.pn == 0) {
                 let d = ch.iter().map(|c| c.dist).max().unwrap_or(0);
-                return Res {
-                    pn: 0,
-                    dn: INF,
-                    dist: d.saturating_add(1),
-                    rep: NO_REP,
-                    reps: Reps::default(),
-                };
+                return Res::proven(d.saturating_add(1));
             }
             let pn = weak_sum(ch.iter().filter(|c| c.pn != 0).map(|c| c.pn));
             let dn = ch.iter().map(|c| c.dn).min().unwrap_or(INF);
-            Res {
-                pn,
-                dn,
-                dist: 0,
-                rep: NO_REP,
-                reps: Reps::default(),
-            }
+            Res::numbers(pn, dn)
         }
     }
 
@@ -262,13 +249,7 @@ impl<G: Game, O: Oracle<G>> Worker<'_, G, O> {
         let mut r = if ch.is_empty() {
             // The rules engine ends a game without moves in `outcome`; a
             // position without moves that is not over cannot be won.
-            Res {
-                pn: INF,
-                dn: 0,
-                dist: 0,
-                rep: NO_REP,
-                reps: Reps::default(),
-            }
+            Res::numbers(INF, 0)
         } else {
             Self::combine(or, &ch)
         };

@@ -44,7 +44,7 @@
 //! distance (the longest exit included): one re-check a lost position instead
 //! of one an edge (1.59x the reference and 3.8x the plain kind on that tier). Distances above
 //! [`MAX_COMPACT_DISTANCE`] are refused with an error, never approximated.
-//! Checkpoints at level boundaries ([`solve_tier_compact_checkpointed`],
+//! Checkpoints at level boundaries (`solve_tier_compact_checkpointed`,
 //! format in [`super::compact_checkpoint`]): a killed compact tier resumes from
 //! its last checkpoint.
 
@@ -343,19 +343,14 @@ pub struct CompactTier {
     pub stats: TierStats,
     /// Wall-clock seconds spent (this run's: a resumed tier's earlier runs are not counted).
     pub seconds: f64,
-    /// What checkpointing did ([`solve_tier_compact_checkpointed`]; all zero without it).
+    /// What checkpointing did (`solve_tier_compact_checkpointed`; all zero without it).
     pub checkpoint: CheckpointReport,
 }
 
 impl CompactTier {
     /// Number of slots.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.bytes.len
-    }
-
-    /// Whether the tier has no slot.
-    pub fn is_empty(&self) -> bool {
-        self.bytes.len == 0
     }
 
     /// The records ([`crate::tier::encode`]) of the slots in `range`.
@@ -364,8 +359,8 @@ impl CompactTier {
     }
 
     /// Every record (tests; a large tier's records are written block by block
-    /// instead, see [`crate::table::write_table_from`]).
-    pub fn all_records(&self) -> Vec<u16> {
+    /// instead, see `crate::table::write_table_from`).
+    pub(crate) fn all_records(&self) -> Vec<u16> {
         self.records(0..self.len())
     }
 }
@@ -392,7 +387,7 @@ pub fn solve_tier_compact<G: TierGame>(
 /// changed since the last) and [`Error::Interrupted`]. A checkpoint resumes in
 /// its own kind where `kind` allows: a counted one as plain when `kind` is
 /// [`CompactKind::Plain`] (its counters are dropped), a plain one stays plain.
-pub fn solve_tier_compact_checkpointed<G: TierGame>(
+pub(crate) fn solve_tier_compact_checkpointed<G: TierGame>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
@@ -669,3 +664,6 @@ mod tests {
         assert!(pending(MAX_COMPACT_DISTANCE + 1).is_err());
     }
 }
+
+#[cfg(test)]
+mod tests_checkpoint;

@@ -7,24 +7,19 @@
 //! from the table header). Tables are written by a temporary file and a
 //! rename, so an interrupted run leaves only whole tables behind. Inside a tier,
 //! a large tier ([`SolveOptions::checkpoint_min_slots`]) checkpoints its state into
-//! `DIR/<tier>.ckpt` ([`checkpoint_path`], at most every
+//! `DIR/<tier>.ckpt` (`checkpoint_path`, at most every
 //! [`SolveOptions::checkpoint_every`]); a rerun resumes from it, and it is removed
 //! once the tier's table is written.
 
 mod plan;
 mod summary;
 
-pub(crate) use plan::batch_memory;
 use plan::batches;
-pub use plan::{
-    check_index, check_memory_serial, compact_kind, compact_memory, default_memory_limit,
-    format_bytes, parse_size, plan, Plan,
-};
+pub(crate) use plan::{batch_memory, check_memory_serial, compact_kind};
+pub use plan::{check_index, default_memory_limit, format_bytes, parse_size, plan, Plan};
 use summary::tier_summary;
-pub use summary::{
-    make_summary, stored_start_record, summary_path, write_summary, MadeBy, StartValue, Summary,
-    TierSummary,
-};
+pub use summary::{make_summary, summary_path, MadeBy, StartValue, Summary, TierSummary};
+pub(crate) use summary::{stored_start_record, write_summary};
 
 use super::compact::CompactKind;
 use super::scope::{Scope, Solvable};
@@ -74,7 +69,7 @@ pub struct SolveOptions {
 }
 
 /// When [`solve`] solves a tier with [`super::compact`] (two bytes a slot where
-/// that fits the limit, else one: [`compact_kind`]; checkpoints in
+/// that fits the limit, else one: `compact_kind`; checkpoints in
 /// `DIR/<tier>.compact.ckpt`) instead of
 /// [`super::solver`]. The records are the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -143,14 +138,14 @@ impl SolveOptions {
 }
 
 /// Path of the checkpoint of tier `name` in a solve directory: `DIR/<name>.ckpt`.
-pub fn checkpoint_path(out_dir: &Path, name: &str) -> PathBuf {
+pub(crate) fn checkpoint_path(out_dir: &Path, name: &str) -> PathBuf {
     out_dir.join(format!("{name}.ckpt"))
 }
 
 /// Path of the compact solver's checkpoint of tier `name`:
 /// `DIR/<name>.compact.ckpt` (another file than the full solver's, so that a
 /// rerun with other `--compact` or `--memory` leaves the other's work alone).
-pub fn compact_checkpoint_path(out_dir: &Path, name: &str) -> PathBuf {
+pub(crate) fn compact_checkpoint_path(out_dir: &Path, name: &str) -> PathBuf {
     out_dir.join(format!("{name}.compact.ckpt"))
 }
 

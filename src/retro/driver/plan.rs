@@ -23,7 +23,7 @@ pub struct Plan<T> {
     /// one tier) when `memory` exceeds the limit but this does not.
     pub memory_serial: u64,
     /// Peak bytes one tier at a time with the compact solver for every tier that
-    /// exceeds a limit ([`compact_memory`]): the least [`Compact::Auto`] runs with.
+    /// exceeds a limit (`compact_memory`): the least [`Compact::Auto`] runs with.
     pub memory_compact: u64,
     /// Expected CPU seconds ([`Solvable::core_rate`] of each tier): a rough guide.
     pub cpu_seconds: f64,
@@ -189,7 +189,11 @@ pub(crate) fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> Result<u
 /// Estimated bytes to solve `tier` alone with the compact solver of `kind`: one
 /// or two bytes a slot (`CompactKind::bytes_per_slot`), its distance sets
 /// (16 bytes per 4,096 slots) and the records of its stored children.
-pub fn compact_memory<G: TierGame>(game: &G, tier: G::Tier, kind: CompactKind) -> Result<u64> {
+pub(crate) fn compact_memory<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    kind: CompactKind,
+) -> Result<u64> {
     let slots = game.tier_size(tier);
     let kid_slots = checked_total(
         game.stored_children(tier)
@@ -208,7 +212,11 @@ pub fn compact_memory<G: TierGame>(game: &G, tier: G::Tier, kind: CompactKind) -
 
 /// The compact solver's kind for `tier` under `limit`: counted (two bytes a
 /// slot) where that fits, plain (one) otherwise.
-pub fn compact_kind<G: TierGame>(game: &G, tier: G::Tier, limit: Option<u64>) -> CompactKind {
+pub(crate) fn compact_kind<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    limit: Option<u64>,
+) -> CompactKind {
     let fits = |l| compact_memory(game, tier, CompactKind::Counted).is_ok_and(|m| m <= l);
     if limit.is_none_or(fits) {
         CompactKind::Counted
@@ -309,7 +317,7 @@ pub fn format_bytes(b: u64) -> String {
 
 /// Refuses a plan whose largest tier (with its children's records) exceeds
 /// `limit`, even with the compact solver where `compact` allows it.
-pub fn check_memory_serial<G: Solvable>(
+pub(crate) fn check_memory_serial<G: Solvable>(
     game: &G,
     scope: &Scope,
     plan: &Plan<G::Tier>,

@@ -131,7 +131,7 @@ pub fn summary_path(out_dir: &Path) -> PathBuf {
 }
 
 /// Writes `DIR/summary.json` (temporary file, then rename).
-pub fn write_summary(out_dir: &Path, summary: &Summary) -> Result<()> {
+pub(crate) fn write_summary(out_dir: &Path, summary: &Summary) -> Result<()> {
     let path = summary_path(out_dir);
     let text = serde_json::to_string_pretty(summary)
         .map_err(|e| Error::Internal(format!("encoding summary: {e}")))?;
@@ -143,7 +143,7 @@ pub fn write_summary(out_dir: &Path, summary: &Summary) -> Result<()> {
 
 /// The start position's record read back from its tier's table in `out_dir`,
 /// when `in_scope` says the solve holds that tier (`None` otherwise).
-pub fn stored_start_record<G: TierGame>(
+pub(crate) fn stored_start_record<G: TierGame>(
     game: &G,
     out_dir: &Path,
     in_scope: impl FnOnce(G::Tier) -> bool,

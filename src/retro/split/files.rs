@@ -30,7 +30,11 @@ pub fn part_memory<G: TierGame>(game: &G, tier: G::Tier, parts: usize) -> Result
 }
 
 /// The largest [`part_memory`] of the tiers of `plan`.
-pub fn plan_part_memory<G: TierGame>(game: &G, plan: &Plan<G::Tier>, parts: usize) -> Result<u64> {
+pub(crate) fn plan_part_memory<G: TierGame>(
+    game: &G,
+    plan: &Plan<G::Tier>,
+    parts: usize,
+) -> Result<u64> {
     let mut most = 0;
     for &t in plan.waves.iter().flatten() {
         most = most.max(part_memory(game, t, parts)?);
@@ -39,7 +43,7 @@ pub fn plan_part_memory<G: TierGame>(game: &G, plan: &Plan<G::Tier>, parts: usiz
 }
 
 /// Path of part `k` of `n` of tier `name`'s records: `DIR/<name>.p<k>of<n>`.
-pub fn part_path(out_dir: &Path, name: &str, k: usize, n: usize) -> PathBuf {
+pub(crate) fn part_path(out_dir: &Path, name: &str, k: usize, n: usize) -> PathBuf {
     out_dir.join(format!("{name}.p{k}of{n}"))
 }
 

@@ -52,9 +52,9 @@
 //! # Files
 //! [`solve_split`] solves a scope tier after tier in plan order, every tier in
 //! parts. Each part writes its range's records to `DIR/<tier>.p<k>of<n>`
-//! ([`part_path`]: a small header, then the records; temporary file and
+//! (`part_path`: a small header, then the records; temporary file and
 //! rename); once every part's file is there, part 0 joins them into
-//! `DIR/<tier>.hst` block by block ([`crate::table::write_table_from`], so no
+//! `DIR/<tier>.hst` block by block (`crate::table::write_table_from`, so no
 //! part holds the whole tier's records) and removes the part files. A rerun
 //! keeps every whole table (as [`super::driver::solve`] does) and, for a tier
 //! whose part files are all present and valid, only joins them again.
@@ -64,7 +64,8 @@ mod part;
 mod solve;
 mod threads;
 
-pub use files::{part_memory, part_path, plan_part_memory};
+pub use files::part_memory;
+pub(crate) use files::{part_path, plan_part_memory};
 pub use part::solve_part;
 pub use solve::{solve_split, SplitEvent, SplitSolveOptions};
 pub use threads::{run_parts, Threads};

@@ -72,7 +72,7 @@ fn exact_sign(d: f64) -> i32 {
 
 /// Checks every rung's verdicts and scores against the exact values
 /// (`exact[v]` for variant `v`; see [`RungCalibration`]).
-pub fn calibrate(
+pub(crate) fn calibrate(
     cells: &[Vec<LadderCell>],
     engines: &[String],
     exact: &[OpeningValue],

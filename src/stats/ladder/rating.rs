@@ -52,7 +52,7 @@ pub(crate) const RATING_PRIOR_DRAWS: f64 = 1.0;
 /// and each verdict's sentence on the two strongest rungs (which says so
 /// when those two are not measurably different). Without cross-play it
 /// changes nothing.
-pub fn add_ratings(r: &mut LadderReport) -> Result<()> {
+pub(crate) fn add_ratings(r: &mut LadderReport) -> Result<()> {
     let mut cross = r.asymmetric.clone();
     cross.extend(r.cross_play.iter().cloned());
     if cross.is_empty() {

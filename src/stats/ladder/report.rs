@@ -129,7 +129,6 @@ pub(crate) fn ladder_csv(r: &LadderReport) -> String {
         "variant,engine,games,side0_wins,side1_wins,draws,adjudicated,side0_rate,side0_lo,side0_hi,side1_rate,side1_lo,side1_hi,draw_rate,draw_lo,draw_hi,side0_score,score_lo,score_hi,length_mean,side0_captures,side0_captures_lo,side0_captures_hi,side1_captures,side1_captures_lo,side1_captures_hi,no_engine_move\n",
     );
     for c in r.cells.iter().flatten() {
-        let iv = |i: &Interval| format!("{:.6},{:.6},{:.6}", i.estimate, i.lo, i.hi);
         let _ = writeln!(
             s,
             "{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{}",
@@ -140,13 +139,13 @@ pub(crate) fn ladder_csv(r: &LadderReport) -> String {
             c.wins[1],
             c.draws,
             c.adjudicated,
-            iv(&c.win_rate[0]),
-            iv(&c.win_rate[1]),
-            iv(&c.draw_rate),
-            iv(&c.score0),
+            c.win_rate[0].csv(),
+            c.win_rate[1].csv(),
+            c.draw_rate.csv(),
+            c.score0.csv(),
             c.length_mean.estimate,
-            iv(&c.captures_mean[0]),
-            iv(&c.captures_mean[1]),
+            c.captures_mean[0].csv(),
+            c.captures_mean[1].csv(),
             c.no_engine_move
         );
     }
@@ -234,15 +233,13 @@ fn ladder_plot(
                 )
                 .map_err(|x| plot_err(path, x))?;
         }
-        chart
-            .configure_series_labels()
-            .label_font(("sans-serif", 13))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(|x| plot_err(path, x))?;
-        root.present().map_err(|x| plot_err(path, x))?;
+        crate::stats::plot::legend_and_present(
+            &mut chart,
+            &root,
+            SeriesLabelPosition::UpperRight,
+            13,
+            path,
+        )?;
     }
     write_file(path, &svg)
 }

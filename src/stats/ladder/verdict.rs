@@ -25,6 +25,15 @@ pub(super) fn difference(a: &LadderCell, b: &LadderCell) -> Interval {
     }
 }
 
+/// ` (no clear difference at A and B)`, or nothing when `none` is empty.
+fn no_difference_at(none: &[&str]) -> String {
+    if none.is_empty() {
+        String::new()
+    } else {
+        format!(" (no clear difference at {})", list(none))
+    }
+}
+
 pub(super) fn list(names: &[&str]) -> String {
     match names.len() {
         0 => String::new(),
@@ -88,11 +97,7 @@ fn captures_direction(a: &str, b: &str, side: &str, cells: &[LadderCell], signs:
             possessive(side),
             list(&up),
             list(&down),
-            if none.is_empty() {
-                String::new()
-            } else {
-                format!(" (no clear difference at {})", list(&none))
-            }
+            no_difference_at(&none)
         )
     } else if !up.is_empty() {
         format!(
@@ -210,11 +215,7 @@ fn results_sentence(a: &str, b: &str, side0: &str, ra: &[LadderCell], signs: &[i
             "The difference reverses: {a} gives the {side0} more at {}, {b} at {}{}.",
             list(&up),
             list(&down),
-            if none.is_empty() {
-                String::new()
-            } else {
-                format!(" (no clear difference at {})", list(&none))
-            }
+            no_difference_at(&none)
         )
     } else if !up.is_empty() {
         format!(

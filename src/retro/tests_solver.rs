@@ -5,12 +5,12 @@
 //! solver's shortcut hint `may_have_unmoves` must never rule out a slot that some
 //! in-tier move reaches (checked forward, from every position's moves).
 
-use huntsolve::game::Game;
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::compact::{solve_tier_compact, CompactKind, MAX_COMPACT_DISTANCE};
-use huntsolve::retro::driver::plan;
-use huntsolve::retro::reference::solve_tier_reference;
-use huntsolve::retro::{solve_tier_with, Absorb, ChildValues, Scope, Solvable, TierGame};
+use crate::game::Game;
+use crate::progress::NoProgress;
+use crate::retro::compact::{solve_tier_compact, CompactKind, MAX_COMPACT_DISTANCE};
+use crate::retro::driver::plan;
+use crate::retro::reference::solve_tier_reference;
+use crate::retro::{solve_tier_with, Absorb, ChildValues, Scope, Solvable, TierGame};
 use std::sync::Arc;
 
 /// Solves every tier of `scope` in memory with the reference (1 thread) and with
@@ -89,7 +89,7 @@ fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64) {
 
 fn check_hunt(cases: &[(&str, Scope)]) {
     for (spec, scope) in cases {
-        let g = huntsolve::hunt::from_spec(spec).unwrap();
+        let g = crate::hunt::from_spec(spec).unwrap();
         let (tiers, classes) = same_records(&g, scope);
         assert!(tiers > 1 && classes > 0, "{spec}");
     }
@@ -127,7 +127,7 @@ fn larger_hunt_games_same_records_as_the_reference_solver() {
         ),
         ("diviyan-keliya", Scope::MaxPrey(2)),
     ]);
-    let g = huntsolve::tafl::from_spec("brandubh").unwrap();
+    let g = crate::tafl::from_spec("brandubh").unwrap();
     let scope = Scope::Material {
         attackers: 2,
         defenders: 1,
@@ -137,7 +137,7 @@ fn larger_hunt_games_same_records_as_the_reference_solver() {
 
 #[test]
 fn tafl_game_same_records_as_the_reference_solver() {
-    let g = huntsolve::tafl::from_spec("caikaboroda").unwrap();
+    let g = crate::tafl::from_spec("caikaboroda").unwrap();
     let scope = Scope::Material {
         attackers: 2,
         defenders: 0,
@@ -155,7 +155,7 @@ fn may_have_unmoves_never_rules_out_a_reachable_slot() {
         "kaooa",
         "bagh-chal,hunters=2,hunter_start=hand,prey=3,hunter_win=captures>=2",
     ] {
-        let g = huntsolve::hunt::from_spec(spec).unwrap();
+        let g = crate::hunt::from_spec(spec).unwrap();
         let mut moves = Vec::new();
         let mut ruled_out = 0u64;
         for t in g.scope_tiers(&Scope::Whole).unwrap() {
@@ -180,13 +180,13 @@ fn may_have_unmoves_never_rules_out_a_reachable_slot() {
                         assert!(
                             g.may_have_inner_moves(t, i),
                             "{spec}: {} has an in-tier move, ruled out",
-                            huntsolve::game::Notation::format_position(&g, &p),
+                            crate::game::Notation::format_position(&g, &p),
                         );
                         let ci = g.rank(t, &c);
                         assert!(
                             g.may_have_unmoves(t, ci),
                             "{spec}: {} reaches slot {ci} of tier {}, ruled out",
-                            huntsolve::game::Notation::format_position(&g, &p),
+                            crate::game::Notation::format_position(&g, &p),
                             g.tier_name(t)
                         );
                     }

@@ -1,8 +1,8 @@
 //! Hand-made positions for every hunt rule option (rules-spec §2.1).
 
-use huntsolve::game::Notation;
-use huntsolve::game::{Game, Value};
-use huntsolve::hunt::{from_spec, HuntGame, HuntPos};
+use crate::game::Notation;
+use crate::game::{Game, Value};
+use crate::hunt::{from_spec, HuntGame, HuntPos};
 
 fn game(spec: &str) -> HuntGame {
     from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}"))
@@ -267,9 +267,9 @@ fn static_rule_uses_m2() {
 fn cows_keep_dropping_while_leopards_move() {
     let g = game("diviyan-keliya");
     let line = "e5 a5 c3";
-    let p = huntsolve::game::play_line(&g, &g.start(), line).unwrap();
+    let p = crate::game::play_line(&g, &g.start(), line).unwrap();
     // Leopards placed, cows still in hand: the cows may only drop.
-    let p = huntsolve::game::play_line(&g, &p, "c7").unwrap();
+    let p = crate::game::play_line(&g, &p, "c7").unwrap();
     assert!(p.hunter_to_move);
     assert_eq!(p.hunters_in_hand, 0);
     let hm = moves(&g, &p);
@@ -277,13 +277,13 @@ fn cows_keep_dropping_while_leopards_move() {
         hm.iter().all(|m| m.contains('-') || m.contains('x')),
         "{hm:?}"
     );
-    let p = huntsolve::game::play_line(&g, &p, "e5-e6").unwrap();
+    let p = crate::game::play_line(&g, &p, "e5-e6").unwrap();
     let pm = moves(&g, &p);
     assert_eq!(pm.len(), 49 - 4);
     assert!(pm.iter().all(|m| !m.contains('-')));
     // Without drop-before-move for the cows they may also step.
     let g = game("diviyan-keliya,drop_before_move=hunter");
-    let p = huntsolve::game::play_line(&g, &g.start(), "e5 a5 c3 c7 e5-e6").unwrap();
+    let p = crate::game::play_line(&g, &g.start(), "e5 a5 c3 c7 e5-e6").unwrap();
     let pm = moves(&g, &p);
     // a5 steps to a3, a7, b5; c7 to c6, d6, d7.
     assert!(pm.contains(&"a5-b5".to_string()), "{pm:?}");
@@ -293,10 +293,10 @@ fn cows_keep_dropping_while_leopards_move() {
 #[test]
 fn hunters_drop_before_moving_unless_told_otherwise() {
     let g = game("diviyan-keliya");
-    let p = huntsolve::game::play_line(&g, &g.start(), "e5 a5").unwrap();
+    let p = crate::game::play_line(&g, &g.start(), "e5 a5").unwrap();
     assert_eq!(moves(&g, &p).len(), 47);
     let g = game("diviyan-keliya,drop_before_move=prey");
-    let p = huntsolve::game::play_line(&g, &g.start(), "e5 a5").unwrap();
+    let p = crate::game::play_line(&g, &g.start(), "e5 a5").unwrap();
     let m = moves(&g, &p);
     // 47 drops and the 8 steps of the leopard on the centre.
     assert!(m.contains(&"e5-e6".to_string()));
@@ -307,7 +307,7 @@ fn hunters_drop_before_moving_unless_told_otherwise() {
 fn first_drop_at_the_centre() {
     let g = game("diviyan-keliya,first_drop=centre");
     assert_eq!(moves(&g, &g.start()), ["e5"]);
-    let p = huntsolve::game::play_line(&g, &g.start(), "e5 a5").unwrap();
+    let p = crate::game::play_line(&g, &g.start(), "e5 a5").unwrap();
     assert_eq!(moves(&g, &p).len(), 47);
     assert!(from_spec("kaooa,first_drop=centre").is_err());
 }
@@ -316,13 +316,13 @@ fn first_drop_at_the_centre() {
 fn kaooa_vulture_moves_while_crows_drop() {
     let g = game("kaooa");
     assert_eq!(moves(&g, &g.start()).len(), 10);
-    let p = huntsolve::game::play_line(&g, &g.start(), "t0 i0 t1").unwrap();
+    let p = crate::game::play_line(&g, &g.start(), "t0 i0 t1").unwrap();
     // The vulture on i0 (05) steps to i1 or i4, or jumps: t0 and t1 hold crows.
     let m = moves(&g, &p);
     assert_eq!(m, ["i0-i1", "i0-i4"]);
-    let p = huntsolve::game::play_line(&g, &g.start(), "i1 i0").unwrap();
+    let p = crate::game::play_line(&g, &g.start(), "i1 i0").unwrap();
     // Crow on i1 (06) can be jumped from i0 (05) to t2 (02).
-    let p = huntsolve::game::play_line(&g, &p, "t3").unwrap();
+    let p = crate::game::play_line(&g, &p, "t3").unwrap();
     assert!(captures(&g, &p).contains(&"i0xt2".to_string()));
 }
 

@@ -1,9 +1,9 @@
 //! Hand-made positions for Caikabōraḍa's own rules (rules-spec §2.2, seed B)
 //! and for the rule options that tell the presets apart.
 
-use huntsolve::game::Notation;
-use huntsolve::game::{play_line, Game, Value};
-use huntsolve::tafl::{from_spec, TaflGame, TaflPos};
+use crate::game::Notation;
+use crate::game::{play_line, Game, Value};
+use crate::tafl::{from_spec, TaflGame, TaflPos};
 
 /// A position from cell lists (`"c4 b3"`), the king's cell (`""` = captured) and the side to move.
 fn setup(g: &TaflGame, att: &str, def: &str, king: &str, attackers_to_move: bool) -> TaflPos {

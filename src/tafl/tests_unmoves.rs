@@ -5,12 +5,12 @@
 //! stabiliser orders reported by `rank_orbit` against the orbit sizes counted
 //! by transforming the position.
 
-use huntsolve::game::Game;
-use huntsolve::game::Notation;
-use huntsolve::random::Rng;
-use huntsolve::retro::TierGame;
-use huntsolve::tafl::geometry::NONE;
-use huntsolve::tafl::{from_spec, CornerAccess, TaflGame, TaflMove, TaflPos, PRESETS};
+use crate::game::Game;
+use crate::game::Notation;
+use crate::random::Rng;
+use crate::tafl::geometry::NONE;
+use crate::tafl::{from_spec, CornerAccess, TaflGame, TaflMove, TaflPos, PRESETS};
+use crate::tier::TierGame;
 use std::collections::HashSet;
 
 /// The un-moves as the forward rules define them: slide a piece of the side

@@ -1,7 +1,7 @@
 //! Every board's text diagram shows every one of its edges (issue 15: the pentagram
 //! of Kaooa drew almost none of its lines).
 
-use huntsolve::board::{Board, BUILTIN};
+use crate::board::{Board, BUILTIN};
 
 /// The diagram's cell halfway along every edge must be a line mark. Cells are laid
 /// out as `Board::draw` documents them: 4 columns per x unit, 2 rows per y unit,

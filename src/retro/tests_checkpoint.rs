@@ -5,11 +5,11 @@
 //! start), one of other rules is refused. No global stop flag: the tests of
 //! this binary run in parallel.
 
-use huntsolve::error::{Error, TableFault};
-use huntsolve::game::Game;
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::driver::{checkpoint_path, load_records, plan, solve};
-use huntsolve::retro::{
+use crate::error::{Error, TableFault};
+use crate::game::Game;
+use crate::progress::NoProgress;
+use crate::retro::driver::{checkpoint_path, load_records, plan, solve};
+use crate::retro::{
     solve_tier_checkpointed, solve_tier_with, Absorb, Checkpointing, ChildValues, Scope, Solvable,
     SolveOptions, TierGame,
 };
@@ -111,7 +111,7 @@ fn check_tiers<G: Solvable>(game: &G, solved: &Solved<G::Tier>, tag: &str, mode:
 
 #[test]
 fn resumed_movement_tier_equals_an_uninterrupted_solve() {
-    let g = huntsolve::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
+    let g = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
     let solved = solve_all(&g, &Scope::MaxPrey(3), &["h0p0c21"], Absorb::Hint);
     assert_eq!(solved.len(), 1);
     assert!(solved[0].3 >= 4, "levels: {}", solved[0].3);
@@ -122,7 +122,7 @@ fn resumed_movement_tier_equals_an_uninterrupted_solve() {
 fn resumed_placement_tiers_equal_an_uninterrupted_solve() {
     // Tigers dropped too, goats drop first: placement tiers of both sides, with
     // absorption (their first-sweep slots are never propagated).
-    let g = huntsolve::hunt::from_spec("bagh-chal,prey=3,hunter_win=captures>=2").unwrap();
+    let g = crate::hunt::from_spec("bagh-chal,prey=3,hunter_win=captures>=2").unwrap();
     let plan = plan(&g, &Scope::Whole).unwrap();
     let names: Vec<String> = plan
         .waves
@@ -153,7 +153,7 @@ fn resumed_placement_tiers_equal_an_uninterrupted_solve() {
 
 #[test]
 fn damaged_checkpoints_are_ignored_and_foreign_ones_refused() {
-    let g = huntsolve::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
+    let g = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
     let solved = solve_all(&g, &Scope::MaxPrey(3), &["h0p0c21"], Absorb::Hint);
     let (t, children, want, levels) = &solved[0];
     let dir = temp_dir("damaged");
@@ -212,7 +212,7 @@ fn damaged_checkpoints_are_ignored_and_foreign_ones_refused() {
 
     // Of other rules (another hunter_win): refused, whatever the tier.
     std::fs::write(&path, &good).unwrap();
-    let other = huntsolve::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=22").unwrap();
+    let other = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=22").unwrap();
     assert_ne!(other.rules_string(), g.rules_string());
     let ot = other.parse_tier("h0p0c21").unwrap();
     let oplan = solve_all(&other, &Scope::MaxPrey(3), &["h0p0c21"], Absorb::Hint);
@@ -236,7 +236,7 @@ fn damaged_checkpoints_are_ignored_and_foreign_ones_refused() {
 
 #[test]
 fn the_driver_resumes_from_a_checkpoint_and_removes_it() {
-    let g = huntsolve::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
+    let g = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
     let scope = Scope::MaxPrey(3);
     let solved = solve_all(&g, &scope, &["h0p0c21"], Absorb::Hint);
     let (t, children, want, levels) = &solved[0];

@@ -1,6 +1,6 @@
 //! Statistics checked against textbook values.
 
-use huntsolve::stats::math::*;
+use super::*;
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol
@@ -174,7 +174,7 @@ fn sentences_say_what_they_found() {
 
 #[test]
 fn sweep_param_parses() {
-    use huntsolve::stats::sweep::SweepParam;
+    use crate::stats::sweep::SweepParam;
     let p = SweepParam::parse("hunter_win=1..20").unwrap();
     assert_eq!(
         (p.key.as_str(), p.prefix.as_str(), p.from, p.to),

@@ -1,313 +1,18 @@
-//! (Module of the integration-test crate tests/it.)
-//! Issue 24: material outcomes (capture histograms, Mann-Whitney), the
-//! rungs' measured strength (Bradley-Terry), the perfect engine, the exact
-//! value of the random openings, the calibration, and the guards against
-//! overclaiming verdicts.
+//! The perfect engine, the exact value of the random openings, the ladder's
+//! guards and the time-limited and `:tables` rungs.
 
-use huntsolve::game::{Game, Value};
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::{solve, Scope, SolveOptions};
-use huntsolve::stats::ladder::{
-    add_ratings, calibrate, cell_of, pair_verdict, run_ladder, AsymmetricRow, LadderCell,
-    LadderOptions, LadderReport,
+use crate::game::{Game, Value};
+use crate::progress::NoProgress;
+use crate::retro::{solve, Scope, SolveOptions};
+use crate::stats::ladder::{
+    add_ratings, pair_verdict, run_ladder, AsymmetricRow, LadderCell, LadderOptions, LadderReport,
 };
-use huntsolve::stats::material::{histogram, mann_whitney, mean_interval, share_at_least};
-use huntsolve::stats::metrics::variant_metrics;
-use huntsolve::stats::perfect::{opening_value, OpeningValue};
-use huntsolve::stats::rating::{fit_bradley_terry, invert, Match, ELO_PER_UNIT};
-use huntsolve::stats::tournament::{EndReason, GameRecord};
-use huntsolve::stats::{EngineSpec, TournamentConfig};
-use huntsolve::AnyGame;
-use statrs::function::erf::erfc;
+use crate::stats::perfect::opening_value;
+use crate::stats::tournament::{EndReason, GameRecord};
+use crate::stats::{EngineSpec, TournamentConfig};
+use crate::AnyGame;
 
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("huntsolve-strength-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn record(winner: Option<u8>, captures: [u32; 2], plies: u32, random_plies: u32) -> GameRecord {
-    GameRecord {
-        rules: "x".into(),
-        fingerprint: 1,
-        engine: "e".into(),
-        random_plies,
-        opening: "uniform".into(),
-        referee: None,
-        max_plies: 100,
-        index: 0,
-        seed: 0,
-        first: 0,
-        winner,
-        end: EndReason::Terminal,
-        plies,
-        captures,
-        millis: 1,
-        moves: Vec::new(),
-    }
-}
-
-/// A cell from (winner, hunter captures) games.
-fn cell(name: &str, engine: &str, games: &[(Option<u8>, u32)]) -> LadderCell {
-    let recs: Vec<GameRecord> = games
-        .iter()
-        .map(|&(w, c)| record(w, [c, 0], 20, 4))
-        .collect();
-    cell_of(&variant_metrics(name, ["hunter", "prey"], &recs, 1), engine)
-}
-
-/// Capture histograms of known games: counts, mean, share reaching N.
-#[test]
-fn capture_counts_of_known_games() {
-    let recs = vec![
-        record(None, [0, 1], 30, 4),
-        record(None, [2, 0], 30, 4),
-        record(Some(0), [3, 0], 30, 4),
-        record(None, [2, 2], 4, 4),
-    ];
-    let m = variant_metrics("v", ["hunter", "prey"], &recs, 1);
-    assert_eq!(m.capture_counts[0], vec![1, 0, 2, 1]);
-    assert_eq!(m.capture_counts[1], vec![2, 1, 1]);
-    assert_eq!(m.no_engine_move, 1);
-    assert_eq!(histogram([1, 1, 4]), vec![0, 2, 0, 0, 1]);
-    let c = cell_of(&m, "e");
-    // Mean 7/4, sample variance ((1.75)² + 2(0.25)² + (1.25)²)/3 = 1.5833.
-    let mean = c.captures_mean[0];
-    assert!((mean.estimate - 1.75).abs() < 1e-12);
-    let half = 1.959_963_984_540_054 * (1.583_333_333_333_333_3f64 / 4.0).sqrt();
-    assert!((mean.hi - (1.75 + half)).abs() < 1e-9, "{mean:?}");
-    assert_eq!(share_at_least(&c.capture_counts[0], 2).estimate, 0.75);
-    assert_eq!(share_at_least(&c.capture_counts[0], 4).estimate, 0.0);
-    assert_eq!(share_at_least(&c.capture_counts[0], 0).estimate, 1.0);
-    assert_eq!(mean_interval(&[]).estimate, 0.0);
-}
-
-/// Mann-Whitney U against brute force over all pairs, the tie-corrected
-/// variance against the exact permutation distribution, and a textbook
-/// p-value (SciPy's `mannwhitneyu([1,2,3], [4,5,6], method="asymptotic")`).
-#[test]
-fn mann_whitney_against_independent_values() {
-    // No ties: U = 0, z = (4.5 − 0.5) / sqrt(5.25).
-    let t = mann_whitney(&histogram([1, 2, 3]), &histogram([4, 5, 6]));
-    assert_eq!(t.u, 0.0);
-    assert_eq!(t.superiority, 0.0);
-    let z = 4.0 / 5.25f64.sqrt();
-    let p = erfc(z / std::f64::consts::SQRT_2);
-    assert!(
-        (t.p_value - p).abs() < 1e-12 && (p - 0.080_855_6).abs() < 1e-6,
-        "{t:?}"
-    );
-    assert!(t.z < 0.0);
-    // With ties: brute-force U, and the variance over every split of the
-    // pooled sample equals the tie-corrected formula used by the test.
-    let a = [0u32, 0, 1, 2];
-    let b = [1u32, 1, 2, 3];
-    let brute: f64 = a
-        .iter()
-        .flat_map(|&x| b.iter().map(move |&y| (x, y)))
-        .map(|(x, y)| match x.cmp(&y) {
-            std::cmp::Ordering::Greater => 1.0,
-            std::cmp::Ordering::Equal => 0.5,
-            std::cmp::Ordering::Less => 0.0,
-        })
-        .sum();
-    let t = mann_whitney(&histogram(a), &histogram(b));
-    assert_eq!(t.u, brute);
-    let pooled: Vec<u32> = a.iter().chain(&b).copied().collect();
-    let mut us = Vec::new();
-    for mask in 0u32..256 {
-        if mask.count_ones() != 4 {
-            continue;
-        }
-        let (mut x, mut y) = (Vec::new(), Vec::new());
-        for (i, &v) in pooled.iter().enumerate() {
-            if mask & (1 << i) != 0 {
-                x.push(v)
-            } else {
-                y.push(v)
-            }
-        }
-        us.push(mann_whitney(&histogram(x), &histogram(y)).u);
-    }
-    let mean = us.iter().sum::<f64>() / us.len() as f64;
-    let var = us.iter().map(|u| (u - mean).powi(2)).sum::<f64>() / us.len() as f64;
-    assert!((mean - 8.0).abs() < 1e-12);
-    let z = ((brute - 8.0).abs() - 0.5) / var.sqrt();
-    let p = erfc(z / std::f64::consts::SQRT_2);
-    assert!((t.p_value - p).abs() < 1e-9, "{} vs {p}", t.p_value);
-    // Everything tied: nothing to test.
-    let t = mann_whitney(&[5], &[7]);
-    assert_eq!((t.p_value, t.superiority), (1.0, 0.5));
-}
-
-/// Bradley-Terry with a side advantage: a saturated two-engine table has a
-/// closed-form answer; expected scores made from known ratings give them back.
-#[test]
-fn bradley_terry_recovers_known_ratings() {
-    // A (0) as side 0 scores 0.8 against B; B as side 0 scores 0.4 against A:
-    // r_B − r_A = −(logit 0.8 − logit 0.4) / 2, h = (logit 0.8 + logit 0.4) / 2.
-    let logit = |p: f64| (p / (1.0 - p)).ln();
-    let m = |i, j, n: f64, s: f64| Match {
-        side0: i,
-        side1: j,
-        games: n,
-        score0: n * s,
-        score0_sq: n * s,
-    };
-    let fit = fit_bradley_terry(&[m(0, 1, 100.0, 0.8), m(1, 0, 100.0, 0.4)], 2, 0.0).unwrap();
-    let want = -(logit(0.8) - logit(0.4)) / 2.0 * ELO_PER_UNIT;
-    assert!((fit.ratings[1].estimate - want).abs() < 1e-6, "{fit:?}");
-    let h = (logit(0.8) + logit(0.4)) / 2.0 * ELO_PER_UNIT;
-    assert!((fit.side0_advantage.estimate - h).abs() < 1e-6);
-    assert!(fit.ratings[1].hi < 0.0, "B is measurably weaker: {fit:?}");
-    // Three engines at 0, 1.0 and 0.3 logistic units, side advantage −0.5.
-    let truth = [0.0, 1.0, 0.3];
-    let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
-    let mut matches = Vec::new();
-    for i in 0..3 {
-        for j in 0..3 {
-            if i != j {
-                matches.push(m(i, j, 400.0, sig(truth[i] - truth[j] - 0.5)));
-            }
-        }
-    }
-    let fit = fit_bradley_terry(&matches, 3, 0.0).unwrap();
-    for (k, t) in truth.iter().enumerate() {
-        assert!(
-            (fit.ratings[k].estimate - t * ELO_PER_UNIT).abs() < 1e-6,
-            "{k}: {fit:?}"
-        );
-    }
-    assert!((fit.side0_advantage.estimate + 0.5 * ELO_PER_UNIT).abs() < 1e-6);
-    assert_eq!(fit.order(), vec![0, 2, 1]);
-    let d = fit.difference(2, 1);
-    assert!((d.estimate - 0.7 * ELO_PER_UNIT).abs() < 1e-6 && d.lo > 0.0);
-    // A rung that won everything: finite only with the prior.
-    let sweep = [m(1, 0, 20.0, 1.0), m(0, 1, 20.0, 0.0)];
-    assert!(fit_bradley_terry(&sweep, 2, 0.0).is_err());
-    let f = fit_bradley_terry(&sweep, 2, 1.0).unwrap();
-    assert!(
-        f.ratings[1].estimate > 300.0 && f.ratings[1].lo > 0.0,
-        "{f:?}"
-    );
-    // Not connected: engine 2 never played.
-    assert!(fit_bradley_terry(&sweep, 3, 0.0).is_err());
-    assert!(invert(&[vec![1.0, 2.0], vec![2.0, 4.0]]).is_none());
-}
-
-/// The verdict speaks of captures when every game is drawn, and says so when
-/// two variants' results are identical.
-#[test]
-fn verdicts_use_captures_and_do_not_overclaim() {
-    let sides = ["hunter".to_string(), "prey".to_string()];
-    let drawn = |name: &str, caps: u32| {
-        let g: Vec<(Option<u8>, u32)> = (0..60).map(|i| (None, caps + (i % 2))).collect();
-        [cell(name, "weak", &g), cell(name, "strong", &g)]
-    };
-    let (a, b) = (drawn("a", 3), drawn("b", 1));
-    let v = pair_verdict("a", "b", &a, &b, &sides);
-    assert!(
-        v.sentence.contains("was drawn") && v.sentence.contains("by captures"),
-        "{}",
-        v.sentence
-    );
-    assert!(
-        v.sentence
-            .contains("captures more in a than in b at every strength"),
-        "{}",
-        v.sentence
-    );
-    assert!(v.captures.iter().all(|c| c[0].sign() == 1));
-    // Most games of one variant ended by the tables (after engine moves):
-    // the verdict says that its results there are the tables' values.
-    let judged = |name: &str, engine: &str, adjudicated: usize| {
-        let recs: Vec<GameRecord> = (0..60)
-            .map(|i| {
-                let mut r = record(if i % 3 == 0 { Some(0) } else { None }, [1, 0], 20, 4);
-                if i < adjudicated {
-                    r.end = EndReason::Adjudicated;
-                }
-                r
-            })
-            .collect();
-        cell_of(&variant_metrics(name, ["hunter", "prey"], &recs, 1), engine)
-    };
-    let e = [judged("e", "weak", 0), judged("e", "strong", 40)];
-    let f = [judged("f", "weak", 0), judged("f", "strong", 0)];
-    let v = pair_verdict("e", "f", &e, &f, &sides);
-    assert!(
-        v.sentence
-            .contains("At strong most games of e or f were ended by the exact tables"),
-        "{}",
-        v.sentence
-    );
-    assert!(!v.sentence.contains("At weak"), "{}", v.sentence);
-    let v = pair_verdict("a", "b", &a, &b, &sides);
-    assert!(!v.sentence.contains("exact tables"), "{}", v.sentence);
-    let same = drawn("c", 2);
-    let same2 = drawn("d", 2);
-    let v = pair_verdict("c", "d", &same, &same2, &sides);
-    assert!(v.sentence.contains("identical results"), "{}", v.sentence);
-    assert!(
-        v.captures_sentence
-            .to_lowercase()
-            .contains("no clear difference"),
-        "{}",
-        v.captures_sentence
-    );
-}
-
-/// Calibration counts on cells with known exact values.
-#[test]
-fn calibration_counts_agreements() {
-    let games = |w0: usize, n: usize| -> Vec<(Option<u8>, u32)> {
-        (0..n)
-            .map(|i| (if i < w0 { Some(0) } else { Some(1) }, 0))
-            .collect()
-    };
-    // Rung 0: a 90 %, b 10 % (right direction); rung 1: a 10 %, b 90 % (wrong);
-    // c equals b's exact value, and at rung 0 also its score.
-    let cells = vec![
-        vec![
-            cell("a", "r0", &games(90, 100)),
-            cell("a", "r1", &games(10, 100)),
-        ],
-        vec![
-            cell("b", "r0", &games(10, 100)),
-            cell("b", "r1", &games(90, 100)),
-        ],
-        vec![
-            cell("c", "r0", &games(10, 100)),
-            cell("c", "r1", &games(10, 100)),
-        ],
-    ];
-    let exact = |score0: f64| OpeningValue {
-        random_plies: 4,
-        wins: [score0, 1.0 - score0],
-        draws: 0.0,
-        score0,
-        positions: 1,
-        start0: "draw".into(),
-        start_score0: 0.5,
-    };
-    let engines = vec!["r0".to_string(), "r1".to_string()];
-    let c = calibrate(&cells, &engines, &[exact(0.9), exact(0.1), exact(0.1)]);
-    let (r0, r1) = (&c.rungs[0], &c.rungs[1]);
-    assert_eq!(
-        (r0.pairs, r0.agree, r0.wrong, r0.missed, r0.false_difference),
-        (3, 3, 0, 0, 0)
-    );
-    // r1: a<b wrong, a<c? a 10 % vs c 10 %: no difference where exact says a>c (missed),
-    // b>c claimed where exact equal (false difference).
-    assert_eq!(
-        (r1.agree, r1.wrong, r1.missed, r1.false_difference),
-        (0, 1, 1, 1)
-    );
-    assert!(r0.mean_abs_error < 1e-12 && (r1.max_abs_error - 0.8).abs() < 1e-12);
-    assert_eq!(r0.agree_start, 1);
-    assert_eq!(c.pairs.len(), 3);
-    assert_eq!(c.pairs[0].signs, vec![1, -1]);
-}
+use super::{cell, tmp};
 
 fn solved(spec: &str, name: &str) -> std::path::PathBuf {
     let dir = tmp(name);
@@ -331,11 +36,11 @@ fn solved(spec: &str, name: &str) -> std::path::PathBuf {
 fn perfect_engine_openings_and_the_whole_game_warning() {
     let k7 = solved("kaooa", "k7");
     let k6 = solved("kaooa-6", "k6");
-    let tables = huntsolve::stats::referee::table_dirs(&[k7.clone(), k6.clone()]).unwrap();
+    let tables = crate::stats::referee::table_dirs(&[k7.clone(), k6.clone()]).unwrap();
     let AnyGame::Hunt(g) = AnyGame::parse("kaooa").unwrap() else {
         panic!()
     };
-    let oracle = huntsolve::stats::referee::oracle_for(&g, &tables)
+    let oracle = crate::stats::referee::oracle_for(&g, &tables)
         .unwrap()
         .unwrap();
     let v0 = opening_value(&g, oracle.as_ref(), 0, 1000)
@@ -353,7 +58,7 @@ fn perfect_engine_openings_and_the_whole_game_warning() {
     let total = v2.wins[0] + v2.wins[1] + v2.draws;
     assert!((total - 1.0).abs() < 1e-12 && v2.positions > 1, "{v2:?}");
     assert!(matches!(
-        huntsolve::stats::perfect::exact_value(&g, oracle.as_ref(), &g.start()),
+        crate::stats::perfect::exact_value(&g, oracle.as_ref(), &g.start()),
         Some((Value::Win, _))
     ));
 
@@ -371,7 +76,7 @@ fn perfect_engine_openings_and_the_whole_game_warning() {
     };
     let out = tmp("whole");
     let r = run_ladder(
-        &huntsolve::stats::ladder::LadderRun {
+        &crate::stats::ladder::LadderRun {
             specs: &specs,
             engines: &engines,
             base: &base,
@@ -410,7 +115,7 @@ fn perfect_engine_openings_and_the_whole_game_warning() {
     };
     let out = tmp("perfect");
     let r = run_ladder(
-        &huntsolve::stats::ladder::LadderRun {
+        &crate::stats::ladder::LadderRun {
             specs: &specs,
             engines: &engines,
             base: &base,
@@ -437,7 +142,7 @@ fn perfect_engine_openings_and_the_whole_game_warning() {
     // score is the exact mean over the games' openings, within the sampling
     // of 6 openings.
     assert!(cal.rungs[1].max_abs_error < 0.5, "{:?}", cal.rungs[1]);
-    let files = huntsolve::stats::ladder::write_ladder(&out, &r).unwrap();
+    let files = crate::stats::ladder::write_ladder(&out, &r).unwrap();
     let md = std::fs::read_to_string(&files[0]).unwrap();
     assert!(md.contains("Against the exact values") && md.contains("Measured strength"));
     assert!(md.contains("they end no game"));
@@ -457,7 +162,7 @@ fn identical_variants_have_no_ordering_to_change() {
     ];
     let a = AnyGame::parse(&specs[0]).unwrap();
     let b = AnyGame::parse(&specs[1]).unwrap();
-    let canon = |x: &AnyGame| huntsolve::with_game!(x, g => g.rules_string());
+    let canon = |x: &AnyGame| crate::with_game!(x, g => g.rules_string());
     assert_eq!(canon(&a), canon(&b), "the two names must be one variant");
     let engines: Vec<EngineSpec> = ["random", "depth=1"]
         .iter()
@@ -475,7 +180,7 @@ fn identical_variants_have_no_ordering_to_change() {
         ..Default::default()
     };
     let r = run_ladder(
-        &huntsolve::stats::ladder::LadderRun {
+        &crate::stats::ladder::LadderRun {
             specs: &specs,
             engines: &engines,
             base: &base,
@@ -687,8 +392,8 @@ fn table_leaves_engine_syntax() {
     let AnyGame::Hunt(g) = AnyGame::parse("kaooa").unwrap() else {
         panic!()
     };
-    fn refused<G: huntsolve::FullGame>(_: &G, e: &EngineSpec) -> Option<huntsolve::Error> {
-        huntsolve::stats::make_agent::<G>(e, None).err()
+    fn refused<G: crate::game::FullGame>(_: &G, e: &EngineSpec) -> Option<crate::Error> {
+        crate::stats::make_agent::<G>(e, None).err()
     }
     let e = EngineSpec::parse("depth=2:tables").unwrap();
     let err = refused(&g, &e).expect("no tables");
@@ -702,7 +407,7 @@ fn table_leaves_engine_syntax() {
 #[test]
 fn time_limited_rungs_play_legal_games_to_the_end() {
     let k7 = solved("kaooa", "timed-k7");
-    let tables = huntsolve::stats::referee::table_dirs(std::slice::from_ref(&k7)).unwrap();
+    let tables = crate::stats::referee::table_dirs(std::slice::from_ref(&k7)).unwrap();
     let specs = vec!["kaooa".to_string()];
     let names = ["time=0.002", "time=0.002:tables", "mcts-time=0.002"];
     let engines: Vec<EngineSpec> = names
@@ -723,7 +428,7 @@ fn time_limited_rungs_play_legal_games_to_the_end() {
         ..Default::default()
     };
     let r = run_ladder(
-        &huntsolve::stats::ladder::LadderRun {
+        &crate::stats::ladder::LadderRun {
             specs: &specs,
             engines: &engines,
             base: &base,
@@ -745,7 +450,7 @@ fn time_limited_rungs_play_legal_games_to_the_end() {
     };
     for name in names {
         let file = out
-            .join(huntsolve::stats::report::safe_name(name))
+            .join(crate::stats::report::safe_name(name))
             .join("games-kaooa.jsonl");
         let text = std::fs::read_to_string(&file).unwrap();
         let recs: Vec<GameRecord> = text
@@ -755,7 +460,7 @@ fn time_limited_rungs_play_legal_games_to_the_end() {
         assert_eq!(recs.len(), 3, "{name}");
         for rec in recs {
             assert_eq!(rec.engine, name);
-            let end = huntsolve::game::play_line(&g, &g.start(), &rec.moves.join(" ")).unwrap();
+            let end = crate::game::play_line(&g, &g.start(), &rec.moves.join(" ")).unwrap();
             assert_eq!(rec.moves.len() as u32, rec.plies);
             match rec.end {
                 EndReason::Terminal => assert!(g.outcome(&end).is_some(), "{name}: {rec:?}"),
@@ -765,7 +470,7 @@ fn time_limited_rungs_play_legal_games_to_the_end() {
             }
         }
     }
-    let files = huntsolve::stats::ladder::write_ladder(&out, &r).unwrap();
+    let files = crate::stats::ladder::write_ladder(&out, &r).unwrap();
     let md = std::fs::read_to_string(&files[0]).unwrap();
     assert!(
         md.contains("Time-limited rungs (`time=0.002`, `time=0.002:tables`, `mcts-time=0.002`)"),
@@ -781,23 +486,23 @@ fn time_limited_rungs_play_legal_games_to_the_end() {
 /// crows' win; the tables cover the whole game).
 #[test]
 fn table_leaves_search_probes_the_tables_and_keeps_the_win() {
-    use huntsolve::stats::agent::SharedOracle;
-    use huntsolve::stats::search_agent::{SearchAgent, TableSearchAgent};
-    use huntsolve::stats::Agent;
+    use crate::stats::agent::SharedOracle;
+    use crate::stats::search_agent::{SearchAgent, TableSearchAgent};
+    use crate::stats::Agent;
     use std::sync::atomic::{AtomicU64, Ordering};
     struct Counting<G: Game>(SharedOracle<G>, AtomicU64);
-    impl<G: Game> huntsolve::Oracle<G> for Counting<G> {
+    impl<G: Game> crate::Oracle<G> for Counting<G> {
         fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)> {
             self.1.fetch_add(1, Ordering::Relaxed);
             self.0.probe(game, pos)
         }
     }
     let k7 = solved("kaooa", "leaves-k7");
-    let tables = huntsolve::stats::referee::table_dirs(std::slice::from_ref(&k7)).unwrap();
+    let tables = crate::stats::referee::table_dirs(std::slice::from_ref(&k7)).unwrap();
     let AnyGame::Hunt(g) = AnyGame::parse("kaooa").unwrap() else {
         panic!()
     };
-    let tables_oracle = huntsolve::stats::referee::oracle_for(&g, &tables)
+    let tables_oracle = crate::stats::referee::oracle_for(&g, &tables)
         .unwrap()
         .unwrap();
     let counting = std::sync::Arc::new(Counting(tables_oracle.clone(), AtomicU64::new(0)));
@@ -807,7 +512,7 @@ fn table_leaves_search_probes_the_tables_and_keeps_the_win() {
     };
     assert_eq!(Agent::<_>::describe(&agent), "depth=2:tables");
     let start = g.start();
-    let mut rng = huntsolve::random::Rng::new(1);
+    let mut rng = crate::random::Rng::new(1);
     let mv = agent.choose(&g, &start, &[], &mut rng).unwrap();
     assert!(counting.1.load(Ordering::Relaxed) > 0, "no probe");
     let child = g.play(&start, mv);
@@ -822,7 +527,7 @@ fn table_leaves_search_probes_the_tables_and_keeps_the_win() {
 /// same plies) at each rung; no timing is asserted.
 #[test]
 fn rung_speed_counts_the_compare_games() {
-    use huntsolve::stats::speed::bench_rungs;
+    use crate::stats::speed::bench_rungs;
     let AnyGame::Hunt(g) = AnyGame::parse("kaooa").unwrap() else {
         panic!()
     };
@@ -832,7 +537,7 @@ fn rung_speed_counts_the_compare_games() {
         .collect();
     let r = bench_rungs(&g, &engines, 3, 7, 2, &NoProgress).unwrap();
     assert_eq!(r.rungs.len(), 3);
-    let agent = huntsolve::stats::make_agent(&engines[1], None).unwrap();
+    let agent = crate::stats::make_agent(&engines[1], None).unwrap();
     let cfg = TournamentConfig {
         games: 3,
         seed: 7,
@@ -844,7 +549,7 @@ fn rung_speed_counts_the_compare_games() {
     let plies: u64 = (0..3)
         .map(|i| {
             u64::from(
-                huntsolve::stats::play_game(&g, agent.as_ref(), &cfg, i)
+                crate::stats::play_game(&g, agent.as_ref(), &cfg, i)
                     .unwrap()
                     .plies,
             )

@@ -1,7 +1,50 @@
 //! Board geometry: the counts of rules-spec §1, spot checks of adjacency and
 //! lines, the symmetry groups, M_k, and board-file errors.
 
-use huntsolve::board::Board;
+use crate::board::{Board, Point, MAX_POINTS};
+
+/// Read-only views of the derived tables, for these tests (the crate reads the fields).
+impl Board {
+    /// Board name (built-in name, or the `name` of a board file).
+    pub(super) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Points, indexed by id.
+    pub(super) fn points(&self) -> &[Point] {
+        &self.points
+    }
+
+    /// Lines as sequences of point ids.
+    pub(super) fn lines(&self) -> &[Vec<u8>] {
+        &self.lines
+    }
+
+    /// Neighbour mask per point.
+    pub(super) fn neighbours(&self) -> &[u64] {
+        &self.neighbours
+    }
+
+    /// Jumps per point: `(over, to)` pairs.
+    pub(super) fn jumps(&self) -> &[Vec<(u8, u8)>] {
+        &self.jumps
+    }
+
+    /// `jump_to[from][over]`: landing point, or [`NO_JUMP`].
+    pub(super) fn jump_to(&self) -> &[[u8; MAX_POINTS]] {
+        &self.jump_to
+    }
+
+    /// The centre point (used by `first_drop=centre`), if the board has one.
+    pub(super) fn centre(&self) -> Option<u8> {
+        self.centre
+    }
+
+    /// Number of directed jump triples.
+    pub(super) fn jump_count(&self) -> usize {
+        self.jumps.iter().map(Vec::len).sum()
+    }
+}
 
 /// (board, points, edges, lines, directed jumps, symmetries, M1, M2)
 type Counts = (&'static str, usize, usize, usize, usize, usize, u32, u32);
@@ -87,7 +130,7 @@ fn wing_jumps_cross_the_joint() {
     assert_eq!(b.jump_to()[16][9], 4);
     assert_eq!(b.jump_to()[17][9], 3);
     assert_eq!(b.jump_to()[9][3], 0);
-    assert_eq!(b.jump_to()[1][0], huntsolve::board::NO_JUMP);
+    assert_eq!(b.jump_to()[1][0], crate::board::NO_JUMP);
     assert_eq!(b.jump_to()[8][9], 10);
     assert_eq!(b.jump_to()[0][1], 2);
     assert_eq!(b.neighbours()[11] >> 5 & 1, 0);

@@ -3,11 +3,11 @@
 //! perft is invariant under the board's symmetries; plus rules-string and
 //! position-text errors.
 
-use huntsolve::game::Evaluate;
-use huntsolve::game::Notation;
-use huntsolve::game::{perft, Game};
-use huntsolve::hunt::{from_spec, HuntGame, HuntPos, HuntRules, PRESETS};
-use huntsolve::random::Rng;
+use crate::game::Evaluate;
+use crate::game::Notation;
+use crate::game::{perft, Game};
+use crate::hunt::{from_spec, HuntGame, HuntPos, HuntRules, PRESETS};
+use crate::random::Rng;
 
 /// Positions along a seeded random game (start included), stopping at the end.
 fn random_line(g: &HuntGame, seed: u64, plies: usize) -> Vec<HuntPos> {
@@ -218,7 +218,7 @@ fn bad_positions_and_moves_are_errors() {
     for bad in ["z9", "a1-a2", "a1xa3", "pass", "c3xz1"] {
         assert!(g.parse_move(&s, bad).is_err(), "{bad}");
     }
-    let e = huntsolve::game::play_line(&g, &s, "c3 c2 b2")
+    let e = crate::game::play_line(&g, &s, "c3 c2 b2")
         .unwrap_err()
         .to_string();
     assert!(e.contains("ply 2"), "{e}");

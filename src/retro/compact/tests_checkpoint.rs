@@ -4,11 +4,11 @@
 //! damaged checkpoint is ignored, one of other rules refused; the driver
 //! resumes from `DIR/<tier>.compact.ckpt` and removes it.
 
-use huntsolve::error::{Error, TableFault};
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::compact::{solve_tier_compact, solve_tier_compact_checkpointed, CompactKind};
-use huntsolve::retro::driver::{compact_checkpoint_path, load_records, plan, solve, Compact};
-use huntsolve::retro::{
+use crate::error::{Error, TableFault};
+use crate::progress::NoProgress;
+use crate::retro::compact::{solve_tier_compact, solve_tier_compact_checkpointed, CompactKind};
+use crate::retro::driver::{compact_checkpoint_path, load_records, plan, solve, Compact};
+use crate::retro::{
     solve_tier_with, Absorb, Checkpointing, ChildValues, Scope, Solvable, SolveOptions, TierGame,
 };
 use std::path::{Path, PathBuf};
@@ -51,8 +51,8 @@ fn every_level(path: &Path, stop: Option<u32>) -> Checkpointing {
     }
 }
 
-fn mogol() -> huntsolve::hunt::HuntGame {
-    huntsolve::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap()
+fn mogol() -> crate::hunt::HuntGame {
+    crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap()
 }
 
 /// Stops the tier after `k` levels, then resumes it; the records must be `want`.
@@ -179,7 +179,7 @@ fn resumed_compact_tiers_equal_an_uninterrupted_solve() {
         );
     }
     // Kaooa's movement tier with the most levels: decisive, long distances.
-    let k6 = huntsolve::hunt::from_spec("kaooa").unwrap();
+    let k6 = crate::hunt::from_spec("kaooa").unwrap();
     let plan = plan(&k6, &Scope::Movement).unwrap();
     let (levels, name) = plan
         .waves
@@ -263,7 +263,7 @@ fn damaged_compact_checkpoints_are_ignored_and_foreign_ones_refused() {
 
     // A checkpoint of the full solver at this path is not read as compact.
     let full = dir.join("full.ckpt");
-    let _ = huntsolve::retro::solve_tier_checkpointed(
+    let _ = crate::retro::solve_tier_checkpointed(
         &g,
         t,
         &children,
@@ -285,7 +285,7 @@ fn damaged_compact_checkpoints_are_ignored_and_foreign_ones_refused() {
 
     // Of other rules: refused.
     std::fs::write(&path, &good).unwrap();
-    let other = huntsolve::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=22").unwrap();
+    let other = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=22").unwrap();
     let (ot, ochildren, _) = tier_of(&other, &Scope::MaxPrey(3), "h0p0c21");
     match solve_tier_compact_checkpointed(
         &other,
