@@ -149,6 +149,22 @@ pub trait TierGame: Notation {
         self.pred_ranks(tier, &rep, buf, out);
         Some(stab)
     }
+    /// For a slot whose representative only the identity fixes, with every
+    /// predecessor's stabiliser order known: appends `(rank, |Stab(q)|)` per
+    /// in-tier un-move to `out` (the edges the child's decision removes from each
+    /// predecessor's counter, see [`TierGame::rank_orbit`]) and returns `true`.
+    /// Otherwise appends nothing and returns `false`, and the solver takes
+    /// [`TierGame::slot_pred_ranks`]. A game may skip the intermediate list.
+    /// Default: `false`.
+    fn slot_pred_edges(
+        &self,
+        _tier: Self::Tier,
+        _index: u64,
+        _buf: &mut Vec<Self::Pos>,
+        _out: &mut Vec<(u64, u16)>,
+    ) -> bool {
+        false
+    }
     /// Whether the position in slot `index` of `tier` may have in-tier moves: a
     /// cheap test on the index alone. `false` must be certain (every legal move
     /// of the position leaves the tier, as when the side to move must drop); the

@@ -175,7 +175,7 @@ impl HuntGame {
         pos: &HuntPos,
         known: Known,
         buf: &mut Vec<HuntPos>,
-        out: &mut Vec<(u64, Option<u32>)>,
+        push: &mut impl FnMut(u64, Option<u32>),
     ) {
         let t = self.tier_of(pos);
         if last_mover_only_drops(self, t, pos.hunter_to_move) || self.hunters_have_won(pos) {
@@ -191,16 +191,15 @@ impl HuntGame {
             !(pos.prey_in_hand > 0 && rules.drop_before_move.1)
                 && rules.prey_no_moves != PreyNoMoves::Pass
         };
-        let general = |buf: &mut Vec<HuntPos>, out: &mut Vec<(u64, Option<u32>)>| {
+        let general = |buf: &mut Vec<HuntPos>, push: &mut dyn FnMut(u64, Option<u32>)| {
             self.unmoves(pos, buf);
-            out.extend(
-                buf.iter()
-                    .filter(|p| self.tier_of(p) == tier)
-                    .map(|p| self.rank_orbit(tier, p)),
-            );
+            for p in buf.iter().filter(|p| self.tier_of(p) == tier) {
+                let (r, stab) = self.rank_orbit(tier, p);
+                push(r, stab);
+            }
         };
         if !always_legal || t != tier {
-            return general(buf, out);
+            return general(buf, push);
         }
         let board = self.board();
         let empty = board.all_mask() & !(pos.hunters | pos.prey);
@@ -230,7 +229,7 @@ impl HuntGame {
                             continue;
                         }
                         let (r, stab) = idx.rank_stab_with(&pred, &mut image);
-                        out.push((r, Some(stab)));
+                        push(r, Some(stab));
                     }
                 }
                 return;
@@ -248,7 +247,7 @@ impl HuntGame {
                 &images[..1]
             } else {
                 if syms.len() > images.len() {
-                    return general(buf, out);
+                    return general(buf, push);
                 }
                 for (k, &s) in syms.iter().enumerate() {
                     let x = squeeze(idx.map(s as usize, pos.prey), best_h);
@@ -288,7 +287,7 @@ impl HuntGame {
                         }
                     }
                     // The predecessor has the prey to move: side bit 1.
-                    out.push(((base + best) * 2 + 1, Some(stab)));
+                    push((base + best) * 2 + 1, Some(stab));
                 }
             }
         }
@@ -471,7 +470,9 @@ impl TierGame for HuntGame {
     ) {
         out.clear();
         with_index(self, |idx| {
-            self.pred_ranks_in(idx, tier, pos, None, buf, out)
+            self.pred_ranks_in(idx, tier, pos, None, buf, &mut |r, stab| {
+                out.push((r, stab))
+            })
         });
     }
 
@@ -487,8 +488,36 @@ impl TierGame for HuntGame {
         out.clear();
         with_index(self, |idx| {
             let (pos, stab, known) = self.unrank_in(idx, tier, index, true)?;
-            self.pred_ranks_in(idx, tier, &pos, known, buf, out);
+            self.pred_ranks_in(idx, tier, &pos, known, buf, &mut |r, stab| {
+                out.push((r, stab))
+            });
             Some(Some(stab))
+        })
+    }
+
+    /// Every predecessor's order is known here, so a child only the identity
+    /// fixes always takes this path.
+    fn slot_pred_edges(
+        &self,
+        tier: HuntTier,
+        index: u64,
+        buf: &mut Vec<HuntPos>,
+        out: &mut Vec<(u64, u16)>,
+    ) -> bool {
+        with_index(self, |idx| {
+            let Some((pos, 1, known)) = self.unrank_in(idx, tier, index, true) else {
+                return false;
+            };
+            let start = out.len();
+            let mut exact = true;
+            self.pred_ranks_in(idx, tier, &pos, known, buf, &mut |r, stab| match stab {
+                Some(s) => out.push((r, s as u16)),
+                None => exact = false,
+            });
+            if !exact {
+                out.truncate(start);
+            }
+            exact
         })
     }
 

@@ -245,7 +245,8 @@ fn sorted_unranking_equals_unranking() {
 
 /// The hunt games' `slot_pred_ranks` (the slot's prey taken from the index,
 /// unranked along sorted runs) equals the trait's default: `unrank_orbit`, then
-/// `pred_ranks` of the representative.
+/// `pred_ranks` of the representative; `slot_pred_edges` gives the same pairs
+/// for every child only the identity fixes, and nothing for the others.
 #[test]
 fn slot_pred_ranks_equal_unrank_then_pred_ranks() {
     for (spec, scope) in [
@@ -276,6 +277,18 @@ fn slot_pred_ranks_equal_unrank_then_pred_ranks() {
                 want.sort_unstable();
                 assert_eq!(got, want, "{spec} {}", g.format_position(&rep));
                 checked += got.len();
+                // The edges straight from the slot: a child only the identity fixes.
+                let mut edges = Vec::new();
+                let direct = g.slot_pred_edges(t, i, &mut buf, &mut edges);
+                assert_eq!(direct, stab_c == Some(1), "{spec} {i}");
+                if direct {
+                    edges.sort_unstable();
+                    let want: Vec<(u64, u16)> =
+                        want.iter().map(|&(q, s)| (q, s.unwrap() as u16)).collect();
+                    assert_eq!(edges, want, "{spec} {}", g.format_position(&rep));
+                } else {
+                    assert!(edges.is_empty());
+                }
             }
         }
         assert!(checked > 1000, "{spec}: {checked}");

@@ -56,6 +56,9 @@ pub(in crate::retro) fn pred_edges<G: TierGame>(
     scratch: &mut PredScratch<G>,
     out: &mut Vec<(u64, u16)>,
 ) {
+    if game.slot_pred_edges(tier, child, &mut scratch.buf, out) {
+        return;
+    }
     let ranks = &mut scratch.ranks;
     let Some(stab_c) = game.slot_pred_ranks(tier, child, &mut scratch.buf, ranks) else {
         return;
