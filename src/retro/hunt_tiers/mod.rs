@@ -156,6 +156,7 @@ impl HuntGame {
         let (r, stab) = idx.rank_stab(&pos);
         (r == index).then_some((pos, stab, None))
     }
+
     /// [`TierGame::pred_ranks`] with the index at hand (appending to `out`);
     /// `known`, from [`HuntGame::unrank_in`], spares mapping and ranking the prey
     /// of a representative again.
@@ -203,92 +204,90 @@ impl HuntGame {
         }
         let board = self.board();
         let empty = board.all_mask() & !(pos.hunters | pos.prey);
-        {
-            if hunter_moved {
-                // The prey stay put: each symmetry maps them once, when first needed.
-                let mut images = [None; 16];
-                let mut image = |s: u8| match images.get_mut(s as usize) {
-                    Some(cell) => *cell.get_or_insert_with(|| idx.map(s as usize, pos.prey)),
-                    None => idx.map(s as usize, pos.prey),
-                };
-                let mut m = pos.hunters;
-                while m != 0 {
-                    let to = m.trailing_zeros();
-                    m &= m - 1;
-                    let mut from = board.neighbours[to as usize] & empty;
-                    while from != 0 {
-                        let s = from.trailing_zeros();
-                        from &= from - 1;
-                        let pred = HuntPos {
-                            hunters: pos.hunters & !(1u64 << to) | 1u64 << s,
-                            hunter_to_move: true,
-                            hash: 0,
-                            ..*pos
-                        };
-                        if rules.capture_compulsory && self.hunter_can_capture(&pred) {
-                            continue;
-                        }
-                        let (r, stab) = idx.rank_stab_with(&pred, &mut image);
-                        push(r, Some(stab));
-                    }
-                }
-                return;
-            }
-            let h = pos.hunters.count_ones() as usize;
-            let p = pos.prey.count_ones() as usize;
-            let sets = &idx.sets[h];
-            let (class, start, len) = sets.lookup[idx.prey_rank(0, pos.hunters) as usize];
-            let best_h = sets.masks[class as usize];
-            let syms = &sets.to_canon[start as usize..(start + len) as usize];
-            let mut images = [(0u8, 0u64, 0u64); 16];
-            let images = if let Some((x, r)) = known {
-                // The representative of a class only the identity (symmetry 0) fixes.
-                images[0] = (0, x, r);
-                &images[..1]
-            } else {
-                if syms.len() > images.len() {
-                    return general(buf, push);
-                }
-                for (k, &s) in syms.iter().enumerate() {
-                    let x = squeeze(idx.map(s as usize, pos.prey), best_h);
-                    images[k] = (s, x, idx.compressed_rank(x));
-                }
-                &images[..syms.len()]
+        if hunter_moved {
+            // The prey stay put: each symmetry maps them once, when first needed.
+            let mut images = [None; 16];
+            let mut image = |s: u8| match images.get_mut(s as usize) {
+                Some(cell) => *cell.get_or_insert_with(|| idx.map(s as usize, pos.prey)),
+                None => idx.map(s as usize, pos.prey),
             };
-            // A point's place among the points free of hunters in image `s`.
-            let at = |s: u8, q: u32| {
-                let y = idx.point[s as usize][q as usize] as u32;
-                y - (best_h & ((1u64 << y) - 1)).count_ones()
-            };
-            let base = class as u64 * idx.binom[idx.n - h][p];
-            let mut lifted = [Lifted::default(); 16];
-            let mut m = pos.prey;
+            let mut m = pos.hunters;
             while m != 0 {
                 let to = m.trailing_zeros();
                 m &= m - 1;
                 let mut from = board.neighbours[to as usize] & empty;
-                if from == 0 {
-                    continue;
-                }
-                for (l, &(sym, x, r0)) in lifted.iter_mut().zip(images) {
-                    *l = idx.lift(x, r0, at(sym, to));
-                }
-                let lifted = &lifted[..images.len()];
                 while from != 0 {
                     let s = from.trailing_zeros();
                     from &= from - 1;
-                    let (mut best, mut stab) = (u64::MAX, 0u32);
-                    for (l, &(sym, _, _)) in lifted.iter().zip(images) {
-                        let r = idx.step_to(l, at(sym, s));
-                        if r < best {
-                            (best, stab) = (r, 1);
-                        } else if r == best {
-                            stab += 1;
-                        }
+                    let pred = HuntPos {
+                        hunters: pos.hunters & !(1u64 << to) | 1u64 << s,
+                        hunter_to_move: true,
+                        hash: 0,
+                        ..*pos
+                    };
+                    if rules.capture_compulsory && self.hunter_can_capture(&pred) {
+                        continue;
                     }
-                    // The predecessor has the prey to move: side bit 1.
-                    push((base + best) * 2 + 1, Some(stab));
+                    let (r, stab) = idx.rank_stab_with(&pred, &mut image);
+                    push(r, Some(stab));
                 }
+            }
+            return;
+        }
+        let h = pos.hunters.count_ones() as usize;
+        let p = pos.prey.count_ones() as usize;
+        let sets = &idx.sets[h];
+        let (class, start, len) = sets.lookup[idx.prey_rank(0, pos.hunters) as usize];
+        let best_h = sets.masks[class as usize];
+        let syms = &sets.to_canon[start as usize..(start + len) as usize];
+        let mut images = [(0u8, 0u64, 0u64); 16];
+        let images = if let Some((x, r)) = known {
+            // The representative of a class only the identity (symmetry 0) fixes.
+            images[0] = (0, x, r);
+            &images[..1]
+        } else {
+            if syms.len() > images.len() {
+                return general(buf, push);
+            }
+            for (k, &s) in syms.iter().enumerate() {
+                let x = squeeze(idx.map(s as usize, pos.prey), best_h);
+                images[k] = (s, x, idx.compressed_rank(x));
+            }
+            &images[..syms.len()]
+        };
+        // A point's place among the points free of hunters in image `s`.
+        let at = |s: u8, q: u32| {
+            let y = idx.point[s as usize][q as usize] as u32;
+            y - (best_h & ((1u64 << y) - 1)).count_ones()
+        };
+        let base = class as u64 * idx.binom[idx.n - h][p];
+        let mut lifted = [Lifted::default(); 16];
+        let mut m = pos.prey;
+        while m != 0 {
+            let to = m.trailing_zeros();
+            m &= m - 1;
+            let mut from = board.neighbours[to as usize] & empty;
+            if from == 0 {
+                continue;
+            }
+            for (l, &(sym, x, r0)) in lifted.iter_mut().zip(images) {
+                *l = idx.lift(x, r0, at(sym, to));
+            }
+            let lifted = &lifted[..images.len()];
+            while from != 0 {
+                let s = from.trailing_zeros();
+                from &= from - 1;
+                let (mut best, mut stab) = (u64::MAX, 0u32);
+                for (l, &(sym, _, _)) in lifted.iter().zip(images) {
+                    let r = idx.step_to(l, at(sym, s));
+                    if r < best {
+                        (best, stab) = (r, 1);
+                    } else if r == best {
+                        stab += 1;
+                    }
+                }
+                // The predecessor has the prey to move: side bit 1.
+                push((base + best) * 2 + 1, Some(stab));
             }
         }
     }
