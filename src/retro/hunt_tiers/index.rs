@@ -371,6 +371,16 @@ impl Index {
         x | 1u64 << rank
     }
 
+    /// The class of a hunter set, its canonical mask, and the symmetries that map
+    /// the set onto that mask ([`HunterSets::lookup`]).
+    #[inline]
+    pub(super) fn canonical(&self, hunters: u64) -> (u32, u64, &[u8]) {
+        let sets = &self.sets[hunters.count_ones() as usize];
+        let (class, start, len) = sets.lookup[self.prey_rank(0, hunters) as usize];
+        let syms = &sets.to_canon[start as usize..(start + len) as usize];
+        (class, sets.masks[class as usize], syms)
+    }
+
     pub(super) fn rank(&self, pos: &HuntPos) -> u64 {
         self.rank_stab(pos).0
     }
@@ -397,12 +407,10 @@ impl Index {
     ) -> (u64, u32) {
         let h = pos.hunters.count_ones() as usize;
         let p = pos.prey.count_ones() as usize;
-        let sets = &self.sets[h];
-        let (class, start, len) = sets.lookup[self.prey_rank(0, pos.hunters) as usize];
-        let best_h = sets.masks[class as usize];
+        let (class, best_h, syms) = self.canonical(pos.hunters);
         let mut best_p = u64::MAX;
         let mut stab = 0;
-        for &s in &sets.to_canon[start as usize..(start + len) as usize] {
+        for &s in syms {
             let r = self.prey_rank(best_h, prey_image(s));
             if r < best_p {
                 best_p = r;

@@ -236,10 +236,7 @@ impl HuntGame {
         }
         let h = pos.hunters.count_ones() as usize;
         let p = pos.prey.count_ones() as usize;
-        let sets = &idx.sets[h];
-        let (class, start, len) = sets.lookup[idx.prey_rank(0, pos.hunters) as usize];
-        let best_h = sets.masks[class as usize];
-        let syms = &sets.to_canon[start as usize..(start + len) as usize];
+        let (class, best_h, syms) = idx.canonical(pos.hunters);
         let mut images = [(0u8, 0u64, 0u64); 16];
         let images = if let Some((x, r)) = known {
             // The representative of a class only the identity (symmetry 0) fixes.
@@ -641,10 +638,7 @@ impl TierGame for HuntGame {
         with_index(self, |idx| {
             let h = pos.hunters.count_ones() as usize;
             let p = pos.prey.count_ones() as usize;
-            let sets = &idx.sets[h];
-            let (class, start, len) = sets.lookup[idx.prey_rank(0, pos.hunters) as usize];
-            let best_h = sets.masks[class as usize];
-            let syms = &sets.to_canon[start as usize..(start + len) as usize];
+            let (class, best_h, syms) = idx.canonical(pos.hunters);
             let mut images = [(0u8, 0u64); 16];
             if syms.len() > images.len() {
                 for &m in moves {
