@@ -296,10 +296,15 @@ if [ -n "$victim" ] && kill -0 "$job" 2>/dev/null; then
     pgrep -f -- "--out $dir" >/dev/null || break
     sleep 0.1
   done
-  if [ "$rc" -ne 0 ] && grep -q "unfinished: h0p0c20 (split)" "$tmp/split-killed.log"; then
-    ok "split solve, killed rank: mpirun exited $rc, rank 0 named the unfinished tier"
+  # Rank 0 names the unfinished tier when the stop reaches it, but mpirun may kill
+  # it or stop forwarding its output first (a race on a loaded machine): the rerun
+  # names it from the mark the killed run left in the directory, always.
+  named_by_run=no
+  grep -q "unfinished: h0p0c20 (split)" "$tmp/split-killed.log" && named_by_run=yes
+  if [ "$rc" -ne 0 ]; then
+    ok "split solve, killed rank: mpirun exited $rc (rank 0's own notice forwarded: $named_by_run)"
   else
-    fail "split solve, killed rank: mpirun exited $rc without naming the unfinished tier"
+    fail "split solve, killed rank: mpirun exited 0 after a rank was killed"
     tail -20 "$tmp/split-killed.log"
   fi
   if [ -e "$dir/h0p0c20.hst" ]; then
@@ -307,8 +312,12 @@ if [ -n "$victim" ] && kill -0 "$job" 2>/dev/null; then
   fi
   if timeout 600 mpirun --allow-run-as-root --oversubscribe -np 3 "$bin" solve "$mogol" --max-prey 4 \
     --mpi --split-tiers --threads 1 --out "$dir" >"$tmp/split-rerun.log" 2>&1 &&
-    grep -q "1 kept from disk, 1 to solve" "$tmp/split-rerun.log"; then
-    ok "split solve, killed rank: the rerun kept the finished tier and solved the other"
+    grep -q "1 kept from disk, 1 to solve" "$tmp/split-rerun.log" &&
+    grep -q "ended with tier h0p0c20 unfinished: h0p0c20 (split)" "$tmp/split-rerun.log"; then
+    ok "split solve, killed rank: the rerun named the unfinished tier, kept the finished one and solved the other"
+    if [ -e "$dir/.split-unfinished" ]; then
+      fail "split solve, killed rank: the finished rerun left its unfinished-tier mark"
+    fi
     compare mogol4-single "$dir" "split solve, killed rank, rerun" noverify
   else
     fail "split solve, killed rank: the rerun did not resume as expected"

@@ -147,11 +147,19 @@ impl huntsolve::cluster::Observer for Printer {
                 kept,
                 parts,
                 memory_per_part,
-            }) => eprintln!(
-                "mpi: split solve: {tiers} tiers, {kept} kept from disk, {} to solve, each split in {parts} parts; memory per rank ≈ {}",
-                tiers - kept,
-                huntsolve::retro::driver::format_bytes(*memory_per_part)
-            ),
+                unfinished,
+            }) => {
+                if let Some(t) = unfinished {
+                    eprintln!(
+                        "mpi: an earlier run into this directory ended with tier {t} unfinished: {t} (split); it is solved again"
+                    );
+                }
+                eprintln!(
+                    "mpi: split solve: {tiers} tiers, {kept} kept from disk, {} to solve, each split in {parts} parts; memory per rank ≈ {}",
+                    tiers - kept,
+                    huntsolve::retro::driver::format_bytes(*memory_per_part)
+                )
+            }
             Event::Split(SplitEvent::Solved {
                 tier,
                 slots,

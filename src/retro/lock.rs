@@ -81,11 +81,28 @@ fn process_alive(pid: u32) -> bool {
     if !proc.join("self").exists() {
         return true;
     }
-    proc.join(pid.to_string()).exists()
+    let dir = proc.join(pid.to_string());
+    if !dir.exists() {
+        return false;
+    }
+    // A zombie (killed, not yet reaped: in a container whose first process reaps
+    // no orphans it stays one) holds no lock.
+    match std::fs::read_to_string(dir.join("stat")) {
+        Ok(stat) => !is_zombie_stat(&stat),
+        Err(_) => true,
+    }
+}
+
+/// Whether a `/proc/PID/stat` line is a zombie's: the state after the command
+/// name in parentheses (which may itself hold spaces and parentheses) is `Z`.
+fn is_zombie_stat(stat: &str) -> bool {
+    stat.rfind(')')
+        .and_then(|i| stat[i + 1..].split_whitespace().next())
+        == Some("Z")
 }
 
 /// Removes the temporary files a killed or failed writer left in `dir`
-/// (`*.hst.tmp<pid>`, `*.ckpt.tmp<pid>`, `summary.json.tmp`); returns how many. Call it holding
+/// (`*.hst.tmp<pid>`, `*.ckpt.tmp<pid>`, `.split-unfinished.tmp<pid>`, `summary.json.tmp`); returns how many. Call it holding
 /// the [`DirLock`].
 pub(crate) fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
     let rd =
@@ -96,10 +113,12 @@ pub(crate) fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let stale = name == "summary.json.tmp"
-            || [".hst.tmp", ".ckpt.tmp"].iter().any(|tmp| {
-                name.split_once(tmp)
-                    .is_some_and(|(_, pid)| pid.bytes().all(|b| b.is_ascii_digit()))
-            });
+            || [".hst.tmp", ".ckpt.tmp", "-unfinished.tmp"]
+                .iter()
+                .any(|tmp| {
+                    name.split_once(tmp)
+                        .is_some_and(|(_, pid)| pid.bytes().all(|b| b.is_ascii_digit()))
+                });
         if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
             std::fs::remove_file(entry.path())
                 .map_err(|e| Error::io(format!("removing {}", entry.path().display()), e))?;
@@ -107,4 +126,45 @@ pub(crate) fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
         }
     }
     Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_zombie_holds_no_lock() {
+        assert!(is_zombie_stat("2328 (huntsolve) Z 1 2328 2328 0 -1"));
+        assert!(is_zombie_stat("7 (a) b) (c) Z 1 7"));
+        assert!(!is_zombie_stat("2328 (huntsolve) S 1 2328 2328 0 -1"));
+        assert!(!is_zombie_stat("7 (Z) R 1"));
+        assert!(!is_zombie_stat("garbage"));
+        // This test's own process is alive and no zombie.
+        if let Ok(stat) = std::fs::read_to_string("/proc/self/stat") {
+            assert!(!is_zombie_stat(&stat));
+        }
+    }
+
+    #[test]
+    fn a_lock_left_by_an_unreaped_process_is_stale() {
+        if !Path::new("/proc/self/stat").exists() {
+            return;
+        }
+        let Ok(mut child) = std::process::Command::new("true").spawn() else {
+            return;
+        };
+        let pid = child.id();
+        // Not reaped yet: once it has exited it is a zombie.
+        let mut waited = 0;
+        while process_alive(pid) && waited < 500 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            waited += 1;
+        }
+        assert!(
+            !process_alive(pid),
+            "an exited, unreaped child counts as alive"
+        );
+        assert!(Path::new(&format!("/proc/{pid}")).exists());
+        let _ = child.wait();
+    }
 }

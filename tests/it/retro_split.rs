@@ -195,6 +195,9 @@ fn scope_solved_split_equals_solve_and_resumes() {
         .filter(|e| !e.file_name().to_string_lossy().ends_with(".hst"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert!(!split
+        .join(huntsolve::retro::split::UNFINISHED_MARK)
+        .exists());
 
     // A rerun keeps every table.
     let again = split_solve(&g, &scope, &split, 2, None);
@@ -207,6 +210,9 @@ fn scope_solved_split_equals_solve_and_resumes() {
     let name = g.tier_name(last);
     let table = huntsolve::table::table_path(&split, &name);
     std::fs::remove_file(&table).unwrap();
+    // As a run killed on that tier leaves it: its mark, which the rerun reports.
+    let mark = split.join(huntsolve::retro::split::UNFINISHED_MARK);
+    std::fs::write(&mark, format!("{name}\n")).unwrap();
     // (Write the parts by solving the tier alone again: same records.)
     let mut children = ChildValues::new();
     for c in g.stored_children(last) {
@@ -235,6 +241,16 @@ fn scope_solved_split_equals_solve_and_resumes() {
             .iter()
             .any(|e| e.contains(&name) && e.contains("joined_only: false")),
         "{events:?}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| e.contains(&format!("unfinished: Some({name:?})"))),
+        "the rerun does not name the unfinished tier: {events:?}"
+    );
+    assert!(
+        !mark.exists(),
+        "a finished solve leaves its unfinished-tier mark"
     );
     let _ = std::fs::remove_dir_all(&one);
     let _ = std::fs::remove_dir_all(&split);

@@ -45,6 +45,10 @@ pub enum SplitEvent {
         parts: usize,
         /// The largest estimate of a part's memory over the tiers.
         memory_per_part: u64,
+        /// The tier an earlier split solve into this directory was solving
+        /// when it ended without finishing it (killed, interrupted, a rank
+        /// died), if any; read from [`UNFINISHED_MARK`].
+        unfinished: Option<String>,
     },
     /// Every part starts on this tier.
     Solving {
@@ -119,11 +123,18 @@ fn solve_split_in<G: Solvable, T: Transport>(
     let kept_set = agree_kept(game, &order, out_dir, net, &mut done)?;
     let kept = if me == 0 { kept_set.len() } else { 0 };
     if me == 0 {
+        let unfinished = std::fs::read_to_string(out_dir.join(UNFINISHED_MARK))
+            .ok()
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            // Killed after its table was written: nothing unfinished.
+            .filter(|t| !kept_set.iter().any(|&i| game.tier_name(order[i]) == *t));
         observe(&SplitEvent::Started {
             tiers: order.len(),
             kept,
             parts: net.parts(),
             memory_per_part: need,
+            unfinished,
         });
     }
     let mut cache: HashMap<G::Tier, Arc<Vec<u16>>> = HashMap::new();
@@ -136,6 +147,7 @@ fn solve_split_in<G: Solvable, T: Transport>(
         let name = game.tier_name(t);
         if me == 0 {
             observe(&SplitEvent::Solving { tier: name.clone() });
+            mark_unfinished(out_dir, Some(&name))?;
         }
         let size = game.tier_size(t);
         let resumed = resumed_part(game, t, out_dir, net)?;
@@ -171,6 +183,7 @@ fn solve_split_in<G: Solvable, T: Transport>(
     if me != 0 {
         return Ok(None);
     }
+    mark_unfinished(out_dir, None)?;
     let start_record = stored_start_record(game, out_dir, |t| order.contains(&t))?;
     let summary = Summary {
         made_by: options.made_by.clone(),
@@ -184,6 +197,32 @@ fn solve_split_in<G: Solvable, T: Transport>(
         seconds: started.elapsed().as_secs_f64(),
         slots_solved,
     }))
+}
+
+/// File in the output directory naming the tier a split solve is working on
+/// (written by part 0 before the tier starts, removed when the solve ends), so
+/// that a rerun can say which tier an earlier run left unfinished even when that
+/// run was killed before it could say so.
+pub const UNFINISHED_MARK: &str = ".split-unfinished";
+
+/// Writes [`UNFINISHED_MARK`] naming `tier` (temporary file, then rename), or
+/// removes it (`None`).
+fn mark_unfinished(out_dir: &Path, tier: Option<&str>) -> Result<()> {
+    let path = out_dir.join(UNFINISHED_MARK);
+    match tier {
+        Some(t) => {
+            let tmp = out_dir.join(format!("{UNFINISHED_MARK}.tmp{}", std::process::id()));
+            std::fs::write(&tmp, format!("{t}\n"))
+                .and_then(|()| std::fs::rename(&tmp, &path))
+                .map_err(|e| Error::io(format!("writing {}", path.display()), e))
+        }
+        None => match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(Error::io(format!("removing {}", path.display()), e))
+            }
+            _ => Ok(()),
+        },
+    }
 }
 
 /// The setup every part runs before the first tier: the plan (deterministic)
