@@ -77,7 +77,7 @@ mod scan;
 use levels::propagate;
 pub(super) use preds::{edges, pred_classes, pred_edges, PredScratch};
 use scan::scan_tier;
-pub(super) use scan::{scan_position, Scanned, Scratch};
+pub(super) use scan::{scan_position, terminal_outcome, Scanned, Scratch};
 
 use super::checkpoint::{self, Identity};
 use crate::error::{Error, Result};
