@@ -77,7 +77,7 @@ mod scan;
 use levels::propagate;
 pub(super) use preds::{edges, pred_classes, pred_edges, PredScratch};
 use scan::scan_tier;
-pub(super) use scan::{scan_position, Scanned, Scratch};
+pub(super) use scan::{scan_position, terminal_outcome, Scanned, Scratch};
 
 use super::checkpoint::{self, Identity};
 use crate::error::{Error, Result};
@@ -211,7 +211,7 @@ pub struct TierStats {
 
 impl TierStats {
     /// Counts the records of a solved tier.
-    pub fn of_records(records: &[u16]) -> TierStats {
+    pub(crate) fn of_records(records: &[u16]) -> TierStats {
         TierStats {
             outcomes: Outcomes::of_records(records),
             levels: 0,
@@ -253,7 +253,7 @@ pub struct Checkpointing {
 
 impl Checkpointing {
     /// Checkpoints at `path` at most every `every`.
-    pub fn new(path: impl Into<PathBuf>, every: Duration) -> Checkpointing {
+    pub(crate) fn new(path: impl Into<PathBuf>, every: Duration) -> Checkpointing {
         Checkpointing {
             path: path.into(),
             every,

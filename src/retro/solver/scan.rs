@@ -67,6 +67,24 @@ impl Exits {
     }
 }
 
+/// The value of the child after move `m` of `pos`, which lies in terminal tier `ct`:
+/// a terminal tier is not stored, its positions' values are their outcomes.
+pub(in crate::retro) fn terminal_outcome<G: TierGame>(
+    game: &G,
+    pos: &G::Pos,
+    m: G::Move,
+    ct: G::Tier,
+) -> Result<Value> {
+    let child = game.play(pos, m);
+    game.outcome(&child).ok_or_else(|| {
+        Error::Internal(format!(
+            "position {} lies in terminal tier {} but is not terminal",
+            game.format_position(&child),
+            game.tier_name(ct)
+        ))
+    })
+}
+
 /// Scans slot `index` of `tier`: empty, final, or in-tier moves and exits.
 ///
 /// With `absorb`, an in-tier child whose word is a plain decided record (a slot
@@ -117,16 +135,7 @@ pub(in crate::retro) fn scan_position<G: TierGame>(
         } else if let Some(v) = game.terminal_child_value(pos, m, ct) {
             exits.add(v, 0);
         } else if game.tier_is_terminal(ct) {
-            // A terminal tier is not stored: its positions' values are their outcomes.
-            let child = game.play(pos, m);
-            let v = game.outcome(&child).ok_or_else(|| {
-                Error::Internal(format!(
-                    "position {} lies in terminal tier {} but is not terminal",
-                    game.format_position(&child),
-                    game.tier_name(ct)
-                ))
-            })?;
-            exits.add(v, 0);
+            exits.add(terminal_outcome(game, pos, m, ct)?, 0);
         } else {
             return Err(Error::Internal(format!(
                 "child tier {} is not solved (needed by a move of {})",

@@ -7,7 +7,7 @@ use super::{
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
-use crate::retro::solver::{edges, ChildValues, TierStats};
+use crate::retro::solver::{edges, terminal_outcome, ChildValues, TierStats};
 use crate::tier::{decode, encode, Outcomes, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -68,15 +68,7 @@ fn scan_slot<G: TierGame>(
                 ))
             })?
         } else if game.tier_is_terminal(ct) {
-            let child = game.play(pos, m);
-            let v = game.outcome(&child).ok_or_else(|| {
-                Error::Internal(format!(
-                    "position {} lies in terminal tier {} but is not terminal",
-                    game.format_position(&child),
-                    game.tier_name(ct)
-                ))
-            })?;
-            (v, 0)
+            (terminal_outcome(game, pos, m, ct)?, 0)
         } else {
             return Err(Error::Internal(format!(
                 "child tier {} is not solved (needed by a move of {})",

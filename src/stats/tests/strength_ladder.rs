@@ -14,6 +14,39 @@ use crate::AnyGame;
 
 use super::{cell, tmp};
 
+/// The engines of these names.
+fn engine_specs(names: &[&str]) -> Vec<EngineSpec> {
+    names
+        .iter()
+        .map(|e| EngineSpec::parse(e).unwrap())
+        .collect()
+}
+
+/// [`run_ladder`] over these variants, rungs, settings and tables into `out`.
+fn ladder(
+    specs: &[String],
+    engines: &[EngineSpec],
+    base: &TournamentConfig,
+    tables: &[crate::stats::referee::TableDir],
+    opts: &LadderOptions,
+    out: &std::path::Path,
+) -> LadderReport {
+    run_ladder(
+        &crate::stats::ladder::LadderRun {
+            specs,
+            engines,
+            base,
+            tables,
+            opts,
+            out_dir: out,
+            command: "t",
+            build: "",
+        },
+        &NoProgress,
+    )
+    .unwrap()
+}
+
 fn solved(spec: &str, name: &str) -> std::path::PathBuf {
     let dir = tmp(name);
     let AnyGame::Hunt(g) = AnyGame::parse(spec).unwrap() else {
@@ -63,10 +96,7 @@ fn perfect_engine_openings_and_the_whole_game_warning() {
     ));
 
     let specs = vec!["kaooa".to_string(), "kaooa-6".to_string()];
-    let engines: Vec<EngineSpec> = ["random", "depth=1"]
-        .iter()
-        .map(|e| EngineSpec::parse(e).unwrap())
-        .collect();
+    let engines = engine_specs(&["random", "depth=1"]);
     let base = TournamentConfig {
         games: 6,
         seed: 5,
@@ -75,20 +105,14 @@ fn perfect_engine_openings_and_the_whole_game_warning() {
         ..TournamentConfig::default()
     };
     let out = tmp("whole");
-    let r = run_ladder(
-        &crate::stats::ladder::LadderRun {
-            specs: &specs,
-            engines: &engines,
-            base: &base,
-            tables: &tables,
-            opts: &LadderOptions::default(),
-            out_dir: &out,
-            command: "t",
-            build: "",
-        },
-        &NoProgress,
-    )
-    .unwrap();
+    let r = ladder(
+        &specs,
+        &engines,
+        &base,
+        &tables,
+        &LadderOptions::default(),
+        &out,
+    );
     assert!(r.cells.iter().flatten().all(|c| c.unplayed()));
     assert!(r.summary.contains("No engine moved"), "{}", r.summary);
     assert!(
@@ -104,30 +128,14 @@ fn perfect_engine_openings_and_the_whole_game_warning() {
     assert!(r.verdicts[0].sentence.contains("before any engine moved"));
 
     // The tables as the truth only: perfect play, ratings and calibration.
-    let engines: Vec<EngineSpec> = ["random", "perfect"]
-        .iter()
-        .map(|e| EngineSpec::parse(e).unwrap())
-        .collect();
+    let engines = engine_specs(&["random", "perfect"]);
     let opts = LadderOptions {
         rate_games: 6,
         no_referee: true,
         ..Default::default()
     };
     let out = tmp("perfect");
-    let r = run_ladder(
-        &crate::stats::ladder::LadderRun {
-            specs: &specs,
-            engines: &engines,
-            base: &base,
-            tables: &tables,
-            opts: &opts,
-            out_dir: &out,
-            command: "t",
-            build: "",
-        },
-        &NoProgress,
-    )
-    .unwrap();
+    let r = ladder(&specs, &engines, &base, &tables, &opts, &out);
     assert!(r
         .cells
         .iter()
@@ -164,10 +172,7 @@ fn identical_variants_have_no_ordering_to_change() {
     let b = AnyGame::parse(&specs[1]).unwrap();
     let canon = |x: &AnyGame| crate::with_game!(x, g => g.rules_string());
     assert_eq!(canon(&a), canon(&b), "the two names must be one variant");
-    let engines: Vec<EngineSpec> = ["random", "depth=1"]
-        .iter()
-        .map(|e| EngineSpec::parse(e).unwrap())
-        .collect();
+    let engines = engine_specs(&["random", "depth=1"]);
     let base = TournamentConfig {
         games: 8,
         seed: 2,
@@ -179,20 +184,7 @@ fn identical_variants_have_no_ordering_to_change() {
         asymmetric: true,
         ..Default::default()
     };
-    let r = run_ladder(
-        &crate::stats::ladder::LadderRun {
-            specs: &specs,
-            engines: &engines,
-            base: &base,
-            tables: &[],
-            opts: &opts,
-            out_dir: &out,
-            command: "t",
-            build: "",
-        },
-        &NoProgress,
-    )
-    .unwrap();
+    let r = ladder(&specs, &engines, &base, &[], &opts, &out);
     assert!(
         !r.summary.contains("changes between some strengths"),
         "{}",
@@ -410,10 +402,7 @@ fn time_limited_rungs_play_legal_games_to_the_end() {
     let tables = crate::stats::referee::table_dirs(std::slice::from_ref(&k7)).unwrap();
     let specs = vec!["kaooa".to_string()];
     let names = ["time=0.002", "time=0.002:tables", "mcts-time=0.002"];
-    let engines: Vec<EngineSpec> = names
-        .iter()
-        .map(|e| EngineSpec::parse(e).unwrap())
-        .collect();
+    let engines = engine_specs(&names);
     let base = TournamentConfig {
         games: 3,
         seed: 9,
@@ -427,20 +416,7 @@ fn time_limited_rungs_play_legal_games_to_the_end() {
         no_referee: true,
         ..Default::default()
     };
-    let r = run_ladder(
-        &crate::stats::ladder::LadderRun {
-            specs: &specs,
-            engines: &engines,
-            base: &base,
-            tables: &tables,
-            opts: &opts,
-            out_dir: &out,
-            command: "t",
-            build: "",
-        },
-        &NoProgress,
-    )
-    .unwrap();
+    let r = ladder(&specs, &engines, &base, &tables, &opts, &out);
     assert_eq!(r.cells[0].len(), 3);
     assert!(r.cells[0]
         .iter()
@@ -531,10 +507,7 @@ fn rung_speed_counts_the_compare_games() {
     let AnyGame::Hunt(g) = AnyGame::parse("kaooa").unwrap() else {
         panic!()
     };
-    let engines: Vec<EngineSpec> = ["random", "depth=1", "time=0.001"]
-        .iter()
-        .map(|e| EngineSpec::parse(e).unwrap())
-        .collect();
+    let engines = engine_specs(&["random", "depth=1", "time=0.001"]);
     let r = bench_rungs(&g, &engines, 3, 7, 2, &NoProgress).unwrap();
     assert_eq!(r.rungs.len(), 3);
     let agent = crate::stats::make_agent(&engines[1], None).unwrap();
