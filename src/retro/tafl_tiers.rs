@@ -90,12 +90,16 @@ struct KingClass {
 struct Index {
     /// `sym[s][c]`: image of cell `c` under symmetry `s`.
     sym: Vec<Vec<u8>>,
+    /// Symmetry 0 is the identity (it is, on every board; checked, not assumed).
+    id0: bool,
     /// Canonical king classes in increasing cell order.
     classes: Vec<KingClass>,
     /// Per cell: (king class of its canonical image, symmetries mapping it there).
     canon: Vec<(usize, Vec<u8>)>,
-    /// `binom[n][k]` for `n <= 128`, `k <=` [`MAX_MEN`].
-    binom: Vec<Vec<u64>>,
+    /// `binom[n][k]` for `n <= 128`, `k <=` [`MAX_MEN`]: rows of fixed length,
+    /// one load a lookup (a `Vec` of `Vec`s cost a dependent load and a bounds
+    /// check more, and ranking is mostly these lookups).
+    binom: Vec<[u64; MAX_MEN + 1]>,
     /// First slot (without the side bit) of each king class's block, per
     /// material: `offsets[(a · (MAX_MEN + 1) + d) · (classes + 1) + class]`, the
     /// entry for `class = classes.len()` being the tier's total. Precomputed
@@ -141,9 +145,13 @@ impl Index {
             })
             .collect();
         let binom = (0..=128u64)
-            .map(|a| (0..=MAX_MEN as u64).map(|b| binomial(a, b)).collect())
+            .map(|a| std::array::from_fn(|b| binomial(a, b as u64)))
             .collect();
+        let id0 = sym
+            .first()
+            .is_some_and(|p| p.iter().enumerate().all(|(c, &x)| x as usize == c));
         let mut idx = Index {
+            id0,
             sym,
             classes,
             canon,
@@ -283,21 +291,32 @@ impl Index {
         let a = pos.attackers.count_ones() as usize;
         let d = pos.defenders.count_ones() as usize;
         let per_def = self.binom[kc.nfree - a.min(kc.nfree)][d];
-        let mut best = u64::MAX;
+        // Same-size subsets of one set of cells are in colex order exactly when
+        // their bit masks are in numeric order, so the image of smallest rank is
+        // the one with the smallest (attackers, defenders) masks, and only that
+        // one is ranked.
+        let mut best = (u128::MAX, u128::MAX);
         let mut stab = 0;
         for &s in via {
-            let att = self.map(s as usize, pos.attackers);
-            let def = self.map(s as usize, pos.defenders);
-            let r = self.set_rank(kc.free, att) * per_def + self.set_rank(kc.free & !att, def);
-            if r < best {
-                best = r;
+            let image = if s == 0 && self.id0 {
+                (pos.attackers, pos.defenders)
+            } else {
+                (
+                    self.map(s as usize, pos.attackers),
+                    self.map(s as usize, pos.defenders),
+                )
+            };
+            if image < best {
+                best = image;
                 stab = 1;
-            } else if r == best {
+            } else if image == best {
                 stab += 1;
             }
         }
+        let (att, def) = best;
+        let r = self.set_rank(kc.free, att) * per_def + self.set_rank(kc.free & !att, def);
         (
-            (self.offset(*class, a, d) + best) * 2 + (!pos.attackers_to_move) as u64,
+            (self.offset(*class, a, d) + r) * 2 + (!pos.attackers_to_move) as u64,
             stab,
         )
     }
