@@ -478,6 +478,37 @@ impl TierGame for TaflGame {
         })
     }
 
+    /// Every slot may have in-tier moves (`may_have_inner_moves` is the
+    /// default `true`): the scan is one sweep that counts in-tier moves
+    /// ([`TierGame::count_inner_moves`] below) instead of ranking every child.
+    fn tier_has_moveless_slots(&self, _t: TaflTier) -> bool {
+        false
+    }
+
+    /// A tier is a material count, so a move stays in it exactly when it
+    /// captures nothing; most moves land where no enemy piece stands next to
+    /// them ([`TaflGame::may_capture_at`]) and are counted without being
+    /// played, the others are played to see whether they capture.
+    fn count_inner_moves(
+        &self,
+        t: TaflTier,
+        pos: &TaflPos,
+        exits: &mut Vec<TaflMove>,
+    ) -> Option<u32> {
+        if t.king_captured || pos.king == NONE {
+            return None;
+        }
+        self.legal_moves(pos, exits);
+        let mut inner = 0;
+        exits.retain(|&m| {
+            let capture = self.may_capture_at(pos, m.to) && self.is_capture(pos, m);
+            debug_assert!(capture || !self.is_capture(pos, m));
+            inner += u32::from(!capture);
+            capture
+        });
+        Some(inner)
+    }
+
     /// Every (predecessor, move) pair once: the pieces of the side that just
     /// moved are slid back along each ray through empty cells, and each
     /// candidate is kept when `TaflGame::quiet_slide_legal` accepts the

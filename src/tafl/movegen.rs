@@ -330,6 +330,23 @@ impl TaflGame {
         (p, captured)
     }
 
+    /// Whether a piece of the side to move landing on `to` could capture
+    /// anything: an enemy piece (the king included) stands next to `to`. Every
+    /// capture [`Self::play_full`] makes takes a piece adjacent to the
+    /// destination, so `false` here means the move captures nothing (a capture
+    /// rule reaching further, such as a shield wall, must widen this test).
+    #[inline]
+    pub(crate) fn may_capture_at(&self, pos: &TaflPos, to: u8) -> bool {
+        let enemy = if pos.attackers_to_move {
+            pos.defenders | if pos.king == NONE { 0 } else { bit(pos.king) }
+        } else {
+            pos.attackers
+        };
+        self.geo.nb[to as usize]
+            .iter()
+            .any(|&q| q != NONE && enemy & bit(q) != 0)
+    }
+
     /// Whether `mv` is a legal move of `pred` that captures nothing, decided
     /// without generating `pred`'s moves (retrograde un-move generation calls
     /// this once per candidate predecessor).
@@ -379,7 +396,7 @@ impl TaflGame {
         if !pass && path & !to & g.throne_bit != 0 {
             return false;
         }
-        self.play_full(pred, mv).1 == 0
+        !self.may_capture_at(pred, mv.to) || self.play_full(pred, mv).1 == 0
     }
 
     /// Number of legal moves (without building a list).
