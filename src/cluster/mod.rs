@@ -99,17 +99,17 @@ impl Cluster {
     }
 
     /// Number of processes in the job.
-    pub fn size(&self) -> i32 {
+    pub(crate) fn size(&self) -> i32 {
         self.world.size()
     }
 
     /// Name of this process's node.
-    pub fn host(&self) -> &str {
+    pub(crate) fn host(&self) -> &str {
         &self.host
     }
 
     /// Workers running on this node.
-    pub fn local_workers(&self) -> usize {
+    pub(crate) fn local_workers(&self) -> usize {
         self.local_workers
     }
 
