@@ -78,3 +78,6 @@ macro_rules! with_game {
         }
     };
 }
+
+#[cfg(test)]
+mod tests_tafl;

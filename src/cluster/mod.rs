@@ -41,7 +41,7 @@
 //! receive, so a waiting manager or worker leaves the cores to the solvers.
 
 use crate::error::{Error, Result};
-use crate::retro::driver::{plan, SolveReport};
+use crate::retro::driver::{default_memory_limit, plan, SolveReport};
 use crate::retro::split::plan_part_memory;
 use crate::retro::{Scope, Solvable};
 use crate::variant::AnyGame;
@@ -99,17 +99,17 @@ impl Cluster {
     }
 
     /// Number of processes in the job.
-    pub fn size(&self) -> i32 {
+    pub(crate) fn size(&self) -> i32 {
         self.world.size()
     }
 
     /// Name of this process's node.
-    pub fn host(&self) -> &str {
+    pub(crate) fn host(&self) -> &str {
         &self.host
     }
 
     /// Workers running on this node.
-    pub fn local_workers(&self) -> usize {
+    pub(crate) fn local_workers(&self) -> usize {
         self.local_workers
     }
 
@@ -135,6 +135,31 @@ pub struct ClusterOptions {
     /// Who asked for the solve, written into `summary.json` by the manager
     /// (or part 0 of a split solve); `None`: the field is absent.
     pub made_by: Option<crate::retro::driver::MadeBy>,
+}
+
+impl ClusterOptions {
+    /// One rank's memory limit and worker pool when `share` ranks run on its node:
+    /// the options' limit, else the default limit divided by `share`; the options'
+    /// threads, else the node's cores divided by `share` (at least one).
+    fn rank_resources(&self, share: usize) -> Result<(Option<u64>, rayon::ThreadPool)> {
+        let share = share.max(1);
+        let limit = match self.memory_limit {
+            Some(l) => Some(l),
+            None => default_memory_limit().map(|m| m / share as u64),
+        };
+        let threads = match self.threads {
+            0 => std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .div_ceil(share)
+                .max(1),
+            n => n,
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::Input(format!("cannot start worker threads: {e}")))?;
+        Ok((limit, pool))
+    }
 }
 
 /// What the manager reports while it works (rank 0 only).

@@ -4,7 +4,7 @@
 use super::{Cluster, ClusterOptions, Event, Observer};
 use crate::error::{Error, Result};
 use crate::progress::{stop_requested, NoProgress};
-use crate::retro::driver::{default_memory_limit, SolveReport};
+use crate::retro::driver::SolveReport;
 use crate::retro::split::{solve_split, SplitEvent, SplitOptions, SplitSolveOptions, Transport};
 use crate::retro::{Scope, Solvable};
 use mpi::datatype::{Partition, PartitionMut};
@@ -22,22 +22,7 @@ pub(super) fn solve_split_mpi<G: Solvable>(
     options: &ClusterOptions,
     observer: &dyn Observer,
 ) -> Result<Option<SolveReport>> {
-    let share = cluster.local_ranks.max(1);
-    let limit = match options.memory_limit {
-        Some(l) => Some(l),
-        None => default_memory_limit().map(|m| m / share as u64),
-    };
-    let threads = match options.threads {
-        0 => std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .div_ceil(share)
-            .max(1),
-        n => n,
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::Input(format!("cannot start worker threads: {e}")))?;
+    let (limit, pool) = options.rank_resources(cluster.local_ranks)?;
     let mut transport = MpiTransport {
         world: &cluster.world,
     };

@@ -6,8 +6,7 @@ use super::{Cluster, ClusterOptions};
 use crate::error::{Error, Result};
 use crate::progress::NoProgress;
 use crate::retro::driver::{
-    batch_memory, default_memory_limit, format_bytes, load_records, plan, solve_and_write_tier,
-    TierSummary,
+    batch_memory, format_bytes, load_records, plan, solve_and_write_tier, TierSummary,
 };
 use crate::retro::lock::LOCK_FILE;
 use crate::retro::{ChildValues, Scope, Solvable};
@@ -32,23 +31,8 @@ fn worker_setup<G: Solvable>(
     scope: &Scope,
     options: &ClusterOptions,
 ) -> Result<WorkerState<G>> {
-    let share = cluster.local_workers().max(1);
-    let limit = match options.memory_limit {
-        Some(l) => Some(l),
-        None => default_memory_limit().map(|m| m / share as u64),
-    };
+    let (limit, pool) = options.rank_resources(cluster.local_workers())?;
     let plan = plan(game, scope)?;
-    let threads = match options.threads {
-        0 => std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .div_ceil(share)
-            .max(1),
-        n => n,
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::Input(format!("cannot start worker threads: {e}")))?;
     Ok(WorkerState {
         order: plan.waves.iter().flatten().copied().collect(),
         pool,

@@ -47,7 +47,8 @@ const EVAL_NAMES: [&str; 6] = [
 
 impl HuntGame {
     /// The evaluation weights.
-    pub fn weights(&self) -> EvalWeights {
+    #[cfg(test)]
+    pub(crate) fn weights(&self) -> EvalWeights {
         self.weights
     }
 }

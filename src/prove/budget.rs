@@ -90,7 +90,8 @@ impl MemoryBudget {
     }
 
     /// Bytes charged now.
-    pub fn used(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn used(&self) -> usize {
         self.used.load(Ordering::Relaxed)
     }
 

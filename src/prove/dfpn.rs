@@ -354,7 +354,7 @@ impl<'a, G: Game, O: Oracle<G>> Prover<'a, G, O> {
     }
 
     /// Whether a run stopped because the memory budget was spent.
-    pub fn out_of_memory(&self) -> bool {
+    pub(crate) fn out_of_memory(&self) -> bool {
         self.shared.memory_out.load(Ordering::Relaxed)
     }
 }

@@ -170,3 +170,6 @@ use crate::game::Game;
 pub fn check_repetition_rule<G: Game>(game: &G) -> Result<()> {
     crate::game::require_cycles_drawn(game, "the prover")
 }
+
+#[cfg(test)]
+mod tests_memory;

@@ -22,14 +22,14 @@ use std::time::Instant;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Solver {
-    /// [`super::reference::solve_tier_reference`], the previous solver (baseline).
+    /// `reference::solve_tier_reference`, the previous solver (baseline).
     Reference,
     /// [`super::solver::solve_tier`], the current solver.
     Current,
-    /// [`super::compact::solve_tier_compact`], the one-byte-a-slot solver
+    /// `compact::solve_tier_compact`, the one-byte-a-slot solver
     /// ([`CompactKind::Plain`]).
     Compact,
-    /// [`super::compact::solve_tier_compact`] with counters
+    /// `compact::solve_tier_compact` with counters
     /// ([`CompactKind::Counted`], two bytes a slot).
     Counted,
 }
@@ -68,7 +68,7 @@ pub struct BenchRun {
 
 /// CPU seconds used by this process so far (Linux: `/proc/self/stat`, in clock
 /// ticks of 1/100 s, the kernel's `USER_HZ` on every Linux architecture).
-pub fn process_cpu_seconds() -> Option<f64> {
+pub(crate) fn process_cpu_seconds() -> Option<f64> {
     let text = std::fs::read_to_string("/proc/self/stat").ok()?;
     // Fields after the command name (which may hold spaces) in parentheses.
     let rest = &text[text.rfind(')')? + 1..];

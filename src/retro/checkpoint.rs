@@ -1,6 +1,6 @@
 //! Checkpoints of one tier's solver state at a level boundary of propagation,
 //! so that a killed solve of a long tier resumes from its last level instead
-//! of its start ([`super::solver::solve_tier_checkpointed`]).
+//! of its start (`solver::solve_tier_checkpointed`).
 //!
 //! A checkpoint holds everything the rest of the solve depends on: the words
 //! of every slot (decided records, undecided counters, the scan's

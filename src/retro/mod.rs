@@ -36,9 +36,10 @@ pub use crate::tier::TierGame;
 pub use driver::{solve, SolveOptions, Summary, TierSummary};
 pub use scope::{Scope, Solvable};
 pub use solver::{
-    solve_tier, solve_tier_checkpointed, solve_tier_with, Absorb, CheckpointReport, Checkpointing,
-    ChildValues, TierResult, TierStats,
+    solve_tier, Absorb, CheckpointReport, Checkpointing, ChildValues, TierResult, TierStats,
 };
+#[cfg(test)]
+use solver::{solve_tier_checkpointed, solve_tier_with};
 
 #[cfg(test)]
 mod tests_solver;

@@ -142,7 +142,7 @@ impl<G: TierGame> Work<'_, G> {
 ///
 /// Runs on the current rayon pool; tiers below a few thousand slots run as one job.
 /// Returns [`Error::Interrupted`] when a stop is requested.
-pub fn solve_tier_reference<G: TierGame>(
+pub(crate) fn solve_tier_reference<G: TierGame>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,

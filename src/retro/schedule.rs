@@ -3,13 +3,13 @@
 //!
 //! Tiers are indices into the plan's order (its waves, flattened). A tier is
 //! *ready* once every stored child is finished; kept tiers (on disk from an
-//! earlier run) are finished from the start. [`Schedule::assign`] hands the
+//! earlier run) are finished from the start. `Schedule::assign` hands the
 //! largest ready tier (ties: plan order) to an idle worker, as long as there are
 //! both and no tier has failed; the worker that reported last is the first to get
-//! a new tier. A report ([`Schedule::solved`], [`Schedule::failed`]) frees its
+//! a new tier. A report (`Schedule::solved`, `Schedule::failed`) frees its
 //! worker; a solved tier makes the parents whose last child it was ready. After a
 //! failure nothing more is handed out: the tiers in flight are waited for. The
-//! run is over when no tier is in flight ([`Schedule::is_over`]); then every tier
+//! run is over when no tier is in flight (`Schedule::is_over`); then every tier
 //! is finished unless a tier failed or the graph left some never ready.
 
 use std::cmp::Reverse;
@@ -46,12 +46,13 @@ pub struct Schedule {
     failed: bool,
 }
 
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
 impl Schedule {
     /// A run of the tiers `0..sizes.len()` (of `sizes[i]` slots each), where
     /// `children[i]` are tier `i`'s stored children and `kept[i]` says tier `i` is
     /// finished already, on the workers `workers` (first listed, first served).
     /// `None` when a child index is outside the plan.
-    pub fn new(
+    pub(crate) fn new(
         sizes: Vec<u64>,
         children: &[Vec<usize>],
         kept: &[bool],
@@ -101,7 +102,7 @@ impl Schedule {
 
     /// The next orders: (worker, tier) pairs, the largest ready tiers to the
     /// idle workers (none once a tier has failed). They are in flight from now on.
-    pub fn assign(&mut self) -> Vec<(i32, usize)> {
+    pub(crate) fn assign(&mut self) -> Vec<(i32, usize)> {
         let mut orders = Vec::new();
         while !self.failed && !self.idle.is_empty() && !self.ready.is_empty() {
             let (Some(rank), Some((_, Reverse(i)))) = (self.idle.pop(), self.ready.pop()) else {
@@ -114,12 +115,12 @@ impl Schedule {
     }
 
     /// Whether the run is over: no tier is in flight (call after [`Self::assign`]).
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         self.in_flight.is_empty()
     }
 
     /// The tiers in flight, by worker.
-    pub fn in_flight(&self) -> impl Iterator<Item = (i32, usize)> + '_ {
+    pub(crate) fn in_flight(&self) -> impl Iterator<Item = (i32, usize)> + '_ {
         self.in_flight.iter().map(|(&r, &i)| (r, i))
     }
 
@@ -131,7 +132,7 @@ impl Schedule {
 
     /// `rank` solved `tier`: finished, and the parents it was the last child of
     /// are ready.
-    pub fn solved(&mut self, rank: i32, tier: usize) -> Verdict {
+    pub(crate) fn solved(&mut self, rank: i32, tier: usize) -> Verdict {
         self.report(rank);
         if tier >= self.finished.len() || self.finished[tier] {
             return Verdict::Unexpected;
@@ -149,7 +150,7 @@ impl Schedule {
     }
 
     /// `rank` failed on `tier`: no tier is handed out any more.
-    pub fn failed(&mut self, rank: i32, tier: usize) -> Verdict {
+    pub(crate) fn failed(&mut self, rank: i32, tier: usize) -> Verdict {
         self.report(rank);
         if tier >= self.finished.len() {
             return Verdict::Unexpected;
@@ -165,12 +166,14 @@ impl Schedule {
     }
 
     /// Tiers finished, kept ones included.
-    pub fn done(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn done(&self) -> usize {
         self.done
     }
 
     /// Tiers of the run.
-    pub fn total(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn total(&self) -> usize {
         self.finished.len()
     }
 

@@ -186,7 +186,7 @@ impl Geometry {
     }
     /// Orthogonal neighbours of the cells of `b`.
     #[inline]
-    pub fn grow(&self, b: u128) -> u128 {
+    pub(crate) fn grow(&self, b: u128) -> u128 {
         self.east(b) | self.west(b) | self.north(b) | self.south(b)
     }
 

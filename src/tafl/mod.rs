@@ -139,7 +139,7 @@ impl TaflGame {
     }
 
     /// The rules.
-    pub fn rules(&self) -> &TaflRules {
+    pub(crate) fn rules(&self) -> &TaflRules {
         &self.rules
     }
 
@@ -149,7 +149,8 @@ impl TaflGame {
     }
 
     /// Board side (7 or 9).
-    pub fn size(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn size(&self) -> usize {
         self.geo.n
     }
 }
@@ -159,3 +160,9 @@ mod tests_positions;
 
 #[cfg(test)]
 mod tests_unmoves;
+
+#[cfg(test)]
+mod tests_diff;
+
+#[cfg(test)]
+mod tests_rules;

@@ -65,7 +65,7 @@ impl TaflGame {
     }
 
     /// Zobrist hash recomputed from scratch.
-    pub fn compute_hash(&self, p: &TaflPos) -> u64 {
+    pub(crate) fn compute_hash(&self, p: &TaflPos) -> u64 {
         let g = &*self.geo;
         let mut h = if p.attackers_to_move {
             g.z_att_to_move

@@ -570,7 +570,7 @@ impl TaflRules {
     }
 
     /// Every key with its value, in canonical order.
-    pub fn full_string(&self) -> String {
+    pub(crate) fn full_string(&self) -> String {
         KEYS.iter()
             .map(|k| format!("{k}={}", self.value_of(k)))
             .collect::<Vec<_>>()

@@ -1,65 +1,10 @@
-//! `--hash` as the prover's hard memory bound: a budget too small ends a run
-//! with "out of memory budget" (not a panic, not an overshoot), and the
-//! certificate builder with a clear error.
-
-use huntsolve::game::{Game, NoOracle};
-use huntsolve::hunt::from_spec;
-use huntsolve::progress::NoProgress;
-use huntsolve::prove::{ProofTable, ProveConfig, Prover, RunOutcome, StopReason};
-
-/// With 1 MiB, the kaooa-6 draw (its closure search needs a larger set) stops
-/// out of memory under the prover of before issue 23 (plain initial numbers,
-/// no symmetry classes, no win-in-one test: with them the set is about ten
-/// times smaller and fits); with 16 MiB it is proven. Every charge is returned when the
-/// runs end (only the table's own bytes stay charged), and the peak never
-/// passed the bound.
-#[test]
-fn a_tiny_budget_stops_the_run_and_every_charge_is_returned() {
-    let g = from_spec("kaooa-6").unwrap();
-    let start = g.start();
-    for (mib, threads, closure) in [(1, 1, true), (1, 2, true), (1, 1, false)] {
-        let tt = ProofTable::new(mib);
-        {
-            let p = Prover::new(
-                &g,
-                &NoOracle,
-                &tt,
-                ProveConfig {
-                    threads,
-                    closure,
-                    nodes: Some(3_000_000),
-                    symmetry: false,
-                    init: huntsolve::prove::dfpn::Init::Plain,
-                    quick_check: false,
-                    ..Default::default()
-                },
-            );
-            let (v, runs) = p.value(&start, &NoProgress);
-            assert_eq!(v, None, "{mib} MiB, {threads} threads, closure {closure}");
-            let last = runs.last().unwrap();
-            assert_eq!(last.outcome, RunOutcome::Unknown);
-            assert_eq!(last.stopped, Some(StopReason::Memory), "{last:?}");
-            assert!(p.out_of_memory());
-            assert!(last.memory_peak_bytes <= tt.budget().cap());
-            assert!(last.memory_peak_bytes > tt.bytes(), "work was charged");
-        }
-        assert_eq!(tt.budget().cap(), mib << 20);
-        assert_eq!(tt.budget().used(), tt.bytes(), "charges returned");
-    }
-    let tt = ProofTable::new(16);
-    {
-        let p = Prover::new(&g, &NoOracle, &tt, ProveConfig::default());
-        let (v, runs) = p.value(&start, &NoProgress);
-        assert_eq!(v, Some(huntsolve::game::Value::Draw));
-        assert!(runs.iter().all(|r| r.stopped.is_none()));
-    }
-    assert_eq!(tt.budget().used(), tt.bytes());
-    assert!(tt.budget().peak() <= 16 << 20);
-}
+//! `--hash` as the prover's hard memory bound at the command line: a budget too small ends a
+//! run with "out of memory budget", and the certificate builder with a clear error (the
+//! library's side, every charge returned, is `src/prove/tests_memory.rs`).
 
 /// The command line: an unknown value with the reason (text and JSON), and a
 /// certificate too large for the budget refused with exit status 2 (with the
-/// prover of before issue 23, see above).
+/// prover of before issue 23, see `src/prove/tests_memory.rs`).
 #[test]
 fn prove_command_reports_out_of_memory_budget() {
     use crate::common::table::run;

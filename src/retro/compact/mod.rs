@@ -336,7 +336,7 @@ impl Bytes {
     }
 }
 
-/// A tier solved by [`solve_tier_compact`]: its bytes give the records block by block.
+/// A tier solved by `solve_tier_compact`: its bytes give the records block by block.
 pub struct CompactTier {
     bytes: Bytes,
     /// Outcome counts and levels.
@@ -368,7 +368,7 @@ impl CompactTier {
 /// Solves one tier whose child tiers are solved (their records in `children`),
 /// one byte a slot (see the module documentation). Runs on the current rayon
 /// pool; returns [`Error::Interrupted`] when a stop is requested.
-pub fn solve_tier_compact<G: TierGame>(
+pub(crate) fn solve_tier_compact<G: TierGame>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,

@@ -38,7 +38,7 @@
 //! marks a slot decided by the scan until its level); only the slots decided
 //! during propagation are listed, 4 bytes an entry below 2^32 slots and 8 above.
 //!
-//! Checkpoints ([`solve_tier_checkpointed`], format in [`super::checkpoint`]): at
+//! Checkpoints (`solve_tier_checkpointed`, format in [`super::checkpoint`]): at
 //! a level boundary of propagation (the first right after the scan) the whole
 //! state is the words, the listed frontier, the scan's `ScanLevels`, the
 //! next distance and the level count; it is written when
@@ -66,7 +66,7 @@
 //! before the second sweep starts and never change; within a level, losses
 //! are processed before wins and every decision depends only on the set of positions of the level, so the records
 //! are the same with any number of threads; frontiers are sorted before use.
-//! The records equal those of [`super::reference::solve_tier_reference`] (the
+//! The records equal those of `reference::solve_tier_reference` (the
 //! previous solver, kept as baseline and cross-check): a position's value and
 //! distance are a function of the game graph.
 
@@ -160,7 +160,7 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
     }
 
     /// The records of `tier`, if loaded.
-    pub fn get(&self, tier: T) -> Option<&[u16]> {
+    pub(crate) fn get(&self, tier: T) -> Option<&[u16]> {
         self.tables
             .iter()
             .find(|(t, _)| *t == tier)
@@ -228,11 +228,11 @@ pub struct TierResult {
     pub stats: TierStats,
     /// Wall-clock seconds spent.
     pub seconds: f64,
-    /// What checkpointing did ([`solve_tier_checkpointed`]; all zero without it).
+    /// What checkpointing did (`solve_tier_checkpointed`; all zero without it).
     pub checkpoint: CheckpointReport,
 }
 
-/// Where and how often [`solve_tier_checkpointed`] saves the state of a tier
+/// Where and how often `solve_tier_checkpointed` saves the state of a tier
 /// (format: [`super::checkpoint`]).
 #[derive(Clone, Debug)]
 pub struct Checkpointing {
@@ -280,7 +280,7 @@ pub struct CheckpointReport {
     pub ignored: Option<String>,
 }
 
-/// How [`solve_tier_with`] goes about a tier. The records never depend on it.
+/// How `solve_tier_with` goes about a tier. The records never depend on it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Absorb {
     /// Use [`TierGame::may_have_inner_moves`]: the slots it rules out are scanned
@@ -358,7 +358,7 @@ pub fn solve_tier<G: TierGame>(
 
 /// [`solve_tier`] with the game's hint used or ignored (the records are the
 /// same; tests and benchmarks compare the two).
-pub fn solve_tier_with<G: TierGame>(
+pub(crate) fn solve_tier_with<G: TierGame>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
@@ -368,7 +368,7 @@ pub fn solve_tier_with<G: TierGame>(
     solve_tier_checkpointed(game, tier, children, progress, absorb, None)
 }
 
-/// [`solve_tier_with`] that checkpoints its state at level boundaries of
+/// `solve_tier_with` that checkpoints its state at level boundaries of
 /// propagation as `ckpt` says, and starts from the checkpoint at `ckpt.path`
 /// when there is a valid one (the records are those of an uninterrupted solve).
 ///
@@ -377,7 +377,7 @@ pub fn solve_tier_with<G: TierGame>(
 /// ignored (the tier is solved from the start, and
 /// [`CheckpointReport::ignored`] says why). The checkpoint file is left in
 /// place when the tier is done: the caller removes it once the records are safe.
-pub fn solve_tier_checkpointed<G: TierGame>(
+pub(crate) fn solve_tier_checkpointed<G: TierGame>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
@@ -563,7 +563,7 @@ fn swept_at(w: u32, d: u32) -> bool {
     }
 }
 
-/// [`solve_tier_with`] with frontier entries of type `S` (wide enough for the tier).
+/// `solve_tier_with` with frontier entries of type `S` (wide enough for the tier).
 fn solve_tier_sized<G: TierGame, S: Slot>(
     game: &G,
     tier: G::Tier,

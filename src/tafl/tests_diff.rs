@@ -10,6 +10,10 @@
 //! sparse positions where enclosures are common and compares every attacker
 //! move there.
 
+use crate::game::Notation;
+use crate::game::{Game, Value};
+use crate::random::Rng;
+use crate::tafl::{from_spec, TaflGame, TaflMove, TaflPos};
 use hnefatafl::board::state::BoardState;
 use hnefatafl::collections::PieceMap;
 use hnefatafl::game::logic::GameLogic;
@@ -20,10 +24,6 @@ use hnefatafl::play::{Play, ValidPlay};
 use hnefatafl::preset::{boards, rules};
 use hnefatafl::rules::Ruleset;
 use hnefatafl::tiles::Tile;
-use huntsolve::game::Notation;
-use huntsolve::game::{Game, Value};
-use huntsolve::random::Rng;
-use huntsolve::tafl::{from_spec, TaflGame, TaflMove, TaflPos};
 
 /// Our position built from the crate's board (x = column, y = row).
 fn convert<B: BoardState>(g: &TaflGame, s: &GameState<B>) -> TaflPos {

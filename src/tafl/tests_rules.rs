@@ -1,34 +1,13 @@
 //! Rules strings (canonical form, fingerprint, errors), every preset playing
 //! random games to the end, and Zobrist hashes kept incrementally equal to the
 //! recomputed ones.
+//! (Moved from the integration tests: they read `TaflGame::compute_hash` and `size`.)
 
-use huntsolve::game::Evaluate;
-use huntsolve::game::Notation;
-use huntsolve::game::{Game, Value};
-use huntsolve::random::Rng;
-use huntsolve::tafl::{from_spec, TaflRules, PRESETS};
-use huntsolve::variant::AnyGame;
-
-#[test]
-fn presets_round_trip_and_have_distinct_fingerprints() {
-    let mut prints = Vec::new();
-    for &(name, desc) in PRESETS {
-        assert!(!desc.is_empty());
-        let g = from_spec(name).unwrap();
-        assert_eq!(g.rules_string(), name, "a preset prints as its own name");
-        let again = from_spec(&g.rules_string()).unwrap();
-        assert_eq!(again.rules(), g.rules());
-        // The full key=value list parses back to the same rules too.
-        let full = format!("{name},{}", g.rules().full_string());
-        assert_eq!(from_spec(&full).unwrap().rules(), g.rules());
-        prints.push(g.fingerprint());
-        assert!(matches!(AnyGame::parse(name), Ok(AnyGame::Tafl(_))));
-    }
-    let mut sorted = prints.clone();
-    sorted.sort();
-    sorted.dedup();
-    assert_eq!(sorted.len(), prints.len(), "fingerprints collide");
-}
+use crate::game::Evaluate;
+use crate::game::Notation;
+use crate::game::{Game, Value};
+use crate::random::Rng;
+use crate::tafl::{from_spec, TaflRules, PRESETS};
 
 #[test]
 fn canonical_form_is_the_same_for_equal_rules() {
