@@ -112,12 +112,6 @@ impl Cluster {
     pub(crate) fn local_workers(&self) -> usize {
         self.local_workers
     }
-
-    /// Ends every process of the job with `code` (after an interrupt, when the
-    /// other ranks may be gone and a clean finalisation could wait for them).
-    pub fn abort(&self, code: i32) -> ! {
-        self.world.abort(code)
-    }
 }
 
 /// Options of [`solve_mpi`].

@@ -135,11 +135,6 @@ impl Partition {
         Ok(p)
     }
 
-    /// Number of parts.
-    pub fn parts(&self) -> usize {
-        self.parts
-    }
-
     /// First slot of part `k` (`k == parts`: the tier's size).
     fn start(&self, k: usize) -> u64 {
         (k as u128 * self.size as u128 / self.parts as u128) as u64
