@@ -487,7 +487,7 @@ impl TierGame for TaflGame {
 
     /// A tier is a material count, so a move stays in it exactly when it
     /// captures nothing; most moves land where no enemy piece stands next to
-    /// them ([`TaflGame::may_capture_at`]) and are counted without being
+    /// them (`TaflGame::may_capture_at`) and are counted without being
     /// played, the others are played to see whether they capture.
     fn count_inner_moves(
         &self,
