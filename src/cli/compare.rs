@@ -303,35 +303,12 @@ fn reproduce_command(args: &Args, cfg: &TournamentConfig, out: &std::path::Path)
     c
 }
 
-/// The git commit checked out in the working directory (with `-dirty` when it has
-/// uncommitted changes) and the build profile, for the reports; `unknown
-/// commit` outside a git checkout.
+/// The git commit this binary was built from (with `-dirty` when the code
+/// had uncommitted changes; recorded by `build.rs`, not read from the working
+/// directory, which may hold another commit) and the build profile, for the
+/// reports; `unknown commit` when built outside a git checkout.
 pub(crate) fn build_info() -> String {
-    let git = |args: &[&str]| {
-        std::process::Command::new("git")
-            .args(args)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
-        Some(c) => {
-            // Reports being rewritten under results/ and untracked files do
-            // not count as changes to the code.
-            let dirty = git(&[
-                "status",
-                "--porcelain",
-                "--untracked-files=no",
-                "--",
-                ".",
-                ":!results",
-            ])
-            .is_some_and(|s| !s.is_empty());
-            format!("commit {c}{}", if dirty { "-dirty" } else { "" })
-        }
-        None => "unknown commit".to_string(),
-    };
+    let commit = env!("HUNTSOLVE_BUILD_COMMIT");
     let profile = if cfg!(debug_assertions) {
         "debug"
     } else {

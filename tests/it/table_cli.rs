@@ -59,6 +59,48 @@ fn query_rejects_unknown_rules() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// The build a summary names is the commit the binary was built from, also
+/// when the binary runs outside the checkout (it once read the working
+/// directory's git HEAD, so an old binary run in a newer checkout named the
+/// newer commit, and one run elsewhere named none).
+#[test]
+fn a_summary_names_the_commit_the_binary_was_built_from() {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let d = tmpdir("made-by-elsewhere");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_huntsolve"))
+        .args(["solve", "kaooa", "--out", "tables"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("tables/summary.json")).unwrap())
+            .unwrap();
+    let build = summary["made_by"]["build"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    match git(&["rev-parse", "--short=12", "HEAD"]) {
+        // Built in a checkout: its commit (dirty or not), though run from a
+        // directory that is none.
+        Some(head) => assert!(build.starts_with(&format!("commit {head}")), "{build}"),
+        None => assert!(build.starts_with("unknown commit"), "{build}"),
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 /// Real tables: solve kaooa, verify them, query the start (agreeing with the
 /// solver's summary), analyze; then alter one record and verify must fail.
 #[test]
