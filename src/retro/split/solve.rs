@@ -147,7 +147,9 @@ fn solve_split_in<G: Solvable, T: Transport>(
         let name = game.tier_name(t);
         if me == 0 {
             observe(&SplitEvent::Solving { tier: name.clone() });
-            mark_unfinished(out_dir, Some(&name))?;
+            // Best effort: the mark is a message for a rerun, and a part 0
+            // failing alone here would leave the other parts waiting.
+            let _ = mark_unfinished(out_dir, Some(&name));
         }
         let size = game.tier_size(t);
         let resumed = resumed_part(game, t, out_dir, net)?;
@@ -183,7 +185,9 @@ fn solve_split_in<G: Solvable, T: Transport>(
     if me != 0 {
         return Ok(None);
     }
-    mark_unfinished(out_dir, None)?;
+    // Best effort, as above; a mark left behind names a tier whose table is
+    // kept, which the next run ignores.
+    let _ = mark_unfinished(out_dir, None);
     let start_record = stored_start_record(game, out_dir, |t| order.contains(&t))?;
     let summary = Summary {
         made_by: options.made_by.clone(),
