@@ -38,7 +38,17 @@ fn main() {
             println!("cargo:rerun-if-changed={dir}/{f}");
         }
     }
-    for p in ["src", "Cargo.toml", "Cargo.lock", "build.rs"] {
+    // Everything the dirty test above looks at, results/ aside.
+    for p in [
+        "src",
+        "tests",
+        "benches",
+        "examples",
+        "scripts",
+        "Cargo.toml",
+        "Cargo.lock",
+        "build.rs",
+    ] {
         println!("cargo:rerun-if-changed={p}");
     }
 }

@@ -102,18 +102,20 @@ fn is_zombie_stat(stat: &str) -> bool {
 }
 
 /// Removes the temporary files a killed or failed writer left in `dir`
-/// (`*.hst.tmp<pid>`, `*.ckpt.tmp<pid>`, `.split-unfinished.tmp<pid>`, `summary.json.tmp`); returns how many. Call it holding
-/// the [`DirLock`].
+/// (`*.hst.tmp<pid>`, `*.ckpt.tmp<pid>`, `.split-unfinished.tmp<pid>`,
+/// `summary.json.tmp`); returns how many. Call it holding the [`DirLock`].
 pub(crate) fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
     let rd =
         std::fs::read_dir(dir).map_err(|e| Error::io(format!("listing {}", dir.display()), e))?;
+    // The split solve's mark, written as `<mark>.tmp<pid>` and renamed.
+    let mark_tmp = format!("{}.tmp", crate::retro::split::UNFINISHED_MARK);
     let mut removed = 0;
     for entry in rd {
         let entry = entry.map_err(|e| Error::io(format!("listing {}", dir.display()), e))?;
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let stale = name == "summary.json.tmp"
-            || [".hst.tmp", ".ckpt.tmp", "-unfinished.tmp"]
+            || [".hst.tmp", ".ckpt.tmp", mark_tmp.as_str()]
                 .iter()
                 .any(|tmp| {
                     name.split_once(tmp)

@@ -231,13 +231,16 @@ fn one_writer_per_output_directory_and_no_debris() {
     std::fs::write(d.join("h9p9c9.hst.tmp4242"), b"half a table").unwrap();
     std::fs::write(d.join("summary.json.tmp"), b"{").unwrap();
     std::fs::write(d.join("notes.tmp"), b"not ours").unwrap();
+    std::fs::write(d.join(".split-unfinished.tmp4242"), b"h0p0c20\n").unwrap();
+    std::fs::write(d.join("draft-unfinished.tmp7"), b"not ours").unwrap();
     let (code, _, err) = run_within(&["solve", "kaooa-6", "--out", dir], 120);
     assert_eq!(code, Some(0), "{err}");
     assert!(!lock.exists(), "the lock is released");
     assert!(!d.join("h9p9c9.hst.tmp4242").exists());
     assert!(!d.join("summary.json.tmp").exists());
+    assert!(!d.join(".split-unfinished.tmp4242").exists());
     assert!(
-        d.join("notes.tmp").exists(),
+        d.join("notes.tmp").exists() && d.join("draft-unfinished.tmp7").exists(),
         "only our temporaries are removed"
     );
     std::fs::remove_dir_all(&d).unwrap();
