@@ -1,7 +1,7 @@
 //! Propagation of the full solver by distance: the scan's share of a level, deciding and decrementing words, the levels.
 
 use super::{
-    check_distance, pred_classes, pred_edges, swept_at, CheckpointReport, PredScratch, Saver,
+    check_distance, pred_classes, pred_edges, swept_distance, CheckpointReport, PredScratch, Saver,
     ScanLevels, Slot, Words, CHUNK, CNT_MAX, CNT_SHIFT, DIST, E, LATE, LEVEL_BATCH, MIN_LEVEL_JOB,
     SEG_BITS, SWEPT, U,
 };
@@ -16,34 +16,105 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
-/// The scan's share of level `d`: every slot [`swept_at`] `d`, in increasing
-/// order, from the segments that have some; each is cleared of [`SWEPT`] (a
-/// decided slot is propagated once).
-fn sweep_level<S: Slot>(words: &Words, scan: &ScanLevels, d: u32) -> Vec<S> {
-    let parts: Vec<Vec<S>> = scan
-        .segments(d)
-        .into_par_iter()
-        .flat_map_iter(|seg| {
+/// The chunks (`from..to`, slot numbers) of the segments `segs` of the words.
+fn chunks_of(words: &Words, segs: Vec<usize>) -> Vec<(usize, usize)> {
+    segs.into_iter()
+        .flat_map(|seg| {
             let base = seg << SEG_BITS;
             let len = words.segs.get(seg).map_or(0, Vec::len);
-            (0..len.div_ceil(CHUNK)).map(move |c| (base, c * CHUNK, ((c + 1) * CHUNK).min(len)))
+            (0..len.div_ceil(CHUNK))
+                .map(move |c| (base + c * CHUNK, base + ((c + 1) * CHUNK).min(len)))
         })
-        .map(|(base, from, to)| {
-            let mut out = Vec::new();
-            for k in from..to {
-                let i = base + k;
-                let w = words.load(i);
-                if swept_at(w, d) {
-                    if w & U == 0 {
-                        words.store(i, w & !SWEPT);
+        .collect()
+}
+
+/// The fewest slots past its own level a sweep may collect (a thirty-second of
+/// the tier otherwise: at most 1/4 byte a slot beside the words' 4). Tiny in
+/// the crate's tests, so that their small tiers sweep in several windows.
+const MIN_BUDGET: u64 = if cfg!(test) { 8 } else { 1 << 16 };
+
+/// Distances from this one on share a bit of [`ScanLevels`]: swept one at a time.
+const SHARED: u32 = 255;
+
+/// How many of the scan's slots each distance at or above `from` holds
+/// ([`swept_distance`]; an upper bound for what a sweep finds later, as a pending
+/// win may be decided sooner), distances past [`SHARED`] counted at it. One pass
+/// over the segments that have some.
+fn level_counts(words: &Words, scan: &ScanLevels, from: u32) -> Vec<u64> {
+    let width = SHARED as usize + 1;
+    chunks_of(words, scan.segments(from.min(SHARED), SHARED + 1))
+        .into_par_iter()
+        .fold(
+            || vec![0u64; width],
+            |mut counts, (a, b)| {
+                for i in a..b {
+                    if let Some(x) = swept_distance(words.load(i)).filter(|&x| x >= from) {
+                        counts[x.min(SHARED) as usize] += 1;
                     }
-                    out.push(S::of(i as u64));
+                }
+                counts
+            },
+        )
+        .reduce(
+            || vec![0u64; width],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
+}
+
+/// The end (exclusive) of the distances one sweep from `d` collects: as many
+/// as `counts` says fit `budget` slots past level `d` itself (at least `d + 1`).
+fn window_end(counts: &[u64], d: u32, budget: u64) -> u32 {
+    let mut hi = d + 1;
+    let mut extra = 0;
+    while hi < SHARED && extra + counts[hi as usize] <= budget {
+        extra += counts[hi as usize];
+        hi += 1;
+    }
+    hi
+}
+
+/// A sweep's slots: its first level's, then the later levels' as (distance, slot).
+type Swept<S> = (Vec<S>, Vec<(u32, S)>);
+
+/// The scan's share of levels `d..hi`: every slot whose [`swept_distance`] is
+/// in that range, from the segments that have some; each is cleared of
+/// [`SWEPT`] (a decided slot is propagated once). Level `d`'s in increasing
+/// order, then the later levels' as (distance, slot).
+///
+/// One sweep serves several levels: a tier whose scan leaves slots at many
+/// distances (diviyan-keliya's chains: the exits' distances spread) swept the
+/// whole tier once per level.
+fn sweep_levels<S: Slot>(words: &Words, scan: &ScanLevels, d: u32, hi: u32) -> Swept<S> {
+    let parts: Vec<Swept<S>> = chunks_of(words, scan.segments(d, hi))
+        .into_par_iter()
+        .map(|(a, b)| {
+            let (mut level, mut later) = (Vec::new(), Vec::new());
+            for i in a..b {
+                let w = words.load(i);
+                let Some(x) = swept_distance(w).filter(|x| (d..hi).contains(x)) else {
+                    continue;
+                };
+                if w & U == 0 {
+                    words.store(i, w & !SWEPT);
+                }
+                if x == d {
+                    level.push(S::of(i as u64));
+                } else {
+                    later.push((x, S::of(i as u64)));
                 }
             }
-            out
+            (level, later)
         })
         .collect();
-    parts.concat()
+    let (mut level, mut later) = (Vec::new(), Vec::new());
+    for (l, m) in parts {
+        level.extend(l);
+        later.extend(m);
+    }
+    (level, later)
 }
 
 /// Sets an undecided word to a decided record; `false` if it was decided already.
@@ -106,9 +177,13 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
     report: &mut CheckpointReport,
     progress: &dyn Progress,
 ) -> Result<u32> {
+    // Levels below `swept_to` have had their sweep; `counts` is taken at the first.
+    let mut swept_to = 0;
+    let mut counts: Option<Vec<u64>> = None;
+    let budget = (words.len as u64 / 32).max(MIN_BUDGET);
     loop {
         let listed = buckets.first_key_value().map(|(&d, _)| d);
-        let swept = scan.next_from(from);
+        let swept = scan.next_from(from.max(swept_to));
         let Some(d) = listed.into_iter().chain(swept).min() else {
             break;
         };
@@ -138,7 +213,22 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
         from = d + 1;
         let mut frontier = buckets.remove(&d).unwrap_or_default();
         if swept == Some(d) {
-            frontier.extend(sweep_level::<S>(words, scan, d));
+            let counts = counts.get_or_insert_with(|| level_counts(words, scan, d));
+            let hi = if d < SHARED {
+                window_end(counts, d, budget)
+            } else {
+                d + 1
+            };
+            let (level, mut later) = sweep_levels::<S>(words, scan, d, hi);
+            frontier.extend(level);
+            later.par_sort_unstable();
+            for run in later.chunk_by(|a, b| a.0 == b.0) {
+                buckets
+                    .entry(run[0].0)
+                    .or_default()
+                    .extend(run.iter().map(|x| x.1));
+            }
+            swept_to = hi;
         }
         if frontier.is_empty() {
             continue;
@@ -277,4 +367,62 @@ fn level_predecessors<G: TierGame, S: Slot>(
         .flatten_iter()
         .collect();
     (new_wins, new_losses)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{CNT_SHIFT, W};
+    use super::*;
+    use crate::tier::encode;
+
+    /// Words of a tier with scan slots at known distances: pending wins (still
+    /// undecided) and records the second sweep decided.
+    fn words_with(n: usize, slots: &[(usize, u32, bool)]) -> (Words, ScanLevels) {
+        let words = Words::new(n, "test").unwrap();
+        let mut scan = ScanLevels::default();
+        for &(i, d, pending) in slots {
+            let w = if pending {
+                U | E | W | (1 << CNT_SHIFT) | d
+            } else {
+                LATE | SWEPT | u32::from(encode(Value::Loss, d))
+            };
+            words.store(i, w);
+            scan.add(i, d);
+        }
+        (words, scan)
+    }
+
+    #[test]
+    fn one_sweep_collects_a_window_of_levels_and_each_decided_slot_once() {
+        let slots = [
+            (3, 2, true),
+            (9, 2, false),
+            (1, 3, false),
+            (20, 3, true),
+            (7, 4, false),
+            (5, 6, true),
+            (30, 9, false),
+        ];
+        let (words, scan) = words_with(40, &slots);
+        let counts = level_counts(&words, &scan, 3);
+        assert_eq!(&counts[..10], &[0, 0, 0, 2, 1, 0, 1, 0, 0, 1]);
+        // From 2: levels 3, 4 and the empty 5 fit a budget of 3 (level 2 itself is
+        // not counted), level 6 does not.
+        assert_eq!(window_end(&counts, 2, 3), 6);
+        assert_eq!(window_end(&counts, 2, 0), 3);
+        assert_eq!(window_end(&counts, 2, 100), SHARED);
+        let (level, later) = sweep_levels::<u32>(&words, &scan, 2, 5);
+        assert_eq!(level, vec![3, 9]);
+        let mut later = later;
+        later.sort_unstable();
+        assert_eq!(later, vec![(3, 1), (3, 20), (4, 7)]);
+        // Decided slots lose SWEPT (propagated once), pending wins stay undecided.
+        assert_eq!(swept_distance(words.load(9)), None);
+        assert_eq!(swept_distance(words.load(3)), Some(2));
+        let (level, later) = sweep_levels::<u32>(&words, &scan, 2, 7);
+        assert_eq!(level, vec![3]);
+        let mut later = later;
+        later.sort_unstable();
+        assert_eq!(later, vec![(3, 20), (6, 5)]);
+    }
 }

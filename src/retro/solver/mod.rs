@@ -522,11 +522,11 @@ impl ScanLevels {
         self.max = self.max.max(other.max);
     }
 
-    /// Segments that may hold slots of distance `d`.
-    fn segments(&self, d: u32) -> Vec<usize> {
-        let (k, b) = Self::bit(d);
+    /// Segments that may hold slots of a distance in `d..hi`.
+    fn segments(&self, d: u32, hi: u32) -> Vec<usize> {
+        let bits: Vec<(usize, u64)> = (d..hi.max(d + 1)).map(Self::bit).collect();
         (0..self.segs.len())
-            .filter(|&s| self.segs[s][k] & b != 0)
+            .filter(|&s| bits.iter().any(|&(k, b)| self.segs[s][k] & b != 0))
             .collect()
     }
 
@@ -551,15 +551,17 @@ impl ScanLevels {
     }
 }
 
-/// Whether the word of a slot belongs to the scan's share of level `d`: a
+/// The level whose scan share the word of a slot belongs to, if any: a
 /// pending win at `d` still undecided, or a non-draw record of distance `d`
-/// decided by the second sweep.
+/// decided by the second sweep and not yet propagated.
 #[inline]
-fn swept_at(w: u32, d: u32) -> bool {
+fn swept_distance(w: u32) -> Option<u32> {
     if w & U != 0 {
-        w & W != 0 && w & DIST == d
+        (w & W != 0).then_some(w & DIST)
+    } else if w & SWEPT != 0 {
+        decode(w as u16).map(|x| x.1)
     } else {
-        w & SWEPT != 0 && decode(w as u16).is_some_and(|(_, x)| x == d)
+        None
     }
 }
 
