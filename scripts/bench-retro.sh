@@ -12,7 +12,8 @@
 # Run it on an idle machine: the ratios compare two solvers in one run, but a loaded machine
 # moves them (see results/seed-endgames.md). Child tiers come from an empty directory: the
 # tiers below are the lowest stored tiers of their games (their children are terminal), except
-# diviyan-keliya's, whose children are solved in the same run.
+# diviyan-keliya's and caikaboroda's, whose children are solved in the same run (the ratio is
+# the last tier's: 4 cows on every leopard board, as the other two; 3 attackers for the tafl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tag=${1:?usage: scripts/bench-retro.sh TAG [REPEAT] [OUT]}
@@ -23,7 +24,7 @@ source scripts/huntsolve-bin.sh
 empty=$(mktemp -d)
 trap 'rm -rf "$empty"' EXIT
 mkdir -p "$out"
-specs=${SPECS:-"cows-leopards-mogol h0p0c20;cows-leopards-peralikatuma h0p0c20;diviyan-keliya h0p0c23,h0p0c22,h0p0c21;bagh-chal h0p0c4"}
+specs=${SPECS:-"cows-leopards-mogol h0p0c20;cows-leopards-peralikatuma h0p0c20;diviyan-keliya h0p0c23,h0p0c22,h0p0c21,h0p0c20;caikaboroda kx,a0d0,a1d0,a2d0,a3d0;bagh-chal h0p0c4"}
 IFS=';' read -r -a list <<<"$specs"
 for spec in "${list[@]}"; do
     # shellcheck disable=SC2086
