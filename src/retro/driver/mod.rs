@@ -42,7 +42,7 @@ pub const INDEX_VERSION: u32 = 1;
 /// records, 2 bytes a slot, are counted apart): the solver's word (4; the final
 /// records replace the words segment by segment) and the frontier lists of
 /// propagation (2: the scan's frontier is found by sweeps, not listed; a sweep that
-/// collects several levels lists at most 1/32 of the slots beyond its first). Measured
+/// collects several levels lists at most 1/64 of the slots beyond its first). Measured
 /// peak (resident set, children included): `solve cows-leopards-mogol --max-prey 6`,
 /// 2.74 GB at the 616.8 M-slot tier h0p0c18 with 123.4 M child slots, 4.0 bytes a
 /// slot with the children apart (the solver of 11 bytes a slot needed 5-10.4).

@@ -28,9 +28,11 @@ fn chunks_of(words: &Words, segs: Vec<usize>) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// The fewest slots past its own level a sweep may collect (a thirty-second of
-/// the tier otherwise: at most 1/4 byte a slot beside the words' 4). Tiny in
-/// the crate's tests, so that their small tiers sweep in several windows.
+/// The fewest slots past its own level a sweep may collect; otherwise a
+/// sixty-fourth of the tier's slots, which the sweep holds as (distance, slot)
+/// pairs of at most 16 bytes and then in the levels' lists (8): at most 3/8 of
+/// a byte a slot beside the words' 4. Tiny in the crate's tests, so that their
+/// small tiers sweep in several windows.
 const MIN_BUDGET: u64 = if cfg!(test) { 8 } else { 1 << 16 };
 
 /// Distances from this one on share a bit of [`ScanLevels`]: swept one at a time.
@@ -76,18 +78,18 @@ fn window_end(counts: &[u64], d: u32, budget: u64) -> u32 {
     hi
 }
 
-/// A sweep's slots: its first level's, then the later levels' as (distance, slot).
+/// A chunk's swept slots: its first level's, then the later levels' as (distance, slot).
 type Swept<S> = (Vec<S>, Vec<(u32, S)>);
 
 /// The scan's share of levels `d..hi`: every slot whose [`swept_distance`] is
-/// in that range, from the segments that have some; each is cleared of
-/// [`SWEPT`] (a decided slot is propagated once). Level `d`'s in increasing
-/// order, then the later levels' as (distance, slot).
+/// in that range, from the segments that have some, one list a level (level
+/// `d`'s first); each is cleared of [`SWEPT`] (a decided slot is propagated
+/// once).
 ///
 /// One sweep serves several levels: a tier whose scan leaves slots at many
 /// distances (diviyan-keliya's chains: the exits' distances spread) swept the
 /// whole tier once per level.
-fn sweep_levels<S: Slot>(words: &Words, scan: &ScanLevels, d: u32, hi: u32) -> Swept<S> {
+fn sweep_levels<S: Slot>(words: &Words, scan: &ScanLevels, d: u32, hi: u32) -> Vec<Vec<S>> {
     let parts: Vec<Swept<S>> = chunks_of(words, scan.segments(d, hi))
         .into_par_iter()
         .map(|(a, b)| {
@@ -109,12 +111,15 @@ fn sweep_levels<S: Slot>(words: &Words, scan: &ScanLevels, d: u32, hi: u32) -> S
             (level, later)
         })
         .collect();
-    let (mut level, mut later) = (Vec::new(), Vec::new());
-    for (l, m) in parts {
-        level.extend(l);
-        later.extend(m);
+    // Each chunk's lists are freed once distributed.
+    let mut levels: Vec<Vec<S>> = (d..hi).map(|_| Vec::new()).collect();
+    for (level, later) in parts {
+        levels[0].extend(level);
+        for (x, q) in later {
+            levels[(x - d) as usize].push(q);
+        }
     }
-    (level, later)
+    levels
 }
 
 /// Sets an undecided word to a decided record; `false` if it was decided already.
@@ -180,7 +185,7 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
     // Levels below `swept_to` have had their sweep; `counts` is taken at the first.
     let mut swept_to = 0;
     let mut counts: Option<Vec<u64>> = None;
-    let budget = (words.len as u64 / 32).max(MIN_BUDGET);
+    let budget = (words.len as u64 / 64).max(MIN_BUDGET);
     loop {
         let listed = buckets.first_key_value().map(|(&d, _)| d);
         let swept = scan.next_from(from.max(swept_to));
@@ -219,14 +224,15 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
             } else {
                 d + 1
             };
-            let (level, mut later) = sweep_levels::<S>(words, scan, d, hi);
-            frontier.extend(level);
-            later.par_sort_unstable();
-            for run in later.chunk_by(|a, b| a.0 == b.0) {
-                buckets
-                    .entry(run[0].0)
-                    .or_default()
-                    .extend(run.iter().map(|x| x.1));
+            let mut found = sweep_levels::<S>(words, scan, d, hi).into_iter();
+            frontier.extend(found.next().unwrap_or_default());
+            for (x, slots) in (d + 1..).zip(found).filter(|l| !l.1.is_empty()) {
+                match buckets.entry(x) {
+                    Entry::Vacant(e) => {
+                        e.insert(slots);
+                    }
+                    Entry::Occupied(mut e) => e.get_mut().extend(slots),
+                }
             }
             swept_to = hi;
         }
@@ -411,18 +417,12 @@ mod tests {
         assert_eq!(window_end(&counts, 2, 3), 6);
         assert_eq!(window_end(&counts, 2, 0), 3);
         assert_eq!(window_end(&counts, 2, 100), SHARED);
-        let (level, later) = sweep_levels::<u32>(&words, &scan, 2, 5);
-        assert_eq!(level, vec![3, 9]);
-        let mut later = later;
-        later.sort_unstable();
-        assert_eq!(later, vec![(3, 1), (3, 20), (4, 7)]);
+        let found = sweep_levels::<u32>(&words, &scan, 2, 5);
+        assert_eq!(found, vec![vec![3, 9], vec![1, 20], vec![7]]);
         // Decided slots lose SWEPT (propagated once), pending wins stay undecided.
         assert_eq!(swept_distance(words.load(9)), None);
         assert_eq!(swept_distance(words.load(3)), Some(2));
-        let (level, later) = sweep_levels::<u32>(&words, &scan, 2, 7);
-        assert_eq!(level, vec![3]);
-        let mut later = later;
-        later.sort_unstable();
-        assert_eq!(later, vec![(3, 20), (6, 5)]);
+        let found = sweep_levels::<u32>(&words, &scan, 2, 7);
+        assert_eq!(found, vec![vec![3], vec![20], vec![], vec![], vec![5]]);
     }
 }
