@@ -279,17 +279,20 @@ fn level_slots<G: TierGame, S: Slot>(
     words: &Words,
     frontier: Vec<S>,
     d: u32,
-) -> Result<(Vec<u64>, Vec<u64>)> {
+) -> Result<(Vec<S>, Vec<S>)> {
     let win_d = encode(Value::Win, check_distance(d)?);
     // In parallel (each slot is listed once after the dedup): on a movement
     // tier most slots pass through here, and a serial pass kept 2 threads
     // below 1.8 times 1.
-    let parts: Vec<(Vec<u64>, Vec<u64>)> = frontier
+    // Entries of the frontier's width (`S`: 4 bytes in tiers below 2^32
+    // slots): a movement tier's early levels hold most of its slots, and 8-byte
+    // entries here took Caikabōraḍa's a4d1 (2.6 G slots) 5 GiB past its plan.
+    let parts: Vec<(Vec<S>, Vec<S>)> = frontier
         .par_chunks(CHUNK)
         .map(|part| {
             let (mut losses, mut wins) = (Vec::new(), Vec::new());
-            for &i in part {
-                let i = i.get() as usize;
+            for &slot in part {
+                let i = slot.get() as usize;
                 let w = words.load(i);
                 let w = if w & U != 0 {
                     decide(words.at(i), win_d);
@@ -301,8 +304,8 @@ fn level_slots<G: TierGame, S: Slot>(
                     continue;
                 }
                 match decode(w as u16) {
-                    Some((Value::Loss, x)) if x == d => losses.push(i as u64),
-                    Some((Value::Win, x)) if x == d => wins.push(i as u64),
+                    Some((Value::Loss, x)) if x == d => losses.push(slot),
+                    Some((Value::Win, x)) if x == d => wins.push(slot),
                     _ => {} // superseded pending entry
                 }
             }
@@ -325,7 +328,7 @@ fn level_predecessors<G: TierGame, S: Slot>(
     game: &G,
     tier: G::Tier,
     words: &Words,
-    (losses, wins): (&[u64], &[u64]),
+    (losses, wins): (&[S], &[S]),
     next: u32,
 ) -> (Vec<S>, Vec<(u32, S)>) {
     let win_next = encode(Value::Win, next);
@@ -339,7 +342,7 @@ fn level_predecessors<G: TierGame, S: Slot>(
             |(scratch, all), batch| {
                 all.clear();
                 for &c in batch {
-                    pred_classes(game, tier, c, scratch, all);
+                    pred_classes(game, tier, c.get(), scratch, all);
                 }
                 all.retain(|&q| words.load(q as usize) & U != 0);
                 all.iter()
@@ -359,7 +362,7 @@ fn level_predecessors<G: TierGame, S: Slot>(
             |(scratch, all), batch| {
                 all.clear();
                 for &c in batch {
-                    pred_edges(game, tier, c, scratch, all);
+                    pred_edges(game, tier, c.get(), scratch, all);
                 }
                 all.retain(|&(q, _)| words.load(q as usize) & U != 0);
                 all.iter()
