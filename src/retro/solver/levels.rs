@@ -122,6 +122,20 @@ fn sweep_levels<S: Slot>(words: &Words, scan: &ScanLevels, d: u32, hi: u32) -> V
     levels
 }
 
+/// Adds `slots` to the listed frontier at distance `d` (moved in whole when the
+/// level has no list yet; nothing for an empty list).
+fn file_level<S>(buckets: &mut BTreeMap<u32, Vec<S>>, d: u32, slots: Vec<S>) {
+    if slots.is_empty() {
+        return;
+    }
+    match buckets.entry(d) {
+        Entry::Vacant(e) => {
+            e.insert(slots);
+        }
+        Entry::Occupied(mut e) => e.get_mut().extend(slots),
+    }
+}
+
 /// Sets an undecided word to a decided record; `false` if it was decided already.
 fn decide(word: &AtomicU32, record: u16) -> bool {
     let mut cur = word.load(Ordering::Relaxed);
@@ -226,13 +240,8 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
             };
             let mut found = sweep_levels::<S>(words, scan, d, hi).into_iter();
             frontier.extend(found.next().unwrap_or_default());
-            for (x, slots) in (d + 1..).zip(found).filter(|l| !l.1.is_empty()) {
-                match buckets.entry(x) {
-                    Entry::Vacant(e) => {
-                        e.insert(slots);
-                    }
-                    Entry::Occupied(mut e) => e.get_mut().extend(slots),
-                }
+            for (x, slots) in (d + 1..).zip(found) {
+                file_level(buckets, x, slots);
             }
             swept_to = hi;
         }
@@ -256,14 +265,7 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
                 buckets.entry(l).or_default().push(q);
             }
         }
-        if !at_next.is_empty() {
-            match buckets.entry(next) {
-                Entry::Vacant(e) => {
-                    e.insert(at_next);
-                }
-                Entry::Occupied(mut e) => e.get_mut().extend(at_next),
-            }
-        }
+        file_level(buckets, next, at_next);
         progress.advance(1);
         progress.message(&format!("distance {d}"));
     }
