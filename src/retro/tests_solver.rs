@@ -144,6 +144,15 @@ fn tafl_game_same_records_as_the_reference_solver() {
     };
     let (tiers, classes) = same_records(&g, &scope);
     assert!(tiers > 1 && classes > 0);
+    // Men of both sides (a defender's and the attackers' un-moves pass each
+    // other in the index's order), the hostile reading's armed king.
+    let g = crate::tafl::from_spec("caikaboroda-hostile").unwrap();
+    let scope = Scope::Material {
+        attackers: 1,
+        defenders: 1,
+    };
+    let (tiers, classes) = same_records(&g, &scope);
+    assert!(tiers > 3 && classes > 0);
 }
 
 /// Forward check of the hint: from every position of every tier, each in-tier

@@ -359,6 +359,12 @@ impl TaflGame {
     /// `mv.to` finds nothing. A legal move also means the side to move has a
     /// move, so the no-move part of [`Game::outcome`] cannot apply.
     pub(crate) fn quiet_slide_legal(&self, pred: &TaflPos, mv: TaflMove) -> bool {
+        self.slide_legal(pred, mv) && !self.slide_captures(pred, mv)
+    }
+
+    /// Whether `mv` is a legal move of `pred`: [`Self::quiet_slide_legal`]
+    /// without the capture test.
+    pub(crate) fn slide_legal(&self, pred: &TaflPos, mv: TaflMove) -> bool {
         let g = &*self.geo;
         if pred.king == NONE || mv.from as usize >= g.cells || mv.to as usize >= g.cells {
             return false;
@@ -396,7 +402,30 @@ impl TaflGame {
         if !pass && path & !to & g.throne_bit != 0 {
             return false;
         }
-        !self.may_capture_at(pred, mv.to) || self.play_full(pred, mv).1 == 0
+        true
+    }
+
+    /// [`Self::slide_legal`] for a slide whose path the caller built: the
+    /// piece on `mv.from` belongs to the side to move, every cell it crosses
+    /// and `mv.to` are empty, it crosses the throne only if it may, and a man
+    /// lands on a cell men may stand on (the retrograde un-move walker's
+    /// slides). What is left to ask: the game is not decided in `pred`, and
+    /// the king may stop on `mv.to`.
+    #[inline]
+    pub(crate) fn built_slide_legal(&self, pred: &TaflPos, mv: TaflMove) -> bool {
+        let ok = self.decided(pred).is_none()
+            && (mv.from != pred.king || self.forbid_king & bit(mv.to) == 0);
+        debug_assert_eq!(ok, self.slide_legal(pred, mv));
+        ok
+    }
+
+    /// Whether the legal slide `mv` of `pred` captures. Every capture rule
+    /// reads the board after the move and the cell moved to (the anvils, the
+    /// hostile cells, the king's surroundings: see [`Self::play_full`]), never
+    /// the cell moved from, so all the slides of one piece of a side to one
+    /// cell that end on the same board capture alike.
+    pub(crate) fn slide_captures(&self, pred: &TaflPos, mv: TaflMove) -> bool {
+        self.may_capture_at(pred, mv.to) && self.play_full(pred, mv).1 != 0
     }
 
     /// Number of legal moves (without building a list).

@@ -28,6 +28,8 @@
 //!
 //! The `kx` tier has two slots (side to move) and ignores the men left.
 
+mod preds;
+
 use super::cache;
 use super::scope::{binomial, tier_closure, Scope, Solvable};
 use crate::error::{Error, Result};
@@ -270,6 +272,30 @@ impl Index {
         (att, def)
     }
 
+    /// For men `(att, def)` with the king on the canonical cell of `kc`: the
+    /// order of the position's stabiliser when they are their smallest image
+    /// under the cell's symmetries (the position is its slot's
+    /// representative, as [`Index::rank_stab`] would find), `None` when some
+    /// symmetry gives a smaller one. Maps the defenders only under the
+    /// symmetries that fix the attackers, and ranks nothing.
+    #[inline]
+    fn canonical_stab(&self, kc: &KingClass, att: u128, def: u128) -> Option<u32> {
+        let mut stab = 1;
+        for &s in &kc.stab {
+            let a = self.map(s as usize, att);
+            if a == att {
+                let d = self.map(s as usize, def);
+                if d < def {
+                    return None;
+                }
+                stab += u32::from(d == def);
+            } else if a < att {
+                return None;
+            }
+        }
+        Some(stab)
+    }
+
     /// Index of a position with its king on board.
     #[inline]
     fn rank(&self, pos: &TaflPos) -> u64 {
@@ -286,6 +312,23 @@ impl Index {
     /// stabiliser and counting them gives its order.
     #[inline]
     fn rank_stab(&self, pos: &TaflPos) -> (u64, u32) {
+        self.rank_stab_with(pos, |s| {
+            (
+                self.map(s as usize, pos.attackers),
+                self.map(s as usize, pos.defenders),
+            )
+        })
+    }
+
+    /// [`Index::rank_stab`] with `image(s)` the images of the attackers and
+    /// the defenders under symmetry `s` (for a symmetry other than the
+    /// identity): the caller may have them at hand.
+    #[inline]
+    fn rank_stab_with(
+        &self,
+        pos: &TaflPos,
+        mut image: impl FnMut(u8) -> (u128, u128),
+    ) -> (u64, u32) {
         let (class, via) = &self.canon[pos.king as usize];
         let kc = &self.classes[*class];
         let a = pos.attackers.count_ones() as usize;
@@ -301,10 +344,7 @@ impl Index {
             let image = if s == 0 && self.id0 {
                 (pos.attackers, pos.defenders)
             } else {
-                (
-                    self.map(s as usize, pos.attackers),
-                    self.map(s as usize, pos.defenders),
-                )
+                image(s)
             };
             if image < best {
                 best = image;
@@ -457,24 +497,17 @@ impl TierGame for TaflGame {
         if t.king_captured {
             return (index < 2).then(|| self.make_pos(0, 0, NONE, side_attackers));
         }
-        let (a, d) = (t.attackers as usize, t.defenders as usize);
         with_index(self, |idx| {
-            let slot = index >> 1;
-            let k = idx.classes.len();
-            if slot >= idx.offset(k, a, d) {
-                return None;
-            }
-            // The last class whose block starts at or before `slot` (empty blocks share starts).
-            let class = (0..k).rev().find(|&c| idx.offset(c, a, d) <= slot)?;
-            let rest = slot - idx.offset(class, a, d);
-            let kc = &idx.classes[class];
-            let per_def = idx.binom[kc.nfree - a][d];
-            let (att, def) = idx.sets_unrank(kc, a, d, rest / per_def, rest % per_def);
-            let pos = self.make_pos(att, def, kc.cell, side_attackers);
-            if !kc.stab.is_empty() && idx.rank(&pos) != index {
-                return None;
-            }
-            Some(pos)
+            self.unrank_in(idx, t, index).map(|(pos, _)| pos)
+        })
+    }
+
+    fn unrank_orbit(&self, t: TaflTier, index: u64) -> Option<(TaflPos, Option<u32>)> {
+        if t.king_captured {
+            return self.unrank(t, index).map(|pos| (pos, None));
+        }
+        with_index(self, |idx| {
+            self.unrank_in(idx, t, index).map(|(pos, s)| (pos, Some(s)))
         })
     }
 
@@ -517,6 +550,78 @@ impl TierGame for TaflGame {
     /// and leads to `pos`" without generating the predecessor's moves.
     fn unmoves(&self, pos: &TaflPos, out: &mut Vec<TaflPos>) {
         out.clear();
+        self.for_each_unmove(
+            pos,
+            |pred, mv| self.quiet_slide_legal(pred, mv),
+            |pred, _, _| out.push(*pred),
+        );
+    }
+
+    /// With the index at hand once per child, and a predecessor that moved a man
+    /// ranked from the child's ranks (`preds::Child`).
+    fn pred_ranks(
+        &self,
+        tier: TaflTier,
+        pos: &TaflPos,
+        _buf: &mut Vec<TaflPos>,
+        out: &mut Vec<(u64, Option<u32>)>,
+    ) {
+        out.clear();
+        with_index(self, |idx| {
+            self.pred_ranks_in(idx, tier, pos, &mut |r, stab| out.push((r, Some(stab))))
+        });
+    }
+
+    fn slot_pred_ranks(
+        &self,
+        tier: TaflTier,
+        index: u64,
+        _buf: &mut Vec<TaflPos>,
+        out: &mut Vec<(u64, Option<u32>)>,
+    ) -> Option<Option<u32>> {
+        out.clear();
+        if tier.king_captured {
+            // The two `kx` slots are terminal: no un-moves, no orbit count.
+            return (index < 2).then_some(None);
+        }
+        with_index(self, |idx| {
+            let (pos, stab) = self.unrank_in(idx, tier, index)?;
+            self.pred_ranks_in(idx, tier, &pos, &mut |r, s| out.push((r, Some(s))));
+            Some(Some(stab))
+        })
+    }
+
+    /// Every predecessor's order is known here, so a child only the identity
+    /// fixes always takes this path.
+    fn slot_pred_edges(
+        &self,
+        tier: TaflTier,
+        index: u64,
+        _buf: &mut Vec<TaflPos>,
+        out: &mut Vec<(u64, u16)>,
+    ) -> bool {
+        with_index(self, |idx| {
+            let Some((pos, 1)) = self.unrank_in(idx, tier, index) else {
+                return false;
+            };
+            self.pred_ranks_in(idx, tier, &pos, &mut |r, s| out.push((r, s as u16)));
+            true
+        })
+    }
+}
+
+impl TaflGame {
+    /// Calls `f(pred, to, from)` for every (predecessor, move) pair of
+    /// [`TierGame::unmoves`]: the move slides the piece on `from` in `pred` to
+    /// `to`, where it stands in `pos`. `quiet(pred, move)` is the legality
+    /// test, [`TaflGame::quiet_slide_legal`] or the same answer found faster;
+    /// it is asked about the un-moves of one piece one after another.
+    fn for_each_unmove(
+        &self,
+        pos: &TaflPos,
+        mut quiet: impl FnMut(&TaflPos, TaflMove) -> bool,
+        mut f: impl FnMut(&TaflPos, u8, u8),
+    ) {
         if pos.king == NONE {
             return;
         }
@@ -570,8 +675,8 @@ impl TierGame for TaflGame {
                         pred.attackers_to_move = attackers_moved;
                         pred.hash ^= geo.z_att_to_move ^ keys[t as usize] ^ keys[cur as usize];
                         debug_assert_eq!(pred.hash, self.compute_hash(&pred));
-                        if self.quiet_slide_legal(&pred, TaflMove { from: cur, to: t }) {
-                            out.push(pred);
+                        if quiet(&pred, TaflMove { from: cur, to: t }) {
+                            f(&pred, t, cur);
                         }
                     }
                     if last {
