@@ -411,10 +411,27 @@ impl TaflGame {
     /// lands on a cell men may stand on (the retrograde un-move walker's
     /// slides). What is left to ask: the game is not decided in `pred`, and
     /// the king may stop on `mv.to`.
+    ///
+    /// `men_decided` is the caller's memo for the predecessors of one child
+    /// that move a man (start with `None`): whether the game is decided reads
+    /// the king's cell and whether attackers are left, which such
+    /// predecessors share, and the men only through the encirclement rule, for
+    /// which they are then asked each time.
     #[inline]
-    pub(crate) fn built_slide_legal(&self, pred: &TaflPos, mv: TaflMove) -> bool {
-        let ok = self.decided(pred).is_none()
-            && (mv.from != pred.king || self.forbid_king & bit(mv.to) == 0);
+    pub(crate) fn built_slide_legal(
+        &self,
+        pred: &TaflPos,
+        mv: TaflMove,
+        men_decided: &mut Option<bool>,
+    ) -> bool {
+        let is_king = mv.from == pred.king;
+        let decided = if is_king || (self.rules.encirclement && !pred.attackers_to_move) {
+            self.decided(pred).is_some()
+        } else {
+            *men_decided.get_or_insert_with(|| self.decided(pred).is_some())
+        };
+        debug_assert_eq!(decided, self.decided(pred).is_some());
+        let ok = !decided && (!is_king || self.forbid_king & bit(mv.to) == 0);
         debug_assert_eq!(ok, self.slide_legal(pred, mv));
         ok
     }

@@ -70,9 +70,9 @@ fn shift(idx: &Index, free: u128, att: u128, def: u128, r: u64, a: u8, b: u8) ->
 
 /// One image of the child under a symmetry mapping its king to the canonical cell.
 #[derive(Clone, Copy, Default)]
-struct Image {
-    /// The symmetry.
-    sym: u8,
+struct Image<'a> {
+    /// The symmetry's cell map.
+    perm: &'a [u8],
     /// The attackers' and defenders' images.
     att: u128,
     def: u128,
@@ -84,9 +84,9 @@ struct Image {
 
 /// The child's images under the king cell's canonical symmetries, ranked once
 /// for all the predecessors that slide a man back.
-struct Child {
+struct Child<'a> {
     class: usize,
-    images: [Image; 8],
+    images: [Image<'a>; 8],
     n: usize,
     /// First slot of the predecessors' block (without the side bit) and the
     /// number of defender sets per attacker set.
@@ -96,10 +96,10 @@ struct Child {
     side: u64,
 }
 
-impl Child {
+impl<'a> Child<'a> {
     /// `None` when the king's cell has more canonical symmetries than an
     /// image array holds (no square board has).
-    fn new(idx: &Index, pos: &TaflPos) -> Option<Child> {
+    fn new(idx: &'a Index, pos: &TaflPos) -> Option<Child<'a>> {
         let (class, via) = &idx.canon[pos.king as usize];
         if via.len() > 8 {
             return None;
@@ -118,7 +118,7 @@ impl Child {
                 )
             };
             *img = Image {
-                sym: s,
+                perm: &idx.sym[s as usize],
                 att,
                 def,
                 att_rank: idx.set_rank(kc.free, att),
@@ -140,9 +140,8 @@ impl Child {
     /// that moved (`attackers`) stands on `from` instead of the child's `to`.
     #[inline]
     fn rank(&self, idx: &Index, attackers: bool, to: u8, from: u8) -> (u64, u32) {
-        let perm = |s: u8, c: u8| idx.sym[s as usize][c as usize];
         let moved = |img: &Image| {
-            let (a, b) = (perm(img.sym, to), perm(img.sym, from));
+            let (a, b) = (img.perm[to as usize], img.perm[from as usize]);
             let flip = 1u128 << a | 1u128 << b;
             if attackers {
                 (img.att ^ flip, img.def)
@@ -163,7 +162,7 @@ impl Child {
         }
         let img = &self.images[best];
         let free = idx.classes[self.class].free;
-        let (a, b) = (perm(img.sym, to), perm(img.sym, from));
+        let (a, b) = (img.perm[to as usize], img.perm[from as usize]);
         let (att_rank, def_rank) = if attackers {
             (
                 step(idx, free, img.att, img.att_rank, a, b),
@@ -249,8 +248,9 @@ impl TaflGame {
         // Whether a slide captures depends on the board after it and the cell
         // moved to (`slide_captures`): once per piece of the child, not per un-move.
         let mut captures: (u8, bool) = (NONE, false);
+        let mut men_decided = None;
         let quiet = |pred: &TaflPos, mv: TaflMove| {
-            if !self.built_slide_legal(pred, mv) {
+            if !self.built_slide_legal(pred, mv, &mut men_decided) {
                 return false;
             }
             if captures.0 != mv.to {
