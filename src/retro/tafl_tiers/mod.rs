@@ -226,16 +226,24 @@ impl Index {
     /// `out[..count]` in increasing order.
     #[inline]
     fn local_unrank(&self, n: usize, count: usize, mut rank: u64, out: &mut [u8]) {
-        // The chosen indices decrease with k, so one downward scan finds them all.
-        let mut c = n;
+        // The chosen indices decrease with k: each is searched below the last.
+        let mut hi = n;
         for k in (1..=count).rev() {
-            // Largest c with C(c, k) <= rank (c = k - 1 always qualifies: C(k-1, k) = 0).
-            c -= 1;
-            while self.binom[c][k] > rank {
-                c -= 1;
+            // Largest c < hi with C(c, k) <= rank, by bisection (a board has up
+            // to 120 cells, a downward walk cost one step a cell): c = k - 1
+            // always qualifies (C(k-1, k) = 0), and C(c, k) grows with c.
+            let mut lo = k - 1;
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                if self.binom[mid][k] <= rank {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
             }
-            rank -= self.binom[c][k];
-            out[k - 1] = c as u8;
+            rank -= self.binom[lo][k];
+            out[k - 1] = lo as u8;
+            hi = lo;
         }
     }
 
