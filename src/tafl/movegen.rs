@@ -445,6 +445,49 @@ impl TaflGame {
         self.may_capture_at(pred, mv.to) && self.play_full(pred, mv).1 != 0
     }
 
+    /// The legal moves of `p` that capture something, into `exits`, and the
+    /// number of the others, counted from the destination sets without being
+    /// listed: a move can only capture next to an enemy piece
+    /// ([`Self::may_capture_at`]), so only the moves landing there are played
+    /// to see. A decided position has neither.
+    pub(crate) fn count_quiet_moves(&self, p: &TaflPos, exits: &mut Vec<TaflMove>) -> u32 {
+        exits.clear();
+        if self.decided(p).is_some() {
+            return 0;
+        }
+        let g = &*self.geo;
+        let king = Self::king_bit(p);
+        let enemy = if p.attackers_to_move {
+            p.defenders | king
+        } else {
+            p.attackers
+        };
+        let near = g.grow(enemy);
+        let occ = p.attackers | p.defenders | king;
+        let mut quiet = 0;
+        let mut sort = |targets: u128, from: &dyn Fn(u8) -> u8| {
+            quiet += (targets & !near).count_ones();
+            let mut m = targets & near;
+            while m != 0 {
+                let to = m.trailing_zeros() as u8;
+                m &= m - 1;
+                let mv = TaflMove { from: from(to), to };
+                if self.play_full(p, mv).1 != 0 {
+                    exits.push(mv);
+                } else {
+                    quiet += 1;
+                }
+            }
+        };
+        for (d, targets) in self.men_targets(p).into_iter().enumerate() {
+            sort(targets, &|to| self.source(occ, to, d));
+        }
+        if !p.attackers_to_move {
+            sort(self.targets(p, p.king, true), &|_| p.king);
+        }
+        quiet
+    }
+
     /// Number of legal moves (without building a list).
     pub(crate) fn count_moves(&self, p: &TaflPos) -> u32 {
         if self.decided(p).is_some() {
@@ -718,6 +761,17 @@ mod tests {
                     moves.sort_by_key(|m| (m.from, m.to));
                     assert_eq!(moves, moves_by_rays(&g, &p), "{spec}\n{}", g.diagram(&p));
                     assert_eq!(g.count_moves(&p) as usize, moves.len());
+                    let mut exits = Vec::new();
+                    let quiet = g.count_quiet_moves(&p, &mut exits);
+                    let mut captures: Vec<TaflMove> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| g.is_capture(&p, m))
+                        .collect();
+                    exits.sort_by_key(|m| (m.from, m.to));
+                    captures.sort_by_key(|m| (m.from, m.to));
+                    assert_eq!(exits, captures, "{spec}\n{}", g.diagram(&p));
+                    assert_eq!(quiet as usize + exits.len(), moves.len());
                     assert_eq!(
                         g.has_move(&p),
                         !moves.is_empty() || g.decided(&p).is_some() && g.has_move(&p)

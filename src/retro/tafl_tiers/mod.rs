@@ -528,8 +528,9 @@ impl TierGame for TaflGame {
 
     /// A tier is a material count, so a move stays in it exactly when it
     /// captures nothing; most moves land where no enemy piece stands next to
-    /// them (`TaflGame::may_capture_at`) and are counted without being
-    /// played, the others are played to see whether they capture.
+    /// them (`TaflGame::may_capture_at`) and are counted from the destination
+    /// sets without being listed, the others are played to see whether they
+    /// capture (`TaflGame::count_quiet_moves`).
     fn count_inner_moves(
         &self,
         t: TaflTier,
@@ -539,15 +540,7 @@ impl TierGame for TaflGame {
         if t.king_captured || pos.king == NONE {
             return None;
         }
-        self.legal_moves(pos, exits);
-        let mut inner = 0;
-        exits.retain(|&m| {
-            let capture = self.may_capture_at(pos, m.to) && self.is_capture(pos, m);
-            debug_assert!(capture || !self.is_capture(pos, m));
-            inner += u32::from(!capture);
-            capture
-        });
-        Some(inner)
+        Some(self.count_quiet_moves(pos, exits))
     }
 
     /// Every (predecessor, move) pair once: the pieces of the side that just
