@@ -85,6 +85,8 @@ struct KingClass {
     cells: Vec<u8>,
     /// Symmetries other than the identity fixing the king cell.
     stab: Vec<u8>,
+    /// `loc[c]`: the cells of `free` below cell `c` (`c`'s local index when in `free`).
+    loc: [u8; 128],
 }
 
 /// Precomputed ranking data of one rule set.
@@ -133,6 +135,7 @@ impl Index {
                         .filter(|&s| sym[s][c] as usize == c)
                         .map(|s| s as u8)
                         .collect(),
+                    loc: std::array::from_fn(|q| (free & ((1u128 << q) - 1)).count_ones() as u8),
                 });
             }
         }
@@ -551,10 +554,26 @@ impl TierGame for TaflGame {
     /// and leads to `pos`" without generating the predecessor's moves.
     fn unmoves(&self, pos: &TaflPos, out: &mut Vec<TaflPos>) {
         out.clear();
+        let geo = self.geometry();
+        let keys = |t: u8| {
+            if t == pos.king {
+                &geo.z_king
+            } else if pos.attackers_to_move {
+                &geo.z_def
+            } else {
+                &geo.z_att
+            }
+        };
         self.for_each_unmove(
             pos,
             |pred, mv| self.quiet_slide_legal(pred, mv),
-            |pred, _, _| out.push(*pred),
+            |pred, t, cur| {
+                let k = keys(t);
+                let hash = pos.hash ^ geo.z_att_to_move ^ k[t as usize] ^ k[cur as usize];
+                let pred = TaflPos { hash, ..*pred };
+                debug_assert_eq!(pred.hash, self.compute_hash(&pred));
+                out.push(pred)
+            },
         );
     }
 
@@ -614,7 +633,8 @@ impl TierGame for TaflGame {
 impl TaflGame {
     /// Calls `f(pred, to, from)` for every (predecessor, move) pair of
     /// [`TierGame::unmoves`]: the move slides the piece on `from` in `pred` to
-    /// `to`, where it stands in `pos`. `quiet(pred, move)` is the legality
+    /// `to`, where it stands in `pos`; `pred`'s hash is `pos`'s (the caller
+    /// updates it if it needs it). `quiet(pred, move)` is the legality
     /// test, [`TaflGame::quiet_slide_legal`] or the same answer found faster;
     /// it is asked about the un-moves of one piece one after another.
     fn for_each_unmove(
@@ -642,12 +662,10 @@ impl TaflGame {
             let t = m.trailing_zeros() as u8;
             m &= m - 1;
             let is_king = t == pos.king;
-            let (pass, keys) = if is_king {
-                (rules.throne_pass_king, &geo.z_king)
-            } else if attackers_moved {
-                (rules.throne_pass_men, &geo.z_att)
+            let pass = if is_king {
+                rules.throne_pass_king
             } else {
-                (rules.throne_pass_men, &geo.z_def)
+                rules.throne_pass_men
             };
             for dir in 0..4 {
                 let mut s = geo.nb[t as usize][dir];
@@ -674,8 +692,6 @@ impl TaflGame {
                             }
                         };
                         pred.attackers_to_move = attackers_moved;
-                        pred.hash ^= geo.z_att_to_move ^ keys[t as usize] ^ keys[cur as usize];
-                        debug_assert_eq!(pred.hash, self.compute_hash(&pred));
                         if quiet(&pred, TaflMove { from: cur, to: t }) {
                             f(&pred, t, cur);
                         }

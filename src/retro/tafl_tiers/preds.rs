@@ -20,13 +20,12 @@ fn below(m: u128, q: u8) -> u128 {
     m & ((1u128 << q) - 1)
 }
 
-/// The colex rank of `x & !(1 << a) | 1 << b` among the cells of `free` from
-/// the rank `r` of `x` (which holds `a` and not `b`; all three are in `free`).
-/// The members between `a` and `b` move one place in the order, the others keep
-/// theirs.
+/// The colex rank of `x & !(1 << a) | 1 << b` among the cells of a set from
+/// the rank `r` of `x` (which holds `a` and not `b`; all three are in the
+/// set), `loc(q)` being the cells of the set below `q`. The members between
+/// `a` and `b` move one place in the order, the others keep theirs.
 #[inline]
-fn step(idx: &Index, free: u128, x: u128, r: u64, a: u8, b: u8) -> u64 {
-    let loc = |q: u8| below(free, q).count_ones() as usize;
+fn step(idx: &Index, loc: impl Fn(u8) -> usize, x: u128, r: u64, a: u8, b: u8) -> u64 {
     let place = |m: u128, q: u8| below(m, q).count_ones() as usize + 1;
     let x0 = x & !(1u128 << a);
     let mut r = r
@@ -51,14 +50,14 @@ fn step(idx: &Index, free: u128, x: u128, r: u64, a: u8, b: u8) -> u64 {
 /// `b`): each defender between the two cells has one more free cell below it
 /// (`a < b`) or one fewer, and keeps its place among the defenders.
 #[inline]
-fn shift(idx: &Index, free: u128, att: u128, def: u128, r: u64, a: u8, b: u8) -> u64 {
+fn shift(idx: &Index, loc: &[u8; 128], att: u128, def: u128, r: u64, a: u8, b: u8) -> u64 {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     let mut between = def & !below(def, lo) & below(def, hi);
     let mut r = r;
     while between != 0 {
         let c = between.trailing_zeros() as u8;
         between &= between - 1;
-        let l = below(free & !att, c).count_ones() as usize;
+        let l = loc[c as usize] as usize - below(att, c).count_ones() as usize;
         let l_new = if a < b { l + 1 } else { l - 1 };
         let k = below(def, c).count_ones() as usize + 1;
         r = r
@@ -161,18 +160,24 @@ impl<'a> Child<'a> {
             }
         }
         let img = &self.images[best];
-        let free = idx.classes[self.class].free;
+        let loc = &idx.classes[self.class].loc;
         let (a, b) = (img.perm[to as usize], img.perm[from as usize]);
         let (att_rank, def_rank) = if attackers {
             (
-                step(idx, free, img.att, img.att_rank, a, b),
-                shift(idx, free, img.att, img.def, img.def_rank, a, b),
+                step(
+                    idx,
+                    |q| loc[q as usize] as usize,
+                    img.att,
+                    img.att_rank,
+                    a,
+                    b,
+                ),
+                shift(idx, loc, img.att, img.def, img.def_rank, a, b),
             )
         } else {
-            (
-                img.att_rank,
-                step(idx, free & !img.att, img.def, img.def_rank, a, b),
-            )
+            // The defenders' set: the free cells without attackers.
+            let loc = |q: u8| loc[q as usize] as usize - below(img.att, q).count_ones() as usize;
+            (img.att_rank, step(idx, loc, img.def, img.def_rank, a, b))
         };
         let r = self.offset + att_rank * self.per_def + def_rank;
         (r * 2 + self.side, stab)
