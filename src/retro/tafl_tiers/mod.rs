@@ -509,7 +509,7 @@ impl TierGame for TaflGame {
             return (index < 2).then(|| self.make_pos(0, 0, NONE, side_attackers));
         }
         with_index(self, |idx| {
-            self.unrank_in(idx, t, index).map(|(pos, _)| pos)
+            self.unrank_in(idx, t, index, true).map(|(pos, _)| pos)
         })
     }
 
@@ -518,7 +518,34 @@ impl TierGame for TaflGame {
             return self.unrank(t, index).map(|pos| (pos, None));
         }
         with_index(self, |idx| {
-            self.unrank_in(idx, t, index).map(|(pos, s)| (pos, Some(s)))
+            self.unrank_in(idx, t, index, true)
+                .map(|(pos, s)| (pos, Some(s)))
+        })
+    }
+
+    /// The positions without their hashes, with the index at hand once.
+    fn for_each_slot(
+        &self,
+        tier: TaflTier,
+        range: std::ops::Range<u64>,
+        want: &dyn Fn(u64) -> bool,
+        f: &mut dyn FnMut(u64, &TaflPos) -> Result<()>,
+    ) -> Result<()> {
+        if tier.king_captured {
+            for index in range.filter(|&i| want(i)) {
+                if let Some(pos) = self.unrank(tier, index) {
+                    f(index, &pos)?;
+                }
+            }
+            return Ok(());
+        }
+        with_index(self, |idx| {
+            for index in range.filter(|&i| want(i)) {
+                if let Some((pos, _)) = self.unrank_in(idx, tier, index, false) {
+                    f(index, &pos)?;
+                }
+            }
+            Ok(())
         })
     }
 
@@ -605,7 +632,7 @@ impl TierGame for TaflGame {
             return (index < 2).then_some(None);
         }
         with_index(self, |idx| {
-            let (pos, stab) = self.unrank_in(idx, tier, index)?;
+            let (pos, stab) = self.unrank_in(idx, tier, index, false)?;
             self.pred_ranks_in(idx, tier, &pos, &mut |r, s| out.push((r, Some(s))));
             Some(Some(stab))
         })
@@ -621,7 +648,7 @@ impl TierGame for TaflGame {
         out: &mut Vec<(u64, u16)>,
     ) -> bool {
         with_index(self, |idx| {
-            let Some((pos, 1)) = self.unrank_in(idx, tier, index) else {
+            let Some((pos, 1)) = self.unrank_in(idx, tier, index, false) else {
                 return false;
             };
             self.pred_ranks_in(idx, tier, &pos, &mut |r, s| out.push((r, s as u16)));

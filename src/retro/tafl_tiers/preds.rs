@@ -148,15 +148,17 @@ impl<'a> Child<'a> {
                 (img.att, img.def ^ flip)
             }
         };
-        let mut best = 0;
-        let mut best_image = moved(&self.images[0]);
-        let mut stab = 1;
-        for (i, img) in self.images[..self.n].iter().enumerate().skip(1) {
-            let image = moved(img);
-            if image < best_image {
-                (best, best_image, stab) = (i, image, 1);
-            } else if image == best_image {
-                stab += 1;
+        let (mut best, mut stab) = (0, 1);
+        if self.n > 1 {
+            // The king on a line of symmetry: the smallest image, and how many give it.
+            let mut best_image = moved(&self.images[0]);
+            for (i, img) in self.images[..self.n].iter().enumerate().skip(1) {
+                let image = moved(img);
+                if image < best_image {
+                    (best, best_image, stab) = (i, image, 1);
+                } else if image == best_image {
+                    stab += 1;
+                }
             }
         }
         let img = &self.images[best];
@@ -188,7 +190,16 @@ impl TaflGame {
     /// The position in slot `index` of tier `t` (a tier with the king on
     /// board) and its stabiliser order, with the index at hand; `None` for a
     /// slot that holds no position.
-    pub(super) fn unrank_in(&self, idx: &Index, t: TaflTier, index: u64) -> Option<(TaflPos, u32)> {
+    ///
+    /// With `hashed` false the position's Zobrist hash is left at 0 (the
+    /// solver's sweeps and predecessor ranks never read it).
+    pub(super) fn unrank_in(
+        &self,
+        idx: &Index,
+        t: TaflTier,
+        index: u64,
+        hashed: bool,
+    ) -> Option<(TaflPos, u32)> {
         if t.king_captured {
             return None;
         }
@@ -204,7 +215,17 @@ impl TaflGame {
         let kc = &idx.classes[class];
         let per_def = idx.binom[kc.nfree - a][d];
         let (att, def) = idx.sets_unrank(kc, a, d, rest / per_def, rest % per_def);
-        let pos = self.make_pos(att, def, kc.cell, index & 1 == 0);
+        let pos = if hashed {
+            self.make_pos(att, def, kc.cell, index & 1 == 0)
+        } else {
+            TaflPos {
+                attackers: att,
+                defenders: def,
+                king: kc.cell,
+                attackers_to_move: index & 1 == 0,
+                hash: 0,
+            }
+        };
         if kc.stab.is_empty() {
             return Some((pos, 1));
         }
