@@ -14,10 +14,22 @@ use crate::tafl::geometry::NONE;
 use crate::tafl::{TaflGame, TaflMove, TaflPos};
 use crate::tier::TierGame;
 
+/// `BELOW[q]`: the cells below cell `q` (a load is cheaper than a 128-bit
+/// variable shift, and ranking steps take several of these per un-move).
+const BELOW: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut q = 0;
+    while q < 128 {
+        t[q] = (1u128 << q) - 1;
+        q += 1;
+    }
+    t
+};
+
 /// The cells of `m` below cell `q`.
 #[inline]
 fn below(m: u128, q: u8) -> u128 {
-    m & ((1u128 << q) - 1)
+    m & BELOW[q as usize & 127]
 }
 
 /// The colex rank of `x & !(1 << a) | 1 << b` among the cells of a set from
