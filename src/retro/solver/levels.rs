@@ -78,8 +78,10 @@ fn window_end(counts: &[u64], d: u32, budget: u64) -> u32 {
     hi
 }
 
-/// A chunk's swept slots: its first level's, then the later levels' as (distance, slot).
-type Swept<S> = (Vec<S>, Vec<(u32, S)>);
+/// Slots at one distance, then slots at later distances as (distance, slot): a
+/// chunk's swept slots (its first level's, then the later levels'), a batch's
+/// decided predecessors (at the next distance, then the later losses).
+type ByLevel<S> = (Vec<S>, Vec<(u32, S)>);
 
 /// The scan's share of levels `d..hi`: every slot whose [`swept_distance`] is
 /// in that range, from the segments that have some, one list a level (level
@@ -90,7 +92,7 @@ type Swept<S> = (Vec<S>, Vec<(u32, S)>);
 /// distances (diviyan-keliya's chains: the exits' distances spread) swept the
 /// whole tier once per level.
 fn sweep_levels<S: Slot>(words: &Words, scan: &ScanLevels, d: u32, hi: u32) -> Vec<Vec<S>> {
-    let parts: Vec<Swept<S>> = chunks_of(words, scan.segments(d, hi))
+    let parts: Vec<ByLevel<S>> = chunks_of(words, scan.segments(d, hi))
         .into_par_iter()
         .map(|(a, b)| {
             let (mut level, mut later) = (Vec::new(), Vec::new());
@@ -120,6 +122,19 @@ fn sweep_levels<S: Slot>(words: &Words, scan: &ScanLevels, d: u32, hi: u32) -> V
         }
     }
     levels
+}
+
+/// The lists of `parts` in one list, allocated once at its length and each
+/// part freed as it is copied: at most one part beyond the result is held
+/// (collecting a parallel iterator of items held the items twice, and a list
+/// grown by doubling up to twice its length; with a level of 500 M slots that
+/// was gigabytes past the plan).
+fn concat<T>(parts: Vec<Vec<T>>) -> Vec<T> {
+    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for p in parts {
+        out.extend(p);
+    }
+    out
 }
 
 /// Adds `slots` to the listed frontier at distance `d` (moved in whole when the
@@ -254,18 +269,12 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
         frontier.dedup();
         let (losses, wins) = level_slots(game, tier, words, frontier, d)?;
         let next = check_distance(d + 1)?;
-        let (new_wins, new_losses): (Vec<S>, Vec<(u32, S)>) =
-            level_predecessors(game, tier, words, (&losses, &wins), next);
-        // Most new losses are at `next` too: one bucket lookup for those.
-        let mut at_next = new_wins;
-        for (l, q) in new_losses {
-            if l == next {
-                at_next.push(q);
-            } else {
-                buckets.entry(l).or_default().push(q);
-            }
-        }
+        let (at_next, later) = level_predecessors(game, tier, words, (&losses, &wins), next);
+        drop((losses, wins));
         file_level(buckets, next, at_next);
+        for (l, q) in later {
+            buckets.entry(l).or_default().push(q);
+        }
         progress.advance(1);
         progress.message(&format!("distance {d}"));
     }
@@ -315,28 +324,25 @@ fn level_slots<G: TierGame, S: Slot>(
         })
         .collect();
     drop(frontier);
-    let (mut losses, mut wins) = (Vec::new(), Vec::new());
-    for (l, w) in parts {
-        losses.extend(l);
-        wins.extend(w);
-    }
-    Ok((losses, wins))
+    let (losses, wins): (Vec<Vec<S>>, Vec<Vec<S>>) = parts.into_iter().unzip();
+    Ok((concat(losses), concat(wins)))
 }
 
-/// The predecessors of a level's losses made wins at `next` (returned), then
-/// the predecessors of its wins decremented, those reaching zero without an
-/// escape returned as losses with their distance.
+/// The predecessors of a level's losses made wins at `next`, then the
+/// predecessors of its wins decremented, those reaching zero without an
+/// escape made losses. Returns the slots decided at `next` (wins and losses),
+/// and the losses at a later distance with it (a pending win's own distance).
 fn level_predecessors<G: TierGame, S: Slot>(
     game: &G,
     tier: G::Tier,
     words: &Words,
     (losses, wins): (&[S], &[S]),
     next: u32,
-) -> (Vec<S>, Vec<(u32, S)>) {
+) -> ByLevel<S> {
     let win_next = encode(Value::Win, next);
     let jobs = |len: usize| (MIN_LEVEL_JOB / LEVEL_BATCH).max(len / (LEVEL_BATCH * 64));
     // Losses first: their predecessors are wins at d + 1.
-    let new_wins: Vec<S> = losses
+    let new_wins: Vec<Vec<S>> = losses
         .par_chunks(LEVEL_BATCH)
         .with_min_len(jobs(losses.len()))
         .map_init(
@@ -353,10 +359,10 @@ fn level_predecessors<G: TierGame, S: Slot>(
                     .collect::<Vec<S>>()
             },
         )
-        .flatten_iter()
-        .collect();
-    // Then wins: decrement predecessors; zero without escape is a loss.
-    let new_losses: Vec<(u32, S)> = wins
+        .collect::<Vec<Vec<S>>>();
+    // Then wins: decrement predecessors; zero without escape is a loss, most
+    // at `next` (listed as slots alone, 4 bytes below 2^32 slots).
+    let new_losses: Vec<ByLevel<S>> = wins
         .par_chunks(LEVEL_BATCH)
         .with_min_len(jobs(wins.len()))
         .map_init(
@@ -367,17 +373,26 @@ fn level_predecessors<G: TierGame, S: Slot>(
                     pred_edges(game, tier, c.get(), scratch, all);
                 }
                 all.retain(|&(q, _)| words.load(q as usize) & U != 0);
-                all.iter()
-                    .filter_map(|&(q, e)| {
-                        decrement(words.at(q as usize), u32::from(e), next)
-                            .map(|r| (decode(r).map_or(next, |x| x.1), S::of(q)))
-                    })
-                    .collect::<Vec<(u32, S)>>()
+                let (mut at_next, mut later) = (Vec::new(), Vec::new());
+                for &(q, e) in all.iter() {
+                    if let Some(r) = decrement(words.at(q as usize), u32::from(e), next) {
+                        match decode(r).map_or(next, |x| x.1) {
+                            l if l == next => at_next.push(S::of(q)),
+                            l => later.push((l, S::of(q))),
+                        }
+                    }
+                }
+                (at_next, later)
             },
         )
-        .flatten_iter()
         .collect();
-    (new_wins, new_losses)
+    let mut parts = new_wins;
+    let mut later = Vec::new();
+    for (at_next, l) in new_losses {
+        parts.push(at_next);
+        later.extend(l);
+    }
+    (concat(parts), later)
 }
 
 #[cfg(test)]
