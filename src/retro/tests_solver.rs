@@ -205,3 +205,27 @@ fn may_have_unmoves_never_rules_out_a_reachable_slot() {
         assert!(ruled_out > 0, "{spec}: the hint ruled out nothing");
     }
 }
+
+/// Checks a game's `slot_pred_edges` for slot `index` of `tier` against `want`, the
+/// (rank, order) of every in-tier un-move of its representative `rep` (sorted),
+/// `stab` being the representative's order: a child only the identity fixes gets
+/// exactly those pairs, any other child nothing (the solver then takes
+/// `slot_pred_ranks`). Shared by the hunt and tafl tests of their fast paths.
+pub(super) fn assert_slot_pred_edges<G: TierGame + crate::game::Notation>(
+    game: &G,
+    tier: G::Tier,
+    index: u64,
+    (rep, stab): (&G::Pos, Option<u32>),
+    want: &[(u64, Option<u32>)],
+) {
+    let (mut buf, mut edges) = (Vec::new(), Vec::new());
+    let direct = game.slot_pred_edges(tier, index, &mut buf, &mut edges);
+    assert_eq!(direct, stab == Some(1), "slot {index}");
+    if direct {
+        edges.sort_unstable();
+        let want: Vec<(u64, u16)> = want.iter().map(|&(q, s)| (q, s.unwrap() as u16)).collect();
+        assert_eq!(edges, want, "{}", game.format_position(rep));
+    } else {
+        assert!(edges.is_empty());
+    }
+}

@@ -278,17 +278,7 @@ fn slot_pred_ranks_equal_unrank_then_pred_ranks() {
                 assert_eq!(got, want, "{spec} {}", g.format_position(&rep));
                 checked += got.len();
                 // The edges straight from the slot: a child only the identity fixes.
-                let mut edges = Vec::new();
-                let direct = g.slot_pred_edges(t, i, &mut buf, &mut edges);
-                assert_eq!(direct, stab_c == Some(1), "{spec} {i}");
-                if direct {
-                    edges.sort_unstable();
-                    let want: Vec<(u64, u16)> =
-                        want.iter().map(|&(q, s)| (q, s.unwrap() as u16)).collect();
-                    assert_eq!(edges, want, "{spec} {}", g.format_position(&rep));
-                } else {
-                    assert!(edges.is_empty());
-                }
+                crate::retro::tests_solver::assert_slot_pred_edges(&g, t, i, (&rep, stab_c), &want);
             }
         }
         assert!(checked > 1000, "{spec}: {checked}");

@@ -316,6 +316,7 @@ impl TaflGame {
 mod tests {
     use super::*;
     use crate::game::Notation;
+    use crate::retro::tests_solver::assert_slot_pred_edges;
 
     /// Tafl's `slot_pred_ranks` (men's un-moves ranked from the child's ranks)
     /// equals ranking every un-move whole: `unrank_orbit`, then `unmoves` and
@@ -360,17 +361,7 @@ mod tests {
                     assert_eq!(got, want, "{spec} {}", g.format_position(&rep));
                     checked += got.len();
                     symmetric += usize::from(stab_c != Some(1));
-                    let mut edges = Vec::new();
-                    let direct = g.slot_pred_edges(t, i, &mut buf, &mut edges);
-                    assert_eq!(direct, stab_c == Some(1), "{spec} {i}");
-                    if direct {
-                        edges.sort_unstable();
-                        let want: Vec<(u64, u16)> =
-                            want.iter().map(|&(q, s)| (q, s.unwrap() as u16)).collect();
-                        assert_eq!(edges, want, "{spec} {}", g.format_position(&rep));
-                    } else {
-                        assert!(edges.is_empty());
-                    }
+                    assert_slot_pred_edges(&g, t, i, (&rep, stab_c), &want);
                 }
             }
             assert!(
