@@ -472,7 +472,7 @@ impl TaflGame {
                 let to = m.trailing_zeros() as u8;
                 m &= m - 1;
                 let mv = TaflMove { from: from(to), to };
-                if self.play_full(p, mv).1 != 0 {
+                if self.is_capture(p, mv) {
                     exits.push(mv);
                 } else {
                     quiet += 1;

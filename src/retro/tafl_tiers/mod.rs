@@ -114,17 +114,13 @@ struct Index {
 impl Index {
     fn build(game: &TaflGame) -> Index {
         let geo = game.geometry();
-        let mut forbid_men = geo.throne_bit;
-        if game.rules().corner_access == CornerAccess::KingOnly {
-            forbid_men |= geo.corners;
-        }
-        let men_cells = geo.all & !forbid_men;
+        let men = men_cells(game);
         let sym = geo.sym.clone();
         let mut classes = Vec::new();
         let mut class_of_cell = vec![usize::MAX; geo.cells];
         for c in 0..geo.cells {
             if (0..sym.len()).all(|s| sym[s][c] as usize >= c) {
-                let free = men_cells & !(1u128 << c);
+                let free = men & !(1u128 << c);
                 class_of_cell[c] = classes.len();
                 classes.push(KingClass {
                     cell: c as u8,
