@@ -4,7 +4,9 @@
 //!
 //! A checkpoint holds everything the rest of the solve depends on: the words
 //! of every slot (decided records, undecided counters, the scan's
-//! not-yet-propagated marks), the listed frontier (distance → slots), the
+//! not-yet-propagated marks, and those of slots propagation decided when its
+//! lists were full: where these are is found again from the words on
+//! resuming), the listed frontier (distance → slots), the
 //! scan's per-segment distance sets, the next distance and the number of
 //! levels done. Resuming from it gives the records of an uninterrupted solve:
 //! the rest of propagation is a function of that state (frontiers are sorted
@@ -20,7 +22,7 @@
 //! ```text
 //! offset  bytes  field
 //! 0       8      magic "HSCKPT\x1a\n"
-//! 8       4      format version (1)
+//! 8       4      format version (2; 1 had no marks of full lists)
 //! 12      8      rules fingerprint
 //! 20      4      n: length of the rules string, then n bytes of it (UTF-8)
 //! ..      4      m: length of the tier name, then m bytes of it
@@ -53,7 +55,9 @@ use std::path::{Path, PathBuf};
 /// First bytes of every checkpoint file.
 pub const MAGIC: &[u8; 8] = b"HSCKPT\x1a\n";
 /// Format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// Version 2: a decided word may carry the solver's `SPILL` mark, which a
+/// build reading version 1 would not sweep.
+pub const VERSION: u32 = 2;
 /// Longest rules string or tier name a checkpoint may hold.
 const MAX_TEXT: u32 = 1 << 16;
 /// Words converted per write or read call.

@@ -186,6 +186,7 @@ pub(crate) fn solve_tier_reference<G: TierGame>(
         stats,
         seconds: started.elapsed().as_secs_f64(),
         checkpoint: Default::default(),
+        lists: Default::default(),
     })
 }
 

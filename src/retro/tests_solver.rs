@@ -10,13 +10,15 @@ use crate::progress::NoProgress;
 use crate::retro::compact::{solve_tier_compact, CompactKind, MAX_COMPACT_DISTANCE};
 use crate::retro::driver::plan;
 use crate::retro::reference::solve_tier_reference;
-use crate::retro::{solve_tier_with, Absorb, ChildValues, Scope, Solvable, TierGame};
+use crate::retro::{solve_tier_with, Absorb, ChildValues, ListReport, Scope, Solvable, TierGame};
 use std::sync::Arc;
 
 /// Solves every tier of `scope` in memory with the reference (1 thread) and with
 /// the hint used and ignored (1 thread), and used with 2 threads; panics on the
-/// first differing tier. Returns the tiers solved and the classes counted.
-fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64) {
+/// first differing tier. Returns the tiers solved, the classes counted, and the
+/// levels split and slots spilled by the solver (the crate's tests give its
+/// lists a tiny budget, so that small tiers take those paths).
+fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64, ListReport) {
     let pool = |n| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -27,6 +29,7 @@ fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64) {
     let plan = plan(game, scope).unwrap();
     let mut children = ChildValues::new();
     let (mut tiers, mut classes) = (0, 0u64);
+    let mut lists = ListReport::default();
     for wave in &plan.waves {
         for &t in wave {
             let want = one
@@ -52,6 +55,8 @@ fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64) {
                         .position(|(a, b)| a != b)
                 );
                 assert_eq!(got.stats.outcomes, want.stats.outcomes);
+                lists.split_levels += got.lists.split_levels;
+                lists.spilled += got.lists.spilled;
             }
             for (kind, threads) in [
                 (CompactKind::Counted, &one),
@@ -84,15 +89,21 @@ fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64) {
             children.insert(t, Arc::new(want.records));
         }
     }
-    (tiers, classes)
+    (tiers, classes, lists)
 }
 
+/// [`same_records`] on each case; the cases together must have split levels
+/// and spilled slots.
 fn check_hunt(cases: &[(&str, Scope)]) {
+    let mut lists = ListReport::default();
     for (spec, scope) in cases {
         let g = crate::hunt::from_spec(spec).unwrap();
-        let (tiers, classes) = same_records(&g, scope);
+        let (tiers, classes, l) = same_records(&g, scope);
         assert!(tiers > 1 && classes > 0, "{spec}");
+        lists.split_levels += l.split_levels;
+        lists.spilled += l.spilled;
     }
+    assert!(lists.split_levels > 0 && lists.spilled > 0, "{lists:?}");
 }
 
 #[test]
@@ -142,8 +153,9 @@ fn tafl_game_same_records_as_the_reference_solver() {
         attackers: 2,
         defenders: 0,
     };
-    let (tiers, classes) = same_records(&g, &scope);
+    let (tiers, classes, lists) = same_records(&g, &scope);
     assert!(tiers > 1 && classes > 0);
+    assert!(lists.split_levels > 0 && lists.spilled > 0, "{lists:?}");
     // Men of both sides (a defender's and the attackers' un-moves pass each
     // other in the index's order), the hostile reading's armed king.
     let g = crate::tafl::from_spec("caikaboroda-hostile").unwrap();
@@ -151,7 +163,7 @@ fn tafl_game_same_records_as_the_reference_solver() {
         attackers: 1,
         defenders: 1,
     };
-    let (tiers, classes) = same_records(&g, &scope);
+    let (tiers, classes, _) = same_records(&g, &scope);
     assert!(tiers > 3 && classes > 0);
 }
 

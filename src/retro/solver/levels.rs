@@ -1,9 +1,9 @@
 //! Propagation of the full solver by distance: the scan's share of a level, deciding and decrementing words, the levels.
 
 use super::{
-    check_distance, pred_classes, pred_edges, swept_distance, CheckpointReport, PredScratch, Saver,
-    ScanLevels, Slot, Words, CHUNK, CNT_MAX, CNT_SHIFT, DIST, E, LATE, LEVEL_BATCH, MIN_LEVEL_JOB,
-    SEG_BITS, SWEPT, U,
+    check_distance, pred_classes, pred_edges, swept_distance, CheckpointReport, ListReport,
+    PredScratch, Saver, ScanLevels, Slot, Words, CHUNK, CNT_MAX, CNT_SHIFT, DIST, E, LATE,
+    LEVEL_BATCH, MIN_LEVEL_JOB, SEG_BITS, SPILL, SWEPT, U, W,
 };
 use crate::error::{Error, Result};
 use crate::game::Value;
@@ -13,19 +13,30 @@ use crate::tier::{decode, encode, TierGame};
 use rayon::prelude::*;
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
-/// The chunks (`from..to`, slot numbers) of the segments `segs` of the words.
-fn chunks_of(words: &Words, segs: Vec<usize>) -> Vec<(usize, usize)> {
+/// The chunks (`from..to`, slot numbers) of the segments `segs` of the words,
+/// within the slots `range`.
+fn chunks_in(
+    words: &Words,
+    segs: Vec<usize>,
+    range: std::ops::Range<usize>,
+) -> Vec<(usize, usize)> {
     segs.into_iter()
         .flat_map(|seg| {
             let base = seg << SEG_BITS;
             let len = words.segs.get(seg).map_or(0, Vec::len);
-            (0..len.div_ceil(CHUNK))
-                .map(move |c| (base + c * CHUNK, base + ((c + 1) * CHUNK).min(len)))
+            let (a, b) = (base.max(range.start), (base + len).min(range.end));
+            (a..b).step_by(CHUNK).map(move |c| (c, (c + CHUNK).min(b)))
         })
         .collect()
+}
+
+/// The chunks of the segments `segs` (all their slots).
+fn chunks_of(words: &Words, segs: Vec<usize>) -> Vec<(usize, usize)> {
+    chunks_in(words, segs, 0..usize::MAX)
 }
 
 /// The fewest slots past its own level a sweep may collect; otherwise a
@@ -78,27 +89,41 @@ fn window_end(counts: &[u64], d: u32, budget: u64) -> u32 {
     hi
 }
 
-/// Slots at one distance, then slots at later distances as (distance, slot): a
-/// chunk's swept slots (its first level's, then the later levels'), a batch's
-/// decided predecessors (at the next distance, then the later losses).
-type ByLevel<S> = (Vec<S>, Vec<(u32, S)>);
+/// What a level's sweep of one part of the tier collects: the level's slots
+/// (in slot order), then the scan's share of each later level of its window.
+type Swept<S> = (Vec<S>, Vec<Vec<S>>);
 
-/// The scan's share of levels `d..hi`: every slot whose [`swept_distance`] is
-/// in that range, from the segments that have some, one list a level (level
-/// `d`'s first); each is cleared of [`SWEPT`] (a decided slot is propagated
-/// once).
+/// The slots of level `d` within `range` that are not listed, from the
+/// segments `segs`: the scan's share (with `hi`, that of levels `d + 1..hi` as
+/// well) and, with `spilled`, the slots propagation decided at `d` when the
+/// lists were full ([`SPILL`]). What it collects loses [`SWEPT`] or [`SPILL`]
+/// (a decided slot is propagated once); pending wins stay undecided.
 ///
 /// One sweep serves several levels: a tier whose scan leaves slots at many
 /// distances (diviyan-keliya's chains: the exits' distances spread) swept the
 /// whole tier once per level.
-fn sweep_levels<S: Slot>(words: &Words, scan: &ScanLevels, d: u32, hi: u32) -> Vec<Vec<S>> {
-    let parts: Vec<ByLevel<S>> = chunks_of(words, scan.segments(d, hi))
+fn sweep_part<S: Slot>(
+    words: &Words,
+    segs: Vec<usize>,
+    range: std::ops::Range<usize>,
+    d: u32,
+    (hi, spilled): (Option<u32>, bool),
+) -> Swept<S> {
+    let scan_hi = hi.unwrap_or(d);
+    let parts: Vec<ByLevel<S>> = chunks_in(words, segs, range)
         .into_par_iter()
         .map(|(a, b)| {
             let (mut level, mut later) = (Vec::new(), Vec::new());
             for i in a..b {
                 let w = words.load(i);
-                let Some(x) = swept_distance(w).filter(|x| (d..hi).contains(x)) else {
+                if spilled && w & (U | SPILL) == SPILL {
+                    if decode(w as u16).is_some_and(|x| x.1 == d) {
+                        words.store(i, w & !SPILL);
+                        level.push(S::of(i as u64));
+                    }
+                    continue;
+                }
+                let Some(x) = swept_distance(w).filter(|x| (d..scan_hi).contains(x)) else {
                     continue;
                 };
                 if w & U == 0 {
@@ -114,14 +139,16 @@ fn sweep_levels<S: Slot>(words: &Words, scan: &ScanLevels, d: u32, hi: u32) -> V
         })
         .collect();
     // Each chunk's lists are freed once distributed.
-    let mut levels: Vec<Vec<S>> = (d..hi).map(|_| Vec::new()).collect();
-    for (level, later) in parts {
-        levels[0].extend(level);
+    let width = scan_hi.saturating_sub(d + 1) as usize;
+    let mut later_levels: Vec<Vec<S>> = (0..width).map(|_| Vec::new()).collect();
+    let mut level = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    for (own, later) in parts {
+        level.extend(own);
         for (x, q) in later {
-            levels[(x - d) as usize].push(q);
+            later_levels[(x - d - 1) as usize].push(q);
         }
     }
-    levels
+    (level, later_levels)
 }
 
 /// The lists of `parts` in one list, allocated once at its length and each
@@ -151,11 +178,14 @@ fn file_level<S>(buckets: &mut BTreeMap<u32, Vec<S>>, d: u32, slots: Vec<S>) {
     }
 }
 
-/// Sets an undecided word to a decided record; `false` if it was decided already.
-fn decide(word: &AtomicU32, record: u16) -> bool {
+/// Sets an undecided word to a decided record; `false` if it was decided
+/// already, or if it is a pending win at a distance below `below` (a slot of
+/// the level being processed, in a part not yet reached: its own part makes it
+/// a win at its distance, as when the level is processed whole).
+fn decide(word: &AtomicU32, record: u16, below: u32) -> bool {
     let mut cur = word.load(Ordering::Relaxed);
     loop {
-        if cur & U == 0 {
+        if cur & U == 0 || (cur & W != 0 && cur & DIST < below) {
             return false;
         }
         match word.compare_exchange_weak(
@@ -194,8 +224,98 @@ fn decrement(word: &AtomicU32, e: u32, next: u32) -> Option<u16> {
     }
 }
 
+/// The slots propagation decided and did not list, because the lists were at
+/// their budget: each word carries [`SPILL`], and this notes per distance how
+/// many there are and which segments hold them; their level sweeps them back.
+#[derive(Debug, Default)]
+struct Spills(BTreeMap<u32, (u64, Vec<u64>)>);
+
+impl Spills {
+    /// Notes `k` slots at distance `d` in segment `seg`.
+    fn add(&mut self, d: u32, seg: usize, k: u64) {
+        let (count, segs) = self.0.entry(d).or_default();
+        *count += k;
+        if segs.len() <= seg / 64 {
+            segs.resize(seg / 64 + 1, 0);
+        }
+        segs[seg / 64] |= 1 << (seg % 64);
+    }
+
+    /// The smallest distance at or above `from` with spilled slots.
+    fn first_from(&self, from: u32) -> Option<u32> {
+        self.0.range(from..).next().map(|(&d, _)| d)
+    }
+
+    /// Removes distance `d`: how many slots it had, and their segments.
+    fn take(&mut self, d: u32) -> (u64, Vec<usize>) {
+        let (count, bits) = self.0.remove(&d).unwrap_or_default();
+        let segs = (0..bits.len() * 64)
+            .filter(|&s| bits[s / 64] >> (s % 64) & 1 != 0)
+            .collect();
+        (count, segs)
+    }
+
+    /// The spilled slots the words hold (a run resumed from a checkpoint: the
+    /// words are all a checkpoint keeps of them).
+    fn of_words(words: &Words) -> Spills {
+        let marks: Vec<(u32, usize, u64)> = chunks_of(words, (0..words.segs.len()).collect())
+            .into_par_iter()
+            .flat_map_iter(|(a, b)| {
+                let mut found: BTreeMap<u32, u64> = BTreeMap::new();
+                for i in a..b {
+                    let w = words.load(i);
+                    if w & (U | SPILL) == SPILL {
+                        if let Some((_, x)) = decode(w as u16) {
+                            *found.entry(x).or_default() += 1;
+                        }
+                    }
+                }
+                found.into_iter().map(move |(x, k)| (x, a >> SEG_BITS, k))
+            })
+            .collect();
+        let mut spills = Spills::default();
+        for (x, seg, k) in marks {
+            spills.add(x, seg, k);
+        }
+        spills
+    }
+}
+
+/// Entries the listed frontier may hold at once, and the most slots a part of
+/// a level may take, for a tier of `n` slots and entries of `S`: the lists
+/// stay within the 2 bytes a slot the plan gives them beside the words
+/// ([`crate::retro::driver::WORK_BYTES_PER_SLOT`]). At its peak a level
+/// holds the listed frontier, and of one part the slots swept, those merged
+/// with the listed ones (at most a part's slots beyond the listed), and its
+/// losses and wins: `list + 3 · part` entries, `n / 4 + 3 n / 16` of 4 bytes
+/// (`7 n / 4` bytes), half as many of 8. Tiny in the crate's tests, so that
+/// their small tiers spill and split.
+fn budgets<S>(n: usize) -> (u64, u64) {
+    let entry = std::mem::size_of::<S>() as u64;
+    let n = n as u64;
+    if cfg!(test) {
+        ((n / 256).max(4), (n / 512).max(2))
+    } else {
+        (
+            (n / entry).max(MIN_BUDGET),
+            (n / (4 * entry)).max(MIN_BUDGET),
+        )
+    }
+}
+
 /// Phase 2: processes the frontier level by level from `(from, levels)` (the
-/// next distance, the levels done); returns the number of levels.
+/// next distance, the levels done); returns the number of levels, and how the
+/// lists kept to their budget.
+///
+/// A level is the listed slots at its distance, and the slots it sweeps from
+/// the words: the scan's share ([`ScanLevels`]), and those decided at its
+/// distance when the lists were at their budget ([`Spills`]). A level larger
+/// than a part ([`budgets`]) is processed in parts, each a range of slots:
+/// its share of the listed slots and of the swept ones, decided and
+/// propagated before the next part is swept. The records are those of a level
+/// processed whole: a predecessor of a part's loss that is a pending win of
+/// the level is left to its own part ([`decide`]), and a slot whose counter a
+/// part's win brings to zero has no lost child, in any part.
 ///
 /// At each level boundary, with a `saver`, a checkpoint is written when one is
 /// due, and on a stop request when the state changed since the last one.
@@ -210,15 +330,24 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
     mut saver: Option<Saver>,
     report: &mut CheckpointReport,
     progress: &dyn Progress,
-) -> Result<u32> {
-    // Levels below `swept_to` have had their sweep; `counts` is taken at the first.
+) -> Result<(u32, ListReport)> {
+    let mut report_lists = ListReport::default();
+    // Levels below `swept_to` have had their scan sweep; `counts` is taken at the first.
     let mut swept_to = 0;
     let mut counts: Option<Vec<u64>> = None;
-    let budget = (words.len as u64 / 64).max(MIN_BUDGET);
+    let window_budget = (words.len as u64 / 64).max(MIN_BUDGET);
+    let (list_budget, part) = budgets::<S>(words.len);
+    // Spilled slots are marked in the words only: found again after a resume.
+    let mut spills = if levels > 0 {
+        Spills::of_words(words)
+    } else {
+        Spills::default()
+    };
     loop {
         let listed = buckets.first_key_value().map(|(&d, _)| d);
         let swept = scan.next_from(from.max(swept_to));
-        let Some(d) = listed.into_iter().chain(swept).min() else {
+        let spilled = spills.first_from(from);
+        let Some(d) = [listed, swept, spilled].into_iter().flatten().min() else {
             break;
         };
         let stop = stop_requested()
@@ -245,40 +374,145 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
             s.dirty = true;
         }
         from = d + 1;
-        let mut frontier = buckets.remove(&d).unwrap_or_default();
-        if swept == Some(d) {
+        let mut own = buckets.remove(&d).unwrap_or_default();
+        own.par_sort_unstable();
+        own.dedup();
+        let held = own.len() as u64 + buckets.values().map(|b| b.len() as u64).sum::<u64>();
+        // The scan's share: this level's, and a window of later levels' that
+        // fits what the lists have left.
+        let mut scan_share = 0;
+        let window = if swept == Some(d) {
             let counts = counts.get_or_insert_with(|| level_counts(words, scan, d));
+            scan_share = counts[d.min(SHARED) as usize];
             let hi = if d < SHARED {
-                window_end(counts, d, budget)
+                window_end(
+                    counts,
+                    d,
+                    window_budget.min(list_budget.saturating_sub(held)),
+                )
             } else {
                 d + 1
             };
-            let mut found = sweep_levels::<S>(words, scan, d, hi).into_iter();
-            frontier.extend(found.next().unwrap_or_default());
-            for (x, slots) in (d + 1..).zip(found) {
+            swept_to = hi;
+            Some(hi)
+        } else {
+            None
+        };
+        let reserved: u64 = window.map_or(0, |hi| {
+            let counts = counts.as_deref().unwrap_or_default();
+            (d + 1..hi).map(|x| counts[x as usize]).sum()
+        });
+        let (spilled_here, spill_segs) = spills.take(d);
+        let mut segs = window.map_or_else(Vec::new, |hi| scan.segments(d, hi));
+        segs.extend(spill_segs);
+        segs.sort_unstable();
+        segs.dedup();
+        let room = AtomicI64::new(
+            i64::try_from(list_budget.saturating_sub(held + reserved)).unwrap_or(i64::MAX),
+        );
+        let spill_marks = Mutex::new(Spills::default());
+        // One part unless the level may exceed one: then ranges of `part` slots.
+        let n = words.len;
+        let whole = own.len() as u64 + scan_share + spilled_here <= part;
+        let step = if whole { n.max(1) } else { part as usize };
+        let next = check_distance(d + 1)?;
+        let mut any = false;
+        for a in (0..n.max(1)).step_by(step) {
+            let range = a..(a + step).min(n);
+            let (found, later) = if segs.is_empty() {
+                (Vec::new(), Vec::new())
+            } else {
+                sweep_part::<S>(
+                    words,
+                    segs.clone(),
+                    range.clone(),
+                    d,
+                    (window, spilled_here > 0),
+                )
+            };
+            for (x, slots) in (d + 1..).zip(later) {
                 file_level(buckets, x, slots);
             }
-            swept_to = hi;
+            let lo = own.partition_point(|s| s.get() < range.start as u64);
+            let up = own.partition_point(|s| s.get() < range.end as u64);
+            let frontier = merge_sorted(&own[lo..up], found);
+            if frontier.is_empty() {
+                continue;
+            }
+            any = true;
+            let (losses, wins) = level_slots(game, tier, words, frontier, d)?;
+            let (at_next, later) = level_predecessors(
+                game,
+                tier,
+                words,
+                (&losses, &wins),
+                next,
+                (&room, &spill_marks),
+            );
+            drop((losses, wins));
+            file_level(buckets, next, at_next);
+            for (l, q) in later {
+                buckets.entry(l).or_default().push(q);
+            }
         }
-        if frontier.is_empty() {
-            continue;
+        drop(own);
+        let marks = spill_marks.into_inner().unwrap_or_else(|e| e.into_inner());
+        if !whole {
+            report_lists.split_levels += 1;
         }
-        levels += 1;
-        // Pending wins not beaten by a faster in-tier win become final now.
-        frontier.par_sort_unstable();
-        frontier.dedup();
-        let (losses, wins) = level_slots(game, tier, words, frontier, d)?;
-        let next = check_distance(d + 1)?;
-        let (at_next, later) = level_predecessors(game, tier, words, (&losses, &wins), next);
-        drop((losses, wins));
-        file_level(buckets, next, at_next);
-        for (l, q) in later {
-            buckets.entry(l).or_default().push(q);
+        for (x, (k, bits)) in marks.0 {
+            report_lists.spilled += k;
+            let (count, segs) = spills.0.entry(x).or_default();
+            *count += k;
+            if segs.len() < bits.len() {
+                segs.resize(bits.len(), 0);
+            }
+            segs.iter_mut().zip(bits).for_each(|(s, b)| *s |= b);
         }
-        progress.advance(1);
-        progress.message(&format!("distance {d}"));
+        if any {
+            levels += 1;
+            progress.advance(1);
+            progress.message(&format!("distance {d}"));
+        }
     }
-    Ok(levels)
+    Ok((levels, report_lists))
+}
+
+/// The sorted lists `a` and `b` in one sorted list, each slot once.
+fn merge_sorted<S: Slot>(a: &[S], b: Vec<S>) -> Vec<S> {
+    if a.is_empty() {
+        let mut b = b;
+        b.dedup();
+        return b;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let x = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if y < x => {
+                j += 1;
+                y
+            }
+            (Some(&x), Some(&y)) => {
+                i += 1;
+                j += usize::from(x == y);
+                x
+            }
+            (Some(&x), None) => {
+                i += 1;
+                x
+            }
+            (None, Some(&y)) => {
+                j += 1;
+                y
+            }
+            (None, None) => break,
+        };
+        if out.last() != Some(&x) {
+            out.push(x);
+        }
+    }
+    out
 }
 
 /// The slots of level `d` (`frontier`, sorted and each once) that have
@@ -306,7 +540,7 @@ fn level_slots<G: TierGame, S: Slot>(
                 let i = slot.get() as usize;
                 let w = words.load(i);
                 let w = if w & U != 0 {
-                    decide(words.at(i), win_d);
+                    decide(words.at(i), win_d, 0);
                     words.load(i)
                 } else {
                     w
@@ -328,21 +562,55 @@ fn level_slots<G: TierGame, S: Slot>(
     Ok((concat(losses), concat(wins)))
 }
 
+/// Slots decided at one distance, then slots decided at later distances as
+/// (distance, slot).
+type ByLevel<S> = (Vec<S>, Vec<(u32, S)>);
+
 /// The predecessors of a level's losses made wins at `next`, then the
 /// predecessors of its wins decremented, those reaching zero without an
 /// escape made losses. Returns the slots decided at `next` (wins and losses),
 /// and the losses at a later distance with it (a pending win's own distance).
+///
+/// A job lists what it decided while `room` (entries the lists may still
+/// take) allows; past it, the slots are marked [`SPILL`] in the words and
+/// noted in `spilled`, for their level to sweep.
 fn level_predecessors<G: TierGame, S: Slot>(
     game: &G,
     tier: G::Tier,
     words: &Words,
     (losses, wins): (&[S], &[S]),
     next: u32,
+    (room, spilled): (&AtomicI64, &Mutex<Spills>),
 ) -> ByLevel<S> {
     let win_next = encode(Value::Win, next);
     let jobs = |len: usize| (MIN_LEVEL_JOB / LEVEL_BATCH).max(len / (LEVEL_BATCH * 64));
+    // What one job decided, listed or spilled.
+    let keep = |at_next: Vec<S>, later: Vec<(u32, S)>| -> ByLevel<S> {
+        let k = (at_next.len() + later.len()) as i64;
+        if k == 0 || room.fetch_sub(k, Ordering::Relaxed) >= k {
+            return (at_next, later);
+        }
+        room.fetch_add(k, Ordering::Relaxed);
+        let mut marks: Vec<(u32, usize)> = at_next
+            .iter()
+            .map(|&q| (next, q))
+            .chain(later)
+            .map(|(x, q)| {
+                words
+                    .at(q.get() as usize)
+                    .fetch_or(SPILL, Ordering::Relaxed);
+                (x, (q.get() >> SEG_BITS) as usize)
+            })
+            .collect();
+        marks.sort_unstable();
+        let mut spills = spilled.lock().unwrap_or_else(|e| e.into_inner());
+        for run in marks.chunk_by(|a, b| a == b) {
+            spills.add(run[0].0, run[0].1, run.len() as u64);
+        }
+        (Vec::new(), Vec::new())
+    };
     // Losses first: their predecessors are wins at d + 1.
-    let new_wins: Vec<Vec<S>> = losses
+    let new_wins: Vec<ByLevel<S>> = losses
         .par_chunks(LEVEL_BATCH)
         .with_min_len(jobs(losses.len()))
         .map_init(
@@ -353,13 +621,15 @@ fn level_predecessors<G: TierGame, S: Slot>(
                     pred_classes(game, tier, c.get(), scratch, all);
                 }
                 all.retain(|&q| words.load(q as usize) & U != 0);
-                all.iter()
-                    .filter(|&&q| decide(words.at(q as usize), win_next))
+                let won = all
+                    .iter()
+                    .filter(|&&q| decide(words.at(q as usize), win_next, next))
                     .map(|&q| S::of(q))
-                    .collect::<Vec<S>>()
+                    .collect();
+                keep(won, Vec::new())
             },
         )
-        .collect::<Vec<Vec<S>>>();
+        .collect();
     // Then wins: decrement predecessors; zero without escape is a loss, most
     // at `next` (listed as slots alone, 4 bytes below 2^32 slots).
     let new_losses: Vec<ByLevel<S>> = wins
@@ -382,13 +652,13 @@ fn level_predecessors<G: TierGame, S: Slot>(
                         }
                     }
                 }
-                (at_next, later)
+                keep(at_next, later)
             },
         )
         .collect();
-    let mut parts = new_wins;
+    let mut parts = Vec::new();
     let mut later = Vec::new();
-    for (at_next, l) in new_losses {
+    for (at_next, l) in new_wins.into_iter().chain(new_losses) {
         parts.push(at_next);
         later.extend(l);
     }
@@ -437,12 +707,12 @@ mod tests {
         assert_eq!(window_end(&counts, 2, 3), 6);
         assert_eq!(window_end(&counts, 2, 0), 3);
         assert_eq!(window_end(&counts, 2, 100), SHARED);
-        let found = sweep_levels::<u32>(&words, &scan, 2, 5);
-        assert_eq!(found, vec![vec![3, 9], vec![1, 20], vec![7]]);
+        let sweep =
+            |hi| sweep_part::<u32>(&words, scan.segments(2, hi), 0..40, 2, (Some(hi), false));
+        assert_eq!(sweep(5), (vec![3, 9], vec![vec![1, 20], vec![7]]));
         // Decided slots lose SWEPT (propagated once), pending wins stay undecided.
         assert_eq!(swept_distance(words.load(9)), None);
         assert_eq!(swept_distance(words.load(3)), Some(2));
-        let found = sweep_levels::<u32>(&words, &scan, 2, 7);
-        assert_eq!(found, vec![vec![3], vec![20], vec![], vec![], vec![5]]);
+        assert_eq!(sweep(7), (vec![3], vec![vec![20], vec![], vec![], vec![5]]));
     }
 }

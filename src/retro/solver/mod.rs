@@ -230,6 +230,20 @@ pub struct TierResult {
     pub seconds: f64,
     /// What checkpointing did (`solve_tier_checkpointed`; all zero without it).
     pub checkpoint: CheckpointReport,
+    /// How propagation kept its lists within their budget (all zero when the
+    /// levels fitted).
+    pub lists: ListReport,
+}
+
+/// How propagation kept its frontier lists within the memory plan: levels
+/// processed in parts, slots not listed but marked in the words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ListReport {
+    /// Levels processed in more than one part.
+    pub split_levels: u32,
+    /// Slots decided when the lists were full: marked in the words and swept
+    /// back at their level.
+    pub spilled: u64,
 }
 
 /// Where and how often `solve_tier_checkpointed` saves the state of a tier
@@ -483,6 +497,11 @@ impl Words {
 /// are free: its record is the low 16).
 const SWEPT: u32 = 1 << 16;
 
+/// Decided word bit: decided during propagation when the frontier lists were
+/// at their budget, so not listed; its level finds it by a sweep over the
+/// words, as the scan's share (`levels::Spills` notes where).
+const SPILL: u32 = 1 << 17;
+
 /// Which distances have slots the scan left for propagation (pending wins, and
 /// non-draws decided in the second sweep), per segment of the words: a level
 /// sweeps only the segments that have some. Distances past 255 share bit 255.
@@ -622,7 +641,7 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
         },
         dirty: report.resumed_at.is_none(),
     });
-    let levels = propagate(
+    let (levels, lists) = propagate(
         game,
         tier,
         &words,
@@ -644,6 +663,7 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
         stats,
         seconds: started.elapsed().as_secs_f64(),
         checkpoint: report,
+        lists,
     })
 }
 
