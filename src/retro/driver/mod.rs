@@ -41,8 +41,9 @@ pub const INDEX_VERSION: u32 = 1;
 /// Bytes of working memory per slot of a tier being solved (the children's
 /// records, 2 bytes a slot, are counted apart): the solver's word (4; the final
 /// records replace the words segment by segment) and the frontier lists of
-/// propagation (2: the scan's frontier is found by sweeps, not listed; a sweep that
-/// collects several levels lists at most 1/64 of the slots beyond its first). Measured
+/// propagation (2, a bound the solver keeps: the scan's frontier is found by
+/// sweeps, not listed; a level larger than a part is processed in ranges of slots,
+/// and what is decided when the lists are full is marked in the words). Measured
 /// peak (resident set, children included): `solve cows-leopards-mogol --max-prey 6`,
 /// 2.74 GB at the 616.8 M-slot tier h0p0c18 with 123.4 M child slots, 4.0 bytes a
 /// slot with the children apart (the solver of 11 bytes a slot needed 5-10.4).

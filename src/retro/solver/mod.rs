@@ -37,6 +37,10 @@
 //! distances it holds, and a level sweeps those segments for them (`SWEPT`
 //! marks a slot decided by the scan until its level); only the slots decided
 //! during propagation are listed, 4 bytes an entry below 2^32 slots and 8 above.
+//! The lists are bounded (2 bytes a slot, the plan's share beside the words): a
+//! level larger than a part is processed in ranges of slots, and what is decided
+//! while the lists are full is marked in its word (`SPILL`) and swept back at its
+//! level, as the scan's share is (`levels::propagate`).
 //!
 //! Checkpoints (`solve_tier_checkpointed`, format in [`super::checkpoint`]): at
 //! a level boundary of propagation (the first right after the scan) the whole
