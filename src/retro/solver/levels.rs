@@ -667,7 +667,6 @@ fn level_predecessors<G: TierGame, S: Slot>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CNT_SHIFT, W};
     use super::*;
     use crate::tier::encode;
 
@@ -686,6 +685,55 @@ mod tests {
             scan.add(i, d);
         }
         (words, scan)
+    }
+
+    #[test]
+    fn merging_keeps_order_and_each_slot_once() {
+        assert_eq!(merge_sorted::<u32>(&[], vec![2, 5, 9]), vec![2, 5, 9]);
+        assert_eq!(merge_sorted::<u32>(&[1, 5, 7], vec![]), vec![1, 5, 7]);
+        assert_eq!(
+            merge_sorted::<u32>(&[1, 5, 7, 12], vec![2, 5, 9, 12, 13]),
+            vec![1, 2, 5, 7, 9, 12, 13]
+        );
+    }
+
+    #[test]
+    fn spilled_slots_are_found_from_the_words_and_swept_once_at_their_level() {
+        let n = (1 << SEG_BITS) + 100;
+        let words = Words::new(n, "test").unwrap();
+        // Spilled at 3 in both segments, at 5 in the second; a decided slot
+        // without the mark and a pending win are not spilled.
+        let spilled = [(7, 3), (1 << SEG_BITS, 3), ((1 << SEG_BITS) + 9, 5)];
+        for &(i, d) in &spilled {
+            words.store(i, LATE | SPILL | u32::from(encode(Value::Win, d)));
+        }
+        words.store(8, LATE | u32::from(encode(Value::Win, 3)));
+        words.store(9, U | E | W | (1 << CNT_SHIFT) | 3);
+        let mut spills = Spills::of_words(&words);
+        assert_eq!(spills.first_from(0), Some(3));
+        assert_eq!(spills.first_from(4), Some(5));
+        assert_eq!(spills.take(3), (2, vec![0, 1]));
+        assert_eq!(spills.first_from(0), Some(5));
+        // Level 3 in two ranges: each finds its own slot and clears the mark.
+        let sweep = |range| sweep_part::<u32>(&words, vec![0, 1], range, 3, (None, true));
+        assert_eq!(sweep(0..(1 << SEG_BITS)), (vec![7], vec![]));
+        assert_eq!(sweep((1 << SEG_BITS)..n), (vec![1 << SEG_BITS], vec![]));
+        assert_eq!(sweep(0..n), (vec![], vec![]));
+        assert_eq!(Spills::of_words(&words).take(5), (1, vec![1]));
+        assert_eq!(words.load(7) & SPILL, 0);
+    }
+
+    #[test]
+    fn a_pending_win_of_the_level_is_left_to_its_own_part() {
+        let pending = AtomicU32::new(U | E | W | (1 << CNT_SHIFT) | 3);
+        // Level 3's losses make predecessors wins at 4: not this one, a win at 3.
+        assert!(!decide(&pending, encode(Value::Win, 4), 4));
+        // A pending win at a later distance is beaten by the faster win.
+        let later = AtomicU32::new(U | E | W | (1 << CNT_SHIFT) | 6);
+        assert!(decide(&later, encode(Value::Win, 4), 4));
+        assert_eq!(later.load(Ordering::Relaxed) as u16, encode(Value::Win, 4));
+        // Its own part decides it at its distance.
+        assert!(decide(&pending, encode(Value::Win, 3), 0));
     }
 
     #[test]
