@@ -428,23 +428,25 @@ impl Words {
         n.div_ceil(1 << SEG_BITS)
     }
 
-    /// `n` undecided words, or a memory error.
+    /// `n` undecided words, or a memory error. The segments are allocated and
+    /// filled in parallel: the first touch of each page is a page fault, and a
+    /// serial fill was the one serial pass over the whole state of a tier.
     pub(super) fn new(n: usize, name: &str) -> Result<Words> {
         let seg = 1usize << SEG_BITS;
-        let mut segs = Vec::with_capacity(n.div_ceil(seg));
-        let mut left = n;
-        while left > 0 {
-            let k = left.min(seg);
-            let mut v: Vec<AtomicU32> = Vec::new();
-            v.try_reserve_exact(k).map_err(|_| {
-                Error::Memory(format!(
-                    "tier {name}: cannot allocate {n} words of solver state"
-                ))
-            })?;
-            v.extend((0..k).map(|_| AtomicU32::new(U)));
-            segs.push(v);
-            left -= k;
-        }
+        let segs = (0..n.div_ceil(seg))
+            .into_par_iter()
+            .map(|s| {
+                let k = (n - s * seg).min(seg);
+                let mut v: Vec<AtomicU32> = Vec::new();
+                v.try_reserve_exact(k).map_err(|_| {
+                    Error::Memory(format!(
+                        "tier {name}: cannot allocate {n} words of solver state"
+                    ))
+                })?;
+                v.par_extend((0..k).into_par_iter().map(|_| AtomicU32::new(U)));
+                Ok(v)
+            })
+            .collect::<Result<Vec<_>>>()?;
         Ok(Words { segs, len: n })
     }
 
