@@ -241,6 +241,11 @@ impl Spills {
         segs[seg / 64] |= 1 << (seg % 64);
     }
 
+    /// How many spilled slots are noted, at every distance.
+    fn total(&self) -> u64 {
+        self.0.values().map(|(count, _)| count).sum()
+    }
+
     /// The smallest distance at or above `from` with spilled slots.
     fn first_from(&self, from: u32) -> Option<u32> {
         self.0.range(from..).next().map(|(&d, _)| d)
@@ -410,7 +415,10 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
         let room = AtomicI64::new(
             i64::try_from(list_budget.saturating_sub(held + reserved)).unwrap_or(i64::MAX),
         );
-        let spill_marks = Mutex::new(Spills::default());
+        // The level's jobs note what they spill in `spills` itself (at `next`
+        // or later, never `d`); what it held before tells how many they added.
+        let spilled_before = spills.total();
+        let spill_marks = Mutex::new(std::mem::take(&mut spills));
         // One part unless the level may exceed one: then ranges of `part` slots.
         let n = words.len;
         let whole = own.len() as u64 + scan_share + spilled_here <= part;
@@ -456,18 +464,10 @@ pub(super) fn propagate<G: TierGame, S: Slot>(
             }
         }
         drop(own);
-        let marks = spill_marks.into_inner().unwrap_or_else(|e| e.into_inner());
+        spills = spill_marks.into_inner().unwrap_or_else(|e| e.into_inner());
+        report_lists.spilled += spills.total() - spilled_before;
         if !whole {
             report_lists.split_levels += 1;
-        }
-        for (x, (k, bits)) in marks.0 {
-            report_lists.spilled += k;
-            let (count, segs) = spills.0.entry(x).or_default();
-            *count += k;
-            if segs.len() < bits.len() {
-                segs.resize(bits.len(), 0);
-            }
-            segs.iter_mut().zip(bits).for_each(|(s, b)| *s |= b);
         }
         if any {
             levels += 1;
