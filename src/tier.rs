@@ -214,7 +214,8 @@ pub trait TierGame: Notation {
         }
     }
     /// Calls `f(index, position)` for every slot of `range` that `want` accepts
-    /// and that holds a position, in increasing index order, with the position
+    /// (every slot without a `want`: a sweep over a whole range spares a call per
+    /// slot) and that holds a position, in increasing index order, with the position
     /// [`TierGame::unrank`] gives, except that a game may leave its Zobrist hash
     /// ([`Game::hash`](crate::game::Game::hash)) unset: the sweeps rank positions
     /// by their pieces and never read it. A game may enumerate consecutive slots
@@ -224,11 +225,11 @@ pub trait TierGame: Notation {
         &self,
         tier: Self::Tier,
         range: std::ops::Range<u64>,
-        want: &dyn Fn(u64) -> bool,
+        want: Option<&dyn Fn(u64) -> bool>,
         f: &mut dyn FnMut(u64, &Self::Pos) -> Result<()>,
     ) -> Result<()> {
         for index in range {
-            if want(index) {
+            if want.is_none_or(|w| w(index)) {
                 if let Some(pos) = self.unrank(tier, index) {
                     f(index, &pos)?;
                 }

@@ -331,7 +331,7 @@ fn tally_by_side<G: TierGame>(
                 slot.count(v, d, game.orbit_size(pos));
                 Ok(())
             };
-            game.for_each_slot(tier, base + c * CHUNK..base + end, &want, &mut visit)?;
+            game.for_each_slot(tier, base + c * CHUNK..base + end, Some(&want), &mut visit)?;
             orphan(next, base + end)?;
             progress.advance(end - c * CHUNK);
             Ok(acc)

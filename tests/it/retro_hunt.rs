@@ -181,7 +181,7 @@ fn sixty_four_bit_index_round_trip_past_two_to_the_32() {
     starts.push(size - 64);
     for start in starts {
         let mut seen = Vec::new();
-        g.for_each_slot(t, start..start + 64, &|_| true, &mut |i, p| {
+        g.for_each_slot(t, start..start + 64, None, &mut |i, p| {
             seen.push((i, *p));
             Ok(())
         })

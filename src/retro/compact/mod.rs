@@ -632,7 +632,7 @@ fn scan_chunk<G: TierGame>(
         bytes.at(index as usize).store(b, Ordering::Relaxed);
         Ok(())
     };
-    game.for_each_slot(tier, start as u64..end as u64, &|_| true, &mut visit)?;
+    game.for_each_slot(tier, start as u64..end as u64, None, &mut visit)?;
     for (k, &w) in set.iter().enumerate() {
         bytes.sets[c][k].fetch_or(w, Ordering::Relaxed);
     }

@@ -355,7 +355,7 @@ impl TierGame for HuntGame {
         &self,
         t: HuntTier,
         range: std::ops::Range<u64>,
-        want: &dyn Fn(u64) -> bool,
+        want: Option<&dyn Fn(u64) -> bool>,
         f: &mut dyn FnMut(u64, &HuntPos) -> Result<()>,
     ) -> Result<()> {
         let Some((h, p)) = on_board(self, t) else {
@@ -400,17 +400,25 @@ impl TierGame for HuntGame {
                     prey |= 1u64 << free[m.trailing_zeros() as usize];
                     m &= m - 1;
                 }
-                let symmetric = !sets.stabiliser[class as usize].is_empty();
-                for side in 0..2u64 {
-                    let index = pair * 2 + side;
-                    if index < range.start || index >= end || !want(index) {
-                        continue;
+                // The class's hunter set is canonical, so the symmetries that could give
+                // a smaller rank are its stabiliser's: the slot holds a position if no
+                // image of the prey under them ranks lower. Same-size sets rank in colex
+                // order, which is the numeric order of their compressed masks, so the
+                // images are compared as masks, without ranking them (once per pair:
+                // both sides have these pieces).
+                let canonical = sets.stabiliser[class as usize]
+                    .iter()
+                    .all(|&s| squeeze(idx.map(s as usize, prey), hunters) >= x);
+                if canonical {
+                    for side in 0..2u64 {
+                        let index = pair * 2 + side;
+                        if index < range.start || index >= end || !want.is_none_or(|w| w(index)) {
+                            continue;
+                        }
+                        let pos = self.tier_pos_unhashed(t, hunters, prey, side == 0);
+                        debug_assert_eq!(idx.rank(&pos), index, "slot {index} of {t:?}");
+                        f(index, &pos)?;
                     }
-                    let pos = self.tier_pos_unhashed(t, hunters, prey, side == 0);
-                    if symmetric && idx.rank(&pos) != index {
-                        continue;
-                    }
-                    f(index, &pos)?;
                 }
                 pair += 1;
             }

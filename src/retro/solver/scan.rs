@@ -259,12 +259,14 @@ pub(super) fn scan_tier<G: TierGame>(
                 let mut scratch = Scratch::new();
                 let mut found = ScanLevels::default();
                 let (start, end) = (j * chunk, ((j + 1) * chunk).min(n));
-                let want = |index: u64| !hint || game.may_have_inner_moves(tier, index) == second;
+                // Without the hint every slot is wanted (no filter to call).
+                let filter = |index: u64| game.may_have_inner_moves(tier, index) == second;
+                let want: Option<&dyn Fn(u64) -> bool> = if hint { Some(&filter) } else { None };
                 let absorbing = (hint && second).then_some(&words);
                 // Slots the enumeration skips hold no position.
                 let empty = |from: usize, upto: usize| {
                     for k in from..upto {
-                        if want(k as u64) {
+                        if want.is_none_or(|w| w(k as u64)) {
                             words.store(k, u32::from(REC_NONE));
                         }
                     }
@@ -299,7 +301,7 @@ pub(super) fn scan_tier<G: TierGame>(
                     }
                     Ok(())
                 };
-                game.for_each_slot(tier, start as u64..end as u64, &want, &mut visit)?;
+                game.for_each_slot(tier, start as u64..end as u64, want, &mut visit)?;
                 empty(next, end);
                 progress.advance(((end - start) / if hint { 2 } else { 1 }) as u64);
                 Ok(found)

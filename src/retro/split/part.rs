@@ -331,7 +331,7 @@ fn scan_part<G: TierGame>(
                     game.for_each_slot(
                         tier,
                         from..from + aux_chunk.len() as u64,
-                        &|_| true,
+                        None,
                         &mut |i, pos| {
                             let l = (i - stref.lo) as usize;
                             match scan_slot(game, tier, pos, children, &mut s)? {

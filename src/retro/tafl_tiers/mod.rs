@@ -524,11 +524,11 @@ impl TierGame for TaflGame {
         &self,
         tier: TaflTier,
         range: std::ops::Range<u64>,
-        want: &dyn Fn(u64) -> bool,
+        want: Option<&dyn Fn(u64) -> bool>,
         f: &mut dyn FnMut(u64, &TaflPos) -> Result<()>,
     ) -> Result<()> {
         if tier.king_captured {
-            for index in range.filter(|&i| want(i)) {
+            for index in range.filter(|&i| want.is_none_or(|w| w(i))) {
                 if let Some(pos) = self.unrank(tier, index) {
                     f(index, &pos)?;
                 }
@@ -536,7 +536,7 @@ impl TierGame for TaflGame {
             return Ok(());
         }
         with_index(self, |idx| {
-            for index in range.filter(|&i| want(i)) {
+            for index in range.filter(|&i| want.is_none_or(|w| w(i))) {
                 if let Some((pos, _)) = self.unrank_in(idx, tier, index, false) {
                     f(index, &pos)?;
                 }
