@@ -380,7 +380,7 @@ impl TierGame for HuntGame {
                         // Gosper: the next larger mask with the same number of bits.
                         let low = x & x.wrapping_neg();
                         let ripple = x + low;
-                        (((ripple ^ x) >> 2) / low) | ripple
+                        ((ripple ^ x) >> (2 + low.trailing_zeros())) | ripple
                     }
                     _ => {
                         nfree = 0;

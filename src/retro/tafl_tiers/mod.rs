@@ -519,7 +519,8 @@ impl TierGame for TaflGame {
         })
     }
 
-    /// The positions without their hashes, with the index at hand once.
+    /// The positions without their hashes, with the index at hand once;
+    /// consecutive slots are stepped to, not unranked (`TaflGame::sweep`).
     fn for_each_slot(
         &self,
         tier: TaflTier,
@@ -536,6 +537,9 @@ impl TierGame for TaflGame {
             return Ok(());
         }
         with_index(self, |idx| {
+            if idx.id0 {
+                return self.sweep(idx, tier, range, want, f);
+            }
             for index in range.filter(|&i| want.is_none_or(|w| w(i))) {
                 if let Some((pos, _)) = self.unrank_in(idx, tier, index, false) {
                     f(index, &pos)?;
@@ -653,7 +657,136 @@ impl TierGame for TaflGame {
     }
 }
 
+/// The next larger number with as many set bits as `x` (Gosper's rule; `x` non-zero
+/// and its highest bit not the top one): the next subset in colex order.
+#[inline]
+fn next_subset(x: u128) -> u128 {
+    let low = x & x.wrapping_neg();
+    let ripple = x + low;
+    ((ripple ^ x) >> (2 + low.trailing_zeros())) | ripple
+}
+
+/// The members of `cells` at the places `x` sets, as a board mask.
+#[inline]
+fn spread_cells(mut x: u128, cells: &[u8]) -> u128 {
+    let mut out = 0u128;
+    while x != 0 {
+        out |= 1u128 << cells[x.trailing_zeros() as usize];
+        x &= x - 1;
+    }
+    out
+}
+
 impl TaflGame {
+    /// [`TierGame::for_each_slot`] of a tier with the king on board, for an
+    /// index whose symmetry 0 is the identity. A slot is (king class, attacker
+    /// rank, defender rank, side), each rank the colex rank of a set compressed
+    /// onto the cells left to it, so the next pair of slots has the next
+    /// defender set (the next larger mask with as many bits), or the next
+    /// attacker set and the first defender set, or the next class's first
+    /// sets. Only the first pair is unranked; each pair's canonical test is
+    /// [`Index::canonical_stab`], as in `unrank_in`.
+    fn sweep(
+        &self,
+        idx: &Index,
+        t: TaflTier,
+        range: std::ops::Range<u64>,
+        want: Option<&dyn Fn(u64) -> bool>,
+        f: &mut dyn FnMut(u64, &TaflPos) -> Result<()>,
+    ) -> Result<()> {
+        let (a, d) = (t.attackers as usize, t.defenders as usize);
+        let k = idx.classes.len();
+        let end = range.end.min(idx.offset(k, a, d).saturating_mul(2));
+        let mut pair = range.start >> 1;
+        if pair.saturating_mul(2) >= end {
+            return Ok(());
+        }
+        // The class holding `pair`: the last whose block starts at or before it
+        // (an empty block shares its start with the next).
+        let Some(mut class) = (0..k).rev().find(|&c| idx.offset(c, a, d) <= pair) else {
+            return Ok(());
+        };
+        let lowest = |count: usize| (1u128 << count) - 1;
+        // The cells of `kc` free of the attackers at places `att_x`, in increasing order.
+        let mut left = [0u8; 128];
+        let fill_left = |kc: &KingClass, att_x: u128, left: &mut [u8; 128]| {
+            let mut n = 0;
+            for (i, &c) in kc.cells.iter().enumerate() {
+                if att_x >> i & 1 == 0 {
+                    left[n] = c;
+                    n += 1;
+                }
+            }
+        };
+        let mut kc = &idx.classes[class];
+        let mut per_att = idx.binom[kc.nfree][a];
+        let mut per_def = idx.binom[kc.nfree - a][d];
+        let rest = pair - idx.offset(class, a, d);
+        let (mut att_rank, mut def_rank) = (rest / per_def, rest % per_def);
+        let mut local = [0u8; MAX_MEN];
+        let to_mask = |l: &[u8]| l.iter().fold(0u128, |m, &i| m | 1u128 << i);
+        idx.local_unrank(kc.nfree, a, att_rank, &mut local);
+        let mut att_x = to_mask(&local[..a]);
+        idx.local_unrank(kc.nfree - a, d, def_rank, &mut local);
+        let mut def_x = to_mask(&local[..d]);
+        // Without defenders the cells left are never read (and the attacker set
+        // changes every pair).
+        if d > 0 {
+            fill_left(kc, att_x, &mut left);
+        }
+        loop {
+            let att = spread_cells(att_x, &kc.cells);
+            let def = spread_cells(def_x, &left);
+            let canonical = kc.stab.is_empty() || idx.canonical_stab(kc, att, def).is_some();
+            if canonical {
+                for side in 0..2u64 {
+                    let index = pair * 2 + side;
+                    if index < range.start || index >= end || !want.is_none_or(|w| w(index)) {
+                        continue;
+                    }
+                    let pos = TaflPos {
+                        attackers: att,
+                        defenders: def,
+                        king: kc.cell,
+                        attackers_to_move: side == 0,
+                        hash: 0,
+                    };
+                    debug_assert_eq!(idx.rank(&pos), index, "slot {index} of {t:?}");
+                    f(index, &pos)?;
+                }
+            }
+            pair += 1;
+            if pair * 2 >= end {
+                return Ok(());
+            }
+            def_rank += 1;
+            if def_rank < per_def {
+                def_x = next_subset(def_x);
+                continue;
+            }
+            def_rank = 0;
+            att_rank += 1;
+            if att_rank < per_att {
+                att_x = next_subset(att_x);
+            } else {
+                att_rank = 0;
+                // The next class with slots (one exists: `pair` is below the end).
+                class += 1;
+                while idx.offset(class + 1, a, d) == idx.offset(class, a, d) {
+                    class += 1;
+                }
+                kc = &idx.classes[class];
+                per_att = idx.binom[kc.nfree][a];
+                per_def = idx.binom[kc.nfree - a][d];
+                att_x = lowest(a);
+            }
+            def_x = lowest(d);
+            if d > 0 {
+                fill_left(kc, att_x, &mut left);
+            }
+        }
+    }
+
     /// Calls `f(pred, to, from)` for every (predecessor, move) pair of
     /// [`TierGame::unmoves`]: the move slides the piece on `from` in `pred` to
     /// `to`, where it stands in `pos`; `pred`'s hash is `pos`'s (the caller
@@ -812,6 +945,54 @@ mod tests {
         assert!(g.parse_tier("a40d9").is_err());
         assert!(g.parse_tier("a1").is_err());
         assert!(g.parse_tier("x").is_err());
+    }
+
+    /// `for_each_slot` (the sweep) gives the positions `unrank` gives, but for the
+    /// hash: whole small tiers, and in larger ones ranges across every king
+    /// class's boundary and random ranges (odd starts and ends included), with
+    /// and without a filter.
+    #[test]
+    fn sweep_equals_unrank() {
+        let mut rng = crate::random::Rng::new(5);
+        for spec in ["brandubh", "caikaboroda"] {
+            let g = crate::tafl::from_spec(spec).unwrap();
+            for (a, d) in [(0, 0), (1, 0), (0, 2), (2, 1), (3, 0), (1, 3), (2, 2)] {
+                let t = TaflTier::material(a, d);
+                let size = g.tier_size(t);
+                let mut ranges = Vec::new();
+                if size <= 100_000 {
+                    ranges.push(0..size);
+                } else {
+                    let k = with_index(&g, |idx| idx.classes.len());
+                    for c in 1..k {
+                        let o = with_index(&g, |idx| idx.offset(c, a as usize, d as usize)) * 2;
+                        ranges.push(o.saturating_sub(301)..(o + 299).min(size));
+                    }
+                    for _ in 0..20 {
+                        let start = rng.below(size as usize - 1000) as u64;
+                        ranges.push(start..start + 1 + rng.below(999) as u64);
+                    }
+                    ranges.push(size - 777..size + 5);
+                }
+                let third = |i: u64| i % 3 != 1;
+                for r in ranges {
+                    for want in [None, Some(&third as &dyn Fn(u64) -> bool)] {
+                        let mut seen = Vec::new();
+                        g.for_each_slot(t, r.clone(), want, &mut |i, p| {
+                            seen.push((i, *p));
+                            Ok(())
+                        })
+                        .unwrap();
+                        let expected: Vec<(u64, TaflPos)> = r
+                            .clone()
+                            .filter(|&i| want.is_none_or(|w| w(i)))
+                            .filter_map(|i| g.unrank(t, i).map(|p| (i, TaflPos { hash: 0, ..p })))
+                            .collect();
+                        assert_eq!(seen, expected, "{spec} {} {r:?}", g.tier_name(t));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
