@@ -241,6 +241,13 @@ pub(super) fn announce_plan(
     let memory = if per_worker {
         // An MPI worker solves one tier at a time.
         format!("memory per worker ≈ {}", format_bytes(info.memory_serial))
+    } else if limit.is_some_and(|l| info.memory_compact > l) && compact != Compact::Never {
+        format!(
+            "memory needed ≈ {} one tier at a time, ≈ {} with the compact solver (one or two bytes a slot) for the tiers over the limit, ≈ {} with the largest tiers' child records held sparse (plus 2 bytes a won or lost child slot, counted when loaded)",
+            format_bytes(info.memory_serial),
+            format_bytes(info.memory_compact),
+            format_bytes(info.memory_sparse)
+        )
     } else if limit.is_some_and(|l| info.memory_serial > l) && compact != Compact::Never {
         format!(
             "memory needed ≈ {} one tier at a time, ≈ {} with the compact solver (one or two bytes a slot) for the tiers over the limit",

@@ -134,6 +134,9 @@ pub struct PlanInfo {
     /// Estimated peak bytes one tier at a time with the compact solver for the
     /// tiers over a limit (the least `--compact auto` runs with).
     pub memory_compact: u64,
+    /// As `memory_compact` with the largest tiers' child records held sparse,
+    /// before their wins and losses (the least `--compact auto` runs with).
+    pub memory_sparse: u64,
     /// Expected CPU seconds (a rough guide from measured rates).
     pub cpu_seconds: f64,
 }
@@ -146,6 +149,7 @@ fn info<T>(p: &Plan<T>) -> PlanInfo {
         memory: p.memory,
         memory_serial: p.memory_serial,
         memory_compact: p.memory_compact,
+        memory_sparse: p.memory_sparse,
         cpu_seconds: p.cpu_seconds,
     }
 }

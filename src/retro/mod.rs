@@ -36,8 +36,8 @@ pub use crate::tier::TierGame;
 pub use driver::{solve, SolveOptions, Summary, TierSummary};
 pub use scope::{Scope, Solvable};
 pub use solver::{
-    solve_tier, Absorb, CheckpointReport, Checkpointing, ChildValues, ListReport, TierResult,
-    TierStats,
+    solve_tier, Absorb, CheckpointReport, Checkpointing, ChildRecords, ChildValues, ListReport,
+    SparseRecords, TierResult, TierStats,
 };
 #[cfg(test)]
 use solver::{solve_tier_checkpointed, solve_tier_with};

@@ -89,7 +89,7 @@ impl<G: TierGame> Work<'_, G> {
             }
             // A terminal tier is not stored: its positions' values are their outcomes
             // (asked only when the child tier is not loaded, off the common path).
-            let value = if children.get(ct).is_none() && game.tier_is_terminal(ct) {
+            let value = if !children.has(ct) && game.tier_is_terminal(ct) {
                 let v = game.outcome(&child).ok_or_else(|| {
                     Error::Internal(format!(
                         "position {} lies in terminal tier {} but is not terminal",

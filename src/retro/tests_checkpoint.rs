@@ -37,7 +37,7 @@ fn solve_all<G: Solvable>(game: &G, scope: &Scope, keep: &[&str], mode: Absorb) 
         if keep.contains(&game.tier_name(t).as_str()) {
             let mut children = ChildValues::new();
             for c in game.stored_children(t) {
-                children.insert(c, Arc::new(all.get(c).unwrap().to_vec()));
+                children.insert_records(c, all.records(c).unwrap().clone());
             }
             out.push((t, children, res.records.clone(), res.stats.levels));
         }

@@ -1,7 +1,8 @@
 //! The tier solver against the previous one (`retro::reference`, kept as a baseline):
 //! every tier of several games, with absorption automatic, forced on and forced off,
 //! with 1 and 2 threads, and the compact solver (`retro::compact`, forced on these
-//! small tiers) with 1 and 2 threads, must give the reference's records exactly. And the
+//! small tiers) with 1 and 2 threads, and both with the child tiers' records held
+//! sparse (`solver::SparseRecords`), must give the reference's records exactly. And the
 //! solver's shortcut hint `may_have_unmoves` must never rule out a slot that some
 //! in-tier move reaches (checked forward, from every position's moves).
 
@@ -10,7 +11,10 @@ use crate::progress::NoProgress;
 use crate::retro::compact::{solve_tier_compact, CompactKind, MAX_COMPACT_DISTANCE};
 use crate::retro::driver::plan;
 use crate::retro::reference::solve_tier_reference;
-use crate::retro::{solve_tier_with, Absorb, ChildValues, ListReport, Scope, Solvable, TierGame};
+use crate::retro::{
+    solve_tier_with, Absorb, ChildRecords, ChildValues, ListReport, Scope, Solvable, SparseRecords,
+    TierGame,
+};
 use std::sync::Arc;
 
 /// Solves every tier of `scope` in memory with the reference (1 thread) and with
@@ -28,6 +32,8 @@ fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64, ListReport
     let (one, two) = (pool(1), pool(2));
     let plan = plan(game, scope).unwrap();
     let mut children = ChildValues::new();
+    // The same records held sparse (as `solve` holds a huge tier's children).
+    let mut sparse = ChildValues::new();
     let (mut tiers, mut classes) = (0, 0u64);
     let mut lists = ListReport::default();
     for wave in &plan.waves {
@@ -35,20 +41,22 @@ fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64, ListReport
             let want = one
                 .install(|| solve_tier_reference(game, t, &children, &NoProgress))
                 .unwrap();
-            for (mode, threads) in [
-                (Absorb::Hint, &one),
-                (Absorb::Never, &one),
-                (Absorb::Hint, &two),
+            for (mode, threads, kids) in [
+                (Absorb::Hint, &one, &children),
+                (Absorb::Never, &one, &children),
+                (Absorb::Hint, &two, &children),
+                (Absorb::Hint, &two, &sparse),
             ] {
                 let got = threads
-                    .install(|| solve_tier_with(game, t, &children, &NoProgress, mode))
+                    .install(|| solve_tier_with(game, t, kids, &NoProgress, mode))
                     .unwrap();
                 assert!(
                     got.records == want.records,
-                    "{} tier {} ({mode:?}, {} threads): records differ at slot {:?}",
+                    "{} tier {} ({mode:?}, {} threads, sparse children {}): records differ at slot {:?}",
                     game.rules_string(),
                     game.tier_name(t),
                     threads.current_num_threads(),
+                    std::ptr::eq(kids, &sparse),
                     got.records
                         .iter()
                         .zip(&want.records)
@@ -58,14 +66,14 @@ fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64, ListReport
                 lists.split_levels += got.lists.split_levels;
                 lists.spilled += got.lists.spilled;
             }
-            for (kind, threads) in [
-                (CompactKind::Counted, &one),
-                (CompactKind::Plain, &one),
-                (CompactKind::Counted, &two),
-                (CompactKind::Plain, &two),
+            for (kind, threads, kids) in [
+                (CompactKind::Counted, &one, &children),
+                (CompactKind::Plain, &one, &children),
+                (CompactKind::Counted, &two, &children),
+                (CompactKind::Plain, &two, &children),
+                (CompactKind::Plain, &two, &sparse),
             ] {
-                let got =
-                    threads.install(|| solve_tier_compact(game, t, &children, kind, &NoProgress));
+                let got = threads.install(|| solve_tier_compact(game, t, kids, kind, &NoProgress));
                 // Longer distances than a byte holds are refused, never approximated.
                 if want.stats.outcomes.max_distance > MAX_COMPACT_DISTANCE {
                     let err = got.err().expect("a distance past the compact limit");
@@ -86,6 +94,8 @@ fn same_records<G: Solvable>(game: &G, scope: &Scope) -> (usize, u64, ListReport
             }
             tiers += 1;
             classes += want.stats.outcomes.classes;
+            let held = SparseRecords::from_records(&want.records);
+            sparse.insert_records(t, ChildRecords::Sparse(Arc::new(held)));
             children.insert(t, Arc::new(want.records));
         }
     }

@@ -35,7 +35,7 @@ fn tier_of<G: Solvable>(
         if game.tier_name(t) == keep {
             let mut children = ChildValues::new();
             for c in game.stored_children(t) {
-                children.insert(c, Arc::new(all.get(c).unwrap().to_vec()));
+                children.insert_records(c, all.records(c).unwrap().clone());
             }
             return (t, children, res.records);
         }

@@ -15,7 +15,7 @@ mod plan;
 mod summary;
 
 use plan::batches;
-pub(crate) use plan::{batch_memory, check_memory_serial, compact_kind};
+pub(crate) use plan::{batch_memory, check_memory_serial, compact_kind, sparse_children};
 pub use plan::{check_index, default_memory_limit, format_bytes, parse_size, plan, Plan};
 use summary::tier_summary;
 pub use summary::{make_summary, summary_path, MadeBy, StartValue, Summary, TierSummary};
@@ -23,7 +23,10 @@ pub(crate) use summary::{stored_start_record, write_summary};
 
 use super::compact::CompactKind;
 use super::scope::{Scope, Solvable};
-use super::solver::{solve_tier_checkpointed, Absorb, Checkpointing, ChildValues, TierStats};
+use super::solver::{
+    solve_tier_checkpointed, Absorb, Checkpointing, ChildRecords, ChildValues, SparseRecords,
+    TierStats,
+};
 use crate::error::{Error, Result, TableFault};
 use crate::progress::{stop_requested, Progress, Shared};
 use crate::tier::{decode, TierGame, RECORD_ENCODING};
@@ -403,7 +406,7 @@ fn run_plan<G: Solvable>(
             }
         }
     }
-    let mut loaded: HashMap<G::Tier, Arc<Vec<u16>>> = HashMap::new();
+    let mut loaded: HashMap<G::Tier, ChildRecords> = HashMap::new();
     let mut done: BTreeMap<G::Tier, TierSummary> = BTreeMap::new();
     let (mut solved, mut resumed, mut slots_solved) = (0, 0, 0u64);
     let start_pos = game.start();
@@ -423,7 +426,7 @@ fn run_plan<G: Solvable>(
         if stop_requested() {
             return Err(Error::Interrupted);
         }
-        let children = wave_children(game, wave, out_dir, &mut loaded)?;
+        let children = wave_children(game, wave, out_dir, options, &mut loaded, progress)?;
         // Independent tiers of the wave in parallel; each tier parallel inside.
         let results: Mutex<Vec<Done<G::Tier>>> = Mutex::new(Vec::new());
         let shared = Shared::new(progress);
@@ -451,18 +454,16 @@ fn run_plan<G: Solvable>(
             }
             if parents_left.get(&t).copied().unwrap_or(0) > 0 {
                 if let Some(r) = records {
-                    loaded.insert(t, r);
+                    loaded.insert(t, ChildRecords::Dense(r));
                 }
             }
             if t == start_tier {
-                let recs = match loaded.get(&t) {
-                    Some(r) => r.clone(),
-                    None => {
-                        Arc::new(Table::open(&table_path(out_dir, &game.tier_name(t)))?.read_all()?)
-                    }
+                let index = game.rank(t, &start_pos);
+                let rec = match loaded.get(&t) {
+                    Some(r) => r.get(index),
+                    None => Table::open(&table_path(out_dir, &game.tier_name(t)))?.get(index)?,
                 };
-                let index = game.rank(t, &start_pos) as usize;
-                start_record = recs.get(index).copied().and_then(decode);
+                start_record = decode(rec);
             }
             done.insert(t, summary);
         }
@@ -498,29 +499,92 @@ fn run_plan<G: Solvable>(
 }
 
 /// The records of the stored children of `wave`'s tiers: from `loaded`, or
-/// read from their tables in `out_dir` (and kept in `loaded`).
+/// read from their tables in `out_dir` (and kept in `loaded`). Held sparse
+/// when a tier of the wave needs it under the memory limit
+/// ([`sparse_children`]), and then checked against the limit with their
+/// decided records counted.
 fn wave_children<G: Solvable>(
     game: &G,
     wave: &[G::Tier],
     out_dir: &Path,
-    loaded: &mut HashMap<G::Tier, Arc<Vec<u16>>>,
+    options: &SolveOptions,
+    loaded: &mut HashMap<G::Tier, ChildRecords>,
+    progress: &dyn Progress,
 ) -> Result<ChildValues<G::Tier>> {
+    let limit = options.memory_limit;
+    let sparse = wave
+        .iter()
+        .any(|&t| sparse_children(game, t, options.compact, limit));
     let mut children = ChildValues::new();
     for &t in wave {
         for c in game.stored_children(t) {
-            let recs = match loaded.get(&c) {
-                Some(r) => r.clone(),
-                None => {
+            let recs = match loaded.remove(&c) {
+                Some(r) if r.is_sparse() == sparse => r,
+                // Every record was kept (the child was solved in this run).
+                Some(ChildRecords::Dense(v)) => {
+                    ChildRecords::Sparse(Arc::new(SparseRecords::from_records(&v)))
+                }
+                _ => {
                     let path = table_path(out_dir, &game.tier_name(c));
-                    let r = Arc::new(Table::open(&path)?.read_all()?);
-                    loaded.insert(c, r.clone());
-                    r
+                    let table = Table::open(&path)?;
+                    if sparse {
+                        let s = SparseRecords::from_table(&table, progress)?;
+                        ChildRecords::Sparse(Arc::new(s))
+                    } else {
+                        ChildRecords::Dense(Arc::new(table.read_all()?))
+                    }
                 }
             };
-            children.insert(c, recs);
+            loaded.insert(c, recs.clone());
+            children.insert_records(c, recs);
         }
     }
+    if sparse {
+        check_loaded(game, wave, &children, limit, progress)?;
+    }
     Ok(children)
+}
+
+/// The sparse children's real size against `limit`, for each tier of `wave`
+/// solved compact beside them (the plan counted them before their decided
+/// records): refuses before the tier's state is allocated.
+fn check_loaded<G: Solvable>(
+    game: &G,
+    wave: &[G::Tier],
+    children: &ChildValues<G::Tier>,
+    limit: Option<u64>,
+    progress: &dyn Progress,
+) -> Result<()> {
+    let kids = children.bytes();
+    for &t in wave {
+        let kind = compact_kind(game, t, limit, true);
+        let slots = game.tier_size(t);
+        let need = slots
+            .saturating_mul(kind.bytes_per_slot())
+            .saturating_add(slots / 256)
+            .saturating_add(kids);
+        progress.message(&format!(
+            "{}: child records held sparse ({} for {} slots); with the compact solver ({}) about {} in all",
+            game.tier_name(t),
+            format_bytes(kids),
+            game.stored_children(t)
+                .iter()
+                .map(|&c| game.tier_size(c))
+                .sum::<u64>(),
+            kind.describe(),
+            format_bytes(need)
+        ));
+        if let Some(l) = limit.filter(|&l| need > l) {
+            return Err(Error::Memory(format!(
+                "tier {} needs about {} with the compact solver and its children's records held sparse ({} of them: their wins and losses are more than planned), but the limit is {}; raise --memory or choose a smaller scope",
+                game.tier_name(t),
+                format_bytes(need),
+                format_bytes(kids),
+                format_bytes(l)
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A tier's summary, its records when solved in full, and whether it was solved now.
@@ -545,7 +609,8 @@ fn solve_one_tier<G: Solvable>(
         remove_checkpoint(&compact_checkpoint_path(out_dir, &name))?;
         (summary, None, false)
     } else if options.compact.applies(game, t, limit) {
-        let kind = compact_kind(game, t, limit);
+        let sparse = sparse_children(game, t, options.compact, limit);
+        let kind = compact_kind(game, t, limit, sparse);
         progress.message(&format!("{name}: compact solver ({})", kind.describe()));
         let ckpt =
             options.checkpointing(game.tier_size(t), compact_checkpoint_path(out_dir, &name));

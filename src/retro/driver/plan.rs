@@ -4,6 +4,7 @@ use super::{Compact, WORK_BYTES_PER_SLOT};
 use crate::error::{quote, Error, Result};
 use crate::retro::compact::CompactKind;
 use crate::retro::scope::{Scope, Solvable};
+use crate::retro::solver::SPARSE_BYTES_PER_64_SLOTS;
 use crate::tier::TierGame;
 use std::collections::BTreeMap;
 
@@ -25,6 +26,10 @@ pub struct Plan<T> {
     /// Peak bytes one tier at a time with the compact solver for every tier that
     /// exceeds a limit (`compact_memory`): the least [`Compact::Auto`] runs with.
     pub memory_compact: u64,
+    /// As `memory_compact` with the children of every tier held sparse
+    /// (`compact_memory`), before their decided records: what `--compact auto`
+    /// needs at least when `memory_compact` is over the limit.
+    pub memory_sparse: u64,
     /// Expected CPU seconds ([`Solvable::core_rate`] of each tier): a rough guide.
     pub cpu_seconds: f64,
 }
@@ -149,7 +154,14 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
         .unwrap_or(0);
     let memory_compact = tiers
         .iter()
-        .map(|&t| compact_memory(game, t, CompactKind::Plain))
+        .map(|&t| compact_memory(game, t, CompactKind::Plain, false))
+        .collect::<Result<Vec<u64>>>()?
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+    let memory_sparse = tiers
+        .iter()
+        .map(|&t| compact_memory(game, t, CompactKind::Plain, true))
         .collect::<Result<Vec<u64>>>()?
         .into_iter()
         .max()
@@ -165,6 +177,7 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
         memory,
         memory_serial,
         memory_compact,
+        memory_sparse,
         cpu_seconds,
     })
 }
@@ -188,11 +201,15 @@ pub(crate) fn batch_memory<G: TierGame>(game: &G, batch: &[G::Tier]) -> Result<u
 
 /// Estimated bytes to solve `tier` alone with the compact solver of `kind`: one
 /// or two bytes a slot (`CompactKind::bytes_per_slot`), its distance sets
-/// (16 bytes per 4,096 slots) and the records of its stored children.
+/// (16 bytes per 4,096 slots) and the records of its stored children, two bytes
+/// a slot, or held sparse ([`SparseRecords`](crate::retro::SparseRecords)) 9/64
+/// byte a slot before their decided records, which are counted when they are
+/// loaded (`check_loaded`).
 pub(crate) fn compact_memory<G: TierGame>(
     game: &G,
     tier: G::Tier,
     kind: CompactKind,
+    sparse: bool,
 ) -> Result<u64> {
     let slots = game.tier_size(tier);
     let kid_slots = checked_total(
@@ -201,23 +218,44 @@ pub(crate) fn compact_memory<G: TierGame>(
             .map(|c| game.tier_size(c)),
         "index slots",
     )?;
+    let kids = if sparse {
+        Some(kid_slots / 64 * SPARSE_BYTES_PER_64_SLOTS + SPARSE_BYTES_PER_64_SLOTS)
+    } else {
+        kid_slots.checked_mul(2)
+    };
     slots
         .checked_mul(kind.bytes_per_slot())
         .and_then(|w| w.checked_add(slots / 256))
-        .and_then(|w| w.checked_add(kid_slots.checked_mul(2)?))
+        .and_then(|w| w.checked_add(kids?))
         .ok_or_else(|| {
             Error::Memory("too large: the memory estimate does not fit in 64 bits".into())
         })
 }
 
-/// The compact solver's kind for `tier` under `limit`: counted (two bytes a
-/// slot) where that fits, plain (one) otherwise.
+/// Whether `tier`'s stored children are held sparse under `limit`: it is solved
+/// compact, and even the plain compact solver with its children's every record
+/// would exceed the limit.
+pub(crate) fn sparse_children<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    compact: Compact,
+    limit: Option<u64>,
+) -> bool {
+    limit.is_some_and(|l| {
+        compact.applies(game, tier, Some(l))
+            && compact_memory(game, tier, CompactKind::Plain, false).is_ok_and(|m| m > l)
+    })
+}
+
+/// The compact solver's kind for `tier` under `limit` (its children held sparse
+/// or not): counted (two bytes a slot) where that fits, plain (one) otherwise.
 pub(crate) fn compact_kind<G: TierGame>(
     game: &G,
     tier: G::Tier,
     limit: Option<u64>,
+    sparse: bool,
 ) -> CompactKind {
-    let fits = |l| compact_memory(game, tier, CompactKind::Counted).is_ok_and(|m| m <= l);
+    let fits = |l| compact_memory(game, tier, CompactKind::Counted, sparse).is_ok_and(|m| m <= l);
     if limit.is_none_or(fits) {
         CompactKind::Counted
     } else {
@@ -337,6 +375,16 @@ pub(crate) fn check_memory_serial<G: Solvable>(
         ),
         Compact::Auto => (plan.memory_serial, ""),
         Compact::Always => (plan.memory_compact, " with the compact solver"),
+    };
+    // Over the limit compact: the largest tiers' children held sparse, their
+    // decided records checked against the limit when loaded (`check_loaded`).
+    let (need, how) = if compact != Compact::Never && need > limit {
+        (
+            plan.memory_sparse,
+            " with the compact solver and the largest tiers' child records held sparse (before their wins and losses, 2 bytes each)",
+        )
+    } else {
+        (need, how)
     };
     if need > limit {
         return Err(Error::Memory(format!(

@@ -77,11 +77,13 @@
 mod levels;
 mod preds;
 mod scan;
+mod sparse;
 
 use levels::propagate;
 pub(super) use preds::{edges, pred_classes, pred_edges, PredScratch};
 use scan::scan_tier;
 pub(super) use scan::{scan_position, terminal_outcome, Scanned, Scratch};
+pub use sparse::{SparseRecords, SPARSE_BYTES_PER_64_SLOTS};
 
 use super::checkpoint::{self, Identity};
 use crate::error::{Error, Result};
@@ -121,13 +123,48 @@ const DIST: u32 = (1 << 14) - 1;
 /// it is propagated (absorption must not read it).
 const LATE: u32 = 1 << 30;
 
+/// The records of one solved child tier: every slot's record (two bytes a
+/// slot), or only its wins and losses ([`SparseRecords`], for tiers of billions
+/// of slots that are almost all draws; an empty slot then reads as a draw).
+#[derive(Clone, Debug)]
+pub enum ChildRecords {
+    /// Every slot's record.
+    Dense(Arc<Vec<u16>>),
+    /// A bit a slot and the decided slots' records.
+    Sparse(Arc<SparseRecords>),
+}
+
+impl ChildRecords {
+    /// Record of slot `index` ([`REC_NONE`] past the end).
+    #[inline]
+    pub fn get(&self, index: u64) -> u16 {
+        match self {
+            ChildRecords::Dense(v) => v.get(index as usize).copied().unwrap_or(REC_NONE),
+            ChildRecords::Sparse(s) => s.get(index),
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        match self {
+            ChildRecords::Dense(v) => v.len() as u64 * 2,
+            ChildRecords::Sparse(s) => s.bytes(),
+        }
+    }
+
+    /// Whether these are held sparse.
+    pub fn is_sparse(&self) -> bool {
+        matches!(self, ChildRecords::Sparse(_))
+    }
+}
+
 /// Solved records of the child tiers of the tier being solved, indexed by rank.
 #[derive(Debug)]
 pub struct ChildValues<T> {
     /// A short list searched linearly: a tier has a handful of children, and this
     /// lookup runs once per exit move (a `HashMap` spent 7 % of a Bagh-Chal solve
     /// hashing the tier key).
-    tables: Vec<(T, Arc<Vec<u16>>)>,
+    tables: Vec<(T, ChildRecords)>,
 }
 
 impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
@@ -136,12 +173,22 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
         ChildValues { tables: Vec::new() }
     }
 
-    /// Adds (or replaces) the records of one tier.
+    /// Adds (or replaces) the records of one tier, every slot's.
     pub fn insert(&mut self, tier: T, records: Arc<Vec<u16>>) {
+        self.insert_records(tier, ChildRecords::Dense(records));
+    }
+
+    /// Adds (or replaces) the records of one tier, in either form.
+    pub fn insert_records(&mut self, tier: T, records: ChildRecords) {
         match self.tables.iter_mut().find(|(t, _)| *t == tier) {
             Some(slot) => slot.1 = records,
             None => self.tables.push((tier, records)),
         }
+    }
+
+    /// Bytes held by the records of every tier loaded.
+    pub fn bytes(&self) -> u64 {
+        self.tables.iter().map(|(_, r)| r.bytes()).sum()
     }
 
     /// Position of `tier` in the list, if loaded (for [`ChildValues::record`]).
@@ -150,12 +197,9 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
     }
 
     /// Record `index` of the tier at list position `k` ([`REC_NONE`] past the end).
+    #[inline]
     pub(super) fn record(&self, k: usize, index: u64) -> u16 {
-        self.tables[k]
-            .1
-            .get(index as usize)
-            .copied()
-            .unwrap_or(REC_NONE)
+        self.tables[k].1.get(index)
     }
 
     /// The tier at list position `k`.
@@ -163,12 +207,15 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
         self.tables[k].0
     }
 
+    /// Whether the records of `tier` are loaded.
+    pub(crate) fn has(&self, tier: T) -> bool {
+        self.slot(tier).is_some()
+    }
+
     /// The records of `tier`, if loaded.
-    pub(crate) fn get(&self, tier: T) -> Option<&[u16]> {
-        self.tables
-            .iter()
-            .find(|(t, _)| *t == tier)
-            .map(|(_, v)| v.as_slice())
+    #[cfg(test)]
+    pub(crate) fn records(&self, tier: T) -> Option<&ChildRecords> {
+        self.slot(tier).map(|k| &self.tables[k].1)
     }
 
     /// Looks up the value of `pos` (which lies in `tier`).
@@ -178,7 +225,7 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
         tier: T,
         pos: &G::Pos,
     ) -> Result<(Value, u32)> {
-        let records = self.get(tier).ok_or_else(|| {
+        let k = self.slot(tier).ok_or_else(|| {
             Error::Internal(format!(
                 "child tier {} is not solved (needed by a move of {})",
                 game.tier_name(tier),
@@ -186,8 +233,7 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
             ))
         })?;
         let index = game.rank(tier, pos);
-        let rec = records.get(index as usize).copied().unwrap_or(REC_NONE);
-        decode(rec).ok_or_else(|| {
+        decode(self.record(k, index)).ok_or_else(|| {
             Error::Internal(format!(
                 "position {} ranks to empty slot {index} of tier {} (rank/unrank mismatch)",
                 game.format_position(pos),
