@@ -138,34 +138,18 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
     // Saturated sizes (`u64::MAX`) count as overflow too.
     let slots = checked_total(tiers.iter().map(|&t| game.tier_size(t)), "index slots")?;
     let placements = checked_total(tiers.iter().map(|&t| game.tier_placements(t)), "positions")?;
-    let memory = waves
-        .iter()
-        .map(|w| batch_memory(game, w))
-        .collect::<Result<Vec<u64>>>()?
-        .into_iter()
-        .max()
-        .unwrap_or(0);
-    let memory_serial = tiers
-        .iter()
-        .map(|&t| batch_memory(game, &[t]))
-        .collect::<Result<Vec<u64>>>()?
-        .into_iter()
-        .max()
-        .unwrap_or(0);
-    let memory_compact = tiers
-        .iter()
-        .map(|&t| compact_memory(game, t, CompactKind::Plain, false))
-        .collect::<Result<Vec<u64>>>()?
-        .into_iter()
-        .max()
-        .unwrap_or(0);
-    let memory_sparse = tiers
-        .iter()
-        .map(|&t| compact_memory(game, t, CompactKind::Plain, true))
-        .collect::<Result<Vec<u64>>>()?
-        .into_iter()
-        .max()
-        .unwrap_or(0);
+    let memory = peak(waves.iter().map(|w| batch_memory(game, w)))?;
+    let memory_serial = peak(tiers.iter().map(|&t| batch_memory(game, &[t])))?;
+    let memory_compact = peak(
+        tiers
+            .iter()
+            .map(|&t| compact_memory(game, t, CompactKind::Plain, false)),
+    )?;
+    let memory_sparse = peak(
+        tiers
+            .iter()
+            .map(|&t| compact_memory(game, t, CompactKind::Plain, true)),
+    )?;
     let cpu_seconds = tiers
         .iter()
         .map(|&t| game.tier_size(t) as f64 / game.core_rate(t))
@@ -180,6 +164,11 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
         memory_sparse,
         cpu_seconds,
     })
+}
+
+/// The largest of some estimates (0 for none), or the first that failed.
+fn peak(mut sizes: impl Iterator<Item = Result<u64>>) -> Result<u64> {
+    sizes.try_fold(0u64, |m, x| Ok(m.max(x?)))
 }
 
 /// Estimated bytes to solve `batch` at once: working memory of its tiers plus the
