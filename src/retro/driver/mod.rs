@@ -15,6 +15,7 @@ mod plan;
 mod summary;
 
 use plan::batches;
+use plan::compact_bytes;
 pub(crate) use plan::{batch_memory, check_memory_serial, compact_kind, sparse_children};
 pub use plan::{check_index, default_memory_limit, format_bytes, parse_size, plan, Plan};
 use summary::tier_summary;
@@ -558,11 +559,7 @@ fn check_loaded<G: Solvable>(
     let kids = children.bytes();
     for &t in wave {
         let kind = compact_kind(game, t, limit, true);
-        let slots = game.tier_size(t);
-        let need = slots
-            .saturating_mul(kind.bytes_per_slot())
-            .saturating_add(slots / 256)
-            .saturating_add(kids);
+        let need = compact_bytes(game.tier_size(t), kind, kids).unwrap_or(u64::MAX);
         progress.message(&format!(
             "{}: child records held sparse ({} for {} slots); with the compact solver ({}) about {} in all",
             game.tier_name(t),

@@ -200,7 +200,6 @@ pub(crate) fn compact_memory<G: TierGame>(
     kind: CompactKind,
     sparse: bool,
 ) -> Result<u64> {
-    let slots = game.tier_size(tier);
     let kid_slots = checked_total(
         game.stored_children(tier)
             .into_iter()
@@ -212,13 +211,19 @@ pub(crate) fn compact_memory<G: TierGame>(
     } else {
         kid_slots.checked_mul(2)
     };
-    slots
-        .checked_mul(kind.bytes_per_slot())
-        .and_then(|w| w.checked_add(slots / 256))
-        .and_then(|w| w.checked_add(kids?))
+    kids.and_then(|k| compact_bytes(game.tier_size(tier), kind, k))
         .ok_or_else(|| {
             Error::Memory("too large: the memory estimate does not fit in 64 bits".into())
         })
+}
+
+/// Bytes of the compact solver of `kind` on a tier of `slots` slots (its bytes
+/// and distance sets) beside `kids` bytes of child records; `None` past 64 bits.
+pub(crate) fn compact_bytes(slots: u64, kind: CompactKind, kids: u64) -> Option<u64> {
+    slots
+        .checked_mul(kind.bytes_per_slot())?
+        .checked_add(slots / 256)?
+        .checked_add(kids)
 }
 
 /// Whether `tier`'s stored children are held sparse under `limit`: it is solved
@@ -385,4 +390,42 @@ pub(crate) fn check_memory_serial<G: Solvable>(
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Over the compact estimate, `auto` and `always` fall back to the sparse one:
+    /// accepted at it, refused below it, with a message that says so; `never`
+    /// keeps the full estimate.
+    #[test]
+    fn the_sparse_estimate_is_the_last_resort() {
+        let g = crate::hunt::from_spec("kaooa-6").unwrap();
+        let plan = Plan::<crate::retro::hunt_tiers::HuntTier> {
+            waves: Vec::new(),
+            slots: 0,
+            placements: 0,
+            memory: 9000,
+            memory_serial: 8000,
+            memory_compact: 4000,
+            memory_sparse: 1000,
+            cpu_seconds: 0.0,
+        };
+        let check =
+            |limit, compact| check_memory_serial(&g, &Scope::Whole, &plan, Some(limit), compact);
+        for compact in [Compact::Auto, Compact::Always] {
+            assert!(check(1000, compact).is_ok());
+            let err = check(999, compact).unwrap_err().to_string();
+            assert!(
+                err.contains("held sparse") && err.contains("1000 B"),
+                "{err}"
+            );
+        }
+        let err = check(7999, Compact::Never).unwrap_err().to_string();
+        assert!(
+            !err.contains("sparse") && err.contains("one tier at a time"),
+            "{err}"
+        );
+    }
 }

@@ -55,7 +55,8 @@ impl SparseRecords {
         let n = table.records();
         let per = u64::from(table.block_records().max(1));
         let mut b = Builder::new(n);
-        // A window of blocks decoded in parallel: a few MB of records at a time.
+        // Windows of about 64 M slots: their blocks are decoded in parallel, and
+        // only each block's wins and losses are kept until the window is added.
         let window = (64 * 1024 * 1024 / per).max(1) as usize;
         progress.stage("sparse child records", n);
         for first in (0..table.blocks()).step_by(window) {
