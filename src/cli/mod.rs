@@ -22,6 +22,7 @@ pub mod play;
 pub mod playout;
 pub mod presets;
 pub mod prove;
+mod prove_within;
 pub mod query;
 pub mod serve;
 pub mod show;

@@ -48,21 +48,26 @@ pub(crate) struct Args {
     side: Option<String>,
     /// Directory of solved tables used as leaves (repeatable).
     #[arg(long)]
-    tables: Vec<PathBuf>,
+    pub(crate) tables: Vec<PathBuf>,
     #[command(flatten)]
     threads: Threads,
     #[command(flatten)]
-    hash: Hash,
+    pub(crate) hash: Hash,
     /// Time limit in seconds (then the answer is "unknown" with the root's numbers).
     #[arg(long)]
-    time: Option<f64>,
+    pub(crate) time: Option<f64>,
     /// Node limit over all threads.
     #[arg(long)]
-    nodes: Option<u64>,
+    pub(crate) nodes: Option<u64>,
     /// Write the certificate(s) of the result (nothing, with a note on stderr, when the
     /// value is unknown: the report is printed as usual).
     #[arg(long)]
-    save: Option<PathBuf>,
+    pub(crate) save: Option<PathBuf>,
+    /// Bound the claim by plies: "the side forces a win within N plies" is
+    /// proven or refuted by an exhaustive bounded search (no tables; without
+    /// --side, for both sides), with a certificate check-proof re-checks.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=huntsolve::prove::within::MAX_WITHIN as i64))]
+    pub(crate) within: Option<u32>,
     #[command(flatten)]
     pub(crate) opts: ProverOpts,
     #[command(flatten)]
@@ -193,6 +198,9 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         .as_deref()
         .map(|s| side_index(game, s))
         .transpose()?;
+    if let Some(plies) = args.within {
+        return super::prove_within::run(game, &pos, side, plies, args);
+    }
     let tables = TableDirs::open(game, &args.tables)?;
     if let Some(file) = &args.save {
         // Before the proof: a bad path must not cost the proof.
@@ -425,6 +433,9 @@ pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
             report.terminal_leaves,
             report.table_leaves
         );
+        if let Some(w) = cert.header.within {
+            s.push_str(&format!("within   {w} plies (the claim is bounded)\n"));
+        }
         if let Some(d) = report.depth {
             s.push_str(&format!("longest line {d} plies\n"));
         }

@@ -22,6 +22,8 @@
 //!                                  legal move order), varint child node
 //!                   3 every move   varint count, then count varint child nodes
 //!                                  (one per legal move, in legal move order)
+//!                   4 horizon      (no payload; only in a `no-win` certificate
+//!                                  bounded by `within`: the plies are used up)
 //! end-12   4      crc32 of every byte before it
 //! end-8    8      end magic b"HSPEND\r\n"
 //! ```
@@ -33,6 +35,16 @@
 //! opponent chooses and the goal side's nodes list every move; the graph may
 //! have cycles (endless play is a draw) and no leaf is a win for the goal side.
 //! A repetition in the prover's search is an edge back to a node of the graph.
+//!
+//! A header with `within: D` bounds the claim by D plies from the root (a
+//! field older files lack, and which is not written when absent, so their bytes
+//! are unchanged): kind `win` then says the goal side forces a win within D
+//! plies (the acyclic graph's longest line is at most D), kind `no-win` that
+//! it cannot force one within D plies. A node met after k plies needs its
+//! claim for D - k plies only, so a `no-win` graph may stop at a *horizon*
+//! leaf (tag 4) where no plies are left, and a table leaf may be a win for
+//! the goal side if its distance is beyond the plies left
+//! ([`Certificate::plies_left`]).
 //!
 //! Every field is checked when reading; a damaged file is a [`CertError`]
 //! naming what is wrong, never a panic.
@@ -93,6 +105,10 @@ pub struct CertHeader {
     pub tables: Vec<TableRef>,
     /// Who wrote it.
     pub writer: String,
+    /// The claim holds within this many plies from the root (absent: for
+    /// ever); see the module docs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<u32>,
 }
 
 /// Checks, before any work, that a certificate can be saved at `path`: its
@@ -208,7 +224,7 @@ pub enum CertError {
         /// The count read.
         count: u64,
     },
-    /// A node tag other than 0 to 3.
+    /// A node tag other than 0 to 4.
     Tag {
         /// The node.
         node: u64,
@@ -285,6 +301,9 @@ pub enum Node {
     },
     /// The other side: one child per legal move, in legal move order.
     All(Vec<u32>),
+    /// The plies of a bounded `no-win` claim are used up here (the game
+    /// goes on).
+    Horizon,
 }
 
 /// A certificate: header and nodes (node 0 is the root).
@@ -386,6 +405,7 @@ impl Certificate {
                         put_varint(&mut out, c as u64);
                     }
                 }
+                Node::Horizon => out.push(4),
             }
         }
         let crc = crc32fast::hash(&out);
@@ -473,6 +493,7 @@ impl Certificate {
                     }
                     Node::All(ch)
                 }
+                4 => Node::Horizon,
                 tag => return Err(CertError::Tag { node: i, tag }),
             };
             nodes.push(node);
@@ -547,6 +568,50 @@ impl Certificate {
             }
         }
         Some(depth[0])
+    }
+
+    /// For a claim bounded by `within` plies: the plies each node's own claim
+    /// must cover, the most any line from the root leaves it (the root
+    /// `within`, a child one less than its parent, at least 0). Lines may
+    /// cycle, so this is a longest-path problem on a graph whose values only
+    /// fall along edges: nodes are settled from the most plies down, by a
+    /// queue per ply count, each once. Unreached nodes get 0.
+    pub fn plies_left(&self, within: u32) -> Vec<u32> {
+        let n = self.nodes.len();
+        let mut left = vec![0u32; n];
+        // The most plies a node has been queued with (-1: not yet).
+        let mut queued = vec![-1i64; n];
+        let mut settled = vec![false; n];
+        if n == 0 {
+            return left;
+        }
+        let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); within as usize + 1];
+        queued[0] = within as i64;
+        buckets[within as usize].push(0);
+        for k in (0..=within as usize).rev() {
+            while let Some(v) = buckets[k].pop() {
+                let v = v as usize;
+                if settled[v] {
+                    continue;
+                }
+                settled[v] = true;
+                left[v] = k as u32;
+                let kids: &[u32] = match &self.nodes[v] {
+                    Node::One { child, .. } => std::slice::from_ref(child),
+                    Node::All(c) => c,
+                    _ => &[],
+                };
+                let next = k.saturating_sub(1);
+                for &c in kids {
+                    let c = c as usize;
+                    if !settled[c] && queued[c] < next as i64 {
+                        queued[c] = next as i64;
+                        buckets[next].push(c as u32);
+                    }
+                }
+            }
+        }
+        left
     }
 }
 

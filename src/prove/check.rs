@@ -10,6 +10,13 @@
 //! file named in the header. A `win` graph must be acyclic (the goal side makes
 //! progress); a `no-win` graph may cycle (endless play is a draw), so its check
 //! is local: every node of the closed graph satisfies its own condition.
+//!
+//! A claim bounded by `within` plies (see [`super::certificate`]) is checked
+//! the same way, plus: a `win` graph's longest line is at most `within`
+//! plies; in a `no-win` graph every node gets the plies its claim must cover
+//! ([`Certificate::plies_left`]), a horizon leaf must have none left (and the
+//! game must go on there), and a table leaf may be a win for the goal side
+//! only at a distance beyond the plies left.
 
 use super::certificate::{Certificate, Kind, Node, TableRef};
 use crate::error::{Error, Result};
@@ -55,6 +62,9 @@ pub struct CheckReport {
     pub table_leaves: u64,
     /// For `win`: the longest line in plies (an upper bound on the distance).
     pub depth: Option<u32>,
+    /// The plies the claim is bounded by (absent: for ever).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<u32>,
     /// Number of problems found.
     pub problems: u64,
     /// The first problems.
@@ -92,7 +102,7 @@ pub(crate) fn validate(cert: &Certificate) -> Result<()> {
     }
     for (i, node) in cert.nodes.iter().enumerate() {
         match node {
-            Node::Terminal => {}
+            Node::Terminal | Node::Horizon => {}
             Node::Table { table, .. } => {
                 if *table as usize >= h.tables.len() {
                     return bad(format!(
@@ -164,10 +174,15 @@ pub fn check<G: Notation>(
             terminal_leaves: 0,
             table_leaves: 0,
             depth: None,
+            within: h.within,
             problems: 0,
             examples: Vec::new(),
         },
         moves: Vec::new(),
+        plies_left: match (h.kind, h.within) {
+            (Kind::NoWin, Some(d)) => Some(cert.plies_left(d)),
+            _ => None,
+        },
     };
     let n = cert.nodes.len();
     let mut pos: Vec<Option<G::Pos>> = vec![None; n];
@@ -195,8 +210,12 @@ pub fn check<G: Notation>(
     }
     if h.kind == Kind::Win {
         walk.report.depth = cert.depth();
-        if walk.report.depth.is_none() {
-            walk.problem("the proof graph has a cycle (no progress to a win)".into());
+        match (walk.report.depth, h.within) {
+            (None, _) => walk.problem("the proof graph has a cycle (no progress to a win)".into()),
+            (Some(d), Some(w)) if d > w => walk.problem(format!(
+                "the longest line has {d} plies, more than the {w} claimed"
+            )),
+            _ => {}
         }
     }
     Ok(walk.report)
@@ -213,6 +232,8 @@ struct Walk<'a, G: Notation> {
     chooser: usize,
     report: CheckReport,
     moves: Vec<G::Move>,
+    /// For a `no-win` claim bounded by `within`: the plies each node covers.
+    plies_left: Option<Vec<u32>>,
 }
 
 impl<G: Notation> Walk<'_, G> {
@@ -229,6 +250,14 @@ impl<G: Notation> Walk<'_, G> {
             Kind::Win => won_by(v, mover, self.side),
             Kind::NoWin => !won_by(v, mover, self.side),
         }
+    }
+
+    /// Whether a goal side's win in `distance` plies at node `v` is beyond
+    /// the plies its bounded `no-win` claim covers.
+    fn beyond(&self, v: usize, distance: u32) -> bool {
+        self.plies_left
+            .as_ref()
+            .is_some_and(|left| distance > left[v])
     }
 
     /// Checks node `v` at position `p`; returns the children it reaches, with
@@ -275,7 +304,7 @@ impl<G: Notation> Walk<'_, G> {
                             self.problem(format!(
                                 "node {v}: the table says {val} in {d}, the proof {value} in {distance}"
                             ));
-                        } else if !self.good(val, mover) {
+                        } else if !self.good(val, mover) && !self.beyond(v, d) {
                             self.problem(format!(
                                 "node {v}: the table value {val} contradicts the claim"
                             ));
@@ -283,6 +312,19 @@ impl<G: Notation> Walk<'_, G> {
                     }
                 }
             }
+            Node::Horizon => match &self.plies_left {
+                None => self.problem(format!(
+                    "node {v}: a horizon leaf outside a no-win claim bounded by plies"
+                )),
+                Some(left) if left[v] > 0 => self.problem(format!(
+                    "node {v}: a horizon leaf with {} plies of the claim left",
+                    left[v]
+                )),
+                Some(_) if over.is_some() => {
+                    self.problem(format!("node {v}: a horizon leaf where the game is over"))
+                }
+                Some(_) => {}
+            },
             Node::One { mv, child } => {
                 if over.is_some() {
                     self.problem(format!("node {v}: the game is over here"));

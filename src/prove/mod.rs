@@ -157,6 +157,7 @@ pub mod dfpn;
 pub mod frontier;
 pub mod tables;
 pub mod tt;
+pub mod within;
 
 pub use dfpn::{
     extract, wins_for, LeafTable, ProveConfig, Prover, RunOutcome, RunReport, StopReason,

@@ -19,6 +19,7 @@ mod prove_bounds;
 mod prove_frontier;
 mod prove_memory;
 mod prove_openings;
+mod prove_within;
 mod retro_graph;
 mod retro_hunt;
 mod retro_published;

@@ -408,6 +408,7 @@ pub fn extract<G: Notation, O: Oracle<G>>(
                         nodes: nodes.len() as u64,
                         tables: b.tables,
                         writer: format!("huntsolve {} prove", env!("CARGO_PKG_VERSION")),
+                        within: None,
                     },
                     nodes,
                 })

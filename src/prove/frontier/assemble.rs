@@ -230,6 +230,7 @@ impl Assembler<'_> {
                     distance,
                 },
                 Node::Terminal => Node::Terminal,
+                Node::Horizon => Node::Horizon,
             };
             self.push(nd)?;
         }
@@ -403,6 +404,7 @@ fn assemble(
             nodes: nodes.len() as u64,
             tables: tables_used,
             writer: format!("huntsolve {} frontier", env!("CARGO_PKG_VERSION")),
+            within: None,
         },
         nodes,
     };

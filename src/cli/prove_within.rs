@@ -1,0 +1,176 @@
+//! `huntsolve prove <rules> [position] --within N [--side NAME] [--nodes N]
+//! [--time S] [--hash MiB] [--save FILE] [--json]`: a claim bounded by plies
+//! ([`huntsolve::prove::within`]): for the side named (without `--side`, for
+//! each side, the side to move first), "it forces a win within N plies" is
+//! proven or refuted by an exhaustive bounded search. With `--save FILE`, each
+//! decided claim's certificate (one side: FILE; both: `FILE.<side>`).
+
+use super::out;
+use super::prove::{peak_memory, Args};
+use huntsolve::progress::Progress;
+use huntsolve::prove::within::{prove_within, WithinConfig, WithinReport};
+use huntsolve::prove::RunOutcome;
+use huntsolve::retro::TierGame;
+use huntsolve::{Error, Result};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Largest certificate written (nodes).
+const MAX_CERT_NODES: usize = 50_000_000;
+
+#[derive(Serialize)]
+struct Claim {
+    #[serde(flatten)]
+    report: WithinReport,
+    /// `forces a win within N plies`, `cannot force a win within N plies`, or `unknown`.
+    claim: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    certificate: Option<Saved>,
+}
+
+#[derive(Serialize)]
+struct Saved {
+    file: String,
+    nodes: usize,
+    bytes: usize,
+}
+
+#[derive(Serialize)]
+struct WithinOut {
+    rules: String,
+    position: String,
+    side_to_move: &'static str,
+    within: u32,
+    claims: Vec<Claim>,
+    peak_memory_bytes: Option<u64>,
+}
+
+/// Runs `prove --within plies` for `side` (None: both sides).
+pub(crate) fn run<G: TierGame>(
+    game: &G,
+    pos: &G::Pos,
+    side: Option<usize>,
+    plies: u32,
+    args: &Args,
+) -> Result<()> {
+    if !args.tables.is_empty() {
+        return Err(Error::Input(
+            "--within does not read tables: a bounded claim is searched from the rules alone; drop --tables".into(),
+        ));
+    }
+    if let Some(t) = args.time {
+        huntsolve::progress::check_seconds("--time", t).map_err(Error::Input)?;
+    }
+    if let Some(file) = &args.save {
+        huntsolve::prove::certificate::check_save_path(file)?;
+    }
+    let mover = game.side_to_move(pos);
+    let sides: Vec<usize> = match side {
+        Some(s) => vec![s],
+        None => vec![mover, 1 - mover],
+    };
+    let bars = out::Bars::new();
+    let mut claims = Vec::new();
+    let mut save_error = None;
+    for &s in &sides {
+        bars.stage(&format!("prove --within {plies}: {}", game.side_name(s)), 0);
+        let cfg = WithinConfig {
+            plies,
+            nodes: args.nodes,
+            time: args.time.map(Duration::from_secs_f64),
+            hash_mib: args.hash.or(1024),
+        };
+        let (report, search) = prove_within(game, pos, s, cfg)?;
+        bars.finish_stage();
+        if huntsolve::progress::stop_requested() {
+            return Err(Error::Interrupted);
+        }
+        let claim = match report.outcome {
+            RunOutcome::Proven => format!("forces a win within {plies} plies"),
+            RunOutcome::Disproven => format!("cannot force a win within {plies} plies"),
+            RunOutcome::Unknown => "unknown".to_string(),
+        };
+        let mut certificate = None;
+        if let (Some(file), true, None) = (
+            &args.save,
+            report.outcome != RunOutcome::Unknown,
+            &save_error,
+        ) {
+            let path = if sides.len() > 1 {
+                PathBuf::from(format!("{}.{}", file.display(), game.side_name(s)))
+            } else {
+                file.clone()
+            };
+            match search
+                .certificate(pos, report.outcome, MAX_CERT_NODES)
+                .and_then(|c| c.write(&path).map(|()| c))
+            {
+                Ok(c) => {
+                    certificate = Some(Saved {
+                        file: path.display().to_string(),
+                        nodes: c.nodes.len(),
+                        bytes: c.encode().len(),
+                    })
+                }
+                Err(e) => save_error = Some(e),
+            }
+        }
+        claims.push(Claim {
+            report,
+            claim,
+            certificate,
+        });
+    }
+    let o = WithinOut {
+        rules: game.rules_string(),
+        position: game.format_position(pos),
+        side_to_move: game.side_name(mover),
+        within: plies,
+        claims,
+        peak_memory_bytes: peak_memory(),
+    };
+    if args.json.json {
+        let s = serde_json::to_string(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
+        if save_error.is_some() {
+            out::print_json_document_with_error(&s)?;
+        } else {
+            out::print_json_document(&s)?;
+        }
+    } else {
+        out::print(&text(&o))?;
+    }
+    save_error.map_or(Ok(()), Err)
+}
+
+fn text(o: &WithinOut) -> String {
+    let mut s = format!(
+        "rules    {}\nposition {}\nto move  {}\n",
+        o.rules, o.position, o.side_to_move
+    );
+    for c in &o.claims {
+        let r = &c.report;
+        s.push_str(&format!(
+            "claim    {} {}{}: {} positions searched, {} kept, {:.2} s\n",
+            r.side_name,
+            c.claim,
+            r.stopped
+                .map_or(String::new(), |w| format!(" (stopped: {w})")),
+            r.nodes,
+            r.positions,
+            r.seconds
+        ));
+        if let Some(f) = &c.certificate {
+            s.push_str(&format!(
+                "saved    {} ({} nodes, {} bytes)\n",
+                f.file, f.nodes, f.bytes
+            ));
+        }
+    }
+    s.push_str(&format!(
+        "peak memory {}\n",
+        o.peak_memory_bytes
+            .map_or("unknown".into(), |b| format!("{} MiB", b >> 20))
+    ));
+    s
+}
