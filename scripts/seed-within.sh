@@ -32,7 +32,7 @@ for d in "$@"; do
   set -e
   check_s=$(echo "$(date +%s.%N) - $start" | bc)
   bytes=$(stat -c %s "$cert" 2>/dev/null || echo 0)
-  sha=$(sha256sum "$cert" 2>/dev/null | cut -d' ' -f1)
+  sha=$( (sha256sum "$cert" 2>/dev/null || true) | cut -d" " -f1)
   if [ "$bytes" -gt 10000000 ]; then
     mkdir -p "$dir/large"
     mv "$cert" "$dir/large/"

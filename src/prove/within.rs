@@ -145,7 +145,7 @@ impl<'a, G: Game> WithinSearch<'a, G> {
             }
         }
         self.nodes += 1;
-        if self.nodes % 1024 == 0 && self.limit_reached() {
+        if self.nodes.is_multiple_of(1024) && self.limit_reached() {
             return None;
         }
         let mut moves = Vec::new();
