@@ -8,7 +8,7 @@ use super::{
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
-use crate::retro::checkpoint::{self};
+use super::checkpoint;
 use crate::tier::{decode, encode, TierGame};
 use rayon::prelude::*;
 use std::collections::btree_map::Entry;

@@ -42,7 +42,7 @@
 //! while the lists are full is marked in its word (`SPILL`) and swept back at its
 //! level, as the scan's share is (`levels::propagate`).
 //!
-//! Checkpoints (`solve_tier_checkpointed`, format in [`super::checkpoint`]): at
+//! Checkpoints (`solve_tier_checkpointed`, format in [`checkpoint`]): at
 //! a level boundary of propagation (the first right after the scan) the whole
 //! state is the words, the listed frontier, the scan's `ScanLevels`, the
 //! next distance and the level count; it is written when
@@ -74,6 +74,7 @@
 //! previous solver, kept as baseline and cross-check): a position's value and
 //! distance are a function of the game graph.
 
+pub mod checkpoint;
 mod levels;
 mod preds;
 mod scan;
@@ -85,7 +86,7 @@ use scan::scan_tier;
 pub(super) use scan::{scan_position, terminal_outcome, Scanned, Scratch};
 pub use sparse::{SparseRecords, SPARSE_BYTES_PER_64_SLOTS};
 
-use super::checkpoint::{self, Identity};
+use checkpoint::Identity;
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::Progress;
@@ -297,7 +298,7 @@ pub struct ListReport {
 }
 
 /// Where and how often `solve_tier_checkpointed` saves the state of a tier
-/// (format: [`super::checkpoint`]).
+/// (format: [`checkpoint`]).
 #[derive(Clone, Debug)]
 pub struct Checkpointing {
     /// The checkpoint file (written by a temporary file beside it and a rename).
