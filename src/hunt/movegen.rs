@@ -1,11 +1,11 @@
 //! Hunt move generation: drops, steps, single captures and capture chains, the
 //! end of the game, and the [`Game`] rules interface of [`HuntGame`].
 
+use super::position::bits;
 use super::{
     Chain, FirstDrop, HuntGame, HuntMove, HuntPos, HunterStart, MoveKind, PreyNoMoves, Removal,
     Side,
 };
-use super::position::bits;
 use crate::board::Board;
 use crate::game::{Game, Value};
 

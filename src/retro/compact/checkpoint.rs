@@ -44,10 +44,10 @@
 //! panic and never wrong data.
 
 use super::{Boundary, Bytes, CompactKind, MAX_BYTE, SET_WORDS};
+use crate::error::{Error, Result, TableFault};
 use crate::retro::solver::checkpoint::{
     check_identity, ensure, write_atomically, Checked, Identity, Summing,
 };
-use crate::error::{Error, Result, TableFault};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::Path;

@@ -322,7 +322,10 @@ pub(in crate::retro) fn write_atomically(
 /// Reads a checkpoint's rules, tier and size, and refuses them unless they are
 /// `id`'s: [`TableFault::WrongRules`] for other rules, [`TableFault::WrongTier`]
 /// for another tier or size. Returns the tier name and size.
-pub(in crate::retro) fn check_identity<R: Read>(r: &mut Checked<R>, id: &Identity) -> Result<(String, u64)> {
+pub(in crate::retro) fn check_identity<R: Read>(
+    r: &mut Checked<R>,
+    id: &Identity,
+) -> Result<(String, u64)> {
     let path = r.path;
     let fingerprint = r.u64()?;
     let rules = r.text("rules string")?;
