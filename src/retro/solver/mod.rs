@@ -139,7 +139,7 @@ pub enum ChildRecords {
 impl ChildRecords {
     /// Record of slot `index` ([`REC_NONE`] past the end).
     #[inline]
-    pub fn get(&self, index: u64) -> u16 {
+    pub(crate) fn get(&self, index: u64) -> u16 {
         match self {
             ChildRecords::Dense(v) => v.get(index as usize).copied().unwrap_or(REC_NONE),
             ChildRecords::Sparse(s) => s.get(index),
@@ -147,7 +147,7 @@ impl ChildRecords {
     }
 
     /// Bytes held.
-    pub fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         match self {
             ChildRecords::Dense(v) => v.len() as u64 * 2,
             ChildRecords::Sparse(s) => s.bytes(),
@@ -155,7 +155,7 @@ impl ChildRecords {
     }
 
     /// Whether these are held sparse.
-    pub fn is_sparse(&self) -> bool {
+    pub(crate) fn is_sparse(&self) -> bool {
         matches!(self, ChildRecords::Sparse(_))
     }
 }
@@ -181,7 +181,7 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
     }
 
     /// Adds (or replaces) the records of one tier, in either form.
-    pub fn insert_records(&mut self, tier: T, records: ChildRecords) {
+    pub(crate) fn insert_records(&mut self, tier: T, records: ChildRecords) {
         match self.tables.iter_mut().find(|(t, _)| *t == tier) {
             Some(slot) => slot.1 = records,
             None => self.tables.push((tier, records)),
@@ -189,7 +189,7 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
     }
 
     /// Bytes held by the records of every tier loaded.
-    pub fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         self.tables.iter().map(|(_, r)| r.bytes()).sum()
     }
 
