@@ -28,6 +28,11 @@ Three rules; the script prints what it measured and exits 1 naming every violati
    has no order in which its files can be read, tested or moved one at a time; the fix
    is to move what both need into the lower one or into a new small module they share.
 
+   What the scan does not see: a `#[macro_export]` macro lives at the crate root (an
+   ancestor of every module), so naming one is no dependency; a method called on a value
+   (`x.f()`, `Self::f`) is seen only through the `use` of its type or trait, which a file
+   naming another module's items normally has.
+
 3. **pub fn.** At most MAX_PUB_FN lines match `^\\s*pub fn ` in src/ (the count
    `grep -rhE '^\\s*pub fn ' src | wc -l` gives, test code included): a function that
    nothing outside its crate calls is `pub(crate)` or narrower.
@@ -228,16 +233,12 @@ def parse_use_tree(toks, k):
 
 
 def use_statements(code, toks, skip):
-    """(offset, segments, bound name) of every `use` in `code` outside the `skip` spans."""
+    """(offset, segments, bound name) of every `use` in `code` outside the `skip` spans
+    (`use` is a keyword: with comments and strings blanked, every `use` token starts one)."""
     out = []
     for k, (at, t) in enumerate(toks):
-        if t != "use" or inside(skip, at):
+        if t != "use" or inside(skip, at) or (k and toks[k - 1][1] == "#"):
             continue
-        prev = toks[k - 1][1] if k else ""
-        if prev in ("::", ".") or (k and is_ident(prev[-1]) and prev not in ("pub", "crate", "super", "self", ")")):
-            # not the keyword at the start of an item (`pub use`, `pub(crate) use` are)
-            if prev not in ("pub",):
-                continue
         trees, _ = parse_use_tree(toks, k + 1)
         out.extend((at, segs, name) for segs, name in trees)
     return out
@@ -571,7 +572,7 @@ def main():
         for (parent, a, b), refs in sorted(edges.items()):
             print(f"  {house.display(parent, a)} -> {house.display(parent, b)}  ({refs[0][0]}:{refs[0][1]} {refs[0][2]})")
     rings = cycles(edges)
-    print(f"file circles: {len(house.nodes)} modules, {len(edges)} dependencies between siblings, {len(rings)} circles")
+    print(f"file circles: {len(house.nodes)} modules, {len(edges)} dependencies between siblings, {len(rings)} circle(s)")
     for parent, comp in rings:
         names = [house.display(parent, c) for c in comp]
         lines = [f"circle among {', '.join(names)}:"]
