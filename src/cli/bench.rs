@@ -218,34 +218,9 @@ fn run_mcts(args: &Args, iterations: u64, only: &Option<Vec<&str>>) -> Result<()
     ))
 }
 
-/// Runs `bench`.
+/// Runs `bench` (its `--retro`, `--ladder` and `--prove` forms are run from
+/// `super::run_bench`: their files build on this one's [`Args`]).
 pub(crate) fn run(args: Args) -> Result<()> {
-    if let Some(rules) = &args.retro {
-        return super::bench_retro::run(&args, rules, &super::out::Bars::new());
-    }
-    if !args.ladder.is_empty() {
-        return super::bench_ladder::run(&args, &super::out::Bars::new());
-    }
-    if args.prove && args.seeds {
-        return super::bench_prove::bench_seeds(
-            args.threads.or(1),
-            args.hash.or(256),
-            args.seed,
-            args.prover,
-            args.json,
-        );
-    }
-    if args.prove {
-        return super::bench_prove::bench_prove(
-            args.threads.or(1),
-            args.hash.or(64),
-            args.seed,
-            args.spread_plies
-                .unwrap_or(huntsolve::prove::dfpn::DEFAULT_SPREAD_PLIES),
-            args.prover,
-            args.json,
-        );
-    }
     if let Some(n) = args.mcts {
         if n == 0 {
             return Err(Error::Input("--mcts: at least 1 iteration".into()));

@@ -109,13 +109,14 @@ pub(crate) fn main() -> (Result<()>, bool) {
         Command::Perft(a) => perft::run(a),
         Command::Show(a) => show::run(a),
         Command::Playout(a) => playout::run(a),
+        Command::Solve(a) if a.mpi => solve_mpi::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Query(a) => query::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Openings(a) => openings::run(a),
         Command::Play(a) => play::run(a),
-        Command::Bench(a) => bench::run(a),
+        Command::Bench(a) => run_bench(a),
         Command::Compare(a) => compare::run(a),
         Command::Sweep(a) => sweep::run(a),
         Command::Prove(a) => prove::run(a),
@@ -126,6 +127,39 @@ pub(crate) fn main() -> (Result<()>, bool) {
         Command::Serve(a) => serve::run(a),
     };
     (result, json)
+}
+
+/// Runs `bench`: the `--retro`, `--ladder` and `--prove` forms, whose files
+/// take [`bench::Args`], or the search benchmark of `bench.rs` itself (so that
+/// `bench.rs` needs none of them and they need only it).
+fn run_bench(args: bench::Args) -> Result<()> {
+    if let Some(rules) = &args.retro {
+        return bench_retro::run(&args, rules, &out::Bars::new());
+    }
+    if !args.ladder.is_empty() {
+        return bench_ladder::run(&args, &out::Bars::new());
+    }
+    if args.prove && args.seeds {
+        return bench_prove::bench_seeds(
+            args.threads.or(1),
+            args.hash.or(256),
+            args.seed,
+            args.prover,
+            args.json,
+        );
+    }
+    if args.prove {
+        return bench_prove::bench_prove(
+            args.threads.or(1),
+            args.hash.or(64),
+            args.seed,
+            args.spread_plies
+                .unwrap_or(huntsolve::prove::dfpn::DEFAULT_SPREAD_PLIES),
+            args.prover,
+            args.json,
+        );
+    }
+    bench::run(args)
 }
 
 /// Prints a usage error and exits as clap does, except that a long value or

@@ -103,10 +103,8 @@ pub(super) fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
 }
 
 /// Runs `solve`.
+/// (`solve --mpi` is `super::solve_mpi::run`, which builds on this file.)
 pub(crate) fn run(args: Args) -> Result<()> {
-    if args.mpi {
-        return super::solve_mpi::run(args);
-    }
     if args.split_tiers {
         return Err(Error::Input(
             "--split-tiers splits tiers across the ranks of an MPI job: give --mpi too, under mpirun or srun".into(),

@@ -1,7 +1,7 @@
 //! The hunt evaluation: material, mobility, threats, trapped hunters, prey in
 //! hand, with weights settable by name.
 
-use super::movegen::bits;
+use super::position::bits;
 use super::{HuntGame, HuntPos};
 use crate::error::{Error, Result};
 use crate::game::Evaluate;

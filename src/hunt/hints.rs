@@ -7,7 +7,7 @@
 //! ([`SymKeys`]: per point, one key per symmetry), and keeps the smallest.
 //! Hands, captures and the side to move are the same in every image.
 
-use super::movegen::bits;
+use super::position::bits;
 use super::position::Keys;
 use super::{HuntGame, HuntPos};
 use crate::board::Board;

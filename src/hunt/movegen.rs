@@ -1,6 +1,7 @@
 //! Hunt move generation: drops, steps, single captures and capture chains, the
 //! end of the game, and the [`Game`] rules interface of [`HuntGame`].
 
+use super::position::bits;
 use super::{
     Chain, FirstDrop, HuntGame, HuntMove, HuntPos, HunterStart, MoveKind, PreyNoMoves, Removal,
     Side,
@@ -343,21 +344,6 @@ impl HuntGame {
         }
         Some(taken)
     }
-}
-
-/// Iterates the set bits of a mask as indices.
-#[inline]
-pub(super) fn bits(mut m: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            // `& 63` tells the compiler the index fits the 64-entry tables.
-            let i = m.trailing_zeros() as usize & 63;
-            m &= m - 1;
-            Some(i)
-        }
-    })
 }
 
 #[inline]

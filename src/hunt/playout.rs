@@ -7,7 +7,7 @@
 //! at least one jump the draw falls back to the full move list (every chain
 //! starts with a single jump, so "no single jump" means "no capture").
 
-use super::movegen::bits;
+use super::position::bits;
 use super::{HuntGame, HuntMove, HuntPos, PreyNoMoves};
 use crate::game::Game;
 use crate::random::Rng;

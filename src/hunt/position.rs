@@ -1,7 +1,6 @@
 //! Hunt positions and moves: the position type, the move type, Zobrist keys and
 //! the incremental hash, and positions mapped by a board symmetry.
 
-use super::movegen::bits;
 use super::HuntGame;
 
 /// A hunt position: bitboards (bit i = point id i), hands, captures, side to move.
@@ -87,6 +86,21 @@ impl HuntMove {
             captured: 0,
         }
     }
+}
+
+/// Iterates the set bits of a mask as indices.
+#[inline]
+pub(super) fn bits(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            // `& 63` tells the compiler the index fits the 64-entry tables.
+            let i = m.trailing_zeros() as usize & 63;
+            m &= m - 1;
+            Some(i)
+        }
+    })
 }
 
 /// Zobrist keys of one game.

@@ -15,6 +15,13 @@ use std::path::{Path, PathBuf};
 /// Name of the lock file inside the output directory.
 pub const LOCK_FILE: &str = ".huntsolve.lock";
 
+/// File in the output directory naming the tier a split solve is working on
+/// (written by part 0 of `split::solve_split` before the tier starts, removed
+/// when the solve ends), so that a rerun can say which tier an earlier run left
+/// unfinished even when that run was killed before it could say so. Named here,
+/// with the other files a writer leaves in the directory.
+pub const UNFINISHED_MARK: &str = ".split-unfinished";
+
 /// An exclusive claim on an output directory, released when dropped.
 #[derive(Debug)]
 pub struct DirLock {
@@ -108,7 +115,7 @@ pub(crate) fn remove_stale_temporaries(dir: &Path) -> Result<usize> {
     let rd =
         std::fs::read_dir(dir).map_err(|e| Error::io(format!("listing {}", dir.display()), e))?;
     // The split solve's mark, written as `<mark>.tmp<pid>` and renamed.
-    let mark_tmp = format!("{}.tmp", crate::retro::split::UNFINISHED_MARK);
+    let mark_tmp = format!("{UNFINISHED_MARK}.tmp");
     let mut removed = 0;
     for entry in rd {
         let entry = entry.map_err(|e| Error::io(format!("listing {}", dir.display()), e))?;

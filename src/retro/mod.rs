@@ -1,14 +1,15 @@
 //! Retrograde analysis: tiers, indexing, the solver, the solve driver.
 //!
 //! - [`crate::tier`] (below this module): the [`TierGame`] interface and the record encoding.
-//! - [`solver`]: [`solve_tier`], backward induction inside one tier.
+//! - [`solver`]: [`solve_tier`], backward induction inside one tier; its
+//!   [`solver::checkpoint`]: a tier's solver state on disk at a level boundary, to resume
+//!   inside the tier (and the checkpoint machinery both solvers share).
 //! - [`reference`](mod@reference): the previous solver, the baseline of `bench --retro` and a cross-check.
 //! - [`tafl_tiers`]: tafl as a [`TierGame`] (tiers by material, king-cell index).
 //! - [`scope`]: which tiers a solve covers ([`Scope`], [`Solvable`]).
 //! - [`compact`]: the one-byte-a-slot solver for tiers whose solver words do not fit in memory.
 //! - [`split`]: one tier solved in parts (MPI ranks, or threads in tests) exchanging predecessor updates.
-//! - [`checkpoint`]: a tier's solver state on disk at a level boundary, to resume inside the tier.
-//! - [`compact_checkpoint`]: the same for the compact solver (one zstd stream of its bytes).
+//! - [`compact::checkpoint`]: the same for the compact solver (one zstd stream of its bytes).
 //! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
 //! - [`schedule`]: which tier goes to which worker next in an MPI solve (`cluster`), without MPI.
 //! - [`bench`](mod@bench): chosen tiers solved in memory by both solvers, timed.
@@ -16,9 +17,7 @@
 
 pub mod bench;
 pub mod cache;
-pub mod checkpoint;
 pub mod compact;
-pub mod compact_checkpoint;
 pub mod driver;
 pub mod hunt_tiers;
 pub mod lock;

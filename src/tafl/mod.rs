@@ -32,6 +32,7 @@ mod movegen;
 mod notation;
 mod position;
 pub mod rules;
+mod slides;
 
 use crate::error::Result;
 pub use eval::EvalWeights;

@@ -2,7 +2,6 @@
 //! (step 1 of the method), their values given the frontier's (the two
 //! fixpoints of the module docs), and the selection by costs (step 3).
 
-use super::run::Job;
 use super::state::Entry;
 use super::{FrontierConfig, INF};
 use crate::error::{Error, Result};
@@ -287,6 +286,12 @@ fn selection(g: &Graph, prove: bool, best: &[u32], open: &dyn Fn(usize) -> bool)
         }
     }
     out
+}
+
+/// A proof run of one frontier position.
+pub(super) struct Job {
+    pub(super) node: u32,
+    pub(super) nodes: u64,
 }
 
 /// A selection: the start's costs and the runs to make, cheapest first.

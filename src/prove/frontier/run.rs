@@ -3,7 +3,7 @@
 //! queues the scoring runs, then each selection, and records every result in
 //! the state (and its certificate under `certs/`).
 
-use super::graph::{evaluate, select, Graph, NO_RANK};
+use super::graph::{evaluate, select, Graph, Job, NO_RANK};
 use super::state::{write_state, Entry, State};
 use super::{cost_text, FrontierConfig, FrontierResult, INF, MAX_JOB_CERT_NODES};
 use crate::error::{Error, Result};
@@ -74,12 +74,6 @@ fn decided(g: &Graph, known: &[Option<bool>]) -> Option<bool> {
     } else {
         None
     }
-}
-
-/// A proof run of one frontier position.
-pub(super) struct Job {
-    pub(super) node: u32,
-    pub(super) nodes: u64,
 }
 
 /// What a run found.

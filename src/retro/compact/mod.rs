@@ -45,13 +45,13 @@
 //! of one an edge (1.59x the reference and 3.8x the plain kind on that tier). Distances above
 //! [`MAX_COMPACT_DISTANCE`] are refused with an error, never approximated.
 //! Checkpoints at level boundaries (`solve_tier_compact_checkpointed`,
-//! format in [`super::compact_checkpoint`]): a killed compact tier resumes from
+//! format in [`checkpoint`]): a killed compact tier resumes from
 //! its last checkpoint.
 
+pub mod checkpoint;
 mod levels;
 
-use super::checkpoint::{self, Identity};
-use super::compact_checkpoint;
+use super::solver::checkpoint::{resume_state, Identity};
 use super::solver::{
     scan_position, CheckpointReport, Checkpointing, ChildValues, Scanned, Scratch, TierStats,
 };
@@ -379,7 +379,7 @@ pub(crate) fn solve_tier_compact<G: TierGame>(
 }
 
 /// [`solve_tier_compact`] with checkpoints at level boundaries as `ckpt` says
-/// (format: [`super::compact_checkpoint`]), as
+/// (format: [`checkpoint`]), as
 /// [`super::solver::solve_tier_checkpointed`] does for the full solver: a valid
 /// checkpoint at `ckpt.path` is resumed from; a damaged one or one of another
 /// tier is ignored (noted, and the tier solved from its scan); one of other
@@ -411,8 +411,8 @@ pub(crate) fn solve_tier_compact_checkpointed<G: TierGame>(
         size,
     };
     let mut report = CheckpointReport::default();
-    let resumed = checkpoint::resume_state(ckpt, &name, &mut report, progress, |path| {
-        compact_checkpoint::read(path, &id, kind)
+    let resumed = resume_state(ckpt, &name, &mut report, progress, |path| {
+        checkpoint::read(path, &id, kind)
     })?;
     let (bytes, at) = match resumed {
         Some(st) => {
@@ -533,7 +533,7 @@ impl Saver<'_> {
         if self.dirty && (due || stop) {
             let t = Instant::now();
             progress.message(&format!("checkpoint ({})", at.describe(bytes.len)));
-            report.bytes = compact_checkpoint::write(&self.config.path, self.id, bytes, at)?;
+            report.bytes = checkpoint::write(&self.config.path, self.id, bytes, at)?;
             report.written += 1;
             report.write_seconds += t.elapsed().as_secs_f64();
             self.last = Instant::now();

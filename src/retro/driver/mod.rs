@@ -61,7 +61,7 @@ pub struct SolveOptions {
     /// Refuse to start when the estimate exceeds this many bytes (`None`: no check).
     pub memory_limit: Option<u64>,
     /// Least time between two checkpoints of a large tier (`DIR/<tier>.ckpt`, see
-    /// [`super::checkpoint`]); zero: at every level; `None`: no checkpoints.
+    /// [`super::solver::checkpoint`]); zero: at every level; `None`: no checkpoints.
     /// Default: [`DEFAULT_CHECKPOINT_EVERY`].
     pub checkpoint_every: Option<Duration>,
     /// Tiers of at least this many slots are checkpointed (default

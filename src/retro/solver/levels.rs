@@ -1,5 +1,6 @@
 //! Propagation of the full solver by distance: the scan's share of a level, deciding and decrementing words, the levels.
 
+use super::checkpoint;
 use super::{
     check_distance, pred_classes, pred_edges, swept_distance, CheckpointReport, ListReport,
     PredScratch, Saver, ScanLevels, Slot, Words, CHUNK, CNT_MAX, CNT_SHIFT, DIST, E, LATE,
@@ -8,7 +9,6 @@ use super::{
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
-use crate::retro::checkpoint::{self};
 use crate::tier::{decode, encode, TierGame};
 use rayon::prelude::*;
 use std::collections::btree_map::Entry;

@@ -42,7 +42,7 @@
 //! while the lists are full is marked in its word (`SPILL`) and swept back at its
 //! level, as the scan's share is (`levels::propagate`).
 //!
-//! Checkpoints (`solve_tier_checkpointed`, format in [`super::checkpoint`]): at
+//! Checkpoints (`solve_tier_checkpointed`, format in [`checkpoint`]): at
 //! a level boundary of propagation (the first right after the scan) the whole
 //! state is the words, the listed frontier, the scan's `ScanLevels`, the
 //! next distance and the level count; it is written when
@@ -74,26 +74,28 @@
 //! previous solver, kept as baseline and cross-check): a position's value and
 //! distance are a function of the game graph.
 
+pub mod checkpoint;
 mod levels;
 mod preds;
 mod scan;
 mod sparse;
+mod words;
 
 use levels::propagate;
 pub(super) use preds::{edges, pred_classes, pred_edges, PredScratch};
 use scan::scan_tier;
 pub(super) use scan::{scan_position, terminal_outcome, Scanned, Scratch};
 pub use sparse::{SparseRecords, SPARSE_BYTES_PER_64_SLOTS};
+use words::SEG_BITS;
+pub(super) use words::{ScanLevels, Slot, Words};
 
-use super::checkpoint::{self, Identity};
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::Progress;
-use crate::tier::{decode, Outcomes, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
-use rayon::prelude::*;
+use crate::tier::{decode, Outcomes, TierGame, MAX_DISTANCE, REC_NONE};
+use checkpoint::Identity;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -137,7 +139,7 @@ pub enum ChildRecords {
 impl ChildRecords {
     /// Record of slot `index` ([`REC_NONE`] past the end).
     #[inline]
-    pub fn get(&self, index: u64) -> u16 {
+    pub(crate) fn get(&self, index: u64) -> u16 {
         match self {
             ChildRecords::Dense(v) => v.get(index as usize).copied().unwrap_or(REC_NONE),
             ChildRecords::Sparse(s) => s.get(index),
@@ -145,7 +147,7 @@ impl ChildRecords {
     }
 
     /// Bytes held.
-    pub fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         match self {
             ChildRecords::Dense(v) => v.len() as u64 * 2,
             ChildRecords::Sparse(s) => s.bytes(),
@@ -153,7 +155,7 @@ impl ChildRecords {
     }
 
     /// Whether these are held sparse.
-    pub fn is_sparse(&self) -> bool {
+    pub(crate) fn is_sparse(&self) -> bool {
         matches!(self, ChildRecords::Sparse(_))
     }
 }
@@ -179,7 +181,7 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
     }
 
     /// Adds (or replaces) the records of one tier, in either form.
-    pub fn insert_records(&mut self, tier: T, records: ChildRecords) {
+    pub(crate) fn insert_records(&mut self, tier: T, records: ChildRecords) {
         match self.tables.iter_mut().find(|(t, _)| *t == tier) {
             Some(slot) => slot.1 = records,
             None => self.tables.push((tier, records)),
@@ -187,7 +189,7 @@ impl<T: Copy + Eq + std::hash::Hash + std::fmt::Debug> ChildValues<T> {
     }
 
     /// Bytes held by the records of every tier loaded.
-    pub fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         self.tables.iter().map(|(_, r)| r.bytes()).sum()
     }
 
@@ -297,7 +299,7 @@ pub struct ListReport {
 }
 
 /// Where and how often `solve_tier_checkpointed` saves the state of a tier
-/// (format: [`super::checkpoint`]).
+/// (format: [`checkpoint`]).
 #[derive(Clone, Debug)]
 pub struct Checkpointing {
     /// The checkpoint file (written by a temporary file beside it and a rename).
@@ -364,41 +366,6 @@ fn check_distance(d: u32) -> Result<u32> {
     Ok(d)
 }
 
-/// A frontier entry: a slot index, 4 bytes in tiers below 2^32 slots (most), 8
-/// above. The solver is compiled for both and picks by the tier's size, so the
-/// frontiers of the common tiers stay half the size.
-pub(super) trait Slot: Copy + Ord + Send + Sync + std::fmt::Debug + 'static {
-    /// The largest tier this width indexes.
-    const MAX_SLOTS: u64;
-    fn of(i: u64) -> Self;
-    fn get(self) -> u64;
-}
-
-impl Slot for u32 {
-    const MAX_SLOTS: u64 = u32::MAX as u64;
-    #[inline]
-    fn of(i: u64) -> Self {
-        debug_assert!(i <= u32::MAX as u64);
-        i as u32
-    }
-    #[inline]
-    fn get(self) -> u64 {
-        u64::from(self)
-    }
-}
-
-impl Slot for u64 {
-    const MAX_SLOTS: u64 = u64::MAX;
-    #[inline]
-    fn of(i: u64) -> Self {
-        i
-    }
-    #[inline]
-    fn get(self) -> u64 {
-        self
-    }
-}
-
 /// Children of one level handled together by a propagation job: their
 /// predecessors' words are first read with plain loads, which overlap as cache
 /// misses, and only the undecided ones are then updated by compare-and-swap
@@ -457,93 +424,6 @@ pub(crate) fn solve_tier_checkpointed<G: TierGame>(
     }
 }
 
-/// Slots per segment of the solver's state ([`Words`]): 64 MiB of words.
-const SEG_BITS: u32 = 24;
-
-/// The solver's state, one word a slot, in segments of 2^[`SEG_BITS`] slots, so
-/// that the last phase frees each segment as soon as its records are out: the
-/// peak is the words (4 bytes a slot), not the words and the records (6).
-pub(super) struct Words {
-    pub(super) segs: Vec<Vec<AtomicU32>>,
-    len: usize,
-}
-
-impl Words {
-    /// Number of segments of a tier of `n` slots.
-    pub(super) fn segments_for(n: usize) -> usize {
-        n.div_ceil(1 << SEG_BITS)
-    }
-
-    /// `n` undecided words, or a memory error. The segments are allocated and
-    /// filled in parallel: the first touch of each page is a page fault, and a
-    /// serial fill was the one serial pass over the whole state of a tier.
-    pub(super) fn new(n: usize, name: &str) -> Result<Words> {
-        let seg = 1usize << SEG_BITS;
-        let segs = (0..n.div_ceil(seg))
-            .into_par_iter()
-            .map(|s| {
-                let k = (n - s * seg).min(seg);
-                let mut v: Vec<AtomicU32> = Vec::new();
-                v.try_reserve_exact(k).map_err(|_| {
-                    Error::Memory(format!(
-                        "tier {name}: cannot allocate {n} words of solver state"
-                    ))
-                })?;
-                v.par_extend((0..k).into_par_iter().map(|_| AtomicU32::new(U)));
-                Ok(v)
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Words { segs, len: n })
-    }
-
-    #[inline]
-    fn at(&self, i: usize) -> &AtomicU32 {
-        &self.segs[i >> SEG_BITS][i & ((1 << SEG_BITS) - 1)]
-    }
-
-    #[inline]
-    fn load(&self, i: usize) -> u32 {
-        self.at(i).load(Ordering::Relaxed)
-    }
-
-    #[inline]
-    fn store(&self, i: usize, w: u32) {
-        self.at(i).store(w, Ordering::Relaxed)
-    }
-
-    /// The word of slot `i`, or `None` past the end.
-    #[inline]
-    fn get(&self, i: u64) -> Option<u32> {
-        (i < self.len as u64).then(|| self.load(i as usize))
-    }
-
-    /// The final records (undecided words are draws), segment by segment, each
-    /// segment freed once converted.
-    fn into_records(self, name: &str) -> Result<Vec<u16>> {
-        let mut records: Vec<u16> = Vec::new();
-        records.try_reserve_exact(self.len).map_err(|_| {
-            Error::Memory(format!("tier {name}: cannot allocate {} records", self.len))
-        })?;
-        for seg in self.segs {
-            let part: Vec<u16> = seg
-                .par_iter()
-                .with_min_len(CHUNK)
-                .map(|w| {
-                    let w = w.load(Ordering::Relaxed);
-                    if w & U != 0 {
-                        REC_DRAW
-                    } else {
-                        w as u16
-                    }
-                })
-                .collect();
-            drop(seg);
-            records.extend_from_slice(&part);
-        }
-        Ok(records)
-    }
-}
-
 /// Decided word bit: decided by the scan's second sweep and not yet propagated;
 /// its level finds it by a sweep over the words (bits 16..30 of a decided word
 /// are free: its record is the low 16).
@@ -553,74 +433,6 @@ const SWEPT: u32 = 1 << 16;
 /// at their budget, so not listed; its level finds it by a sweep over the
 /// words, as the scan's share (`levels::Spills` notes where).
 const SPILL: u32 = 1 << 17;
-
-/// Which distances have slots the scan left for propagation (pending wins, and
-/// non-draws decided in the second sweep), per segment of the words: a level
-/// sweeps only the segments that have some. Distances past 255 share bit 255.
-#[derive(Clone, Default)]
-pub(super) struct ScanLevels {
-    /// Per segment, a 256-bit set of distances.
-    pub(super) segs: Vec<[u64; 4]>,
-    /// The largest distance added.
-    pub(super) max: Option<u32>,
-}
-
-impl ScanLevels {
-    fn bit(d: u32) -> (usize, u64) {
-        let d = d.min(255) as usize;
-        (d / 64, 1u64 << (d % 64))
-    }
-
-    fn add(&mut self, slot: usize, d: u32) {
-        let seg = slot >> SEG_BITS;
-        if self.segs.len() <= seg {
-            self.segs.resize(seg + 1, [0; 4]);
-        }
-        let (k, b) = Self::bit(d);
-        self.segs[seg][k] |= b;
-        self.max = self.max.max(Some(d));
-    }
-
-    fn merge(&mut self, other: &ScanLevels) {
-        if self.segs.len() < other.segs.len() {
-            self.segs.resize(other.segs.len(), [0; 4]);
-        }
-        for (a, b) in self.segs.iter_mut().zip(&other.segs) {
-            for k in 0..4 {
-                a[k] |= b[k];
-            }
-        }
-        self.max = self.max.max(other.max);
-    }
-
-    /// Segments that may hold slots of a distance in `d..hi`.
-    fn segments(&self, d: u32, hi: u32) -> Vec<usize> {
-        let bits: Vec<(usize, u64)> = (d..hi.max(d + 1)).map(Self::bit).collect();
-        (0..self.segs.len())
-            .filter(|&s| bits.iter().any(|&(k, b)| self.segs[s][k] & b != 0))
-            .collect()
-    }
-
-    /// The smallest distance at or above `from` that some segment may have
-    /// (past 255, every distance up to the largest added).
-    fn next_from(&self, from: u32) -> Option<u32> {
-        if self.max.is_none_or(|m| from > m) {
-            return None;
-        }
-        let mut all = [0u64; 4];
-        for s in &self.segs {
-            for k in 0..4 {
-                all[k] |= s[k];
-            }
-        }
-        (from.min(255)..=255)
-            .find(|&d| {
-                let (k, b) = Self::bit(d);
-                all[k] & b != 0
-            })
-            .map(|d| if d == 255 { from.max(255) } else { d })
-    }
-}
 
 /// The level whose scan share the word of a slot belongs to, if any: a
 /// pending win at `d` still undecided, or a non-draw record of distance `d`

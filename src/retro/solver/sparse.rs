@@ -43,7 +43,7 @@ pub struct SparseRecords {
 
 impl SparseRecords {
     /// From records in memory.
-    pub fn from_records(records: &[u16]) -> Self {
+    pub(crate) fn from_records(records: &[u16]) -> Self {
         let mut b = Builder::new(records.len() as u64);
         b.extend(0, records);
         b.finish()
@@ -51,7 +51,7 @@ impl SparseRecords {
 
     /// From a table, block by block (blocks decoded in parallel, a window at a
     /// time, so the table is never whole in memory).
-    pub fn from_table(table: &Table, progress: &dyn Progress) -> Result<Self> {
+    pub(crate) fn from_table(table: &Table, progress: &dyn Progress) -> Result<Self> {
         let n = table.records();
         let per = u64::from(table.block_records().max(1));
         let mut b = Builder::new(n);
@@ -89,7 +89,7 @@ impl SparseRecords {
     /// Record of slot `index`: a draw where no win or loss is held, [`REC_NONE`]
     /// past the end.
     #[inline]
-    pub fn get(&self, index: u64) -> u16 {
+    pub(crate) fn get(&self, index: u64) -> u16 {
         if index >= self.len {
             return REC_NONE;
         }
@@ -109,23 +109,20 @@ impl SparseRecords {
         self.recs[k as usize]
     }
 
-    /// Number of slots.
-    pub fn len(&self) -> u64 {
+    /// Number of slots (read by the tests).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> u64 {
         self.len
     }
 
-    /// Whether the tier has no slot.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Slots holding a win or a loss.
-    pub fn decided(&self) -> u64 {
+    /// Slots holding a win or a loss (read by the tests).
+    #[cfg(test)]
+    pub(crate) fn decided(&self) -> u64 {
         self.recs.len() as u64
     }
 
     /// Bytes held.
-    pub fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         (self.bits.len() as u64 + self.counts.len() as u64) * 8 + self.recs.len() as u64 * 2
     }
 }

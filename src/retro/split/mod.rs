@@ -64,10 +64,11 @@ mod part;
 mod solve;
 mod threads;
 
+pub use crate::retro::lock::UNFINISHED_MARK;
 pub use files::part_memory;
 pub(crate) use files::{part_path, plan_part_memory};
 pub use part::solve_part;
-pub use solve::{solve_split, SplitEvent, SplitSolveOptions, UNFINISHED_MARK};
+pub use solve::{solve_split, SplitEvent, SplitSolveOptions};
 pub use threads::{run_parts, Threads};
 
 use super::solver::TierStats;

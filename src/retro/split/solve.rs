@@ -12,7 +12,7 @@ use crate::retro::driver::{
     check_index, format_bytes, kept_tier, load_records, make_summary, open_out_dir, plan,
     stored_start_record, write_summary, MadeBy, Plan, SolveReport, Summary, TierSummary,
 };
-use crate::retro::lock::DirLock;
+use crate::retro::lock::{DirLock, UNFINISHED_MARK};
 use crate::retro::scope::{Scope, Solvable};
 use crate::retro::solver::ChildValues;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -202,12 +202,6 @@ fn solve_split_in<G: Solvable, T: Transport>(
         slots_solved,
     }))
 }
-
-/// File in the output directory naming the tier a split solve is working on
-/// (written by part 0 before the tier starts, removed when the solve ends), so
-/// that a rerun can say which tier an earlier run left unfinished even when that
-/// run was killed before it could say so.
-pub const UNFINISHED_MARK: &str = ".split-unfinished";
 
 /// Writes [`UNFINISHED_MARK`] naming `tier` (temporary file, then rename), or
 /// removes it (`None`).

@@ -1,4 +1,4 @@
-//! Checkpoints of the compact solver ([`super::compact`]) at a level boundary,
+//! Checkpoints of the compact solver ([`super`]) at a level boundary,
 //! so that a killed compact tier (hours at 9 cows and above) resumes from its
 //! last level instead of its scan.
 //!
@@ -43,9 +43,11 @@
 //! a foreign, truncated or damaged checkpoint is an [`Error::Table`], never a
 //! panic and never wrong data.
 
-use super::checkpoint::{check_identity, ensure, write_atomically, Checked, Identity, Summing};
-use super::compact::{Boundary, Bytes, CompactKind, MAX_BYTE, SET_WORDS};
+use super::{Boundary, Bytes, CompactKind, MAX_BYTE, SET_WORDS};
 use crate::error::{Error, Result, TableFault};
+use crate::retro::solver::checkpoint::{
+    check_identity, ensure, write_atomically, Checked, Identity, Summing,
+};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::Path;
@@ -116,7 +118,7 @@ pub(super) fn write(path: &Path, id: &Identity, bytes: &Bytes, at: Boundary) -> 
 
 /// Reads the compact checkpoint at `path`: `Ok(None)` when there is none, an
 /// [`Error::Table`] when it is not a whole checkpoint of `id` (faults as in
-/// [`super::checkpoint::read`]). A counted checkpoint read for `want` plain
+/// [`crate::retro::solver::checkpoint::read`]). A counted checkpoint read for `want` plain
 /// is read plain (its counters read and dropped, never allocated).
 pub(super) fn read(path: &Path, id: &Identity, want: CompactKind) -> Result<Option<CompactState>> {
     let file = match File::open(path) {

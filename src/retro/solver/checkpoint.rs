@@ -44,7 +44,7 @@
 //! truncated or damaged checkpoint is an [`Error::Table`], never a panic and
 //! never wrong data.
 
-use super::solver::{CheckpointReport, Checkpointing, ScanLevels, Slot, Words};
+use super::{CheckpointReport, Checkpointing, ScanLevels, Slot, Words};
 use crate::error::{Error, Result, TableFault};
 use crate::progress::Progress;
 use std::collections::BTreeMap;
@@ -65,7 +65,7 @@ const WORDS_PER_BUF: usize = 1 << 16;
 
 /// What a checkpoint must belong to.
 #[derive(Clone, Debug)]
-pub(super) struct Identity<'a> {
+pub(in crate::retro) struct Identity<'a> {
     pub rules: &'a str,
     pub fingerprint: u64,
     pub tier: &'a str,
@@ -73,7 +73,7 @@ pub(super) struct Identity<'a> {
 }
 
 /// A checkpoint read back: the solver state at a level boundary.
-pub(super) struct State<S> {
+pub(in crate::retro) struct State<S> {
     pub words: Words,
     pub scan: ScanLevels,
     pub buckets: BTreeMap<u32, Vec<S>>,
@@ -82,14 +82,14 @@ pub(super) struct State<S> {
 }
 
 /// A writer that counts and checksums what passes through.
-pub(super) struct Summing<W> {
-    pub(super) inner: W,
-    pub(super) crc: crc32fast::Hasher,
-    pub(super) bytes: u64,
+pub(in crate::retro) struct Summing<W> {
+    pub(in crate::retro) inner: W,
+    pub(in crate::retro) crc: crc32fast::Hasher,
+    pub(in crate::retro) bytes: u64,
 }
 
 impl<W: Write> Summing<W> {
-    pub(super) fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+    pub(in crate::retro) fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
         self.crc.update(b);
         self.bytes += b.len() as u64;
         self.inner.write_all(b)
@@ -97,17 +97,17 @@ impl<W: Write> Summing<W> {
 }
 
 /// A reader that checksums what passes through; errors name the file.
-pub(super) struct Checked<'p, R> {
-    pub(super) inner: R,
-    pub(super) crc: crc32fast::Hasher,
-    pub(super) path: &'p Path,
+pub(in crate::retro) struct Checked<'p, R> {
+    pub(in crate::retro) inner: R,
+    pub(in crate::retro) crc: crc32fast::Hasher,
+    pub(in crate::retro) path: &'p Path,
     /// Whether `inner` decompresses: its read errors (other than a short file)
     /// are then damage, not a failing disk.
-    pub(super) decoding: bool,
+    pub(in crate::retro) decoding: bool,
 }
 
 impl<R: Read> Checked<'_, R> {
-    pub(super) fn take(&mut self, buf: &mut [u8]) -> Result<()> {
+    pub(in crate::retro) fn take(&mut self, buf: &mut [u8]) -> Result<()> {
         self.inner.read_exact(buf).map_err(|e| {
             if e.kind() == std::io::ErrorKind::UnexpectedEof {
                 Error::table(
@@ -131,7 +131,7 @@ impl<R: Read> Checked<'_, R> {
 
     /// Reads the stored crc32 of everything read so far and checks it, and
     /// that nothing follows it.
-    pub(super) fn end(&mut self) -> Result<()> {
+    pub(in crate::retro) fn end(&mut self) -> Result<()> {
         let want = self.crc.clone().finalize();
         let mut stored = [0u8; 4];
         self.inner.read_exact(&mut stored).map_err(|_| {
@@ -156,19 +156,19 @@ impl<R: Read> Checked<'_, R> {
         )
     }
 
-    pub(super) fn u32(&mut self) -> Result<u32> {
+    pub(in crate::retro) fn u32(&mut self) -> Result<u32> {
         let mut b = [0u8; 4];
         self.take(&mut b)?;
         Ok(u32::from_le_bytes(b))
     }
 
-    pub(super) fn u64(&mut self) -> Result<u64> {
+    pub(in crate::retro) fn u64(&mut self) -> Result<u64> {
         let mut b = [0u8; 8];
         self.take(&mut b)?;
         Ok(u64::from_le_bytes(b))
     }
 
-    pub(super) fn text(&mut self, what: &str) -> Result<String> {
+    pub(in crate::retro) fn text(&mut self, what: &str) -> Result<String> {
         let n = self.u32()?;
         ensure(n <= MAX_TEXT, self.path, TableFault::Corrupt, || {
             format!("{what} of {n} bytes")
@@ -194,7 +194,7 @@ impl<R: Read> Checked<'_, R> {
 }
 
 /// One header invariant: an error of kind `fault` when it does not hold.
-pub(super) fn ensure(
+pub(in crate::retro) fn ensure(
     ok: bool,
     path: &Path,
     fault: TableFault,
@@ -212,7 +212,7 @@ pub(super) fn ensure(
 }
 
 /// The temporary file a checkpoint of `path` is written to before the rename.
-pub(super) fn tmp_path(path: &Path) -> PathBuf {
+pub(in crate::retro) fn tmp_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".tmp{}", std::process::id()));
     path.with_file_name(name)
@@ -220,7 +220,7 @@ pub(super) fn tmp_path(path: &Path) -> PathBuf {
 
 /// Writes a checkpoint of the solver state to `path` (temporary file, sync,
 /// rename); returns its size in bytes.
-pub(super) fn write<S: Slot>(
+pub(in crate::retro) fn write<S: Slot>(
     path: &Path,
     id: &Identity,
     words: &Words,
@@ -295,7 +295,7 @@ pub(super) fn write<S: Slot>(
 /// Writes a file by `fill` into a temporary file beside `path` (which `fill`
 /// syncs), then renames it over `path`; on any error the temporary file is
 /// removed. Returns what `fill` returns (the bytes written).
-pub(super) fn write_atomically(
+pub(in crate::retro) fn write_atomically(
     path: &Path,
     fill: impl FnOnce(File) -> std::io::Result<u64>,
 ) -> Result<u64> {
@@ -322,7 +322,10 @@ pub(super) fn write_atomically(
 /// Reads a checkpoint's rules, tier and size, and refuses them unless they are
 /// `id`'s: [`TableFault::WrongRules`] for other rules, [`TableFault::WrongTier`]
 /// for another tier or size. Returns the tier name and size.
-pub(super) fn check_identity<R: Read>(r: &mut Checked<R>, id: &Identity) -> Result<(String, u64)> {
+pub(in crate::retro) fn check_identity<R: Read>(
+    r: &mut Checked<R>,
+    id: &Identity,
+) -> Result<(String, u64)> {
     let path = r.path;
     let fingerprint = r.u64()?;
     let rules = r.text("rules string")?;
@@ -359,7 +362,7 @@ pub(super) fn check_identity<R: Read>(r: &mut Checked<R>, id: &Identity) -> Resu
 /// mixed-up output directory: refused ([`TableFault::WrongRules`]). One that
 /// is damaged, truncated, of another tier or format is ignored (and replaced
 /// by the next one written): said on `progress`, and why in `report.ignored`.
-pub(super) fn resume_state<T>(
+pub(in crate::retro) fn resume_state<T>(
     ckpt: Option<&Checkpointing>,
     name: &str,
     report: &mut CheckpointReport,
@@ -391,7 +394,7 @@ pub(super) fn resume_state<T>(
 /// why: [`TableFault::WrongRules`] for other rules, [`TableFault::WrongTier`]
 /// for another tier or size, `Truncated`, `Checksum`, `Corrupt` or
 /// `Unsupported` otherwise).
-pub(super) fn read<S: Slot>(path: &Path, id: &Identity) -> Result<Option<State<S>>> {
+pub(in crate::retro) fn read<S: Slot>(path: &Path, id: &Identity) -> Result<Option<State<S>>> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
