@@ -119,6 +119,7 @@ pub(crate) fn main() -> (Result<()>, bool) {
         Command::Bench(a) => run_bench(a),
         Command::Compare(a) => compare::run(a),
         Command::Sweep(a) => sweep::run(a),
+        Command::Prove(a) if a.within.is_some() => prove_within::run(a),
         Command::Prove(a) => prove::run(a),
         Command::CheckProof(a) => prove::run_check(a),
         Command::Bounds(a) => bounds::run(a),

@@ -36,16 +36,16 @@ const MAX_CERT_NODES: usize = 50_000_000;
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     /// Rules: a preset name with options.
-    rules: String,
+    pub(crate) rules: String,
     /// Position text or `start`.
     #[arg(default_value = "start")]
-    position: String,
+    pub(crate) position: String,
     /// Moves to play from the position first, space-separated.
     #[arg(long)]
-    moves: Vec<String>,
+    pub(crate) moves: Vec<String>,
     /// Prove only "this side forces a win" (a side name, e.g. hunter, prey).
     #[arg(long)]
-    side: Option<String>,
+    pub(crate) side: Option<String>,
     /// Directory of solved tables used as leaves (repeatable).
     #[arg(long)]
     pub(crate) tables: Vec<PathBuf>,
@@ -178,7 +178,7 @@ impl TierJob for Prove<'_> {
     }
 }
 
-fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
+pub(crate) fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
     huntsolve::game::side_by_name(game, name).ok_or_else(|| {
         Error::Input(format!(
             "--side {}: expected {} or {} (or a traditional name of a side, or 0/1)",
@@ -198,9 +198,6 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         .as_deref()
         .map(|s| side_index(game, s))
         .transpose()?;
-    if let Some(plies) = args.within {
-        return super::prove_within::run(game, &pos, side, plies, args);
-    }
     let tables = TableDirs::open(game, &args.tables)?;
     if let Some(file) = &args.save {
         // Before the proof: a bad path must not cost the proof.

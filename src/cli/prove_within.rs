@@ -5,13 +5,14 @@
 //! proven or refuted by an exhaustive bounded search. With `--save FILE`, each
 //! decided claim's certificate (one side: FILE; both: `FILE.<side>`).
 
+use super::job::{dispatch, TierJob};
 use super::out;
-use super::prove::{peak_memory, Args};
+use super::prove::{peak_memory, side_index, Args};
 use huntsolve::progress::Progress;
 use huntsolve::prove::within::{prove_within, WithinConfig, WithinReport};
 use huntsolve::prove::RunOutcome;
 use huntsolve::retro::TierGame;
-use huntsolve::{Error, Result};
+use huntsolve::{AnyGame, Error, Result};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -46,8 +47,31 @@ struct WithinOut {
     peak_memory_bytes: Option<u64>,
 }
 
-/// Runs `prove --within plies` for `side` (None: both sides).
-pub(crate) fn run<G: TierGame>(
+/// Runs `prove ... --within N` (dispatched here by `cli::run`).
+pub(crate) fn run(args: Args) -> Result<()> {
+    let any = AnyGame::parse(&args.rules)?;
+    dispatch(&any, Within(&args))
+}
+
+struct Within<'a>(&'a Args);
+
+impl TierJob for Within<'_> {
+    type Out = ();
+    fn run<G: TierGame>(self, game: &G) -> Result<()> {
+        let args = self.0;
+        let pos = game.parse_position(&args.position)?;
+        let pos = huntsolve::game::play_line(game, &pos, &args.moves.join(" "))?;
+        let side = args
+            .side
+            .as_deref()
+            .map(|s| side_index(game, s))
+            .transpose()?;
+        let plies = args.within.unwrap_or(1);
+        within_game(game, &pos, side, plies, args)
+    }
+}
+
+fn within_game<G: TierGame>(
     game: &G,
     pos: &G::Pos,
     side: Option<usize>,
@@ -81,7 +105,24 @@ pub(crate) fn run<G: TierGame>(
             time: args.time.map(Duration::from_secs_f64),
             hash_mib: args.hash.or(1024),
         };
-        let (report, search) = prove_within(game, pos, s, cfg)?;
+        let want_cert = args.save.is_some() && save_error.is_none();
+        let (report, cert) =
+            match prove_within(game, pos, s, cfg, want_cert.then_some(MAX_CERT_NODES)) {
+                Ok(x) => x,
+                // The search's own errors (bad plies, rules) stop the command; a
+                // certificate too large is reported after the claims.
+                Err(e @ Error::Input(_)) if want_cert => {
+                    save_error = Some(e);
+                    let cfg = WithinConfig {
+                        plies,
+                        nodes: args.nodes,
+                        time: args.time.map(Duration::from_secs_f64),
+                        hash_mib: args.hash.or(1024),
+                    };
+                    prove_within(game, pos, s, cfg, None)?
+                }
+                Err(e) => return Err(e),
+            };
         bars.finish_stage();
         if huntsolve::progress::stop_requested() {
             return Err(Error::Interrupted);
@@ -92,21 +133,14 @@ pub(crate) fn run<G: TierGame>(
             RunOutcome::Unknown => "unknown".to_string(),
         };
         let mut certificate = None;
-        if let (Some(file), true, None) = (
-            &args.save,
-            report.outcome != RunOutcome::Unknown,
-            &save_error,
-        ) {
+        if let (Some(file), Some(c)) = (&args.save, cert) {
             let path = if sides.len() > 1 {
                 PathBuf::from(format!("{}.{}", file.display(), game.side_name(s)))
             } else {
                 file.clone()
             };
-            match search
-                .certificate(pos, report.outcome, MAX_CERT_NODES)
-                .and_then(|c| c.write(&path).map(|()| c))
-            {
-                Ok(c) => {
+            match c.write(&path) {
+                Ok(()) => {
                     certificate = Some(Saved {
                         file: path.display().to_string(),
                         nodes: c.nodes.len(),

@@ -94,6 +94,8 @@ pub struct HuntGame {
     /// Under `static`: the hunters win when prey on board + in hand < this.
     static_threshold: u32,
     /// `M_k` of the board for the rules' hunter count, when computable.
+    // Read by the rule tests only (`m_hunters()`); the rules check it when built.
+    #[cfg_attr(not(test), allow(dead_code))]
     m_hunters: Option<u32>,
     weights: EvalWeights,
     canonical: String,
@@ -201,7 +203,8 @@ impl HuntGame {
     }
 
     /// `M_k` of the board for the rules' number of hunters (§1.6), if computed.
-    pub fn m_hunters(&self) -> Option<u32> {
+    #[cfg(test)]
+    pub(crate) fn m_hunters(&self) -> Option<u32> {
         self.m_hunters
     }
 }

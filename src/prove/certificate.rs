@@ -576,7 +576,7 @@ impl Certificate {
     /// cycle, so this is a longest-path problem on a graph whose values only
     /// fall along edges: nodes are settled from the most plies down, by a
     /// queue per ply count, each once. Unreached nodes get 0.
-    pub fn plies_left(&self, within: u32) -> Vec<u32> {
+    pub(crate) fn plies_left(&self, within: u32) -> Vec<u32> {
         let n = self.nodes.len();
         let mut left = vec![0u32; n];
         // The most plies a node has been queued with (-1: not yet).

@@ -87,7 +87,7 @@ struct Bounds {
 }
 
 /// The search: the game, the goal side and the positions' bounds.
-pub struct WithinSearch<'a, G: Game> {
+pub(crate) struct WithinSearch<'a, G: Game> {
     game: &'a G,
     side: usize,
     cfg: WithinConfig,
@@ -100,7 +100,7 @@ pub struct WithinSearch<'a, G: Game> {
 
 impl<'a, G: Game> WithinSearch<'a, G> {
     /// A search for goal side `side` (0 or 1).
-    pub fn new(game: &'a G, side: usize, cfg: WithinConfig) -> Result<Self> {
+    pub(crate) fn new(game: &'a G, side: usize, cfg: WithinConfig) -> Result<Self> {
         if cfg.plies == 0 || cfg.plies > MAX_WITHIN {
             return Err(Error::Input(format!(
                 "--within {}: expected 1 to {MAX_WITHIN} plies",
@@ -189,7 +189,7 @@ impl<'a, G: Game> WithinSearch<'a, G> {
     }
 
     /// Runs the search from `root`.
-    pub fn run(&mut self, root: &G::Pos) -> WithinReport {
+    pub(crate) fn run(&mut self, root: &G::Pos) -> WithinReport {
         self.started = Instant::now();
         let outcome = match self.wins(root, self.cfg.plies) {
             Some(true) => RunOutcome::Proven,
@@ -233,7 +233,7 @@ impl<'a, G: Game> WithinSearch<'a, G> {
 impl<G: Notation> WithinSearch<'_, G> {
     /// The certificate of a decided run from `root` (`outcome` Proven or
     /// Disproven), of at most `max_nodes` nodes.
-    pub fn certificate(
+    pub(crate) fn certificate(
         &self,
         root: &G::Pos,
         outcome: RunOutcome,
@@ -350,15 +350,23 @@ impl<G: Game> Builder<'_, '_, G> {
     }
 }
 
-/// Runs a bounded claim for `side` from `root`: the report, and the search
-/// for its certificate.
-pub fn prove_within<'a, G: Game>(
-    game: &'a G,
+/// Runs a bounded claim for `side` from `root`: the report and, when the
+/// claim is decided and `max_cert_nodes` is given, its certificate (at most
+/// that many nodes).
+pub fn prove_within<G: Notation>(
+    game: &G,
     root: &G::Pos,
     side: usize,
     cfg: WithinConfig,
-) -> Result<(WithinReport, WithinSearch<'a, G>)> {
+    max_cert_nodes: Option<usize>,
+) -> Result<(WithinReport, Option<Certificate>)> {
     let mut s = WithinSearch::new(game, side, cfg)?;
     let report = s.run(root);
-    Ok((report, s))
+    let cert = match max_cert_nodes {
+        Some(max) if report.outcome != RunOutcome::Unknown => {
+            Some(s.certificate(root, report.outcome, max)?)
+        }
+        _ => None,
+    };
+    Ok((report, cert))
 }

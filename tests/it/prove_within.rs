@@ -45,9 +45,9 @@ fn claim(
     side: usize,
     plies: u32,
 ) -> (RunOutcome, Certificate) {
-    let (report, search) = prove_within(g, pos, side, cfg(plies)).unwrap();
+    let (report, cert) = prove_within(g, pos, side, cfg(plies), Some(1 << 22)).unwrap();
     assert_ne!(report.outcome, RunOutcome::Unknown, "{report:?}");
-    let cert = search.certificate(pos, report.outcome, 1 << 22).unwrap();
+    let cert = cert.expect("a decided claim has a certificate");
     let checked = checked(g, &cert);
     assert!(checked.ok(), "{:?}", checked.examples);
     (report.outcome, cert)
@@ -234,30 +234,4 @@ fn prove_within_command() {
     let (code, _, err) = run(&["prove", "kaooa", "--within", "3", "--tables", f]);
     assert_eq!(code, 2);
     assert!(err.contains("--within does not read tables"), "{err}");
-}
-
-#[test]
-fn plies_left_is_the_longest_line_from_the_root_over_cycles() {
-    let g = from_spec("kaooa").unwrap();
-    let header = CertHeader {
-        rules: g.rules_string(),
-        fingerprint: g.fingerprint(),
-        position: g.format_position(&g.start()),
-        side: 0,
-        side_name: g.side_name(0).into(),
-        kind: Kind::NoWin,
-        nodes: 5,
-        tables: Vec::new(),
-        writer: "test".into(),
-        within: Some(3),
-    };
-    let one = |child| Node::One { mv: 0, child };
-    let cert = Certificate {
-        header,
-        // 1 and 2 form a cycle; 4 is reached by a line of 2 plies only.
-        nodes: vec![Node::All(vec![1, 3]), one(2), one(1), one(4), Node::Horizon],
-    };
-    assert_eq!(cert.plies_left(3), vec![3, 2, 1, 2, 1]);
-    assert_eq!(cert.plies_left(1), vec![1, 0, 0, 0, 0]);
-    assert_eq!(cert.plies_left(0), vec![0; 5]);
 }
