@@ -4,7 +4,8 @@
 #
 #   scripts/browser-tests.sh [SCREENSHOT_DIR]
 #
-# Installs chromium and the npm packages when missing, builds the binary, solves
+# Installs chromium and the npm packages when missing, builds the binary (in
+# $CARGO_TARGET_DIR when set), solves
 # the small tables the tests need into a temporary directory (kaooa: 0.1 s,
 # caikaboroda material 2,0: under a second), starts the server on a free port,
 # runs tests/browser/explorer.test.mjs, and always stops the server. With
@@ -31,7 +32,7 @@ if [ ! -d tests/browser/node_modules/playwright-core ]; then
 fi
 
 timeout 1800 cargo build --quiet --bin huntsolve
-bin=target/debug/huntsolve
+bin="${CARGO_TARGET_DIR:-target}/debug/huntsolve"
 
 tmp=$(mktemp -d -t huntsolve-browser.XXXXXX)
 server=""

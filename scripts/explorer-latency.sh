@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Latency of `huntsolve serve` for table positions under 50 concurrent requests:
 #   scripts/explorer-latency.sh [SECONDS] [CONNECTIONS]   (default 10 s per table set, 50)
-# Release build; solves kaooa and cows-leopards-mogol --max-prey 4 into a temporary
+#   BIN=path/to/huntsolve BUILD=label scripts/explorer-latency.sh ...   (measure that binary instead)
+# Release build (in $CARGO_TARGET_DIR when set); solves kaooa and cows-leopards-mogol --max-prey 4 into a temporary
 # directory, serves them, collects 500 table positions of each by a seeded random
 # walk over the API, then runs wrk (Debian package `wrk`) with CONNECTIONS clients for
 # SECONDS per set, each asking the next position as soon as it has its answer (a
@@ -13,8 +14,12 @@ cd "$(dirname "$0")/.."
 secs="${1:-10}"
 conns="${2:-50}"
 command -v wrk >/dev/null || { echo "needs wrk (apt-get install wrk)"; exit 2; }
-cargo build --release --quiet --bin huntsolve
-bin=target/release/huntsolve
+if [ -n "${BIN:-}" ]; then
+  bin=$BIN
+else
+  cargo build --release --quiet --bin huntsolve
+  bin="${CARGO_TARGET_DIR:-target}/release/huntsolve"
+fi
 tmp=$(mktemp -d -t huntsolve-latency.XXXXXX)
 server=""
 cleanup() {
@@ -63,7 +68,11 @@ end
 LUA
 threads=2
 [ "$conns" -ge 2 ] || threads=1
-build="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src assets || echo '+changes')"
+if [ -n "${BIN:-}" ]; then
+  build=${BUILD:-$bin}
+else
+  build="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src assets || echo '+changes')"
+fi
 for set in kaooa mogol; do
   echo "== $set: 500 table positions, wrk -t$threads -c$conns -d${secs}s; build $build; $(uptime)"
   PATHS="$tmp/$set.txt" timeout $((secs + 30)) wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s "$tmp/paths.lua" "${url%/}" | grep -v '^ *$'

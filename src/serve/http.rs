@@ -1,31 +1,63 @@
-//! A strict HTTP/1.1 request reader and response writer over [`std::net`],
-//! with hard limits, then routing and query strings. Every handler returns a
-//! `Result` that becomes a JSON body; a bad request is a 400 with
-//! `{"error": "..."}`, an unknown path a 404, a damaged table a 500.
+//! HTTP for the explorer: [hyper] 1.x reads requests and writes answers; this
+//! module configures it, checks each request before anything is computed,
+//! routes it and turns every result into a JSON answer. A bad request is a 400
+//! with `{"error": "..."}`, an unknown path a 404, a damaged table a 500.
 //!
-//! Why not an HTTP crate: the API is `GET` only, so a request is a request
-//! line and headers, never a body. tiny_http 0.12 (used before) parsed
-//! requests on its own threads and allocated an announced body in full
-//! (`Content-Length: 99999999999` aborted the process, `18446744073709551615`
-//! panicked a thread, ten connections announcing a body and sending none
-//! stalled every worker), with no hook to refuse a request before that. Here a
-//! connection is read by the worker that answers it, and:
+//! The limits (the `conn` module drives each connection):
 //! - the request head (request line and headers) is at most [`MAX_HEAD`]
-//!   bytes and [`MAX_HEADERS`] headers, and must arrive within [`HEAD_TIME`]
-//!   (one deadline for the whole head, not per read), else 431 or 408;
-//! - a request that announces a body (`Content-Length` above 0, or any
-//!   `Transfer-Encoding`) is refused with 413 before any of it is read;
+//!   bytes (hyper's `max_buf_size`) and [`MAX_HEADERS`] headers (hyper's
+//!   `max_headers`), else 431; it must arrive within [`HEAD_TIME`] of the
+//!   connection, one deadline for the whole head (ours, not hyper's
+//!   `header_read_timeout`, which closes without an answer), else 408;
+//! - a request that announces a body (`Content-Length` other than 0, or any
+//!   `Transfer-Encoding`) is refused with 413 and none of the body is read:
+//!   hyper reads a body only when the service asks for it, and ours never does;
 //! - the `Host` header must name this machine by `localhost` or an IP literal,
 //!   with the server's port (else 421): a web page that rebinds its own domain
 //!   name to 127.0.0.1 sends its domain name as `Host` (DNS rebinding);
-//! - each connection carries one request (`Connection: close`), so an idle
-//!   connection never holds a worker.
+//! - the target is a path (`/...`), never an absolute URL or `*` (else 400);
+//!   assets are four names compiled into the binary, so no path reads a file;
+//! - each connection carries one request (hyper's `keep_alive(false)`), and an
+//!   answer not taken within [`WRITE_TIME`] is dropped with its connection.
+//!
+//! Requests hyper cannot parse (garbage, a malformed header, a `Content-Length`
+//! that is not a number or exceeds what it represents) are refused by hyper
+//! itself with a bare 400 or 431; the `conn` module replaces that bare answer
+//! with a JSON one, 413 when the refused head announced a body and 505 for a
+//! protocol other than HTTP/1.x, as the hand-written reader answered before.
+//!
+//! Why hyper: it is the HTTP implementation under most of the Rust ecosystem
+//! (axum, reqwest, warp), maintained by the hyperium organisation with
+//! frequent releases, and with `default-features = false` and only `http1` and
+//! `server` it adds a handful of small crates (httparse, http, http-body,
+//! bytes) to a minimal tokio (`rt`, `net`, `time`, `sync`, `io-util`: no
+//! multi-threaded scheduler, no macros). Its low-level connection API lets the
+//! server keep every limit above: `max_buf_size`, `max_headers`, bodies read
+//! only on demand, and `into_parts` to take the socket back for a 408 when the
+//! head is late. Rejected: axum and tower-http (routing for four fixed paths
+//! and a tower stack add compile time and no limit hyper lacks; axum's
+//! extractors would read bodies the API refuses); actix-web (its own runtime
+//! and many more crates, and its header count is a fixed constant);
+//! tiny_http 0.12 (used before the hand-written reader: it parsed on its own
+//! threads and allocated an announced body in full, so `Content-Length:
+//! 99999999999` aborted the process); the hand-written reader over
+//! `std::net` (534 lines to maintain, a thread per connection).
 
 use super::api::{ApiError, Params, State};
 use super::assets;
-use std::io::{Read, Write};
-use std::net::{IpAddr, TcpStream};
-use std::time::{Duration, Instant};
+use super::conn::Phase;
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::IpAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// Longest request head (request line and headers) in bytes.
 pub(crate) const MAX_HEAD: usize = 32 * 1024;
@@ -34,167 +66,142 @@ pub(crate) const MAX_HEADERS: usize = 64;
 /// Time a client has to send the whole request head.
 pub(crate) const HEAD_TIME: Duration = Duration::from_secs(5);
 /// Time a client has to take the answer.
-const WRITE_TIME: Duration = Duration::from_secs(10);
-/// After answering, how long unread input is drained before closing (closing
-/// with unread input resets the connection, and the client may lose the answer).
-const LINGER: Duration = Duration::from_millis(200);
-/// Most bytes drained after answering.
-const LINGER_BYTES: usize = 64 * 1024;
+pub(super) const WRITE_TIME: Duration = Duration::from_secs(10);
+/// The message of a 413.
+pub(super) const NO_BODIES: &str = "request bodies are not accepted (the API is GET only)";
 
-/// A request refused before routing: status and message.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) struct Refusal {
-    pub(super) status: u16,
-    pub(super) message: String,
+/// What every connection shares: the API's state, hyper's configuration.
+pub(super) struct Shared {
+    state: Arc<State>,
+    port: u16,
+    pub(super) http: hyper::server::conn::http1::Builder,
+    panicked: AtomicBool,
 }
 
-fn refuse(status: u16, message: impl Into<String>) -> Refusal {
-    Refusal {
-        status,
-        message: message.into(),
-    }
-}
-
-/// A parsed request head.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) struct Head {
-    pub(super) method: String,
-    pub(super) target: String,
-    pub(super) host: Option<String>,
-}
-
-/// Reads the request head from `stream` (up to the blank line), within
-/// [`HEAD_TIME`] and [`MAX_HEAD`]. `Ok(None)`: the client closed first.
-fn read_head(stream: &mut TcpStream) -> Result<Option<Vec<u8>>, Refusal> {
-    let deadline = Instant::now() + HEAD_TIME;
-    let mut buf: Vec<u8> = Vec::with_capacity(2048);
-    let mut chunk = [0u8; 4096];
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(too_slow());
-        }
-        // A zero timeout means "none" to the socket: `left` is never zero here.
-        stream
-            .set_read_timeout(Some(left))
-            .map_err(|e| refuse(400, format!("socket: {e}")))?;
-        let n = match stream.read(&mut chunk) {
-            Ok(0) => return Ok(None),
-            Ok(n) => n,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                return Err(too_slow())
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return Ok(None),
-        };
-        let from = buf.len().saturating_sub(3);
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(end) = find_blank_line(&buf[from..]) {
-            buf.truncate(from + end);
-            return Ok(Some(buf));
-        }
-        if buf.len() > MAX_HEAD {
-            return Err(refuse(
-                431,
-                format!("the request head is longer than {MAX_HEAD} bytes"),
-            ));
+impl Shared {
+    pub(super) fn new(state: Arc<State>, port: u16) -> Shared {
+        let mut http = hyper::server::conn::http1::Builder::new();
+        // half_close: a client may end its side after the request and still
+        // wait for the answer.
+        http.keep_alive(false)
+            .half_close(true)
+            .max_buf_size(MAX_HEAD)
+            .max_headers(MAX_HEADERS);
+        Shared {
+            state,
+            port,
+            http,
+            panicked: AtomicBool::new(false),
         }
     }
-}
 
-fn too_slow() -> Refusal {
-    refuse(
-        408,
-        format!(
-            "the request head did not arrive within {} s",
-            HEAD_TIME.as_secs()
-        ),
-    )
-}
-
-/// End of the head (index after `\r\n\r\n`) in `buf`, if it is there.
-fn find_blank_line(buf: &[u8]) -> Option<usize> {
-    buf.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4)
-}
-
-/// Parses a request head (request line, headers, the blank line) strictly.
-pub(super) fn parse_head(raw: &[u8]) -> Result<Head, Refusal> {
-    if raw.len() > MAX_HEAD {
-        return Err(refuse(
-            431,
-            format!("the request head is longer than {MAX_HEAD} bytes"),
-        ));
+    /// Whether an answer panicked (the server answered 500 and went on).
+    pub(super) fn panicked(&self) -> bool {
+        self.panicked.load(Ordering::SeqCst)
     }
-    let text =
-        std::str::from_utf8(raw).map_err(|_| refuse(400, "the request head is not UTF-8"))?;
-    let text = text
-        .strip_suffix("\r\n\r\n")
-        .ok_or_else(|| refuse(400, "the request head does not end with an empty line"))?;
-    let mut lines = text.split("\r\n");
-    let line = lines.next().unwrap_or_default();
-    let mut parts = line.split(' ');
-    let (Some(method), Some(target), Some(version), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return Err(refuse(400, "malformed request line"));
-    };
-    if method.is_empty() || !method.bytes().all(|b| b.is_ascii_uppercase()) {
-        return Err(refuse(400, "malformed request method"));
+}
+
+/// The hyper service of one connection.
+pub(super) struct Handler {
+    shared: Arc<Shared>,
+    phase: Arc<Phase>,
+}
+
+impl Handler {
+    pub(super) fn new(shared: Arc<Shared>, phase: Arc<Phase>) -> Handler {
+        Handler { shared, phase }
     }
-    if !target.starts_with('/') || target.bytes().any(|b| b.is_ascii_control()) {
-        return Err(refuse(
+}
+
+type Reply = Response<Full<Bytes>>;
+
+impl hyper::service::Service<Request<Incoming>> for Handler {
+    type Response = Reply;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Reply, Infallible>> + Send>>;
+
+    fn call(&self, req: Request<Incoming>) -> Self::Future {
+        self.phase.head_read();
+        let (shared, phase) = (self.shared.clone(), self.phase.clone());
+        // The body is dropped unread with the request.
+        let checked = check(&req, shared.port);
+        Box::pin(async move {
+            let answer = match checked {
+                Err(refused) => refused,
+                Ok((path, query)) => match assets::get(&path) {
+                    Some((body, mime)) => Answer {
+                        status: 200,
+                        mime,
+                        body: Bytes::from_static(body),
+                    },
+                    None => {
+                        let s = shared.clone();
+                        let job = tokio::task::spawn_blocking(move || {
+                            api_answer(&s.state, &path, &query)
+                        });
+                        job.await.unwrap_or_else(|_| {
+                            shared.panicked.store(true, Ordering::SeqCst);
+                            json_error(500, "the answer failed (a bug; please report it)")
+                        })
+                    }
+                },
+            };
+            phase.answered();
+            Ok(answer.into_response())
+        })
+    }
+}
+
+/// Checks a request before anything is computed: its path and query, or the
+/// refusal.
+fn check<B>(req: &Request<B>, port: u16) -> Result<(String, String), Answer> {
+    let h = req.headers();
+    let announces = h
+        .get_all(header::CONTENT_LENGTH)
+        .iter()
+        .any(|v| !is_zero(v.as_bytes()))
+        || h.contains_key(header::TRANSFER_ENCODING);
+    if announces {
+        return Err(json_error(413, NO_BODIES));
+    }
+    let uri = req.uri();
+    if uri.scheme().is_some() || uri.authority().is_some() || !uri.path().starts_with('/') {
+        return Err(json_error(
             400,
             "the request target must be a path starting with /",
         ));
     }
-    if version != "HTTP/1.1" && version != "HTTP/1.0" {
-        return Err(refuse(505, "only HTTP/1.1 and HTTP/1.0 are served"));
+    let mut hosts = h.get_all(header::HOST).iter();
+    let host = hosts.next();
+    if hosts.next().is_some() {
+        return Err(json_error(400, "Host header given twice"));
     }
-    let mut host = None;
-    for (k, line) in lines.enumerate() {
-        if k >= MAX_HEADERS {
-            return Err(refuse(431, format!("more than {MAX_HEADERS} header lines")));
+    match host.map(HeaderValue::to_str) {
+        None => return Err(json_error(400, "a Host header is required")),
+        Some(Err(_)) => return Err(json_error(400, "the Host header is not text")),
+        Some(Ok(host)) if !host_allowed(host, port) => {
+            return Err(json_error(
+                421,
+                &format!(
+                    "Host {} is not this server: use http://127.0.0.1:{port}/ or http://localhost:{port}/",
+                    crate::error::quote(host)
+                ),
+            ))
         }
-        let (name, value) = line
-            .split_once(':')
-            .ok_or_else(|| refuse(400, "malformed header line"))?;
-        if name.is_empty()
-            || !name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-        {
-            return Err(refuse(400, "malformed header name"));
-        }
-        let value = value.trim_matches(|c| c == ' ' || c == '\t');
-        if name.eq_ignore_ascii_case("host") {
-            if host.replace(value.to_string()).is_some() {
-                return Err(refuse(400, "Host header given twice"));
-            }
-        } else if name.eq_ignore_ascii_case("content-length") {
-            // Any length other than 0 (or not a number) announces a body.
-            if value.is_empty() || !value.bytes().all(|b| b == b'0') {
-                return Err(refuse(
-                    413,
-                    "request bodies are not accepted (the API is GET only)",
-                ));
-            }
-        } else if name.eq_ignore_ascii_case("transfer-encoding") {
-            return Err(refuse(
-                413,
-                "request bodies are not accepted (the API is GET only)",
-            ));
-        }
+        Some(Ok(_)) => {}
     }
-    Ok(Head {
-        method: method.to_string(),
-        target: target.to_string(),
-        host,
-    })
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        return Err(json_error(405, "only GET is served"));
+    }
+    Ok((
+        uri.path().to_string(),
+        uri.query().unwrap_or_default().to_string(),
+    ))
+}
+
+/// Whether a `Content-Length` value is 0 (any other value announces a body).
+pub(super) fn is_zero(v: &[u8]) -> bool {
+    !v.is_empty() && v.iter().all(|&b| b == b'0')
 }
 
 /// Whether a `Host` header value names this server: `localhost` or an IP
@@ -230,102 +237,15 @@ pub(super) fn host_allowed(host: &str, port: u16) -> bool {
     port_ok && name_ok
 }
 
-/// A parsed request waiting for a worker, with where its answer goes.
-pub(super) struct Job {
-    head: Head,
-    reply: std::sync::mpsc::SyncSender<Answer>,
-}
-
-/// Answers one job (on a worker thread).
-pub(super) fn work(state: &State, job: Job, port: u16) {
-    let a = answer(state, &job.head, port);
-    let _ = job.reply.send(a);
-}
-
-/// Reads one request from `stream` (on the connection's own thread, so a slow
-/// client holds no worker), has a worker answer it through `jobs`, writes the
-/// answer and closes the connection.
-pub(super) fn serve_connection(mut stream: TcpStream, jobs: &std::sync::mpsc::SyncSender<Job>) {
-    let _ = stream.set_nodelay(true);
-    let _ = stream.set_write_timeout(Some(WRITE_TIME));
-    let (answer, head_only) = match read_head(&mut stream) {
-        Ok(None) => return,
-        Err(r) => (json_error(r.status, &r.message), false),
-        Ok(Some(raw)) => match parse_head(&raw) {
-            Err(r) => (json_error(r.status, &r.message), false),
-            Ok(head) => {
-                let head_only = head.method == "HEAD";
-                let (reply, answer) = std::sync::mpsc::sync_channel(1);
-                let got = jobs
-                    .send(Job { head, reply })
-                    .ok()
-                    .and_then(|()| answer.recv().ok());
-                match got {
-                    Some(a) => (a, head_only),
-                    None => (json_error(503, "the explorer is stopping"), false),
-                }
-            }
-        },
-    };
-    let _ = stream.write_all(&answer.to_bytes(head_only));
-    let _ = stream.flush();
-    linger(stream);
-}
-
-/// Closes after draining what the client still sends, for at most [`LINGER`].
-fn linger(mut stream: TcpStream) {
-    let _ = stream.shutdown(std::net::Shutdown::Write);
-    let end = Instant::now() + LINGER;
-    let mut chunk = [0u8; 4096];
-    let mut drained = 0;
-    while drained < LINGER_BYTES {
-        let left = end.saturating_duration_since(Instant::now());
-        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
-            break;
-        }
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => drained += n,
-        }
-    }
-}
-
-/// The answer to a parsed request.
-fn answer(state: &State, head: &Head, port: u16) -> Answer {
-    match &head.host {
-        None => return json_error(400, "a Host header is required"),
-        Some(h) if !host_allowed(h, port) => {
-            return json_error(
-                421,
-                &format!(
-                    "Host {} is not this server: use http://127.0.0.1:{port}/ or http://localhost:{port}/",
-                    crate::error::quote(h)
-                ),
-            )
-        }
-        Some(_) => {}
-    }
-    if head.method != "GET" && head.method != "HEAD" {
-        return json_error(405, "only GET is served");
-    }
-    let (path, query) = head
-        .target
-        .split_once('?')
-        .unwrap_or((head.target.as_str(), ""));
-    if let Some((body, mime)) = assets::get(path) {
-        return Answer {
-            status: 200,
-            mime,
-            body: body.to_vec(),
-        };
-    }
+/// The answer of an API path (on a worker thread of the blocking pool).
+fn api_answer(state: &State, path: &str, query: &str) -> Answer {
     match parse_query(query) {
         Err(e) => json_error(400, &e),
         Ok(params) => match route(state, path, &params) {
             Ok(body) => Answer {
                 status: 200,
                 mime: "application/json",
-                body: body.into_bytes(),
+                body: Bytes::from(body),
             },
             Err(e) => json_error(e.status(), &e.message()),
         },
@@ -346,59 +266,50 @@ fn route(state: &State, path: &str, params: &Params) -> Result<String, ApiError>
 pub(super) struct Answer {
     status: u16,
     mime: &'static str,
-    body: Vec<u8>,
+    body: Bytes,
 }
 
 impl Answer {
-    /// The bytes on the wire, in one buffer (one write: no wait on Nagle's
-    /// algorithm between head and body). `head_only` for a `HEAD` request.
-    fn to_bytes(&self, head_only: bool) -> Vec<u8> {
+    /// The answer for hyper to write (it adds `Content-Length`, `Date` and
+    /// `Connection: close`, and leaves the body out for a `HEAD` request).
+    fn into_response(self) -> Reply {
+        let mut r = Response::new(Full::new(self.body));
+        *r.status_mut() = StatusCode::from_u16(self.status).unwrap_or(StatusCode::OK);
+        let h = r.headers_mut();
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(self.mime));
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        h.insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        r
+    }
+
+    /// The bytes on the wire, for an answer written without hyper (a refused
+    /// or late head, a busy server).
+    pub(super) fn to_bytes(&self) -> Vec<u8> {
+        let reason = StatusCode::from_u16(self.status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+            .unwrap_or("Error");
         let mut out = format!(
-            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+            "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
             self.status,
-            reason(self.status),
             self.mime,
             self.body.len()
         )
         .into_bytes();
-        if !head_only {
-            out.extend_from_slice(&self.body);
-        }
+        out.extend_from_slice(&self.body);
         out
     }
 }
 
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        400 => "Bad Request",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        408 => "Request Timeout",
-        413 => "Content Too Large",
-        421 => "Misdirected Request",
-        431 => "Request Header Fields Too Large",
-        500 => "Internal Server Error",
-        503 => "Service Unavailable",
-        505 => "HTTP Version Not Supported",
-        _ => "Error",
-    }
-}
-
-fn json_error(status: u16, message: &str) -> Answer {
+pub(super) fn json_error(status: u16, message: &str) -> Answer {
     Answer {
         status,
         mime: "application/json",
-        body: serde_json::json!({ "error": message })
-            .to_string()
-            .into_bytes(),
+        body: Bytes::from(serde_json::json!({ "error": message }).to_string()),
     }
-}
-
-/// Tells a connection the server is busy (every worker and the queue full).
-pub(super) fn busy(mut stream: TcpStream) {
-    let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
-    let _ = stream.write_all(&json_error(503, "the explorer is busy; try again").to_bytes(false));
 }
 
 /// Splits `a=1&b=x%20y` into decoded pairs (`+` is a space, as in HTML forms).
@@ -457,52 +368,6 @@ mod tests {
         assert!(parse_query("a=%4").is_err());
         assert!(parse_query("a=1&a=2").is_err());
         assert!(parse_query("a=%FF").is_err());
-    }
-
-    fn status(raw: &str) -> u16 {
-        match parse_head(raw.as_bytes()) {
-            Ok(_) => 200,
-            Err(r) => r.status,
-        }
-    }
-
-    #[test]
-    fn request_heads_are_parsed_strictly() {
-        let h = parse_head(
-            b"GET /api/presets?x=1 HTTP/1.1\r\nHost: localhost:80\r\nAccept: */*\r\n\r\n",
-        )
-        .unwrap();
-        assert_eq!(h.method, "GET");
-        assert_eq!(h.target, "/api/presets?x=1");
-        assert_eq!(h.host.as_deref(), Some("localhost:80"));
-        assert_eq!(status("GET / HTTP/1.1\r\nContent-Length: 0\r\n\r\n"), 200);
-        for cl in [
-            "1",
-            "99999999999",
-            "18446744073709551615",
-            "99999999999999999999999",
-            "-1",
-            "x",
-            "",
-        ] {
-            assert_eq!(
-                status(&format!("GET / HTTP/1.1\r\nContent-Length: {cl}\r\n\r\n")),
-                413,
-                "{cl}"
-            );
-        }
-        assert_eq!(
-            status("GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"),
-            413
-        );
-        assert_eq!(status("GET / HTTP/2\r\n\r\n"), 505);
-        assert_eq!(status("GET  / HTTP/1.1\r\n\r\n"), 400);
-        assert_eq!(status("GET http://x/ HTTP/1.1\r\n\r\n"), 400);
-        assert_eq!(status("GET / HTTP/1.1\r\nno colon\r\n\r\n"), 400);
-        assert_eq!(status("GET / HTTP/1.1\r\n folded: x\r\n\r\n"), 400);
-        assert_eq!(status("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"), 400);
-        let many: String = (0..=MAX_HEADERS).map(|i| format!("X-{i}: y\r\n")).collect();
-        assert_eq!(status(&format!("GET / HTTP/1.1\r\n{many}\r\n")), 431);
     }
 
     #[test]

@@ -10,17 +10,15 @@
 //! ([`Explorer::addr`]) says where it listens.
 //!
 //! # HTTP
-//! A strict request reader over [`std::net`] (see the `http` module for its
-//! limits and why it is not an HTTP crate). One thread accepts connections;
-//! each connection gets a small thread of its own (at most
-//! `MAX_CONNECTIONS` at once; beyond that, a connection gets 503 at once)
-//! that reads the request head within its deadline, so a slow or silent
-//! client holds only its own thread. A parsed request goes to a fixed pool of
-//! workers that compute answers; the connection's thread writes the answer and
-//! closes. A local single-user explorer needs no async runtime; a table answer
-//! costs microseconds to a few milliseconds of CPU, and a search is bounded by
-//! its time limit, so a handful of workers keeps the page responsive while a
-//! search runs.
+//! [hyper] 1.x (HTTP/1.1 only) on a single-threaded [tokio] runtime: one
+//! thread accepts and drives every connection without blocking (a slow or
+//! silent client is a pending future, not a held thread), and answers are
+//! computed on tokio's blocking pool, at most `--workers` at once (the pool's
+//! size), so a running search never stalls the page. The `http` module gives
+//! the limits (head size, header count, one deadline for the whole head,
+//! bodies refused unread, the `Host` check) and says why hyper was chosen.
+//! At most `MAX_CONNECTIONS` connections are open at once; beyond that, a
+//! connection gets 503 at once.
 //!
 //! # API (every answer is JSON; a bad request is a 400 with `{"error": ...}`)
 //! - `GET /api/presets`: the presets of both families and the table sets served.
@@ -36,27 +34,30 @@
 
 pub mod api;
 mod assets;
+mod conn;
 mod http;
 
 use crate::error::{Error, Result};
 use crate::progress::stop_requested;
 use api::State;
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::future::poll_fn;
+use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::task::Poll;
 use std::time::Duration;
+use tokio::task::JoinSet;
 
-/// How often the server checks for a Ctrl-C stop request.
+/// How often the server checks for a stop request (Ctrl-C or [`StopHandle`]).
 const POLL: Duration = Duration::from_millis(100);
 /// Most workers (`--workers`).
 pub(crate) const MAX_WORKERS: usize = 64;
-/// Most connections open at once (each has its own thread); more get 503.
+/// Most connections open at once; more get 503.
 pub(crate) const MAX_CONNECTIONS: usize = 256;
-/// Stack of a connection's thread (it reads and writes; workers compute).
-const CONNECTION_STACK: usize = 256 * 1024;
+/// After a stop, how long open connections may take to finish (a head
+/// deadline, the longest answer and its write fit in it); then they are dropped.
+const GRACE: Duration = Duration::from_secs(20);
 
 /// What to serve and where.
 #[derive(Clone, Debug)]
@@ -67,7 +68,7 @@ pub struct Config {
     pub bind: String,
     /// Port (0: any free port).
     pub port: u16,
-    /// Worker threads answering requests (1 to `MAX_WORKERS`).
+    /// Answers computed at once, each on its own thread (1 to `MAX_WORKERS`).
     pub workers: usize,
     /// Default search time for positions no table covers.
     pub search_time: Duration,
@@ -97,21 +98,14 @@ pub struct Explorer {
 /// Stops a running [`Explorer`] from another thread.
 #[derive(Clone)]
 pub struct StopHandle {
-    wake: SocketAddr,
     stop: Arc<AtomicBool>,
 }
 
 impl StopHandle {
-    /// Asks the workers to finish the requests they hold and return.
+    /// Asks the server to stop accepting, let open connections finish and return.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
-        wake(self.wake);
     }
-}
-
-/// Unblocks the accepting thread with a connection of our own.
-fn wake(addr: SocketAddr) {
-    let _ = TcpStream::connect_timeout(&addr, Duration::from_secs(1));
 }
 
 impl Explorer {
@@ -153,82 +147,33 @@ impl Explorer {
     /// A handle that stops [`Explorer::run`].
     pub fn stop_handle(&self) -> StopHandle {
         StopHandle {
-            wake: wake_addr(self.addr),
             stop: self.stop.clone(),
         }
     }
 
-    /// Answers requests on the worker threads until [`StopHandle::stop`]
-    /// (returns `Ok`) or a Ctrl-C stop request (returns [`Error::Interrupted`]).
+    /// Answers requests until [`StopHandle::stop`] (returns `Ok`) or a Ctrl-C
+    /// stop request (returns [`Error::Interrupted`]).
     pub fn run(self) -> Result<()> {
-        let (jobs, rx) = sync_channel::<http::Job>(MAX_CONNECTIONS);
-        let rx = Arc::new(Mutex::new(rx));
-        let port = self.addr.port();
-        let mut handles = Vec::with_capacity(self.workers);
-        for i in 0..self.workers {
-            let rx = rx.clone();
-            let state = self.state.clone();
-            let h = std::thread::Builder::new()
-                .name(format!("serve-{i}"))
-                .spawn(move || worker(&rx, &state, port))
-                .map_err(|e| Error::io("starting a server thread", e))?;
-            handles.push(h);
-        }
-        // Ctrl-C sets a flag; this thread turns it into a wake-up of `accept`.
-        let done = Arc::new(AtomicBool::new(false));
-        let watcher = {
-            let (stop, done, addr) = (self.stop.clone(), done.clone(), wake_addr(self.addr));
-            std::thread::Builder::new()
-                .name("serve-stop".into())
-                .spawn(move || {
-                    while !done.load(Ordering::SeqCst) {
-                        if stop_requested() || stop.load(Ordering::SeqCst) {
-                            stop.store(true, Ordering::SeqCst);
-                            wake(addr);
-                            break;
-                        }
-                        std::thread::sleep(POLL);
-                    }
-                })
-                .map_err(|e| Error::io("starting a server thread", e))?
-        };
-        let open = Arc::new(AtomicUsize::new(0));
-        for conn in self.listener.incoming() {
-            if self.stop.load(Ordering::SeqCst) {
-                break;
-            }
-            match conn {
-                Ok(stream) => {
-                    if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-                        open.fetch_sub(1, Ordering::SeqCst);
-                        http::busy(stream);
-                        continue;
-                    }
-                    let (jobs, count) = (jobs.clone(), open.clone());
-                    let spawned = std::thread::Builder::new()
-                        .name("serve-connection".into())
-                        .stack_size(CONNECTION_STACK)
-                        .spawn(move || {
-                            http::serve_connection(stream, &jobs);
-                            count.fetch_sub(1, Ordering::SeqCst);
-                        });
-                    if spawned.is_err() {
-                        open.fetch_sub(1, Ordering::SeqCst);
-                    }
-                }
-                // Out of file descriptors and the like: wait instead of spinning.
-                Err(_) => std::thread::sleep(Duration::from_millis(10)),
-            }
-        }
-        done.store(true, Ordering::SeqCst);
-        // The workers end once every connection's thread has let go of `jobs`.
-        drop(jobs);
-        let mut panicked = watcher.join().is_err();
-        for h in handles {
-            panicked |= h.join().is_err();
-        }
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .max_blocking_threads(self.workers)
+            .thread_name("serve")
+            .build()
+            .map_err(|e| Error::io("starting the server's runtime", e))?;
+        self.listener
+            .set_nonblocking(true)
+            .map_err(|e| Error::io("setting up the listener", e))?;
+        let shared = Arc::new(http::Shared::new(self.state, self.addr.port()));
+        let stop = self.stop;
+        let panicked = rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(self.listener)
+                .map_err(|e| Error::io("setting up the listener", e))?;
+            Ok::<bool, Error>(serve(listener, shared, &stop).await)
+        })?;
+        rt.shutdown_timeout(Duration::from_secs(1));
         if panicked {
-            return Err(Error::Internal("a server thread panicked".into()));
+            return Err(Error::Internal("a server task panicked".into()));
         }
         if stop_requested() {
             return Err(Error::Interrupted);
@@ -237,26 +182,59 @@ impl Explorer {
     }
 }
 
-/// Where to connect to reach the listener at `addr` (an unspecified address
-/// is reached through the loopback address of its family).
-fn wake_addr(addr: SocketAddr) -> SocketAddr {
-    let mut a = addr;
-    if a.ip().is_unspecified() {
-        a.set_ip(match a {
-            SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
-            SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
-        });
-    }
-    a
+/// What the accepting loop waits for.
+enum Event {
+    Connection(std::io::Result<tokio::net::TcpStream>),
+    Stop,
 }
 
-fn worker(rx: &Mutex<Receiver<http::Job>>, state: &State, port: u16) {
+/// Accepts connections until a stop request, then lets the open ones finish
+/// (for at most [`GRACE`]). Returns whether a connection's task or an answer
+/// panicked.
+async fn serve(
+    listener: tokio::net::TcpListener,
+    shared: Arc<http::Shared>,
+    stop: &AtomicBool,
+) -> bool {
+    let mut open = JoinSet::new();
+    let mut tick = tokio::time::interval(POLL);
+    let mut panicked = false;
     loop {
-        let next = rx.lock().unwrap_or_else(|p| p.into_inner()).recv();
-        match next {
-            Ok(job) => http::work(state, job, port),
-            // The accepting thread and every connection are gone.
-            Err(_) => break,
+        while let Some(done) = open.try_join_next() {
+            panicked |= done.is_err_and(|e| e.is_panic());
+        }
+        let event = poll_fn(|cx| {
+            if let Poll::Ready(r) = listener.poll_accept(cx) {
+                return Poll::Ready(Event::Connection(r.map(|(s, _)| s)));
+            }
+            while tick.poll_tick(cx).is_ready() {
+                if stop_requested() || stop.load(Ordering::SeqCst) {
+                    return Poll::Ready(Event::Stop);
+                }
+            }
+            Poll::Pending
+        })
+        .await;
+        match event {
+            Event::Stop => break,
+            Event::Connection(Ok(stream)) => {
+                if open.len() >= MAX_CONNECTIONS {
+                    conn::busy(&stream);
+                    continue;
+                }
+                open.spawn(conn::serve_connection(stream, shared.clone()));
+            }
+            // Out of file descriptors and the like: wait instead of spinning.
+            Event::Connection(Err(_)) => tokio::time::sleep(Duration::from_millis(10)).await,
         }
     }
+    drop(listener);
+    let finish = async {
+        while let Some(done) = open.join_next().await {
+            panicked |= done.is_err_and(|e| e.is_panic());
+        }
+    };
+    let _ = tokio::time::timeout(GRACE, finish).await;
+    open.shutdown().await;
+    panicked | shared.panicked()
 }

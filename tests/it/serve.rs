@@ -673,3 +673,263 @@ fn the_time_parameter_bounds_the_whole_answer() {
     assert_eq!(a["source"], "search", "{a}");
     assert!(took < Duration::from_millis(1600), "{took:?}");
 }
+
+// Issue 41: the server runs on hyper; one test per limit, each with the
+// statuses the hand-written reader gave for the same hostile input.
+
+/// The full answer (head and body) to `bytes`, as text.
+fn raw_text(addr: SocketAddr, bytes: &[u8]) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let _ = s.write_all(bytes);
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    String::from_utf8_lossy(&raw).into_owned()
+}
+
+#[test]
+fn every_announced_body_is_refused_with_413_and_json() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let h = host(srv.addr);
+    // Lengths hyper does not take as a length (too large for a u64, negative,
+    // not a number, empty) are refused as bodies too, with a JSON error.
+    for cl in [
+        "1",
+        "99999999999",
+        "18446744073709551615",
+        "18446744073709551614",
+        "99999999999999999999999",
+        "-1",
+        "x",
+        "",
+    ] {
+        let req = format!("GET /api/presets HTTP/1.1\r\n{h}Content-Length: {cl}\r\n\r\n");
+        let (status, body) = raw(srv.addr, req.as_bytes()).expect("an answer");
+        assert_eq!(status, 413, "Content-Length: {cl}: {body}");
+        let j: Json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{cl}: {e}: {body}"));
+        assert!(j["error"].as_str().unwrap().contains("not accepted"), "{j}");
+    }
+    // A body sent along with its head, a chunked GET, a chunked HTTP/1.0 request.
+    for req in [
+        format!("GET /api/presets HTTP/1.1\r\n{h}Content-Length: 5\r\n\r\nhello"),
+        format!("GET /api/presets HTTP/1.1\r\n{h}Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
+        format!("GET /api/presets HTTP/1.0\r\n{h}Transfer-Encoding: chunked\r\n\r\n"),
+        format!("GET /api/presets HTTP/1.1\r\n{h}Transfer-Encoding: gzip\r\n\r\n"),
+    ] {
+        let (status, body) = raw(srv.addr, req.as_bytes()).expect("an answer");
+        assert_eq!(status, 413, "{req}: {body}");
+    }
+    // Content-Length: 0 is no body.
+    let req = format!("GET /api/presets HTTP/1.1\r\n{h}Content-Length: 0\r\n\r\n");
+    assert_eq!(raw(srv.addr, req.as_bytes()).unwrap().0, 200);
+}
+
+#[test]
+fn a_stalled_head_gets_408_while_others_are_served() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let h = host(srv.addr);
+    let mut stalled: Vec<TcpStream> = (0..8)
+        .map(|_| {
+            let mut s = TcpStream::connect(srv.addr).unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+            s.write_all(format!("GET /api/presets HTTP/1.1\r\n{h}X-Half").as_bytes())
+                .unwrap();
+            s
+        })
+        .collect();
+    // With eight heads stalled (twice the four workers), thirty requests at once are answered.
+    let addr = srv.addr;
+    let positions = sample_positions("kaooa", 30, 4);
+    let handles: Vec<_> = positions
+        .into_iter()
+        .map(|p| {
+            std::thread::spawn(move || {
+                get_json(
+                    addr,
+                    &format!("/api/position?rules=kaooa&position={}", enc(&p)),
+                )
+                .0
+            })
+        })
+        .collect();
+    for h in handles {
+        assert_eq!(h.join().unwrap(), 200);
+    }
+    // Each stalled client gets a JSON 408 in the end.
+    for s in &mut stalled {
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        let body = answer.split_once("\r\n\r\n").unwrap().1;
+        let j: Json = serde_json::from_str(body).unwrap();
+        assert!(
+            j["error"].as_str().unwrap().contains("did not arrive"),
+            "{j}"
+        );
+    }
+}
+
+#[test]
+fn header_count_and_head_size_limits_are_exact() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let h = host(srv.addr);
+    // 64 header lines with Host: served; 65: 431.
+    for (extra, want) in [(63, 200), (64, 431)] {
+        let many: String = (0..extra).map(|i| format!("X-{i}: y\r\n")).collect();
+        let req = format!("GET /api/presets HTTP/1.1\r\n{h}{many}\r\n");
+        let (status, body) = raw(srv.addr, req.as_bytes()).unwrap();
+        assert_eq!(status, want, "{extra} extra headers: {body}");
+        if want == 431 {
+            assert!(body.contains("more than 64 header lines"), "{body}");
+        }
+    }
+    // A head of 30 KB is served; one of 33 KB is not, whether it comes in one
+    // write or a byte at a time would not matter.
+    for (size, want) in [(30_000, 200), (33_000, 431)] {
+        let req = format!(
+            "GET /api/presets HTTP/1.1\r\n{h}X-Big: {}\r\n\r\n",
+            "a".repeat(size)
+        );
+        let (status, body) = raw(srv.addr, req.as_bytes()).unwrap();
+        assert_eq!(status, want, "{size}: {body}");
+        if want == 431 {
+            assert!(body.contains("longer than 32768 bytes"), "{body}");
+        }
+    }
+}
+
+#[test]
+fn malformed_heads_get_the_statuses_of_before() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let h = host(srv.addr);
+    for (req, want) in [
+        (format!("GET /api/presets HTTP/1.0\r\n{h}\r\n"), 200),
+        (format!("GET /api/presets HTTP/2\r\n{h}\r\n"), 505),
+        (format!("GET /api/presets HTTP/3.0\r\n{h}\r\n"), 505),
+        (format!("GET  /api/presets HTTP/1.1\r\n{h}\r\n"), 400),
+        (format!("GET http://x/api/presets HTTP/1.1\r\n{h}\r\n"), 400),
+        (format!("OPTIONS * HTTP/1.1\r\n{h}\r\n"), 400),
+        (
+            format!("GET /api/presets HTTP/1.1\r\n{h}no colon\r\n\r\n"),
+            400,
+        ),
+        (
+            format!("GET /api/presets HTTP/1.1\r\n{h} folded: x\r\n\r\n"),
+            400,
+        ),
+        (
+            format!("GET /api/presets HTTP/1.1\r\n{h}Host: localhost:1\r\n\r\n"),
+            400,
+        ),
+        (format!("GET /api/presets\x01 HTTP/1.1\r\n{h}\r\n"), 400),
+    ] {
+        let (status, body) = raw(srv.addr, req.as_bytes()).unwrap_or_else(|| panic!("{req:?}"));
+        assert_eq!(status, want, "{req:?}: {body}");
+        serde_json::from_str::<Json>(&body).unwrap_or_else(|e| panic!("{req:?}: {e}: {body}"));
+    }
+    // HEAD: the head of the GET answer, without its body.
+    let req = format!("HEAD /api/presets HTTP/1.1\r\n{h}\r\n");
+    let text = raw_text(srv.addr, req.as_bytes());
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(
+        head.to_ascii_lowercase().contains("content-length: "),
+        "{head}"
+    );
+    assert_eq!(body, "");
+}
+
+#[test]
+fn the_host_header_is_checked_for_every_form() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let port = srv.addr.port();
+    for (host_line, want) in [
+        (format!("Host: [::1]:{port}\r\n"), 200),
+        (format!("Host: LOCALHOST:{port}\r\n"), 200),
+        (format!("host: 127.0.0.1:{port}\r\n"), 200),
+        (format!("Host: attacker.test:{port}\r\n"), 421),
+        (format!("Host: localhost.attacker.test:{port}\r\n"), 421),
+        (format!("Host: 127.0.0.1:{}\r\n", port.wrapping_add(1)), 421),
+        ("Host: 127.0.0.1\r\n".to_string(), 421),
+        (format!("Host: [evil]:{port}\r\n"), 421),
+        ("Host: \r\n".to_string(), 421),
+    ] {
+        for path in ["/api/presets", "/", "/api/position?rules=kaooa"] {
+            let req = format!("GET {path} HTTP/1.1\r\n{host_line}\r\n");
+            let (status, body) = raw(srv.addr, req.as_bytes()).unwrap();
+            assert_eq!(status, want, "{host_line} {path}: {body}");
+            if want == 421 {
+                assert!(body.contains("is not this server"), "{body}");
+            }
+        }
+    }
+}
+
+#[test]
+fn no_path_reads_a_file_and_unknown_paths_are_404() {
+    let srv = start(vec![tables().join("kaooa")]);
+    let h = host(srv.addr);
+    for path in [
+        "/../../../../etc/passwd",
+        "/..%2f..%2f..%2fetc%2fpasswd",
+        "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        "/app.js/../../Cargo.toml",
+        "/./Cargo.toml",
+        "//etc/passwd",
+        "/etc/passwd",
+        "/assets/explorer/index.html",
+        "/src/serve/http.rs",
+        "/api/../Cargo.toml",
+        "/nothing-here",
+        "/api/presets/",
+        "/API/PRESETS",
+    ] {
+        let req = format!("GET {path} HTTP/1.1\r\n{h}\r\n");
+        let (status, body) = raw(srv.addr, req.as_bytes()).unwrap();
+        assert_eq!(status, 404, "{path}: {body}");
+        let j: Json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(j["error"].as_str().unwrap().contains("no such page"), "{j}");
+        assert!(
+            !body.contains("root:") && !body.contains("[package]"),
+            "{body}"
+        );
+    }
+    // A target in absolute form (a URL, even of this server) is not a path: 400.
+    for target in [
+        format!("http://127.0.0.1:{}/etc/passwd", srv.addr.port()),
+        format!("http://localhost:{}/api/presets", srv.addr.port()),
+        "file:///etc/passwd".to_string(),
+    ] {
+        let req = format!("GET {target} HTTP/1.1\r\n{h}\r\n");
+        let (status, body) = raw(srv.addr, req.as_bytes()).unwrap();
+        assert_eq!(status, 400, "{target}: {body}");
+        assert!(!body.contains("root:"), "{body}");
+    }
+}
+
+#[test]
+fn connections_beyond_the_limit_get_503_and_the_server_recovers() {
+    let srv = start(vec![tables().join("kaooa")]);
+    // 256 connections that send nothing fill the server; the next is told it is busy.
+    let idle: Vec<TcpStream> = (0..256)
+        .map(|_| TcpStream::connect(srv.addr).unwrap())
+        .collect();
+    let (status, body) = raw(srv.addr, b"").expect("an answer");
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("busy"), "{body}");
+    drop(idle);
+    // Once they are closed, requests are served again.
+    let mut status = 0;
+    for _ in 0..100 {
+        status = raw(
+            srv.addr,
+            format!("GET /api/presets HTTP/1.1\r\n{}\r\n", host(srv.addr)).as_bytes(),
+        )
+        .map_or(0, |a| a.0);
+        if status == 200 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(status, 200);
+}
