@@ -28,7 +28,7 @@
 //! equally.
 
 use super::certificate::{Kind, TableRef};
-use super::check::check;
+use super::check::check_with_tables;
 use super::dfpn::extract;
 use super::dfpn::{Init, ProveConfig, Prover, RunOutcome, RunReport};
 use super::tables::TableDirs;
@@ -357,8 +357,7 @@ fn run_threshold(
         cert.write(&path)?;
         file = Some(path.display().to_string());
     }
-    let probe = |p: &<HuntGame as Game>::Pos| tables.leaf(&game, p);
-    let report = check(&game, &cert, &probe)?;
+    let report = check_with_tables(&game, &cert, &tables.dirs())?;
     let holds = report.ok()
         && cert.header.kind == want
         && cert.header.side == 0
