@@ -396,3 +396,58 @@ fn table_leaves_with_a_wrong_value_or_distance_are_refused() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// Certificates are named by the sha256 of their bytes. Two certificates that
+/// differ only in the header share their trailer crc32 (a crc over a message
+/// followed by its own crc ends in one state, so the trailer depends on the
+/// node data alone: two mogol certificates both showed 58ddb8f4), but not
+/// their names; `prove --save` and `check-proof` print the same name, the
+/// file's sha256.
+#[test]
+fn certificates_differing_only_in_the_header_get_different_names() {
+    use crate::common::table::run;
+    use sha2::Digest;
+    let d = tmpdir("names");
+    let file = d.join("k.proof");
+    let f = file.to_str().unwrap();
+    let (code, out, err) = run(&["prove", "kaooa", "--hash", "16", "--save", f, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let bytes = std::fs::read(&file).unwrap();
+    let hex = |b: &[u8]| -> String {
+        sha2::Sha256::digest(b)
+            .iter()
+            .map(|x| format!("{x:02x}"))
+            .collect()
+    };
+    let name = hex(&bytes);
+    assert_eq!(j["certificates"][0]["sha256"], name.as_str(), "{out}");
+    let mut other = Certificate::read(&file).unwrap();
+    other.header.writer = "another writer".into();
+    let other_file = d.join("other.proof");
+    other.write(&other_file).unwrap();
+    let other_bytes = std::fs::read(&other_file).unwrap();
+    let trailer = |b: &[u8]| b[b.len() - 12..b.len() - 8].to_vec();
+    assert_ne!(bytes, other_bytes);
+    assert_eq!(
+        trailer(&bytes),
+        trailer(&other_bytes),
+        "the crc32 names both alike"
+    );
+    let mut names = Vec::new();
+    for p in [&file, &other_file] {
+        let (code, out, err) = run(&["check-proof", p.to_str().unwrap(), "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(j["problems"], 0);
+        names.push(j["sha256"].as_str().unwrap().to_string());
+        let (_, text, _) = run(&["check-proof", p.to_str().unwrap()]);
+        assert!(
+            text.contains(&format!("sha256   {}", names.last().unwrap())),
+            "{text}"
+        );
+    }
+    assert_eq!(names[0], name);
+    assert_eq!(names[1], hex(&other_bytes));
+    assert_ne!(names[0], names[1]);
+    let _ = std::fs::remove_dir_all(&d);
+}

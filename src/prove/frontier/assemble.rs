@@ -471,7 +471,7 @@ pub(super) fn start_certificate(
         file,
         nodes: cert.nodes.len(),
         bytes: bytes.len(),
-        crc32: crc32fast::hash(&bytes[..bytes.len().saturating_sub(12)]),
+        sha256: crate::prove::certificate::sha256_hex(&bytes),
         spliced,
         table_leaves: report.table_leaves,
         holds,
