@@ -259,6 +259,45 @@ fn calibration_counts_agreements() {
     );
     assert!(r0.mean_abs_error < 1e-12 && (r1.max_abs_error - 0.8).abs() < 1e-12);
     assert_eq!(r0.agree_start, 1);
+    // Inside the 95 % interval: every rung-0 cell (its score is the exact
+    // value); at rung 1 only c's (a's 10 % and b's 90 % miss by 0.8).
+    assert_eq!((r0.covered, r1.covered), (3, 1));
     assert_eq!(c.pairs.len(), 3);
     assert_eq!(c.pairs[0].signs, vec![1, -1]);
+}
+
+/// The dispersion factor: scores that the model cannot explain vary more
+/// than its probabilities say, and the intervals widen by the square root of
+/// the factor; games the model fits exactly give the floor, 1. Side 0 wins
+/// 95 % of the games between engines 0 and 1 and between 1 and 2 (either
+/// colours), side 1 wins 95 % of those between 0 and 2: one side advantage
+/// cannot be both, so the fitted chances are far from what is observed in
+/// some matches, on the other side of one half (with binary scores only
+/// such a miss varies more than the model: at an even chance every game's
+/// squared residual is ¼ whatever the result).
+#[test]
+fn bradley_terry_dispersion_widens_the_intervals_of_a_poor_fit() {
+    let m = |side0, side1, n: f64, s: f64| Match {
+        side0,
+        side1,
+        games: n,
+        score0: n * s,
+        score0_sq: n * s,
+    };
+    let mut poor = Vec::new();
+    for (i, j, s) in [(0, 1, 0.95), (1, 2, 0.95), (0, 2, 0.05)] {
+        poor.push(m(i, j, 200.0, s));
+        poor.push(m(j, i, 200.0, s));
+    }
+    let fit = fit_bradley_terry(&poor, 3, 0.0).unwrap();
+    assert!(fit.dispersion > 1.5, "{fit:?}");
+    // The intervals are those of the covariance, which carries the factor:
+    // the information's inverse alone gives intervals √dispersion narrower.
+    let half = fit.ratings[1].hi - fit.ratings[1].estimate;
+    assert!((half - 1.959_963_984_540_054 * fit.covariance[1][1].sqrt()).abs() < 1e-9);
+    // A model that fits exactly: the floor.
+    let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let fits = [m(0, 1, 100.0, sig(0.4)), m(1, 0, 100.0, sig(-0.4))];
+    let floor = fit_bradley_terry(&fits, 2, 0.0).unwrap().dispersion;
+    assert!((floor - 1.0).abs() < 1e-9, "{floor}");
 }
