@@ -55,7 +55,7 @@ fn won_by(v: Value, mover: usize, side: usize) -> bool {
 fn helpmate(g: &HuntGame, side: usize, opponent_first: bool) -> Vec<u32> {
     let start = g.start();
     let mut from: HashMap<<HuntGame as Game>::Pos, (<HuntGame as Game>::Pos, u32)> = HashMap::new();
-    let mut queue = VecDeque::from([start.clone()]);
+    let mut queue = VecDeque::from([start]);
     let mut moves = Vec::new();
     let mut end = None;
     while let Some(p) = queue.pop_front() {
@@ -76,7 +76,7 @@ fn helpmate(g: &HuntGame, side: usize, opponent_first: bool) -> Vec<u32> {
         for (k, &m) in moves.iter().enumerate().take(tried) {
             let c = g.play(&p, m);
             if c != start && !from.contains_key(&c) {
-                from.insert(c.clone(), (p.clone(), k as u32));
+                from.insert(c, (p, k as u32));
                 queue.push_back(c);
             }
         }
@@ -85,7 +85,7 @@ fn helpmate(g: &HuntGame, side: usize, opponent_first: bool) -> Vec<u32> {
     let mut p = end.expect("a helpmate line exists");
     let mut line = Vec::new();
     while p != start {
-        let (q, k) = from[&p].clone();
+        let (q, k) = from[&p];
         line.push(k);
         p = q;
     }
