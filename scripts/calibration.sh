@@ -40,9 +40,17 @@ for f in "${families[@]}"; do
     tables+=(--tables "$d")
   done
   echo "== $name: $(uptime)"
+  # The progress lines ("finished in") are dropped; a failed compare is not:
+  # its exit status is taken from the pipe (grep's own 1, "no line left", is
+  # no failure) and stops the study with a message.
   /usr/bin/time -f "$name: %e s wall, %U s user, %S s sys" \
     nice -n 10 "$BIN" compare "${variants[@]}" --games "$GAMES" --engines "$ENGINES" \
     --rate "$RATE" "${tables[@]}" --no-referee --random-plies "$PLIES" --seed 1 \
-    --threads 2 --out "$WORK/$name" 2>&1 | grep -v "finished in" || true
+    --threads 2 --out "$WORK/$name" 2>&1 | { grep -v "finished in" || [ $? -eq 1 ]; } \
+    && status=0 || status=${PIPESTATUS[0]}
+  if [ "$status" -ne 0 ]; then
+    echo "calibration.sh: compare of family $name failed (exit $status)" >&2
+    exit "$status"
+  fi
 done
 echo "== done: $(uptime)"

@@ -113,10 +113,10 @@ fn text(b: &Bounds) -> String {
         };
         let cert = match (&r.certificate, &r.certificate_error) {
             (Some(c), _) => format!(
-                ", certificate {} nodes {} bytes crc32 {:08x}{}: holds",
+                ", certificate {} nodes {} bytes sha256 {}{}: holds",
                 c.nodes,
                 c.bytes,
-                c.crc32,
+                c.sha256,
                 c.file.as_ref().map_or(String::new(), |f| format!(" ({f})"))
             ),
             (None, Some(e)) => format!(", no certificate ({e}): not counted"),

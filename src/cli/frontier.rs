@@ -185,10 +185,10 @@ fn text(o: &Out) -> String {
         ));
         if let Some(c) = &r.certificate {
             s.push_str(&format!(
-                "  certificate {} nodes {} bytes crc32 {:08x}, {} frontier certificates spliced, {} table leaves{}: holds\n",
+                "  certificate {} nodes {} bytes sha256 {}, {} frontier certificates spliced, {} table leaves{}: holds\n",
                 c.nodes,
                 c.bytes,
-                c.crc32,
+                c.sha256,
                 c.spliced,
                 c.table_leaves,
                 c.file.as_ref().map_or(String::new(), |f| format!(" ({f})"))

@@ -15,8 +15,8 @@ use super::args::{Hash, Json, Threads};
 use super::job::{dispatch, TierJob};
 use super::out;
 use huntsolve::progress::Progress;
-use huntsolve::prove::certificate::{Certificate, TableRef};
-use huntsolve::prove::check::check;
+use huntsolve::prove::certificate::{sha256_hex, Certificate, TableRef};
+use huntsolve::prove::check::check_with_tables;
 use huntsolve::prove::dfpn::num;
 use huntsolve::prove::extract;
 use huntsolve::prove::tables::TableDirs;
@@ -149,6 +149,8 @@ struct SavedCert {
     side: String,
     nodes: usize,
     bytes: usize,
+    /// The file's name: the sha256 of its bytes (hex).
+    sha256: String,
     depth: Option<u32>,
 }
 
@@ -333,6 +335,7 @@ fn save_certificates<G: TierGame>(
             side: r.side_name.to_string(),
             nodes: cert.nodes.len(),
             bytes: bytes.len(),
+            sha256: sha256_hex(&bytes),
             depth: cert.depth(),
         });
     }
@@ -382,12 +385,13 @@ fn text(o: &ProveOut) -> String {
     ));
     for c in &o.certificates {
         s.push_str(&format!(
-            "saved    {} ({} for {}, {} nodes, {} bytes{})\n",
+            "saved    {} ({} for {}, {} nodes, {} bytes, sha256 {}{})\n",
             c.file,
             c.kind,
             c.side,
             c.nodes,
             c.bytes,
+            c.sha256,
             c.depth
                 .map_or(String::new(), |d| format!(", longest line {d} plies"))
         ));
@@ -397,7 +401,13 @@ fn text(o: &ProveOut) -> String {
 
 /// Runs `check-proof`.
 pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
-    let cert = Certificate::read(&args.file)?;
+    let f = &args.file;
+    let bytes = std::fs::read(f).map_err(|e| Error::io(format!("reading {}", f.display()), e))?;
+    let cert = Certificate::decode(&bytes)
+        .map_err(|e| Error::Input(format!("proof file {}: {e}", f.display())))?;
+    // The file is named by its sha256 (not by its trailer crc32, which does
+    // not depend on the header).
+    let sha256 = sha256_hex(&bytes);
     // The certificate's rules may name built-in boards only: a board file named
     // in an untrusted file is not read (it could be any file, a FIFO or a
     // device). A board file comes from the command line (`--rules`); `check`
@@ -413,12 +423,21 @@ pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
     };
     let report = dispatch(&any, Check(&args, &cert))?;
     if args.json.json {
-        let s =
-            serde_json::to_string(&report).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
+        #[derive(Serialize)]
+        struct CheckOut<'a> {
+            sha256: &'a str,
+            #[serde(flatten)]
+            report: &'a huntsolve::prove::check::CheckReport,
+        }
+        let o = CheckOut {
+            sha256: &sha256,
+            report: &report,
+        };
+        let s = serde_json::to_string(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         out::print_json_document(&s)?;
     } else {
         let mut s = format!(
-            "rules    {}\nposition {}\nclaim    {} {}\nnodes    {} ({} terminal leaves, {} table leaves)\n",
+            "rules    {}\nposition {}\nclaim    {} {}\nnodes    {} ({} terminal leaves, {} table leaves)\nsha256   {sha256}\n",
             report.rules,
             report.position,
             report.side,
@@ -468,8 +487,8 @@ impl TierJob for Check<'_> {
                 cert.header.tables[0].tier.escape_debug()
             )));
         }
-        let dirs = TableDirs::open(game, &args.tables)?;
-        let probe = |p: &G::Pos| dirs.leaf(game, p);
-        check(game, cert, &probe)
+        // The leaves are read by the checker's own path to the tables, not
+        // by the prover's lookup (`TableDirs`).
+        check_with_tables(game, cert, &args.tables)
     }
 }

@@ -28,7 +28,7 @@
 //! equally.
 
 use super::certificate::{Kind, TableRef};
-use super::check::check;
+use super::check::check_with_tables;
 use super::dfpn::extract;
 use super::dfpn::{Init, ProveConfig, Prover, RunOutcome, RunReport};
 use super::tables::TableDirs;
@@ -101,9 +101,9 @@ pub struct BoundCert {
     pub nodes: usize,
     /// Bytes of the encoded file.
     pub bytes: usize,
-    /// The file's own checksum (the crc32 of every byte before its 12-byte
-    /// trailer, as stored there): a digest to cite when the file is not kept.
-    pub crc32: u32,
+    /// The sha256 of the file's bytes (hex): its name, to cite when the file
+    /// is not kept (the trailer crc32 does not depend on the header).
+    pub sha256: String,
     /// Table leaves of the certificate, by the check.
     pub table_leaves: u64,
     /// Whether the independent check found it holds.
@@ -357,8 +357,7 @@ fn run_threshold(
         cert.write(&path)?;
         file = Some(path.display().to_string());
     }
-    let probe = |p: &<HuntGame as Game>::Pos| tables.leaf(&game, p);
-    let report = check(&game, &cert, &probe)?;
+    let report = check_with_tables(&game, &cert, &tables.dirs())?;
     let holds = report.ok()
         && cert.header.kind == want
         && cert.header.side == 0
@@ -374,7 +373,7 @@ fn run_threshold(
         file,
         nodes: cert.nodes.len(),
         bytes: bytes.len(),
-        crc32: crc32fast::hash(&bytes[..bytes.len().saturating_sub(12)]),
+        sha256: super::certificate::sha256_hex(&bytes),
         table_leaves: report.table_leaves,
         holds,
     });
@@ -439,7 +438,7 @@ fn frontier_threshold(
         file: c.file.clone(),
         nodes: c.nodes,
         bytes: c.bytes,
-        crc32: c.crc32,
+        sha256: c.sha256.clone(),
         table_leaves: c.table_leaves,
         holds: c.holds,
     });

@@ -615,6 +615,20 @@ impl Certificate {
     }
 }
 
+/// The name of a certificate file: the sha256 of its bytes, in hex. Not the
+/// trailer crc32: that crc runs over the header and the header's own crc32,
+/// and a crc over a message followed by its crc always ends in one state, so
+/// the trailer depends on the node data alone (two certificates of other
+/// rules or positions with equal node bytes share it). The crc32s stay as
+/// what they are for: catching damaged bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Renumbers `nodes` so that `root` is 0 and nodes follow in breadth-first
 /// order; unreachable nodes are dropped.
 pub(crate) fn renumber(nodes: &[Node], root: u32) -> Vec<Node> {

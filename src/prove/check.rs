@@ -17,12 +17,21 @@
 //! ([`Certificate::plies_left`]), a horizon leaf must have none left (and the
 //! game must go on there), and a table leaf may be a win for the goal side
 //! only at a distance beyond the plies left.
+//!
+//! Table leaves are read by the checker's own path to the tables
+//! (`check/leaves.rs`, over the table module's probing API), not by the prover's
+//! lookup: [`check_with_tables`].
 
 use super::certificate::{Certificate, Kind, Node, TableRef};
 use crate::error::{Error, Result};
 use crate::game::{Game, Notation, Value};
+use crate::tier::TierGame;
 use serde::Serialize;
 use std::collections::VecDeque;
+use std::path::PathBuf;
+
+mod leaves;
+pub(crate) use leaves::LeafTables;
 
 /// Reads a table leaf: the table the position lies in and its value and
 /// distance (`None`: no table given covers it).
@@ -219,6 +228,18 @@ pub fn check<G: Notation>(
         }
     }
     Ok(walk.report)
+}
+
+/// Checks `cert` against `game` with its table leaves read from `dirs` (asked
+/// in order, the first holding a leaf's tier answers) by the checker's own
+/// path to the tables (`LeafTables`), never by the prover's lookup.
+pub fn check_with_tables<G: TierGame>(
+    game: &G,
+    cert: &Certificate,
+    dirs: &[PathBuf],
+) -> Result<CheckReport> {
+    let tables = LeafTables::open(game, dirs)?;
+    check(game, cert, &|p: &G::Pos| tables.leaf(p))
 }
 
 /// The replay of a certificate: what every node is checked against, and the

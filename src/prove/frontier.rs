@@ -191,8 +191,9 @@ pub struct StartCert {
     pub nodes: usize,
     /// Bytes of the encoded file.
     pub bytes: usize,
-    /// The file's trailer crc32 (of every byte before the last 12).
-    pub crc32: u32,
+    /// The sha256 of the file's bytes (hex): its name (the trailer crc32
+    /// does not depend on the header).
+    pub sha256: String,
     /// Frontier certificates spliced in (one per image used).
     pub spliced: usize,
     /// Table leaves (by the check).

@@ -38,6 +38,12 @@ impl<G: TierGame> TableDirs<G> {
         Ok(TableDirs { dirs: v })
     }
 
+    /// The directories, in the order they are asked (for the checker, which
+    /// opens them again by its own path: [`crate::prove::check::check_with_tables`]).
+    pub(crate) fn dirs(&self) -> Vec<PathBuf> {
+        self.dirs.iter().map(|(d, _)| d.clone()).collect()
+    }
+
     /// The directory and value of `pos`, from the first directory that has its tier.
     pub(crate) fn find(&self, pos: &G::Pos) -> Result<Option<(&Path, Value, u32)>> {
         for (d, o) in &self.dirs {

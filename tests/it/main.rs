@@ -48,4 +48,5 @@ mod trust_certs;
 mod trust_cli;
 mod trust_edges;
 mod trust_rules;
+mod trust_sound;
 mod trust_user;

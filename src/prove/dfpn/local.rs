@@ -41,6 +41,13 @@ const LOCAL_NODE_BYTES: usize = 112;
 /// growth slack) and the parent's index in the reverse lists.
 const LOCAL_EDGE_BYTES: usize = 12;
 
+/// The most positions, and the most moves, one walk holds: its graph is
+/// indexed by `u32` (child lists, parent lists, the queue), so the walk stops
+/// growing there as it does when the memory budget runs out (the rest is
+/// frontier). At 112 bytes a position this is reached only with a budget of
+/// hundreds of GiB (or 48 GiB of moves), but no budget is assumed.
+const MAX_LOCAL_INDEX: usize = u32::MAX as usize;
+
 /// Kinds of walked positions.
 const INTERIOR: u8 = 0;
 const LEAF_WIN: u8 = 1;
@@ -59,7 +66,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             return Some(r);
         }
         let mut charged = 0usize;
-        let r = self.local_walk(root, root_hash, &mut charged);
+        let r = self.local_walk(root, root_hash, &mut charged, MAX_LOCAL_INDEX);
         self.acct.release(charged);
         r
     }
@@ -82,6 +89,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
         root: &G::Pos,
         root_hash: u64,
         charged: &mut usize,
+        cap: usize,
     ) -> Option<(u32, u32, u32)> {
         let side = self.side;
         let LocalGraph {
@@ -91,7 +99,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             first,
             outdeg,
             kids,
-        } = self.local_graph(root, root_hash, charged)?;
+        } = self.local_graph(root, root_hash, charged, cap)?;
         let n = hashes.len();
         // Reverse lists: the parents of each position (charged with the nodes
         // and moves), then the children lists are dropped.
@@ -165,12 +173,16 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
 
     /// The walk: interior positions expanded breadth first from `root` while
     /// the budgets last (`None`: the run was stopped, or no room for the root).
+    /// At most `cap` positions and `cap` moves (at most [`MAX_LOCAL_INDEX`]),
+    /// so every index fits a `u32`.
     fn local_graph(
         &mut self,
         root: &G::Pos,
         root_hash: u64,
         charged: &mut usize,
+        cap: usize,
     ) -> Option<LocalGraph> {
+        let cap = cap.min(MAX_LOCAL_INDEX);
         let side = self.side;
         // Positions get their index when first met; interior ones are
         // expanded in that order (breadth first), so the children lists are
@@ -217,7 +229,10 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             }
             moves.clear();
             self.game.legal_moves(&pos, &mut moves);
-            if !self.local_charge(LOCAL_EDGE_BYTES * moves.len(), charged) {
+            // More moves than the indices hold: no room, as for the budget.
+            if kids.len() + moves.len() > cap
+                || !self.local_charge(LOCAL_EDGE_BYTES * moves.len(), charged)
+            {
                 room = false;
                 kind[i] = FRONTIER;
                 continue;
@@ -231,7 +246,7 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
                     kids.push(j);
                     continue;
                 }
-                if !self.local_charge(node_bytes, charged) {
+                if hashes.len() >= cap || !self.local_charge(node_bytes, charged) {
                     // No room for the child: the parent stays unexpanded.
                     room = false;
                     break;
@@ -312,3 +327,6 @@ fn parent_lists(n: usize, kids: &[u32], first: &[u32], outdeg: &[u32]) -> (Vec<u
     }
     (start, parents)
 }
+
+#[cfg(test)]
+mod tests;

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::game::{Game, Notation};
 use crate::hunt::{HuntGame, HuntPos};
 use crate::prove::certificate::{CertHeader, Certificate, Kind, Node, TableRef};
-use crate::prove::check::check;
+use crate::prove::check::check_with_tables;
 use crate::prove::dfpn::RunOutcome;
 use crate::prove::tables::TableDirs;
 use hashbrown::HashMap;
@@ -456,8 +456,7 @@ pub(super) fn start_certificate(
         cert.write(&path)?;
         file = Some(path.display().to_string());
     }
-    let probe = |p: &HuntPos| tables.leaf(game, p);
-    let report = check(game, &cert, &probe)?;
+    let report = check_with_tables(game, &cert, &tables.dirs())?;
     let want = if win { Kind::Win } else { Kind::NoWin };
     let holds = report.ok()
         && cert.header.kind == want
@@ -474,7 +473,7 @@ pub(super) fn start_certificate(
         file,
         nodes: cert.nodes.len(),
         bytes: bytes.len(),
-        crc32: crc32fast::hash(&bytes[..bytes.len().saturating_sub(12)]),
+        sha256: crate::prove::certificate::sha256_hex(&bytes),
         spliced,
         table_leaves: report.table_leaves,
         holds,

@@ -259,6 +259,47 @@ fn calibration_counts_agreements() {
     );
     assert!(r0.mean_abs_error < 1e-12 && (r1.max_abs_error - 0.8).abs() < 1e-12);
     assert_eq!(r0.agree_start, 1);
+    // Inside the 95 % interval: every rung-0 cell (its score is the exact
+    // value); at rung 1 only c's (a's 10 % and b's 90 % miss by 0.8).
+    assert_eq!((r0.covered, r1.covered), (3, 1));
     assert_eq!(c.pairs.len(), 3);
     assert_eq!(c.pairs[0].signs, vec![1, -1]);
+}
+
+/// The dispersion factor: scores that the model cannot explain vary more
+/// than its probabilities say, and the intervals widen by the square root of
+/// the factor; games the model fits exactly give the floor, 1. With won and
+/// lost games only, a game's squared residual is `s(1 − 2p) + p²`, so the
+/// factor exceeds 1 only where the fit is more extreme than the results in
+/// matches whose chances are far from one half, and less extreme where they
+/// are near it; these six matches (found by a search over small designs:
+/// 5 of 50, 1 of 50, 45 of 50, 980 of 1,000, 5 of 10 and 180 of 200 games
+/// won by side 0) give about 1.13.
+#[test]
+fn bradley_terry_dispersion_widens_the_intervals_of_a_poor_fit() {
+    let m = |side0, side1, n: f64, s: f64| Match {
+        side0,
+        side1,
+        games: n,
+        score0: n * s,
+        score0_sq: n * s,
+    };
+    let poor = [
+        m(0, 1, 50.0, 0.1),
+        m(1, 0, 50.0, 0.02),
+        m(1, 2, 50.0, 0.9),
+        m(2, 1, 1000.0, 0.98),
+        m(0, 2, 10.0, 0.5),
+        m(2, 0, 200.0, 0.9),
+    ];
+    let fit = fit_bradley_terry(&poor, 3, 0.0).unwrap();
+    assert!(fit.dispersion > 1.1, "{fit:?}");
+    // The intervals are those of the covariance, which carries the factor.
+    let half = fit.ratings[1].hi - fit.ratings[1].estimate;
+    assert!((half - 1.959_963_984_540_054 * fit.covariance[1][1].sqrt()).abs() < 1e-9);
+    // A model that fits exactly: the floor.
+    let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let fits = [m(0, 1, 100.0, sig(0.4)), m(1, 0, 100.0, sig(-0.4))];
+    let floor = fit_bradley_terry(&fits, 2, 0.0).unwrap().dispersion;
+    assert!((floor - 1.0).abs() < 1e-9, "{floor}");
 }
