@@ -87,7 +87,7 @@ impl Repetition {
 /// exact solvers implement; otherwise an input error (exit 2) saying that
 /// `what` (e.g. `"solve"`) would treat cycles as draws and so give values of
 /// other rules than those named.
-pub fn require_cycles_drawn<G: Game>(game: &G, what: &str) -> Result<()> {
+pub(crate) fn require_cycles_drawn<G: Game>(game: &G, what: &str) -> Result<()> {
     let rule = game.repetition();
     if rule == Repetition::Draw {
         return Ok(());

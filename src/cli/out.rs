@@ -253,3 +253,13 @@ impl Progress for Bars {
         });
     }
 }
+
+/// A certificate file's name: the sha256 of its bytes in hex (as `sha256sum`
+/// prints it; the library names the certificates it writes the same way).
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

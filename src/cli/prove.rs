@@ -14,8 +14,9 @@
 use super::args::{Hash, Json, Threads};
 use super::job::{dispatch, TierJob};
 use super::out;
+use super::out::sha256_hex;
 use huntsolve::progress::Progress;
-use huntsolve::prove::certificate::{sha256_hex, Certificate, TableRef};
+use huntsolve::prove::certificate::{Certificate, TableRef};
 use huntsolve::prove::check::check_with_tables;
 use huntsolve::prove::dfpn::num;
 use huntsolve::prove::extract;

@@ -621,7 +621,7 @@ impl Certificate {
 /// the trailer depends on the node data alone (two certificates of other
 /// rules or positions with equal node bytes share it). The crc32s stay as
 /// what they are for: catching damaged bytes.
-pub fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
     Sha256::digest(bytes)
         .iter()

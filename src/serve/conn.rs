@@ -11,7 +11,8 @@
 //! answered 408 on the socket taken back from hyper (`into_parts`).
 
 use super::http::{
-    is_zero, json_error, Handler, Shared, HEAD_TIME, MAX_HEAD, MAX_HEADERS, NO_BODIES, WRITE_TIME,
+    is_zero, json_error, Handler, Phase, Shared, HEAD_TIME, MAX_HEAD, MAX_HEADERS, NO_BODIES,
+    WRITE_TIME,
 };
 use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
@@ -34,31 +35,6 @@ const CHUNK: usize = 8 * 1024;
 const LINGER: Duration = Duration::from_millis(200);
 /// Most bytes drained after answering.
 const LINGER_BYTES: usize = 64 * 1024;
-
-/// Where a connection is: reading the head, computing, writing the answer.
-#[derive(Default)]
-pub(super) struct Phase {
-    /// The head is parsed (hyper called the service).
-    head: AtomicBool,
-    /// When the answer must have been taken.
-    write_by: OnceLock<Instant>,
-}
-
-impl Phase {
-    /// Hyper parsed the head and calls the service.
-    pub(super) fn head_read(&self) {
-        self.head.store(true, Ordering::SeqCst);
-    }
-
-    /// The answer is ready: the client has [`WRITE_TIME`] to take it.
-    pub(super) fn answered(&self) {
-        let _ = self.write_by.set(Instant::now() + WRITE_TIME);
-    }
-
-    fn head_done(&self) -> bool {
-        self.head.load(Ordering::SeqCst)
-    }
-}
 
 /// The socket as hyper sees it (see the module doc).
 struct Io {

@@ -45,7 +45,6 @@
 
 use super::api::{ApiError, Params, State};
 use super::assets;
-use super::conn::Phase;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
@@ -56,8 +55,8 @@ use std::future::Future;
 use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Longest request head (request line and headers) in bytes.
 pub(crate) const MAX_HEAD: usize = 32 * 1024;
@@ -352,6 +351,31 @@ fn decode(s: &str) -> Result<String, String> {
     }
     String::from_utf8(out)
         .map_err(|_| format!("{} is not UTF-8 once decoded", crate::error::quote(s)))
+}
+
+/// Where a connection is: reading the head, computing, writing the answer.
+#[derive(Default)]
+pub(super) struct Phase {
+    /// The head is parsed (hyper called the service).
+    head: AtomicBool,
+    /// When the answer must have been taken.
+    pub(super) write_by: OnceLock<Instant>,
+}
+
+impl Phase {
+    /// Hyper parsed the head and calls the service.
+    pub(super) fn head_read(&self) {
+        self.head.store(true, Ordering::SeqCst);
+    }
+
+    /// The answer is ready: the client has [`WRITE_TIME`] to take it.
+    pub(super) fn answered(&self) {
+        let _ = self.write_by.set(Instant::now() + WRITE_TIME);
+    }
+
+    pub(super) fn head_done(&self) -> bool {
+        self.head.load(Ordering::SeqCst)
+    }
 }
 
 #[cfg(test)]

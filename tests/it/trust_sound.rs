@@ -140,6 +140,7 @@ fn line_certificate(g: &HuntGame, side: usize, line: &[u32], opp: Opponent) -> C
             nodes: nodes.len() as u64,
             tables: Vec::new(),
             writer: "a test's hand".into(),
+            within: None,
         },
         nodes,
     }

@@ -63,7 +63,7 @@ pub fn solve_reachable<G: FullGame>(
     max_positions: usize,
     progress: &dyn Progress,
 ) -> Result<ExactSolution> {
-    huntsolve::game::require_cycles_drawn(game, "the exact solver")?;
+    huntsolve::prove::check_repetition_rule(game)?;
     // 1. Enumerate the reachable graph breadth-first.
     progress.stage("enumerate", 0);
     let start = game.start();
