@@ -54,10 +54,10 @@ pub(crate) struct Args {
     #[command(flatten)]
     hash: Hash,
     /// Time limit in seconds (then the answer is "unknown" with the root's numbers).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::seconds())]
     time: Option<f64>,
     /// Node limit over all threads.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::NODES)]
     nodes: Option<u64>,
     /// Write the certificate(s) of the result (nothing, with a note on stderr, when the
     /// value is unknown: the report is printed as usual).
@@ -158,9 +158,6 @@ pub(crate) fn peak_memory() -> Option<u64> {
 /// Runs `prove`.
 pub(crate) fn run(args: Args) -> Result<()> {
     let any = AnyGame::parse(&args.rules)?;
-    if let Some(t) = args.time {
-        huntsolve::progress::check_seconds("--time", t).map_err(Error::Input)?;
-    }
     dispatch(&any, Prove(&args))
 }
 

@@ -45,10 +45,10 @@ pub(crate) struct Args {
     #[command(flatten)]
     tables: MaybeTables,
     /// Search depth in plies (default 6; with --exact: the exact alpha-beta to this depth instead of the prover).
-    #[arg(long, conflicts_with = "time")]
+    #[arg(long, conflicts_with = "time", value_parser = super::args::DEPTH)]
     depth: Option<u32>,
     /// Search time in seconds per position.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::seconds())]
     time: Option<f64>,
     #[command(flatten)]
     threads: Threads,
@@ -71,18 +71,6 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Result<()> {
     let mut any = AnyGame::parse(&args.rules)?;
     with_game!(&mut any, g => apply_evals(g, &args.eval))?;
-    if let Some(t) = args.time {
-        huntsolve::progress::check_seconds("--time", t).map_err(Error::Input)?;
-    }
-    if let Some(d) = args.depth {
-        // The search stops at MAX_DEPTH: a deeper request must not be clamped silently.
-        if d == 0 || d > huntsolve::search::MAX_DEPTH {
-            return Err(Error::Input(format!(
-                "--depth {d}: accepted 1..={}",
-                huntsolve::search::MAX_DEPTH
-            )));
-        }
-    }
     match &args.tables.tables {
         Some(_) => super::job::dispatch(&any, Query(&args)),
         None => with_game!(&any, g => run_game(g, None, &args)),

@@ -171,7 +171,7 @@ pub struct GameRecord {
 /// Most games a tournament plays per variant and engine (`--games`): every
 /// game's record is kept in memory, so more would exhaust it (100000000000
 /// aborted on allocation).
-pub(crate) const MAX_GAMES: u64 = 10_000_000;
+pub const MAX_GAMES: u64 = 10_000_000;
 
 /// `Ok` when `games` is between 1 and `MAX_GAMES`.
 pub fn check_games(games: u64) -> Result<()> {
