@@ -164,6 +164,10 @@ pub struct GameRecord {
     pub captures: [u32; 2],
     /// Wall time of the game in milliseconds.
     pub millis: u64,
+    /// When the game ended, Unix seconds (UTC); `None` in records stored before
+    /// it was kept (a report then says "not recorded").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played_at: Option<u64>,
     /// The moves in the family's notation.
     pub moves: Vec<String>,
 }
@@ -275,6 +279,7 @@ pub(crate) fn play_game_with<G: FullGame>(
         plies: history.len() as u32,
         captures,
         millis: started.elapsed().as_millis() as u64,
+        played_at: Some(crate::stats::played::now_unix()),
         moves: moves_text,
     })
 }
