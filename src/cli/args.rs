@@ -140,6 +140,10 @@ pub(crate) const DEPTH: Whole<u32> = whole(1, huntsolve::search::MAX_DEPTH as u6
 /// A count of plies that may be 0 (quiescence, spread, verified distance), at most
 /// the search's `MAX_DEPTH`.
 pub(crate) const SEARCH_PLIES: Whole<u32> = whole(0, huntsolve::search::MAX_DEPTH as u64, "plies");
+/// `verify --max-distance`: a decided sample is searched 2 plies past its distance,
+/// and the search stops at `MAX_DEPTH`.
+pub(crate) const CHECKED_DISTANCE: Whole<u32> =
+    whole(0, huntsolve::search::MAX_DEPTH as u64 - 2, "plies");
 /// Uniformly random opening plies of a game: more than any game's length plays it
 /// at random throughout.
 pub(crate) const RANDOM_PLIES: Whole<u32> = whole(0, 10_000, "plies");

@@ -35,7 +35,7 @@ pub(crate) struct Args {
     search: Option<u64>,
     /// With --search: longest stored win/loss distance sampled (plies; drawn positions
     /// are searched to this depth and must not be proven won or lost).
-    #[arg(long, default_value_t = 7, value_name = "PLIES", requires = "search", value_parser = super::args::SEARCH_PLIES)]
+    #[arg(long, default_value_t = 7, value_name = "PLIES", requires = "search", value_parser = super::args::CHECKED_DISTANCE)]
     max_distance: u32,
     /// Decoded-block cache, e.g. 4G (default: the decoded size of all tables in the
     /// directory, at most half of the available memory).
