@@ -11,7 +11,7 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// Longest time limit any option accepts, in seconds (about 11.6 days): far
 /// beyond any run of this tool, and far below what overflows a `Duration` or
 /// an `Instant` (`--time 1e308` panicked).
-pub(crate) const MAX_SECONDS: f64 = 1e6;
+pub const MAX_SECONDS: f64 = 1e6;
 
 /// Whether `s` is a usable time limit in seconds: finite, above 0 and at most
 /// `MAX_SECONDS`.

@@ -47,10 +47,35 @@ impl AnyGame {
     }
 }
 
+/// The presets nearest to a mistyped `name` (by edit distance, case ignored), at most
+/// a third of its length away (at least 2): a typo's likely intent, named first.
+fn nearest_presets(name: &str) -> Vec<&'static str> {
+    let lower = name.to_lowercase();
+    let reach = (lower.chars().count() / 3).max(2);
+    let scored: Vec<(usize, &'static str)> = all_presets()
+        .iter()
+        .map(|p| (strsim::levenshtein(&lower, p.1), p.1))
+        .filter(|&(d, _)| d <= reach)
+        .collect();
+    let best = scored.iter().map(|s| s.0).min();
+    scored
+        .into_iter()
+        .filter(|s| Some(s.0) == best)
+        .map(|s| s.1)
+        .collect()
+}
+
 fn unknown_preset(name: &str) -> Error {
     let names: Vec<&str> = all_presets().iter().map(|p| p.1).collect();
+    let near = nearest_presets(name);
+    let guess = if near.is_empty() {
+        String::new()
+    } else {
+        let near: Vec<String> = near.iter().map(|n| quote(n)).collect();
+        format!(" (did you mean {}?)", near.join(" or "))
+    };
     Error::Rules(format!(
-        "unknown preset {}; accepted: {}",
+        "unknown preset {}{guess}; accepted: {}",
         quote(name),
         names.join(", ")
     ))
@@ -81,3 +106,26 @@ macro_rules! with_game {
 
 #[cfg(test)]
 mod tests_tafl;
+
+#[cfg(test)]
+mod tests_presets {
+    use super::*;
+
+    /// A preset typo names the nearest preset first, then the whole list; a name
+    /// far from every preset gets the list alone.
+    #[test]
+    fn a_preset_typo_suggests_the_nearest_preset() {
+        let e = AnyGame::parse("kaoao,prey=6").unwrap_err().to_string();
+        assert!(
+            e.contains("unknown preset 'kaoao' (did you mean 'kaooa'?); accepted: "),
+            "{e}"
+        );
+        let e = AnyGame::parse("Brandub").unwrap_err().to_string();
+        assert!(e.contains("(did you mean 'brandubh'?)"), "{e}");
+        let e = AnyGame::parse("zzzzzzzzzzzz").unwrap_err().to_string();
+        assert!(
+            !e.contains("did you mean") && e.contains("accepted: "),
+            "{e}"
+        );
+    }
+}

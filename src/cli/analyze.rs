@@ -20,7 +20,7 @@ pub(crate) struct Args {
     #[arg(long)]
     rules: Option<String>,
     /// How many of the longest wins to show with their positions.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    #[arg(long, default_value_t = 5, value_parser = super::args::whole::<u64>(0, 10_000, "positions"))]
     top: u64,
     #[command(flatten)]
     pub(crate) json: Json,

@@ -35,20 +35,20 @@ pub(crate) const SUITE: &[(&str, usize)] = &[
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     /// Nominal search depth of every position.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = super::args::DEPTH)]
     pub depth: u32,
     #[command(flatten)]
     pub threads: Threads,
     /// Positions per preset.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = super::args::whole::<usize>(1, 10_000, "positions"))]
     pub positions: usize,
     /// Seed of the playouts that build the suite.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::SEED)]
     pub seed: u64,
     #[command(flatten)]
     pub hash: Hash,
     /// Quiescence plies (default: per family, see the search docs).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::SEARCH_PLIES)]
     pub qdepth: Option<u32>,
     /// Only these presets (comma-separated; default: the whole suite).
     #[arg(long)]
@@ -59,7 +59,7 @@ pub(crate) struct Args {
     pub prove: bool,
     /// With --prove: plies from the root within which the prover's threads avoid
     /// each other's lines (virtual proof numbers; default 3, 0 = never).
-    #[arg(long, value_name = "PLIES", requires = "prove")]
+    #[arg(long, value_name = "PLIES", requires = "prove", value_parser = super::args::SEARCH_PLIES)]
     pub spread_plies: Option<u32>,
     /// With --prove: the seed suite instead (positions of the seed games and their
     /// small-prey and capture-threshold variants, "hunters win?" up to a node cap
@@ -70,10 +70,10 @@ pub(crate) struct Args {
     pub prover: super::prove::ProverOpts,
     /// Benchmark MCTS instead: this many iterations from every position
     /// (one thread), reporting iterations/s and playout plies/s.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::whole::<u64>(1, 1_000_000_000, "iterations"))]
     pub mcts: Option<u64>,
     /// With --mcts: playout cut-off in plies (scored by the evaluation).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::whole::<u32>(1, 10_000, "plies"))]
     pub cutoff: Option<u32>,
     /// Benchmark the retrograde solver instead, on these rules: the tiers of
     /// --tiers solved in memory by the current solver and by the previous one
@@ -110,10 +110,10 @@ pub(crate) struct Args {
     )]
     pub engines: Vec<String>,
     /// With --ladder: games per rung (games 0..N of `compare --seed`).
-    #[arg(long, default_value_t = 20, requires = "ladder")]
+    #[arg(long, default_value_t = 20, requires = "ladder", value_parser = super::args::GAMES)]
     pub games: u64,
     /// With --ladder: uniformly random plies at the start of each game.
-    #[arg(long, default_value_t = 6, requires = "ladder")]
+    #[arg(long, default_value_t = 6, requires = "ladder", value_parser = super::args::RANDOM_PLIES)]
     pub random_plies: u32,
     /// With --retro, --prove or --ladder: machine-readable output (JSON).
     #[arg(long)]

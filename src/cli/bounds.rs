@@ -25,10 +25,10 @@ pub(crate) struct Args {
     #[arg(long)]
     tables: Vec<PathBuf>,
     /// Total time limit in seconds, split across the runs.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::seconds())]
     time: Option<f64>,
     /// Node limit of each run.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::NODES)]
     nodes: Option<u64>,
     #[command(flatten)]
     threads: Threads,
@@ -41,7 +41,7 @@ pub(crate) struct Args {
     /// from the start (`huntsolve frontier`), instead of one df-pn run from the start;
     /// `--nodes` is then the most nodes of one frontier position's run. With
     /// `--save-dir`, each threshold's state is kept in `DIR/frontier.N<n>` (resumable).
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = super::args::DEPTH)]
     frontier: Option<u32>,
     #[command(flatten)]
     opts: ProverOpts,
@@ -51,13 +51,6 @@ pub(crate) struct Args {
 
 /// Runs `bounds`.
 pub(crate) fn run(args: Args) -> Result<()> {
-    if let Some(t) = args.time {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(Error::Input(format!(
-                "--time {t}: expected a positive number of seconds"
-            )));
-        }
-    }
     let rules = match AnyGame::parse(&args.rules)? {
         AnyGame::Hunt(g) => g.rules().clone(),
         _ => {
@@ -68,11 +61,6 @@ pub(crate) fn run(args: Args) -> Result<()> {
             )))
         }
     };
-    if args.frontier == Some(0) {
-        return Err(Error::Input(
-            "--frontier 0: the frontier must be at least one ply from the start".into(),
-        ));
-    }
     let probe = ProverOpts::apply(args.opts, Default::default());
     let cfg = BoundsConfig {
         time: args.time.map(Duration::from_secs_f64),

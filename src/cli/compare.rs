@@ -15,26 +15,26 @@ pub(crate) struct Args {
     #[arg(required = true)]
     pub rules: Vec<String>,
     /// Games per variant.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::args::GAMES)]
     pub games: u64,
     /// Engine for both sides: random, greedy, depth=D or time=S.
     #[arg(long, default_value = "greedy")]
     pub engine: String,
     /// Base seed (game i uses seed + i).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::SEED)]
     pub seed: u64,
     #[command(flatten)]
     pub threads: Threads,
     /// Uniformly random plies at the start of each game, so games differ.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = super::args::RANDOM_PLIES)]
     pub random_plies: u32,
     /// With a search engine: sample the opening plies from a softmax over the
     /// root moves' scores at this temperature (evaluation units) instead of
     /// uniformly.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::real(0.0, false, MAX_SOFTMAX, "a temperature"))]
     pub softmax: Option<f64>,
     /// Move limit in plies, then a draw (default: the rules' limit, else 400).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::whole::<u32>(1, 1_000_000, "plies"))]
     pub max_plies: Option<u32>,
     /// Output directory (default: results/compare-<first>-vs-<...>).
     #[arg(long)]
@@ -59,7 +59,7 @@ pub(crate) struct Args {
     /// this many games per variant and fit the rungs' ratings (Bradley-Terry
     /// with a side-0 advantage); the ladder is then ordered by measured
     /// strength and says when a rung is not stronger than the one below.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::args::whole::<u64>(0, huntsolve::stats::tournament::MAX_GAMES, "games"))]
     pub rate: u64,
     /// With --tables: the tables do not end games; they serve the `perfect`
     /// engine and the exact values of the openings (the calibration) only.
@@ -67,21 +67,14 @@ pub(crate) struct Args {
     pub no_referee: bool,
 }
 
-/// Highest `--softmax` temperature (evaluation units).
+/// Highest `--softmax` temperature (evaluation units): scores stay well inside
+/// ±20000, so a hotter softmax is uniform already.
 const MAX_SOFTMAX: f64 = 1e6;
 
 /// Runs `compare`.
 pub(crate) fn run(args: Args) -> Result<()> {
     let engine = EngineSpec::parse(&args.engine)?;
     huntsolve::stats::tournament::check_games(args.games)?;
-    if let Some(t) = args.softmax {
-        // Scores stay well inside ±20000: a hotter softmax is uniform already.
-        if !(t.is_finite() && t > 0.0 && t <= MAX_SOFTMAX) {
-            return Err(huntsolve::Error::Input(format!(
-                "--softmax {t}: the temperature must be above 0 and at most {MAX_SOFTMAX}"
-            )));
-        }
-    }
     let cfg = TournamentConfig {
         games: args.games,
         seed: args.seed,

@@ -28,22 +28,22 @@ pub(crate) struct Args {
     )]
     pub engines: Vec<String>,
     /// Games per variant and strength on the ladder.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::args::GAMES)]
     pub games: u64,
     /// Base seed of the ladder games.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::SEED)]
     pub seed: u64,
     /// Uniformly random opening plies of the ladder games.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = super::args::RANDOM_PLIES)]
     pub random_plies: u32,
     #[command(flatten)]
     pub threads: Threads,
     /// Memory limit of an exact solve, e.g. 4G (default: 80 % of MemAvailable).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::size)]
     pub memory: Option<String>,
     /// Largest index (symmetry-reduced slots) solved exactly; bigger variants
     /// go to the ladder even when they would fit in memory (a time guard).
-    #[arg(long, default_value_t = 20_000_000)]
+    #[arg(long, default_value_t = 20_000_000, value_parser = super::args::whole::<u64>(0, 10_000_000_000_000, "slots"))]
     pub max_exact_slots: u64,
     /// Tables root, one directory per exact variant (default: tables/explore-<rules>).
     #[arg(long)]

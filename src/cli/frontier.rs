@@ -25,7 +25,7 @@ pub(crate) struct Args {
     /// Rules: a hunt preset with options (e.g. `bagh-chal,hunter_win=captures>=2`).
     rules: String,
     /// Plies from the start to the frontier.
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = super::args::DEPTH)]
     depth: u32,
     /// Prove one side's win only (`hunter`/`prey` or a traditional name, or 0/1);
     /// default: the value of the start (the mover's win, else the opponent's, else a draw).
@@ -35,7 +35,7 @@ pub(crate) struct Args {
     #[arg(long)]
     tables: Vec<PathBuf>,
     /// Time limit in seconds (all runs together).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::seconds())]
     time: Option<f64>,
     #[command(flatten)]
     threads: Threads,
@@ -46,16 +46,16 @@ pub(crate) struct Args {
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Nodes of the scoring run of each frontier position.
-    #[arg(long, value_name = "N", default_value_t = 2_000)]
+    #[arg(long, value_name = "N", default_value_t = 2_000, value_parser = super::args::NODES)]
     score_nodes: u64,
     /// Nodes of the first proof run of a selected position (doubling per try).
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = super::args::NODES)]
     job_nodes: u64,
     /// Most nodes of one run; a position still open after it is given up.
-    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 50_000_000, value_parser = super::args::NODES)]
     max_job_nodes: u64,
     /// Most classes enumerated above and at the frontier.
-    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = super::args::whole::<usize>(1, 1_000_000_000, "classes"))]
     max_positions: usize,
     #[command(flatten)]
     opts: ProverOpts,
@@ -73,9 +73,6 @@ struct Out {
 
 /// Runs `frontier`.
 pub(crate) fn run(args: Args) -> Result<()> {
-    if let Some(t) = args.time {
-        huntsolve::progress::check_seconds("--time", t).map_err(Error::Input)?;
-    }
     let game = match AnyGame::parse(&args.rules)? {
         AnyGame::Hunt(g) => g,
         _ => {
@@ -86,11 +83,6 @@ pub(crate) fn run(args: Args) -> Result<()> {
             )))
         }
     };
-    if args.depth == 0 {
-        return Err(Error::Input(
-            "--depth 0: the frontier must be at least one ply from the start".into(),
-        ));
-    }
     let side = args
         .side
         .as_deref()

@@ -27,10 +27,10 @@ pub(crate) struct Args {
     /// Rules of a hunt game: a preset name with optional `,key=value` options.
     pub rules: String,
     /// Total search depth from the start position.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 6, value_parser = super::args::DEPTH)]
     pub depth: u32,
     /// Plies of the ranked lines: 1 (first placements) or 2 (and the replies).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::whole::<u32>(1, 2, "plies"))]
     pub plies: u32,
     #[command(flatten)]
     pub threads: Threads,
@@ -46,10 +46,10 @@ pub(crate) struct Args {
     #[arg(long)]
     pub prove: bool,
     /// Prover node limit per position (with `--prove`).
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = super::args::NODES)]
     pub prove_nodes: u64,
     /// Prover time limit per position in seconds (with `--prove`).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::seconds())]
     pub prove_time: Option<f64>,
     /// Directory of solved tables (repeatable): leaves of the search and the prover.
     #[arg(long)]
@@ -96,9 +96,6 @@ pub(crate) fn run(args: Args) -> Result<()> {
         }
     };
     apply_evals(&mut g, &args.eval)?;
-    if let Some(t) = args.prove_time {
-        huntsolve::progress::check_seconds("--prove-time", t).map_err(Error::Input)?;
-    }
     if args.prove {
         check_repetition_rule(&g)?;
     }

@@ -4,7 +4,7 @@
 use super::out;
 use huntsolve::game::FullGame;
 use huntsolve::game::{perft, play_line};
-use huntsolve::{with_game, AnyGame, Error, Result};
+use huntsolve::{with_game, AnyGame, Result};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -14,7 +14,7 @@ pub(crate) struct Args {
     /// Rules: `preset[,key=value...]` (see `huntsolve presets`).
     rules: String,
     /// Depth in plies.
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = super::args::whole::<u32>(0, 64, "plies"))]
     depth: u32,
     /// Start from this position text instead of the start position.
     #[arg(long)]
@@ -34,12 +34,6 @@ pub(crate) fn run(args: Args) -> Result<()> {
 }
 
 fn run_game<G: FullGame>(g: &G, args: &Args) -> Result<()> {
-    if args.depth > 64 {
-        return Err(Error::Input(format!(
-            "depth {} is too large (at most 64)",
-            args.depth
-        )));
-    }
     let mut pos = match &args.position {
         Some(t) => g.parse_position(t)?,
         None => g.start(),

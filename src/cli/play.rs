@@ -47,13 +47,13 @@ pub(crate) struct Args {
     #[arg(long, value_name = "NAME=ENGINE")]
     pub side: Vec<String>,
     /// Number of games.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::whole::<u32>(1, huntsolve::stats::tournament::MAX_GAMES, "games"))]
     pub games: u32,
     /// Seed of the random engines and of the random opening plies.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::SEED)]
     pub seed: u64,
     /// Plies played at random at the start of each game (variety between games).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::args::RANDOM_PLIES)]
     pub random_plies: u32,
     #[command(flatten)]
     pub threads: Threads,

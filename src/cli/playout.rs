@@ -17,10 +17,10 @@ pub(crate) struct Args {
     /// Rules: `preset[,key=value...]` (see `huntsolve presets`).
     rules: String,
     /// Number of games.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = super::args::whole::<u64>(1, 1_000_000_000, "games"))]
     games: u64,
     /// Random seed.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::SEED)]
     seed: u64,
     /// Use one thread only (for speed figures per core).
     #[arg(long)]

@@ -55,10 +55,10 @@ pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) hash: Hash,
     /// Time limit in seconds (then the answer is "unknown" with the root's numbers).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::seconds())]
     pub(crate) time: Option<f64>,
     /// Node limit over all threads.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::NODES)]
     pub(crate) nodes: Option<u64>,
     /// Write the certificate(s) of the result (nothing, with a note on stderr, when the
     /// value is unknown: the report is printed as usual).
@@ -67,7 +67,7 @@ pub(crate) struct Args {
     /// Bound the claim by plies: "the side forces a win within N plies" is
     /// proven or refuted by an exhaustive bounded search (no tables; without
     /// --side, for both sides), with a certificate check-proof re-checks.
-    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=huntsolve::prove::within::MAX_WITHIN as i64))]
+    #[arg(long, value_name = "PLIES", value_parser = super::args::whole::<u32>(1, huntsolve::prove::within::MAX_WITHIN as u64, "plies"))]
     pub(crate) within: Option<u32>,
     #[command(flatten)]
     pub(crate) opts: ProverOpts,
@@ -166,9 +166,6 @@ pub(crate) fn peak_memory() -> Option<u64> {
 /// Runs `prove`.
 pub(crate) fn run(args: Args) -> Result<()> {
     let any = AnyGame::parse(&args.rules)?;
-    if let Some(t) = args.time {
-        huntsolve::progress::check_seconds("--time", t).map_err(Error::Input)?;
-    }
     dispatch(&any, Prove(&args))
 }
 

@@ -45,10 +45,10 @@ pub(crate) struct Args {
     #[command(flatten)]
     tables: MaybeTables,
     /// Search depth in plies (default 6; with --exact: the exact alpha-beta to this depth instead of the prover).
-    #[arg(long, conflicts_with = "time")]
+    #[arg(long, conflicts_with = "time", value_parser = super::args::DEPTH)]
     depth: Option<u32>,
     /// Search time in seconds per position.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::seconds())]
     time: Option<f64>,
     #[command(flatten)]
     threads: Threads,
@@ -71,18 +71,6 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Result<()> {
     let mut any = AnyGame::parse(&args.rules)?;
     with_game!(&mut any, g => apply_evals(g, &args.eval))?;
-    if let Some(t) = args.time {
-        huntsolve::progress::check_seconds("--time", t).map_err(Error::Input)?;
-    }
-    if let Some(d) = args.depth {
-        // The search stops at MAX_DEPTH: a deeper request must not be clamped silently.
-        if d == 0 || d > huntsolve::search::MAX_DEPTH {
-            return Err(Error::Input(format!(
-                "--depth {d}: accepted 1..={}",
-                huntsolve::search::MAX_DEPTH
-            )));
-        }
-    }
     match &args.tables.tables {
         Some(_) => super::job::dispatch(&any, Query(&args)),
         None => with_game!(&any, g => run_game(g, None, &args)),
@@ -195,7 +183,27 @@ fn show_value(value: Option<&str>, distance: Option<u32>) -> String {
     }
 }
 
-fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, exact: bool) -> Result<String> {
+/// What a value left unknown by a plain search means and what would answer it
+/// (`None` when the answer has a value, or came from the prover or an exact search):
+/// "value unknown (score +2048)" alone did not say that tables would answer.
+fn unproven_hint(a: &SearchAnswer, args: &Args) -> Option<&'static str> {
+    if a.value.is_some() || a.proof.is_some() || args.exact {
+        return None;
+    }
+    Some(match args.tables.tables {
+        None => {
+            "not proven: a search score; solve the tables (huntsolve solve RULES --out DIR) \
+             and pass --tables DIR for the exact value, or --exact to prove it"
+        }
+        Some(_) => {
+            "not proven: a search score; the tables given do not hold this position \
+             (solve its tiers into them for the exact value, or --exact to prove it)"
+        }
+    })
+}
+
+fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<String> {
+    let exact = args.exact;
     let pos = game.parse_position(&a.position)?;
     // The diagram names the side to move.
     let mut s = game.diagram(&pos);
@@ -215,7 +223,11 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, exact: bool) -> Result<Strin
             )
         }
         None if exact => format!("unknown beyond depth {}", a.depth),
-        None => format!("unknown (score {})", score_text(a.score)),
+        None => format!(
+            "unknown (score {}): {}",
+            score_text(a.score),
+            unproven_hint(a, args).unwrap_or("a search score")
+        ),
     };
     let value = match &a.proof {
         Some(p) if a.value.is_some() && !p.distance_exact && a.value != Some("draw") => {
@@ -283,10 +295,17 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, exact: bool) -> Result<Strin
 
 fn show<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
     if args.json.json {
-        let s = serde_json::to_string(a).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
+        let mut s = serde_json::to_string(a).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
+        // The hint last, the answer's own fields in their order (a `Value` would sort them).
+        if let Some(hint) = unproven_hint(a, args) {
+            if s.ends_with('}') {
+                s.pop();
+                s.push_str(&format!(",\"hint\":{}}}", serde_json::Value::from(hint)));
+            }
+        }
         return out::println(&s);
     }
-    out::print(&text_of(game, a, args.exact)?)
+    out::print(&text_of(game, a, args)?)
 }
 
 fn run_game<G: TierGame + FullGame>(

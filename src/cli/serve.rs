@@ -4,7 +4,7 @@
 
 use super::out;
 use huntsolve::serve::{Config, Explorer};
-use huntsolve::{Error, Result};
+use huntsolve::Result;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -15,27 +15,22 @@ pub(crate) struct Args {
     #[arg(long)]
     tables: Vec<PathBuf>,
     /// Port to listen on (0: any free port).
-    #[arg(long, default_value_t = 8080)]
+    #[arg(long, default_value_t = 8080, value_parser = super::args::whole::<u16>(0, 65_535, ""))]
     port: u16,
     /// Address to bind; the default serves this machine only.
     #[arg(long, default_value = "127.0.0.1")]
     bind: String,
     /// Worker threads answering requests.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = super::args::whole::<usize>(1, 64, "worker threads"))]
     workers: usize,
     /// Default search time in seconds for positions no table covers (at most 10).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = super::args::real(0.0, false, 10.0, "seconds"))]
     search_time: f64,
 }
 
 /// Runs `serve`.
 pub(crate) fn run(args: Args) -> Result<()> {
     let t = args.search_time;
-    if !(t.is_finite() && t > 0.0 && t <= 10.0) {
-        return Err(Error::Input(format!(
-            "--search-time {t}: expected seconds in (0, 10]"
-        )));
-    }
     let cfg = Config {
         tables: args.tables,
         bind: args.bind,

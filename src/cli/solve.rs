@@ -24,11 +24,11 @@ pub(crate) struct Args {
     #[arg(long, group = "scope")]
     pub phase: Option<String>,
     /// Hunt games: movement-phase tiers with at most N prey on board.
-    #[arg(long, value_name = "N", group = "scope")]
+    #[arg(long, value_name = "N", group = "scope", value_parser = super::args::whole::<u32>(0, 255, "pieces"))]
     pub max_prey: Option<u32>,
     /// Hunt games: the end of the placement phase, tiers with at most N pieces in hand
     /// (hunters and prey together), and the movement phase.
-    #[arg(long, value_name = "N", group = "scope")]
+    #[arg(long, value_name = "N", group = "scope", value_parser = super::args::whole::<u32>(0, 255, "pieces"))]
     pub max_in_hand: Option<u32>,
     /// Tafl: the king with at most A attackers and D defenders (`A,D`).
     #[arg(long, value_name = "A,D", group = "scope")]
@@ -39,7 +39,7 @@ pub(crate) struct Args {
     #[command(flatten)]
     pub threads: Threads,
     /// Memory limit, e.g. 8G (default: 80 % of MemAvailable).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::size)]
     pub memory: Option<String>,
     #[command(flatten)]
     pub json: Json,
@@ -52,7 +52,7 @@ pub(crate) struct Args {
     /// `DIR/<tier>.compact.ckpt`) at most every M
     /// minutes at a level boundary, so that a killed run resumes inside the tier
     /// (fractions allowed; 0: no checkpoints). Ctrl-C writes one before exiting.
-    #[arg(long, value_name = "M", default_value_t = 10.0)]
+    #[arg(long, value_name = "M", default_value_t = 10.0, value_parser = super::args::CHECKPOINT_MINUTES)]
     pub checkpoint_minutes: f64,
     /// The one-byte-a-slot solver (no counters: losses found by re-checking a
     /// position's moves; checkpoints in `DIR/<tier>.compact.ckpt`), for tiers too large for the full solver's

@@ -26,7 +26,7 @@ pub(crate) struct Args {
     pub threads: Threads,
     /// Memory limit per variant, e.g. 8G (default: 80 % of MemAvailable);
     /// the sweep refuses to start if a variant's plan needs more.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::size)]
     pub memory: Option<String>,
     /// Report directory (default: results/sweep-<rules>-<key>).
     #[arg(long)]

@@ -31,18 +31,18 @@ pub(crate) struct Args {
     threads: Threads,
     /// Instead of re-deriving every record: search N random positions of the tables
     /// without them (exact mode) and compare the proven values with the stored ones.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    #[arg(long, value_name = "N", value_parser = super::args::whole::<u64>(1, 10_000_000, "positions"))]
     search: Option<u64>,
     /// With --search: longest stored win/loss distance sampled (plies; drawn positions
     /// are searched to this depth and must not be proven won or lost).
-    #[arg(long, default_value_t = 7, value_name = "PLIES", requires = "search")]
+    #[arg(long, default_value_t = 7, value_name = "PLIES", requires = "search", value_parser = super::args::CHECKED_DISTANCE)]
     max_distance: u32,
     /// Decoded-block cache, e.g. 4G (default: the decoded size of all tables in the
     /// directory, at most half of the available memory).
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::size)]
     cache: Option<String>,
     /// With --search or --sample: seed of the random draws.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::SEED)]
     seed: u64,
     /// Re-derive only these tiers' records, every slot (comma-separated tier names,
     /// e.g. h0p10c0,h0p9c0); with --sample the other tiers are sampled.
@@ -55,7 +55,7 @@ pub(crate) struct Args {
     tiers: Option<Vec<String>>,
     /// Re-derive N slots drawn at random in every tier (not named by --tiers) instead
     /// of every slot: a check of a directory too large to verify whole.
-    #[arg(long, value_name = "N", conflicts_with = "search", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", conflicts_with = "search", value_parser = super::args::whole::<u64>(1, 1_000_000_000_000, "slots"))]
     sample: Option<u64>,
 }
 
@@ -240,9 +240,6 @@ fn text(r: &VerifyReport) -> String {
 }
 
 fn run_cross(any: &AnyGame, args: &Args, n: usize) -> Result<()> {
-    if n == 0 {
-        return Err(Error::Input("--search needs at least 1 position".into()));
-    }
     let r = dispatch(any, Cross(args, n))?;
     if args.json.json {
         let s =

@@ -212,8 +212,13 @@ pub struct LadderReport {
     /// The ladder against exact values (with tables covering every variant's openings).
     #[serde(default)]
     pub calibration: Option<Calibration>,
-    /// Wall time of this run, seconds.
+    /// Wall time of this run, seconds (reading stored games and writing the
+    /// report, when every game was stored: see `played`).
     pub wall_seconds: f64,
+    /// When and how long the games of every tournament of the ladder took to
+    /// play (default: a report written before it was kept).
+    #[serde(default)]
+    pub played: crate::stats::played::Played,
 }
 
 fn score_interval(wins0: u64, draws: u64, n: u64) -> Interval {
@@ -373,6 +378,13 @@ pub(crate) fn assemble_ladder(
         measured_order: Vec::new(),
         calibration: None,
         wall_seconds,
+        played: {
+            let mut p = crate::stats::played::Played::default();
+            for r in reports {
+                p.add(&r.played);
+            }
+            p
+        },
     })
 }
 
@@ -448,9 +460,10 @@ pub fn run_ladder(
         reports.push(r);
     }
     let n = engines.len();
+    let mut pairs_played = crate::stats::played::Played::default();
     let asym = if opts.asymmetric {
         let pairs = (1..n).flat_map(|k| [(k, k - 1), (k - 1, k)]).collect();
-        play_pairs(run, pairs, base.games, "asym", progress)?
+        play_pairs(run, pairs, base.games, "asym", progress, &mut pairs_played)?
     } else {
         Vec::new()
     };
@@ -458,7 +471,14 @@ pub fn run_ladder(
         let pairs = (0..n)
             .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
             .collect();
-        play_pairs(run, pairs, opts.rate_games, "rate", progress)?
+        play_pairs(
+            run,
+            pairs,
+            opts.rate_games,
+            "rate",
+            progress,
+            &mut pairs_played,
+        )?
     } else {
         Vec::new()
     };
@@ -472,6 +492,7 @@ pub fn run_ladder(
         started.elapsed().as_secs_f64(),
     )?;
     r.cross_play = cross;
+    r.played.add(&pairs_played);
     r.tables_only = opts.no_referee;
     add_ratings(&mut r)?;
     if let Some(exact) = exact_openings(run)? {
@@ -490,6 +511,7 @@ fn play_pairs(
     games: u64,
     prefix: &str,
     progress: &dyn crate::progress::Progress,
+    played: &mut crate::stats::played::Played,
 ) -> Result<Vec<AsymmetricRow>> {
     use crate::stats::report::{run_compare_opts, safe_name, write_compare};
     let referee = !run.opts.no_referee;
@@ -518,6 +540,7 @@ fn play_pairs(
         )?;
         r.build = run.build.to_string();
         write_compare(&dir, &r)?;
+        played.add(&r.played);
         for v in &r.variants {
             rows.push(AsymmetricRow {
                 variant: v.name.clone(),

@@ -1,15 +1,19 @@
-//! Hand-written statistics for comparing rule variants: confidence intervals,
-//! tests of proportions and of contingency tables, effect sizes, and a plain
-//! sentence for each result.
+//! Statistics for comparing rule variants: confidence intervals, tests of
+//! proportions and of contingency tables, effect sizes, and a plain sentence for
+//! each result.
 //!
-//! Everything here is checked against textbook values in its unit tests (`math/tests.rs`)
-//! (Wilson interval for 50/100, Fisher's tea-tasting table, chi-square critical
-//! values). Special functions follow the standard numerical recipes: the
-//! Lanczos approximation of `ln Γ` and the series / continued-fraction pair for
-//! the regularised incomplete gamma function.
+//! The distributions and special functions come from statrs (the chi-square tail,
+//! and through it the normal one; the hypergeometric probabilities of Fisher's
+//! test); what is written here is what statrs does not offer, each saying so: the
+//! Wilson interval, the seeded bootstrap, the two-sided sum of Fisher's test, the
+//! two-proportion and independence tests, effect sizes and their labels.
+//! Everything is checked against textbook values in its unit tests
+//! (`math/tests.rs`: Wilson interval for 50/100, Fisher's tea-tasting table,
+//! chi-square critical values).
 
 use crate::error::{Error, Result};
 use crate::random::Rng;
+use statrs::distribution::{ChiSquared, ContinuousCDF, Discrete, Hypergeometric};
 
 /// The two-sided 95 % normal quantile, z₀.₉₇₅.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -46,6 +50,7 @@ impl Interval {
 
 /// Wilson score interval for `successes` out of `n` at normal quantile `z`
 /// (use [`Z95`] for 95 %). For `n = 0` the interval is `[0, 1]` around 0.
+/// Written here: statrs has distributions, not confidence intervals.
 ///
 /// Unlike the Wald interval it stays inside `[0, 1]` and keeps its coverage
 /// near 0 and 1, where balance and drawishness often sit.
@@ -83,7 +88,8 @@ pub(crate) fn wilson(successes: u64, n: u64, z: f64) -> Interval {
 /// `resamples` seeded resamples. Deterministic for a given seed.
 ///
 /// Used for statistics that are not a single proportion (mean game length,
-/// balance, first-player score). An empty sample gives `[0, 0]`.
+/// balance, first-player score). An empty sample gives `[0, 0]`. Written here:
+/// statrs has no resampling, and the draws come from the crate's seeded [`Rng`].
 pub(crate) fn bootstrap<T: Clone>(
     data: &[T],
     statistic: impl Fn(&[T]) -> f64,
@@ -121,7 +127,8 @@ pub(crate) fn bootstrap<T: Clone>(
 }
 
 /// Quantile of sorted data by linear interpolation between order statistics
-/// (type 7, the default of R and NumPy).
+/// (type 7, the default of R and NumPy). Written here: statrs's `Data` sorts a
+/// copy on every call, and the callers hold sorted data already.
 pub(crate) fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -151,127 +158,23 @@ pub(crate) fn sample_sd(xs: &[f64]) -> f64 {
     (ss / (xs.len() - 1) as f64).sqrt()
 }
 
-/// Natural logarithm of the gamma function for `x > 0` (Lanczos, g = 7, n = 9;
-/// relative error about 1e-15).
-pub(crate) fn ln_gamma(x: f64) -> f64 {
-    const G: f64 = 7.0;
-    const COEF: [f64; 9] = [
-        0.999_999_999_999_809_9,
-        676.520_368_121_885_1,
-        -1_259.139_216_722_402_8,
-        771.323_428_777_653_1,
-        -176.615_029_162_140_6,
-        12.507_343_278_686_905,
-        -0.138_571_095_265_720_12,
-        9.984_369_578_019_572e-6,
-        1.505_632_735_149_311_6e-7,
-    ];
-    if x < 0.5 {
-        // Reflection keeps the approximation in its accurate range.
-        let pi = std::f64::consts::PI;
-        return (pi / (pi * x).sin()).ln() - ln_gamma(1.0 - x);
-    }
-    let x = x - 1.0;
-    let mut a = COEF[0];
-    let t = x + G + 0.5;
-    for (i, &c) in COEF.iter().enumerate().skip(1) {
-        a += c / (x + i as f64);
-    }
-    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
-}
-
-/// `ln(n!)`.
-pub(crate) fn ln_factorial(n: u64) -> f64 {
-    ln_gamma(n as f64 + 1.0)
-}
-
-/// Regularised upper incomplete gamma function `Q(a, x) = Γ(a, x) / Γ(a)`
-/// for `a > 0`, `x ≥ 0`.
-///
-/// Series for `x < a + 1`, Lentz's continued fraction otherwise: each converges
-/// fast in its own region.
-pub(crate) fn gamma_q(a: f64, x: f64) -> f64 {
-    if x <= 0.0 {
-        return 1.0;
-    }
-    if x < a + 1.0 {
-        1.0 - gamma_p_series(a, x)
-    } else {
-        gamma_q_fraction(a, x)
-    }
-}
-
-/// Regularised lower incomplete gamma function `P(a, x) = 1 − Q(a, x)`.
-pub(crate) fn gamma_p(a: f64, x: f64) -> f64 {
-    if x <= 0.0 {
-        return 0.0;
-    }
-    if x < a + 1.0 {
-        gamma_p_series(a, x)
-    } else {
-        1.0 - gamma_q_fraction(a, x)
-    }
-}
-
-fn gamma_p_series(a: f64, x: f64) -> f64 {
-    let mut ap = a;
-    let mut sum = 1.0 / a;
-    let mut del = sum;
-    for _ in 0..10_000 {
-        ap += 1.0;
-        del *= x / ap;
-        sum += del;
-        if del.abs() < sum.abs() * 1e-16 {
-            break;
-        }
-    }
-    sum * (-x + a * x.ln() - ln_gamma(a)).exp()
-}
-
-fn gamma_q_fraction(a: f64, x: f64) -> f64 {
-    const TINY: f64 = 1e-300;
-    let mut b = x + 1.0 - a;
-    let mut c = 1.0 / TINY;
-    let mut d = 1.0 / b;
-    let mut h = d;
-    for i in 1..10_000 {
-        let an = -(i as f64) * (i as f64 - a);
-        b += 2.0;
-        d = an * d + b;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = b + an / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let del = d * c;
-        h *= del;
-        if (del - 1.0).abs() < 1e-16 {
-            break;
-        }
-    }
-    (-x + a * x.ln() - ln_gamma(a)).exp() * h
-}
-
-/// Complementary error function, via `erfc(x) = Q(1/2, x²)` for `x ≥ 0`.
-pub(crate) fn erfc(x: f64) -> f64 {
-    if x >= 0.0 {
-        gamma_q(0.5, x * x)
-    } else {
-        1.0 + gamma_p(0.5, x * x)
-    }
-}
-
-/// Standard normal cumulative distribution function Φ(z).
+/// Standard normal cumulative distribution function Φ(z), from statrs's χ² with one
+/// degree of freedom (Z² is χ²₁): statrs 0.19.1's `erfc`, and so its `Normal::cdf`,
+/// is accurate to only about 1e-10 (its interval constants carry 10 digits; fixed
+/// upstream after that release), its incomplete gamma function to about 1e-15.
 pub(crate) fn normal_cdf(z: f64) -> f64 {
-    0.5 * erfc(-z / std::f64::consts::SQRT_2)
+    let tail = 0.5 * chi_square_sf(z * z, 1.0);
+    if z <= 0.0 {
+        tail
+    } else {
+        1.0 - tail
+    }
 }
 
-/// Upper tail of the chi-square distribution: `P(X ≥ x)` for `df` degrees of freedom.
+/// Upper tail of the chi-square distribution: `P(X ≥ x)` for `df` degrees of freedom
+/// (statrs; NaN for `df ≤ 0`, which no table here has).
 pub(crate) fn chi_square_sf(x: f64, df: f64) -> f64 {
-    gamma_q(df / 2.0, x / 2.0)
+    ChiSquared::new(df).map_or(f64::NAN, |d| d.sf(x))
 }
 
 /// Result of a test: statistic, p-value and the test's name.
@@ -291,7 +194,8 @@ pub struct TestResult {
 /// `x1` of `n1` against `x2` of `n2`.
 ///
 /// With no variation at all (both rates 0 or both 1) the test has nothing to
-/// detect: z = 0 and p = 1.
+/// detect: z = 0 and p = 1. Written here (statrs has no tests, only the normal
+/// tail it uses).
 pub(crate) fn two_proportion_z(x1: u64, n1: u64, x2: u64, n2: u64) -> Result<TestResult> {
     if n1 == 0 || n2 == 0 || x1 > n1 || x2 > n2 {
         return Err(Error::Input(format!(
@@ -315,23 +219,25 @@ pub(crate) fn two_proportion_z(x1: u64, n1: u64, x2: u64, n2: u64) -> Result<Tes
 /// The p-value sums the hypergeometric probabilities of every table with the
 /// same margins that is no more likely than the observed one (the convention
 /// of R's `fisher.test`), with a small relative tolerance so that ties computed
-/// with rounding error count as ties.
+/// with rounding error count as ties. Written here: statrs gives each table's
+/// hypergeometric probability, not the test.
 pub(crate) fn fisher_exact(table: [[u64; 2]; 2]) -> TestResult {
     let [[a, b], [c, d]] = table;
     let r1 = a + b;
     let r2 = c + d;
     let c1 = a + c;
     let n = r1 + r2;
-    let ln_const = ln_factorial(r1) + ln_factorial(r2) + ln_factorial(c1) + ln_factorial(n - c1)
-        - ln_factorial(n);
-    // Probability of the table whose top-left cell is x (margins fixed).
-    let ln_p = |x: u64| -> f64 {
-        ln_const
-            - ln_factorial(x)
-            - ln_factorial(r1 - x)
-            - ln_factorial(c1 - x)
-            - ln_factorial(r2 + x - c1)
+    // The top-left cell is the number of first-column counts among the first row's
+    // r1: hypergeometric with margins that come from the table (c1, r1 <= n).
+    let Ok(cells) = Hypergeometric::new(n, c1, r1) else {
+        return TestResult {
+            test: "fisher-exact".into(),
+            statistic: f64::NAN,
+            df: 0,
+            p_value: f64::NAN,
+        };
     };
+    let ln_p = |x: u64| cells.ln_pmf(x);
     let lo = c1.saturating_sub(r2);
     let hi = r1.min(c1);
     let observed = ln_p(a);
@@ -353,6 +259,7 @@ pub(crate) fn fisher_exact(table: [[u64; 2]; 2]) -> TestResult {
 /// Pearson's chi-square test of independence on an r×c table of counts
 /// (rows: variants, columns: outcomes). Rows and columns whose total is zero
 /// are dropped first (they carry no information and would divide by zero).
+/// Written here: statrs has the chi-square tail ([`chi_square_sf`]), not the test.
 ///
 /// An error when fewer than two rows or columns are left.
 pub(crate) fn chi_square_independence(table: &[Vec<u64>]) -> Result<TestResult> {
@@ -409,7 +316,8 @@ pub(crate) fn cramers_v(chi2: f64, n: u64, rows: usize, cols: usize) -> f64 {
 }
 
 /// Cohen's h, the effect size between two proportions:
-/// `2·asin(√p1) − 2·asin(√p2)`.
+/// `2·asin(√p1) − 2·asin(√p2)`. Effect sizes and their labels below are
+/// conventions (Cohen's), not in statrs.
 pub(crate) fn cohens_h(p1: f64, p2: f64) -> f64 {
     2.0 * p1.clamp(0.0, 1.0).sqrt().asin() - 2.0 * p2.clamp(0.0, 1.0).sqrt().asin()
 }

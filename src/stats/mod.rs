@@ -13,6 +13,7 @@ pub mod math;
 pub mod mcts;
 pub mod metrics;
 pub mod perfect;
+pub mod played;
 pub mod plot;
 pub mod rating;
 pub mod referee;

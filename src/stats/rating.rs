@@ -102,11 +102,12 @@ impl RatingFit {
 }
 
 fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
+    statrs::function::logistic::logistic(x)
 }
 
 /// Inverse of a small symmetric positive definite matrix by Gauss-Jordan
-/// elimination with partial pivoting; `None` when it is singular.
+/// elimination with partial pivoting; `None` when it is singular. Written here:
+/// statrs's matrices need nalgebra (a feature left off), for a dozen rows at most.
 pub(crate) fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     let n = m.len();
     let mut a: Vec<Vec<f64>> = m

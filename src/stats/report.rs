@@ -17,6 +17,7 @@ use crate::stats::engine::make_agent_with;
 use crate::stats::files::{csv_field, ReportDir};
 use crate::stats::math::{format_p, Interval, TestResult};
 use crate::stats::metrics::{self, PairComparison, VariantMetrics};
+use crate::stats::played::Played;
 use crate::stats::plot;
 use crate::stats::tournament::{run_tournament_with, TournamentConfig};
 use crate::variant::AnyGame;
@@ -58,6 +59,10 @@ pub struct CompareReport {
     pub game_seconds: f64,
     /// Games played in this run (the rest were read from the games files).
     pub played_now: u64,
+    /// When and how long the games took to play (default: a report written
+    /// before it was kept).
+    #[serde(default)]
+    pub played: Played,
     /// Metrics per variant.
     pub variants: Vec<VariantMetrics>,
     /// Every pair of variants.
@@ -90,6 +95,8 @@ pub struct VariantRun {
     pub played_now: u64,
     /// Sum of the games' wall times in milliseconds.
     pub game_millis: u64,
+    /// When and how long the games took to play.
+    pub played: Played,
 }
 
 /// Plays (or resumes) the tournament of one variant named `name` into
@@ -150,8 +157,10 @@ pub(crate) fn run_variant_with<G: FullGame>(
         &recs,
         cfg.seed,
     );
+    let played_now = metrics.games.saturating_sub(before);
     Ok(VariantRun {
-        played_now: metrics.games.saturating_sub(before),
+        played: Played::of(&recs, played_now),
+        played_now,
         game_millis: recs.iter().map(|r| r.millis).sum(),
         max_plies: cfg.max_plies_for(game),
         metrics,
@@ -170,6 +179,10 @@ pub fn assemble(
     let max_plies = runs.iter().map(|r| r.max_plies).collect();
     let played_now = runs.iter().map(|r| r.played_now).sum();
     let game_ms: u64 = runs.iter().map(|r| r.game_millis).sum();
+    let mut played = Played::default();
+    for r in &runs {
+        played.add(&r.played);
+    }
     let variants: Vec<VariantMetrics> = runs.into_iter().map(|r| r.metrics).collect();
     let mut pairs = Vec::new();
     for i in 0..variants.len() {
@@ -198,6 +211,7 @@ pub fn assemble(
         wall_seconds,
         game_seconds: game_ms as f64 / 1000.0,
         played_now,
+        played,
         variants,
         pairs,
         overall,
@@ -339,11 +353,7 @@ fn settings_section(s: &mut String, r: &CompareReport) {
         "- Threefold repetition: draw (the defenders lose instead where the rules say repetition=defenders_lose; repetition=forbid is not enforced move by move and also ends in a draw)"
     );
     let _ = writeln!(s, "- Threads: {}", threads_text(r.threads));
-    let _ = writeln!(
-        s,
-        "- Time: {:.1} s wall for this run ({} games played now, the rest read from the games files); {:.1} s summed over all games",
-        r.wall_seconds, r.played_now, r.game_seconds
-    );
+    s.push_str(&r.played.lines(r.wall_seconds));
     if !r.build.is_empty() {
         let _ = writeln!(s, "- Build: {}", r.build);
     }

@@ -164,6 +164,10 @@ pub struct GameRecord {
     pub captures: [u32; 2],
     /// Wall time of the game in milliseconds.
     pub millis: u64,
+    /// When the game ended, Unix seconds (UTC); `None` in records stored before
+    /// it was kept (a report then says "not recorded").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played_at: Option<u64>,
     /// The moves in the family's notation.
     pub moves: Vec<String>,
 }
@@ -171,7 +175,7 @@ pub struct GameRecord {
 /// Most games a tournament plays per variant and engine (`--games`): every
 /// game's record is kept in memory, so more would exhaust it (100000000000
 /// aborted on allocation).
-pub(crate) const MAX_GAMES: u64 = 10_000_000;
+pub const MAX_GAMES: u64 = 10_000_000;
 
 /// `Ok` when `games` is between 1 and `MAX_GAMES`.
 pub fn check_games(games: u64) -> Result<()> {
@@ -275,6 +279,7 @@ pub(crate) fn play_game_with<G: FullGame>(
         plies: history.len() as u32,
         captures,
         millis: started.elapsed().as_millis() as u64,
+        played_at: Some(crate::stats::played::now_unix()),
         moves: moves_text,
     })
 }

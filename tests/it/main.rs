@@ -5,6 +5,7 @@
 
 mod common;
 
+mod cli_bounds;
 mod cluster;
 mod docs_sync;
 mod harden_cli;

@@ -591,6 +591,7 @@ fn ladder_verdicts_say_what_the_intervals_say() {
             plies: 10,
             captures: [0, 0],
             millis: 1,
+            played_at: None,
             moves: Vec::new(),
         };
         let mut games = vec![rec(Some(0)); w0];

@@ -278,3 +278,41 @@ fn batch_mode_answers_every_line() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.matches("source   search").count(), 2, "{out}");
 }
+
+/// Issue 41: a value left unknown by a plain search says that it is a search
+/// score and what would answer it (`value unknown (score +2048)` did not), in the
+/// text and as `hint` in JSON; a proven value has no hint.
+#[test]
+fn an_unknown_value_without_tables_says_tables_would_answer() {
+    let (code, out, err) = run(&["query", "kaooa", "start", "--depth", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let line = out.lines().find(|l| l.starts_with("value")).unwrap_or("");
+    assert!(
+        line.contains("unknown (score")
+            && line.contains("not proven: a search score")
+            && line.contains("--tables DIR"),
+        "{out}"
+    );
+    let (code, out, err) = run(&["query", "kaooa", "start", "--depth", "2", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = &json_lines(&out)[0];
+    assert!(v["value"].is_null(), "{v}");
+    assert!(
+        v["hint"].as_str().unwrap_or("").contains("--tables DIR"),
+        "{v}"
+    );
+    // A proven answer (the tables' value) carries no hint.
+    let dir = solved("hint");
+    let (code, out, err) = run(&[
+        "query",
+        "kaooa-6",
+        "start",
+        "--tables",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = &json_lines(&out)[0];
+    assert!(!v["value"].is_null() && v.get("hint").is_none(), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

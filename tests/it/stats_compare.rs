@@ -228,3 +228,79 @@ fn repetition_rule_follows_the_rules_string() {
     );
     assert_eq!(repetition_winner(&TicTacToe::default()), None);
 }
+
+/// Issue 41: a report rendered again from stored games says when and how long the
+/// games took to play, and labels its own seconds as the rendering's ("Time: 0.6 s
+/// wall for this run" on a 200-game ladder whose games were all read back); games
+/// stored before their time of play was kept say "not recorded".
+#[test]
+fn a_ladder_rendered_from_stored_games_tells_when_they_were_played() {
+    use huntsolve::stats::ladder::{run_ladder, write_ladder, LadderOptions, LadderRun};
+    let out = tmp_dir("played");
+    let specs = vec!["kaooa".to_string()];
+    let engines: Vec<EngineSpec> = ["random", "greedy"]
+        .iter()
+        .map(|e| EngineSpec::parse(e).unwrap())
+        .collect();
+    let base = TournamentConfig {
+        games: 6,
+        seed: 5,
+        threads: 2,
+        ..TournamentConfig::default()
+    };
+    let ladder = || {
+        let r = run_ladder(
+            &LadderRun {
+                specs: &specs,
+                engines: &engines,
+                base: &base,
+                tables: &[],
+                opts: &LadderOptions::default(),
+                out_dir: &out,
+                command: "test",
+                build: "",
+            },
+            &NoProgress,
+        )
+        .unwrap();
+        write_ladder(&out, &r).unwrap();
+        (r, std::fs::read_to_string(out.join("ladder.md")).unwrap())
+    };
+    let (first, md) = ladder();
+    assert_eq!((first.played.games, first.played.now), (12, 12), "{md}");
+    assert!(
+        md.contains("- This run: ") && md.contains("playing 12 games"),
+        "{md}"
+    );
+    let (again, md) = ladder();
+    assert_eq!((again.played.games, again.played.now), (12, 0));
+    // The same games: their time of play and own seconds are those of the first run.
+    assert_eq!(again.played.first, first.played.first);
+    assert!(again.played.first.is_some() && again.played.unrecorded == 0);
+    assert!(
+        md.contains("- Games: 12 games, played 20")
+            && md.contains(" UTC; ")
+            && md.contains("- This rendering: ")
+            && md.contains("reading the 12 stored games")
+            && !md.contains("wall for this run"),
+        "{md}"
+    );
+    // Games files written before the time of play was kept.
+    for rung in ["random", "greedy"] {
+        let file = out.join(rung).join("games-kaooa.jsonl");
+        let text = std::fs::read_to_string(&file).unwrap();
+        let old: String = text
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut().unwrap().remove("played_at").unwrap();
+                format!("{v}\n")
+            })
+            .collect();
+        std::fs::write(&file, old).unwrap();
+    }
+    let (old, md) = ladder();
+    assert_eq!((old.played.unrecorded, old.played.first), (12, None));
+    assert!(md.contains("time of play not recorded"), "{md}");
+    let _ = std::fs::remove_dir_all(&out);
+}

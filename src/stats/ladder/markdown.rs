@@ -63,7 +63,7 @@ fn settings_markdown(s: &mut String, r: &LadderReport) {
             r.tables.join(", ")
         );
     }
-    let _ = writeln!(s, "- Time: {:.1} s wall for this run", r.wall_seconds);
+    s.push_str(&r.played.lines(r.wall_seconds));
     if !r.build.is_empty() {
         let _ = writeln!(s, "- Build: {}", r.build);
     }

@@ -268,6 +268,7 @@ fn rated_ladder(engines: &[&str], cross: &[CrossPlay]) -> LadderReport {
         measured_order: Vec::new(),
         calibration: None,
         wall_seconds: 0.0,
+        played: Default::default(),
     }
 }
 
