@@ -131,13 +131,6 @@ fn utc(secs: u64) -> (String, String) {
     )
 }
 
-/// Now, in Unix seconds (0 if the clock is before 1970).
-pub(crate) fn now_unix() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -279,7 +279,7 @@ pub(crate) fn play_game_with<G: FullGame>(
         plies: history.len() as u32,
         captures,
         millis: started.elapsed().as_millis() as u64,
-        played_at: Some(crate::stats::played::now_unix()),
+        played_at: Some(now_unix()),
         moves: moves_text,
     })
 }
@@ -441,4 +441,12 @@ pub(crate) fn run_tournament_with<G: FullGame>(
     progress.finish_stage();
     done.sort_by_key(|r| r.index);
     Ok(done)
+}
+
+/// Now, in Unix seconds (0 if the clock is before 1970): when a game ended
+/// (`GameRecord::played_at`).
+fn now_unix() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
