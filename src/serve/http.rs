@@ -56,7 +56,8 @@ use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// Longest request head (request line and headers) in bytes.
 pub(crate) const MAX_HEAD: usize = 32 * 1024;
