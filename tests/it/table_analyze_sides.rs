@@ -263,7 +263,7 @@ fn check_cli<G: Game>(dir: &Path, game: &G) {
     let (code, _, err) = run(&["analyze", "--tables", d, "--by-side", "--threads", "0"]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("--threads") && err.contains("at least 1"),
+        err.contains("--threads") && err.contains("from 1 to"),
         "{err}"
     );
 
