@@ -57,7 +57,7 @@ impl std::fmt::Display for Value {
 /// players (alpha-beta and MCTS self-play) can honour anything but
 /// [`Repetition::Draw`]; the exact solvers (retrograde tables, df-pn proofs
 /// and their checker, the exact referees) treat every cycle as a draw and
-/// refuse the other rules (see [`require_cycles_drawn`]).
+/// refuse the other rules (see `require_cycles_drawn`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Repetition {
     /// A cycle is a draw: the semantics of every exact solver.

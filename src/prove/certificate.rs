@@ -44,7 +44,7 @@
 //! claim for D - k plies only, so a `no-win` graph may stop at a *horizon*
 //! leaf (tag 4) where no plies are left, and a table leaf may be a win for
 //! the goal side if its distance is beyond the plies left
-//! ([`Certificate::plies_left`]).
+//! (`Certificate::plies_left`).
 //!
 //! Every field is checked when reading; a damaged file is a [`CertError`]
 //! naming what is wrong, never a panic.

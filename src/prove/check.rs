@@ -14,7 +14,7 @@
 //! A claim bounded by `within` plies (see [`super::certificate`]) is checked
 //! the same way, plus: a `win` graph's longest line is at most `within`
 //! plies; in a `no-win` graph every node gets the plies its claim must cover
-//! ([`Certificate::plies_left`]), a horizon leaf must have none left (and the
+//! (`Certificate::plies_left`), a horizon leaf must have none left (and the
 //! game must go on there), and a table leaf may be a win for the goal side
 //! only at a distance beyond the plies left.
 //!

@@ -114,7 +114,7 @@ pub enum AllCaptured {
 }
 
 /// Repetition rule (T17); positions carry no history, so only search uses it
-/// (the exact solvers refuse all but `Draw`, see [`crate::game::require_cycles_drawn`]).
+/// (the exact solvers refuse all but `Draw`, see `require_cycles_drawn`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Repetition {
     /// A cycle is a draw.
