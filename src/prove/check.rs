@@ -49,6 +49,9 @@ fn won_by(v: Value, mover: usize, side: usize) -> bool {
     }
 }
 
+/// Most plies a bounded claim may name (a header is untrusted input).
+const MAX_WITHIN_CHECKED: u32 = 1_000_000;
+
 /// Problems listed in a report at most (all are counted).
 const MAX_LISTED: usize = 20;
 
@@ -108,6 +111,13 @@ pub(crate) fn validate(cert: &Certificate) -> Result<()> {
     }
     if h.side > 1 {
         return bad(format!("goal side {} (0 or 1 expected)", h.side));
+    }
+    // The plies of a bounded claim index a queue per ply count (`plies_left`).
+    if h.within.is_some_and(|w| w > MAX_WITHIN_CHECKED) {
+        return bad(format!(
+            "a claim bounded by {} plies (at most {MAX_WITHIN_CHECKED} are checked)",
+            h.within.unwrap_or_default()
+        ));
     }
     for (i, node) in cert.nodes.iter().enumerate() {
         match node {

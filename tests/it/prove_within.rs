@@ -141,6 +141,9 @@ fn an_altered_bound_is_refused() {
     // Without a bound at all, a horizon leaf proves nothing.
     c.header.within = None;
     assert!(!checked(&g, &c).ok());
+    // A hostile bound is a malformed certificate, not a huge allocation.
+    c.header.within = Some(u32::MAX);
+    assert!(check(&g, &c, &|_: &_| Ok(None)).is_err());
     // A smaller bound than searched holds (fewer plies, weaker claim).
     c.header.within = Some(9);
     assert!(checked(&g, &c).ok());
