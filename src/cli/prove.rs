@@ -178,7 +178,22 @@ impl TierJob for Prove<'_> {
     }
 }
 
-pub(crate) fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
+/// The position `args` names (its moves played) and the `--side` asked for.
+pub(crate) fn position_and_side<G: TierGame>(
+    game: &G,
+    args: &Args,
+) -> Result<(G::Pos, Option<usize>)> {
+    let pos = game.parse_position(&args.position)?;
+    let pos = huntsolve::game::play_line(game, &pos, &args.moves.join(" "))?;
+    let side = args
+        .side
+        .as_deref()
+        .map(|s| side_index(game, s))
+        .transpose()?;
+    Ok((pos, side))
+}
+
+fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
     huntsolve::game::side_by_name(game, name).ok_or_else(|| {
         Error::Input(format!(
             "--side {}: expected {} or {} (or a traditional name of a side, or 0/1)",
@@ -191,13 +206,7 @@ pub(crate) fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
 
 fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
     check_repetition_rule(game)?;
-    let pos = game.parse_position(&args.position)?;
-    let pos = huntsolve::game::play_line(game, &pos, &args.moves.join(" "))?;
-    let side = args
-        .side
-        .as_deref()
-        .map(|s| side_index(game, s))
-        .transpose()?;
+    let (pos, side) = position_and_side(game, args)?;
     let tables = TableDirs::open(game, &args.tables)?;
     if let Some(file) = &args.save {
         // Before the proof: a bad path must not cost the proof.

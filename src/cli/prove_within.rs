@@ -7,7 +7,7 @@
 
 use super::job::{dispatch, TierJob};
 use super::out;
-use super::prove::{peak_memory, side_index, Args};
+use super::prove::{peak_memory, position_and_side, Args};
 use huntsolve::progress::Progress;
 use huntsolve::prove::within::{prove_within, WithinConfig, WithinReport};
 use huntsolve::prove::RunOutcome;
@@ -59,13 +59,7 @@ impl TierJob for Within<'_> {
     type Out = ();
     fn run<G: TierGame>(self, game: &G) -> Result<()> {
         let args = self.0;
-        let pos = game.parse_position(&args.position)?;
-        let pos = huntsolve::game::play_line(game, &pos, &args.moves.join(" "))?;
-        let side = args
-            .side
-            .as_deref()
-            .map(|s| side_index(game, s))
-            .transpose()?;
+        let (pos, side) = position_and_side(game, args)?;
         let plies = args.within.unwrap_or(1);
         within_game(game, &pos, side, plies, args)
     }
@@ -106,6 +100,7 @@ fn within_game<G: TierGame>(
             hash_mib: args.hash.or(1024),
         };
         let want_cert = args.save.is_some() && save_error.is_none();
+        let cfg_again = cfg.clone();
         let (report, cert) =
             match prove_within(game, pos, s, cfg, want_cert.then_some(MAX_CERT_NODES)) {
                 Ok(x) => x,
@@ -113,13 +108,7 @@ fn within_game<G: TierGame>(
                 // certificate too large is reported after the claims.
                 Err(e @ Error::Input(_)) if want_cert => {
                     save_error = Some(e);
-                    let cfg = WithinConfig {
-                        plies,
-                        nodes: args.nodes,
-                        time: args.time.map(Duration::from_secs_f64),
-                        hash_mib: args.hash.or(1024),
-                    };
-                    prove_within(game, pos, s, cfg, None)?
+                    prove_within(game, pos, s, cfg_again, None)?
                 }
                 Err(e) => return Err(e),
             };
