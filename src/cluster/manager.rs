@@ -27,13 +27,14 @@ fn manager_setup<G: Solvable>(
 ) -> Result<(Plan<G::Tier>, crate::retro::lock::DirLock)> {
     let plan = plan(game, scope)?;
     // The limit given applies to each worker; the manager itself holds no records.
-    // Workers solve with the full solver only (no compact tiers over MPI yet).
+    // Workers solve each tier as the one-process driver would under that limit
+    // (compact, children sparse: `worker::work_on`).
     check_memory_serial(
         game,
         scope,
         &plan,
         options.memory_limit,
-        crate::retro::driver::Compact::Never,
+        crate::retro::driver::Compact::Auto,
     )?;
     let lock = open_out_dir(out_dir)?;
     Ok((plan, lock))

@@ -14,7 +14,9 @@
 //!
 //! A worker reads the children of its tier from the shared directory, solves the
 //! tier with its own rayon threads and writes the table by temporary file and
-//! rename ([`solve_and_write_tier`], the step the one-process driver runs too),
+//! rename ([`solve_tier_alone`]: the step the one-process driver runs too: the
+//! full solver where the tier fits the worker's limit, else the compact one, its
+//! children held sparse where need be, with checkpoints),
 //! then reports the tier's statistics.
 //!
 //! Faults: a worker whose tier fails reports the error; the manager hands out no
@@ -253,7 +255,8 @@ pub fn solve_mpi(
 }
 
 /// Whether this job solves split: asked for, or the largest tier does not fit an
-/// explicit per-rank limit whole but its share does (the same answer on every
+/// explicit per-rank limit whole, even compact with its children held sparse,
+/// but its share does (the same answer on every
 /// rank: the plan and the options are the same).
 fn use_split<G: Solvable>(
     game: &G,
@@ -268,6 +271,9 @@ fn use_split<G: Solvable>(
         return Ok(false);
     };
     let plan = plan(game, scope)?;
-    Ok(plan.memory_serial > limit
+    // Whole tiers go to workers whenever the one-process driver could solve
+    // them under the limit, compact and with children sparse if need be (the
+    // least it needs: `memory_sparse`); split only beyond that.
+    Ok(plan.memory_sparse.min(plan.memory_serial) > limit
         && plan_part_memory(game, &plan, cluster.size() as usize)? <= limit)
 }

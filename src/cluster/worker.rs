@@ -6,13 +6,13 @@ use super::{Cluster, ClusterOptions};
 use crate::error::{Error, Result};
 use crate::progress::NoProgress;
 use crate::retro::driver::{
-    batch_memory, format_bytes, load_records, plan, solve_and_write_tier, TierSummary,
+    check_memory_serial, format_bytes, plan, solve_tier_alone, Compact, Plan, SolveOptions,
+    TierSummary,
 };
 use crate::retro::lock::LOCK_FILE;
-use crate::retro::{ChildValues, Scope, Solvable};
+use crate::retro::{ChildRecords, Scope, Solvable};
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// A worker's state once its setup succeeded.
@@ -20,9 +20,13 @@ struct WorkerState<G: Solvable> {
     order: Vec<G::Tier>,
     pool: rayon::ThreadPool,
     limit: Option<u64>,
-    memory_serial: u64,
+    /// Whether the plan fits `limit` one tier at a time, the largest tiers
+    /// solved compact (their children held sparse where needed): the error if not.
+    fits: std::result::Result<(), String>,
+    /// How each tier is solved: the one-process driver's choice under `limit`.
+    options: SolveOptions,
     /// Child records of the last tier, reused when the next one shares them.
-    cache: HashMap<G::Tier, Arc<Vec<u16>>>,
+    cache: HashMap<G::Tier, ChildRecords>,
 }
 
 fn worker_setup<G: Solvable>(
@@ -32,12 +36,21 @@ fn worker_setup<G: Solvable>(
     options: &ClusterOptions,
 ) -> Result<WorkerState<G>> {
     let (limit, pool) = options.rank_resources(cluster.local_workers())?;
-    let plan = plan(game, scope)?;
+    let plan: Plan<G::Tier> = plan(game, scope)?;
+    let fits =
+        check_memory_serial(game, scope, &plan, limit, Compact::Auto).map_err(|e| e.to_string());
     Ok(WorkerState {
         order: plan.waves.iter().flatten().copied().collect(),
         pool,
         limit,
-        memory_serial: plan.memory_serial,
+        fits,
+        options: SolveOptions {
+            threads: 0,
+            memory_limit: limit,
+            compact: Compact::Auto,
+            made_by: None,
+            ..SolveOptions::default()
+        },
         cache: HashMap::new(),
     })
 }
@@ -72,10 +85,9 @@ fn check_worker<G: Solvable>(
             probe.display()
         ));
     }
-    match state.limit {
-        Some(l) if state.memory_serial > l => Some(format!(
-            "its largest tier needs about {} with its children's records, but its memory limit is {} ({} workers share this node); give each worker more memory (--memory, fewer ranks per node)",
-            format_bytes(state.memory_serial),
+    match (&state.fits, state.limit) {
+        (Err(e), Some(l)) => Some(format!(
+            "{e} (this worker's limit {} with {} workers on this node); give each worker more memory (--memory, fewer ranks per node)",
             format_bytes(l),
             cluster.local_workers()
         )),
@@ -83,7 +95,12 @@ fn check_worker<G: Solvable>(
     }
 }
 
-/// Loads the children of `tier` from `out_dir`, solves it and writes its table.
+/// Solves `tier` from its children's tables in `out_dir` and writes its table,
+/// as the one-process driver does under this worker's limit: the full solver
+/// where it fits, else the compact one (its children held sparse where even
+/// that is over the limit, refused when their wins and losses are), with
+/// checkpoints, so a tier killed on a worker resumes where it was when it is
+/// given out again.
 fn work_on<G: Solvable>(
     game: &G,
     state: &mut WorkerState<G>,
@@ -94,36 +111,13 @@ fn work_on<G: Solvable>(
         .order
         .get(index)
         .ok_or_else(|| Error::Internal(format!("tier index {index} is outside the plan")))?;
-    if let Some(l) = state.limit {
-        let need = batch_memory(game, &[tier])?;
-        if need > l {
-            return Err(Error::Memory(format!(
-                "tier {} needs about {}, but this worker's limit is {}",
-                game.tier_name(tier),
-                format_bytes(need),
-                format_bytes(l)
-            )));
-        }
-    }
-    let kids = game.stored_children(tier);
-    // Keep only the cached children this tier needs, then read the others.
-    state.cache.retain(|t, _| kids.contains(t));
-    let mut children = ChildValues::new();
-    for &c in &kids {
-        let records = match state.cache.get(&c) {
-            Some(r) => r.clone(),
-            None => {
-                let r = Arc::new(load_records(game, out_dir, c)?);
-                state.cache.insert(c, r.clone());
-                r
-            }
-        };
-        children.insert(c, records);
-    }
-    let (summary, _records) = state
-        .pool
-        .install(|| solve_and_write_tier(game, tier, &children, out_dir, &NoProgress))?;
-    Ok(summary)
+    let WorkerState {
+        pool,
+        options,
+        cache,
+        ..
+    } = state;
+    pool.install(|| solve_tier_alone(game, tier, out_dir, options, cache, &NoProgress))
 }
 
 pub(super) fn worker<G: Solvable>(

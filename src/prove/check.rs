@@ -38,6 +38,17 @@ pub(crate) use leaves::LeafTables;
 pub(crate) type TableProbe<'a, G> =
     dyn Fn(&<G as Game>::Pos) -> Result<Option<(TableRef, Value, u32)>> + 'a;
 
+/// What a table leaf reads as: its table and value and distance (`None`: no
+/// table given covers it).
+pub(crate) type LeafRead = Option<(TableRef, Value, u32)>;
+
+/// Reads many table leaves at once, answering in the order asked (so a reader
+/// may probe them in table order: [`LeafTables::leaves`]).
+type LeafBatch<'a, G> = dyn Fn(&[<G as Game>::Pos]) -> Result<Vec<LeafRead>> + 'a;
+
+/// Table leaves read per batch: bounds the positions held at once.
+const LEAF_BATCH: usize = 1 << 22;
+
 /// Whether a game value `v`, from the view of the side to move `mover`, is a
 /// win for `side`. Written here again (the prover has its own): the checker
 /// shares no code with what it checks.
@@ -156,6 +167,16 @@ pub fn check<G: Notation>(
     cert: &Certificate,
     tables: &TableProbe<G>,
 ) -> Result<CheckReport> {
+    check_batched(game, cert, &|ps: &[G::Pos]| ps.iter().map(tables).collect())
+}
+
+/// [`check`], with the table leaves read in batches after the replay (each
+/// batch in one call, so the reader can sort its probes by table and slot).
+fn check_batched<G: Notation>(
+    game: &G,
+    cert: &Certificate,
+    tables: &LeafBatch<G>,
+) -> Result<CheckReport> {
     let h = &cert.header;
     if h.rules != game.rules_string() || h.fingerprint != game.fingerprint() {
         return Err(Error::Input(format!(
@@ -198,6 +219,7 @@ pub fn check<G: Notation>(
             examples: Vec::new(),
         },
         moves: Vec::new(),
+        leaves: Vec::new(),
         plies_left: match (h.kind, h.within) {
             (Kind::NoWin, Some(d)) => Some(cert.plies_left(d)),
             _ => None,
@@ -209,7 +231,7 @@ pub fn check<G: Notation>(
     let mut queue = VecDeque::from([0usize]);
     while let Some(v) = queue.pop_front() {
         let p = pos[v].clone().expect("queued nodes have a position");
-        for (c, cp) in walk.node(v, &p, tables)? {
+        for (c, cp) in walk.node(v, &p) {
             let c = c as usize;
             match &pos[c] {
                 None => {
@@ -221,6 +243,27 @@ pub fn check<G: Notation>(
                 }
                 Some(_) => {}
             }
+        }
+    }
+    // Table leaves in node order, a batch at a time; positions are taken
+    // out of `pos` as they are read (each is needed once more, here).
+    walk.leaves.sort_unstable();
+    let leaves = std::mem::take(&mut walk.leaves);
+    for batch in leaves.chunks(LEAF_BATCH) {
+        let ps: Vec<G::Pos> = batch
+            .iter()
+            .map(|&v| pos[v as usize].clone().expect("leaves have a position"))
+            .collect();
+        let reads = tables(&ps)?;
+        if reads.len() != ps.len() {
+            return Err(Error::Internal(format!(
+                "{} table leaves asked, {} answered",
+                ps.len(),
+                reads.len()
+            )));
+        }
+        for ((&v, p), read) in batch.iter().zip(&ps).zip(reads) {
+            walk.table_leaf(v as usize, p, read)?;
         }
     }
     let unreachable = pos.iter().filter(|p| p.is_none()).count();
@@ -249,7 +292,7 @@ pub fn check_with_tables<G: TierGame>(
     dirs: &[PathBuf],
 ) -> Result<CheckReport> {
     let tables = LeafTables::open(game, dirs)?;
-    check(game, cert, &|p: &G::Pos| tables.leaf(p))
+    check_batched(game, cert, &|ps: &[G::Pos]| tables.leaves(ps))
 }
 
 /// The replay of a certificate: what every node is checked against, and the
@@ -263,6 +306,8 @@ struct Walk<'a, G: Notation> {
     chooser: usize,
     report: CheckReport,
     moves: Vec<G::Move>,
+    /// The table leaves met, read after the replay.
+    leaves: Vec<u32>,
     /// For a `no-win` claim bounded by `within`: the plies each node covers.
     plies_left: Option<Vec<u32>>,
 }
@@ -293,7 +338,7 @@ impl<G: Notation> Walk<'_, G> {
 
     /// Checks node `v` at position `p`; returns the children it reaches, with
     /// their positions.
-    fn node(&mut self, v: usize, p: &G::Pos, tables: &TableProbe<G>) -> Result<Vec<(u32, G::Pos)>> {
+    fn node(&mut self, v: usize, p: &G::Pos) -> Vec<(u32, G::Pos)> {
         let game = self.game;
         let mover = game.side_to_move(p);
         let over = game.outcome(p);
@@ -309,39 +354,9 @@ impl<G: Notation> Walk<'_, G> {
                     _ => {}
                 }
             }
-            Node::Table {
-                table,
-                value,
-                distance,
-            } => {
+            Node::Table { .. } => {
                 self.report.table_leaves += 1;
-                let named = &self.cert.header.tables[*table as usize];
-                match tables(p)? {
-                    // The tables given do not cover the leaf: the check cannot
-                    // be made (missing tables, exit 2), which is not "does not hold".
-                    None => {
-                        return Err(Error::Input(format!(
-                            "node {v}: no table given covers this position (the proof names tier {}); give --tables with that tier",
-                            named.tier.escape_debug()
-                        )))
-                    }
-                    Some((t, val, d)) => {
-                        if t != *named {
-                            self.problem(format!(
-                                "node {v}: the proof names table {} (crc32 {:08x}), the position lies in {} (crc32 {:08x})",
-                                named.tier.escape_debug(), named.crc32, t.tier.escape_debug(), t.crc32
-                            ));
-                        } else if (val, d) != (*value, *distance) {
-                            self.problem(format!(
-                                "node {v}: the table says {val} in {d}, the proof {value} in {distance}"
-                            ));
-                        } else if !self.good(val, mover) && !self.beyond(v, d) {
-                            self.problem(format!(
-                                "node {v}: the table value {val} contradicts the claim"
-                            ));
-                        }
-                    }
-                }
+                self.leaves.push(v as u32);
             }
             Node::Horizon => match &self.plies_left {
                 None => self.problem(format!(
@@ -401,6 +416,47 @@ impl<G: Notation> Walk<'_, G> {
                 }
             }
         }
-        Ok(reach)
+        reach
+    }
+
+    /// Checks table leaf `v` at position `p` against what its table says.
+    fn table_leaf(&mut self, v: usize, p: &G::Pos, read: LeafRead) -> Result<()> {
+        let Node::Table {
+            table,
+            value,
+            distance,
+        } = &self.cert.nodes[v]
+        else {
+            return Err(Error::Internal(format!("node {v} is not a table leaf")));
+        };
+        let mover = self.game.side_to_move(p);
+        let named = &self.cert.header.tables[*table as usize];
+        match read {
+            // The tables given do not cover the leaf: the check cannot
+            // be made (missing tables, exit 2), which is not "does not hold".
+            None => {
+                return Err(Error::Input(format!(
+                    "node {v}: no table given covers this position (the proof names tier {}); give --tables with that tier",
+                    named.tier.escape_debug()
+                )))
+            }
+            Some((t, val, d)) => {
+                if t != *named {
+                    self.problem(format!(
+                        "node {v}: the proof names table {} (crc32 {:08x}), the position lies in {} (crc32 {:08x})",
+                        named.tier.escape_debug(), named.crc32, t.tier.escape_debug(), t.crc32
+                    ));
+                } else if (val, d) != (*value, *distance) {
+                    self.problem(format!(
+                        "node {v}: the table says {val} in {d}, the proof {value} in {distance}"
+                    ));
+                } else if !self.good(val, mover) && !self.beyond(v, d) {
+                    self.problem(format!(
+                        "node {v}: the table value {val} contradicts the claim"
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 }

@@ -1,17 +1,17 @@
-//! The per-tier step an MPI worker runs (`kept_tier`, then children read from disk
-//! and `solve_and_write_tier`), tier by tier in the manager's order, gives the
-//! tables and summary of the one-process `solve`; and `solve --mpi` in a build
+//! The per-tier step an MPI worker runs (`solve_tier_alone`: children read from
+//! disk, the tier solved as the one-process driver would, full or compact),
+//! tier by tier in the manager's order, gives the tables and summary of the
+//! one-process `solve`; and `solve --mpi` in a build
 //! without the `mpi` feature says how to get one. The MPI runs themselves are in
 //! `scripts/mpi-check.sh` (they need Open MPI and `mpirun`).
 
 use crate::common::graph::GraphGame;
 use huntsolve::progress::NoProgress;
 use huntsolve::retro::driver::{
-    kept_tier, load_records, make_summary, plan, solve, solve_and_write_tier,
+    kept_tier, load_records, make_summary, plan, solve, solve_tier_alone, Compact,
 };
-use huntsolve::retro::{ChildValues, Scope, SolveOptions, TierGame};
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use huntsolve::retro::{Scope, SolveOptions};
+use std::collections::{BTreeMap, HashMap};
 
 #[test]
 fn tier_by_tier_from_disk_equals_solve() {
@@ -26,35 +26,47 @@ fn tier_by_tier_from_disk_equals_solve() {
     };
     let report = solve(&g, &Scope::Whole, &one, &opts, &NoProgress).unwrap();
 
-    std::fs::create_dir_all(&steps).unwrap();
     let p = plan(&g, &Scope::Whole).unwrap();
-    let mut done = BTreeMap::new();
-    for &t in p.waves.iter().flatten() {
-        assert_eq!(
-            kept_tier(&g, t, &steps).unwrap(),
-            None,
-            "tier {t} not yet written"
-        );
-        let mut children = ChildValues::new();
-        for c in g.stored_children(t) {
-            children.insert(c, Arc::new(load_records(&g, &steps, c).unwrap()));
+    // The full solver, and the compact one for every tier (what a worker over
+    // its limit runs), give the same tables.
+    for compact in [Compact::Never, Compact::Always] {
+        let steps = steps.join(format!("{compact:?}"));
+        std::fs::create_dir_all(&steps).unwrap();
+        let worker = SolveOptions {
+            compact,
+            ..opts.clone()
+        };
+        let mut loaded = HashMap::new();
+        let mut done = BTreeMap::new();
+        for &t in p.waves.iter().flatten() {
+            assert_eq!(
+                kept_tier(&g, t, &steps).unwrap(),
+                None,
+                "tier {t} not yet written"
+            );
+            let summary =
+                solve_tier_alone(&g, t, &steps, &worker, &mut loaded, &NoProgress).unwrap();
+            assert_eq!(
+                load_records(&g, &steps, t).unwrap(),
+                load_records(&g, &one, t).unwrap(),
+                "{compact:?}: tier {t}"
+            );
+            // What a rerun's manager would keep is what the worker reported,
+            // and a tier given out again is kept, not solved again.
+            assert_eq!(kept_tier(&g, t, &steps).unwrap().as_ref(), Some(&summary));
+            let again = solve_tier_alone(&g, t, &steps, &worker, &mut loaded, &NoProgress);
+            assert_eq!(again.unwrap(), summary);
+            done.insert(t, summary);
         }
-        let (summary, records) =
-            solve_and_write_tier(&g, t, &children, &steps, &NoProgress).unwrap();
-        assert_eq!(records, load_records(&g, &steps, t).unwrap());
-        assert_eq!(records, load_records(&g, &one, t).unwrap(), "tier {t}");
-        // What a rerun's manager would keep is what the worker reported.
-        assert_eq!(kept_tier(&g, t, &steps).unwrap().as_ref(), Some(&summary));
-        done.insert(t, summary);
+        let summary = make_summary(&g, &p, &done, None);
+        let strip = |s: &huntsolve::retro::Summary| {
+            s.tiers
+                .iter()
+                .map(|t| (t.tier.clone(), t.positions, t.outcomes))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip(&summary), strip(&report.summary), "{compact:?}");
     }
-    let summary = make_summary(&g, &p, &done, None);
-    let strip = |s: &huntsolve::retro::Summary| {
-        s.tiers
-            .iter()
-            .map(|t| (t.tier.clone(), t.positions, t.outcomes))
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(strip(&summary), strip(&report.summary));
     let _ = std::fs::remove_dir_all(&base);
 }
 

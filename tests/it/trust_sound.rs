@@ -397,6 +397,63 @@ fn table_leaves_with_a_wrong_value_or_distance_are_refused() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// The checker reads its table leaves in table and slot order, not node
+/// order: each answer must still be checked against its own node. With the
+/// start's tier and its children left out, the kaooa proof has table leaves
+/// at many slots; a wrong distance at any one of them is found at that node.
+#[test]
+fn table_leaves_read_in_table_order_are_checked_at_their_own_node() {
+    let d = tmpdir("order");
+    let (g, all, _) = kaooa_tables(&d);
+    let deep = d.join("deep");
+    std::fs::create_dir_all(&deep).unwrap();
+    let start_tier = g.tier_of(&g.start());
+    let mut left_out: Vec<String> = vec![g.tier_name(start_tier)];
+    left_out.extend(
+        g.stored_children(start_tier)
+            .into_iter()
+            .map(|t| g.tier_name(t)),
+    );
+    for name in huntsolve::table::list_tiers(&all).unwrap() {
+        if !left_out.contains(&name) {
+            let f = format!("{name}.hst");
+            std::fs::copy(all.join(&f), deep.join(&f)).unwrap();
+        }
+    }
+    let cert = table_certificate(&g, &deep);
+    let dirs = [deep.clone()];
+    assert!(check_with_tables(&g, &cert, &dirs).unwrap().ok());
+    let leaves: Vec<usize> = cert
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| matches!(n, Node::Table { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    assert!(leaves.len() > 5, "{} table leaves", leaves.len());
+    let k = leaves.len();
+    for at in [
+        leaves[0],
+        leaves[1],
+        leaves[k / 3],
+        leaves[k / 2],
+        leaves[k - 1],
+    ] {
+        let mut c = cert.clone();
+        if let Node::Table { distance, .. } = &mut c.nodes[at] {
+            *distance += 1;
+        }
+        let r = check_with_tables(&g, &c, &dirs).unwrap();
+        assert_eq!(r.problems, 1, "leaf {at}: {:?}", r.examples);
+        assert!(
+            r.examples[0].starts_with(&format!("node {at}: the table says")),
+            "leaf {at}: {:?}",
+            r.examples
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Certificates are named by the sha256 of their bytes. Two certificates that
 /// differ only in the header share their trailer crc32 (a crc over a message
 /// followed by its own crc ends in one state, so the trailer depends on the

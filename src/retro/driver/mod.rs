@@ -269,21 +269,8 @@ pub fn kept_tier<G: Solvable>(
     }))
 }
 
-/// Solves `tier` from its children's records and writes its table into
-/// `out_dir` (temporary file, then rename: a reader never sees half a table).
-/// The one step both [`solve`] and the MPI workers run per tier (the MPI
-/// workers without checkpoints).
-pub fn solve_and_write_tier<G: Solvable>(
-    game: &G,
-    tier: G::Tier,
-    children: &ChildValues<G::Tier>,
-    out_dir: &Path,
-    progress: &dyn Progress,
-) -> Result<(TierSummary, Vec<u16>)> {
-    solve_and_write_tier_with(game, tier, children, out_dir, None, progress)
-}
-
-/// [`solve_and_write_tier`] with checkpoints as `ckpt` says: a valid checkpoint
+/// Solves `tier` with the full solver and writes its table (temporary file,
+/// then rename), with checkpoints as `ckpt` says: a valid checkpoint
 /// at `ckpt.path` is resumed from, and removed once the table is written.
 pub(crate) fn solve_and_write_tier_with<G: Solvable>(
     game: &G,
@@ -347,7 +334,7 @@ pub(crate) fn tier_meta<G: Solvable>(
     })
 }
 
-/// [`solve_and_write_tier`] by the compact solver ([`super::compact`]) of
+/// [`solve_and_write_tier_with`] by the compact solver ([`super::compact`]) of
 /// `kind`: the table is written block by block from its bytes, so no array of
 /// records is made; a parent tier reads the records back from disk. With
 /// `ckpt`, a valid checkpoint at `ckpt.path` is resumed from, and removed once
@@ -497,6 +484,27 @@ fn run_plan<G: Solvable>(
         seconds: started.elapsed().as_secs_f64(),
         slots_solved,
     })
+}
+
+/// Solves tier `t` alone into `out_dir` as [`solve`] solves it within its
+/// wave: kept when its table is already there, else by the solver `options`
+/// choose for it under their memory limit (the compact solver, its children
+/// held sparse, checkpoints), its children's records taken from `loaded` or
+/// read from their tables (and kept in `loaded`; records `t` does not need
+/// are dropped first). A cluster worker solves each tier it is given so.
+pub fn solve_tier_alone<G: Solvable>(
+    game: &G,
+    t: G::Tier,
+    out_dir: &Path,
+    options: &SolveOptions,
+    loaded: &mut HashMap<G::Tier, ChildRecords>,
+    progress: &dyn Progress,
+) -> Result<TierSummary> {
+    let kids = game.stored_children(t);
+    loaded.retain(|c, _| kids.contains(c));
+    let children = wave_children(game, &[t], out_dir, options, loaded, progress)?;
+    let (summary, _, _) = solve_one_tier(game, t, &children, out_dir, options, progress)?;
+    Ok(summary)
 }
 
 /// The records of the stored children of `wave`'s tiers: from `loaded`, or

@@ -11,7 +11,7 @@ use crate::retro::solver::{edges, terminal_outcome, ChildValues, TierStats};
 use crate::tier::{decode, encode, Outcomes, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::time::Instant;
 
 fn check_distance(d: u32) -> Result<u32> {
@@ -189,7 +189,14 @@ struct State<'a, G: TierGame> {
     rec: Vec<AtomicU16>,
     cnt: Vec<AtomicU16>,
     aux: Vec<u16>,
+    /// A slot whose counter had fewer moves left than a won child's edges
+    /// (`NO_MISCOUNT`: none): a fault of the counting, which must not end
+    /// as a draw ([`State::check_counts`] refuses it).
+    miscount: AtomicU64,
 }
+
+/// `State::miscount` when every decrement found its edges counted.
+const NO_MISCOUNT: u64 = u64::MAX;
 
 impl<G: TierGame> State<'_, G> {
     /// Decides local slot `l` a win at `d` if undecided.
@@ -212,7 +219,13 @@ impl<G: TierGame> State<'_, G> {
         if rec.load(Ordering::Relaxed) != REC_NONE || e == 0 {
             return None;
         }
-        let old = self.cnt[i].fetch_sub(e, Ordering::Relaxed);
+        let Ok(old) =
+            self.cnt[i].fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| c.checked_sub(e))
+        else {
+            self.miscount
+                .fetch_min(self.lo + u64::from(l), Ordering::Relaxed);
+            return None;
+        };
         let aux = self.aux[i];
         if old == e && aux & AUX_ESCAPE == 0 {
             let d = next.max((aux & AUX_LOSS) as u32);
@@ -220,6 +233,19 @@ impl<G: TierGame> State<'_, G> {
             return Some(d);
         }
         None
+    }
+
+    /// Refuses a tier in which a won child removed more moves from a slot
+    /// than its counter held (the one-process solvers assert the same): the
+    /// slot would otherwise never lose and end as a draw.
+    fn check_counts(&self) -> Result<()> {
+        match self.miscount.load(Ordering::Relaxed) {
+            NO_MISCOUNT => Ok(()),
+            q => Err(Error::Internal(format!(
+                "split solve of tier {}: slot {q}'s counter of in-tier moves went below zero (a won child's edges were miscounted); the tier is refused rather than its slot recorded as a draw",
+                self.game.tier_name(self.tier)
+            ))),
+        }
     }
 }
 
@@ -268,6 +294,7 @@ pub(super) fn solve_part_in<G: TierGame, T: Transport>(
         rec: (0..n).map(|_| AtomicU16::new(REC_NONE)).collect(),
         cnt: (0..n).map(|_| AtomicU16::new(0)).collect(),
         aux: Vec::new(),
+        miscount: AtomicU64::new(NO_MISCOUNT),
     };
     let (frontier, listed) = scan_part(&mut st, children, options, progress)?;
     progress.finish_stage();
@@ -584,6 +611,41 @@ fn phase<G: TierGame, T: Transport>(
             });
             decided.extend(got);
         }
+        st.check_counts()?;
     }
     Ok(decided)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    /// A won child's edges beyond what a slot's counter holds are refused,
+    /// never wrapped into a counter that cannot reach zero (the slot would
+    /// end as a draw); edges within the count decide the loss as before.
+    #[test]
+    fn a_counter_below_its_edges_is_refused() {
+        let g = crate::hunt::from_spec("kaooa").unwrap();
+        let tier = g.tier_of(&g.start());
+        let st = State {
+            game: &g,
+            tier,
+            part: Partition::new(4, 1).unwrap(),
+            me: 0,
+            lo: 0,
+            rec: (0..4).map(|_| AtomicU16::new(REC_NONE)).collect(),
+            cnt: [2u16, 1, 3, 1].into_iter().map(AtomicU16::new).collect(),
+            aux: vec![AUX_INNER; 4],
+            miscount: AtomicU64::new(NO_MISCOUNT),
+        };
+        assert_eq!(st.decrement(0, 1, 5), None);
+        assert_eq!(st.decrement(0, 1, 5), Some(5));
+        assert!(st.check_counts().is_ok());
+        assert_eq!(st.decrement(2, 4, 5), None);
+        assert_eq!(st.decrement(1, 2, 5), None);
+        assert_eq!(st.cnt[2].load(Ordering::Relaxed), 3, "left as it was");
+        let err = st.check_counts().unwrap_err().to_string();
+        assert!(err.contains("slot 1's counter"), "{err}");
+    }
 }
