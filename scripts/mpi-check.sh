@@ -245,8 +245,8 @@ split_both mogol4 3 verify "$mogol" --max-prey 4
 split_both bagh-movement 2 noverify "$bagh" --phase movement
 split_both bagh-movement 3 verify "$bagh" --phase movement
 
-# 6. A per-rank memory limit below the largest tier's need (about 124 MB whole,
-# 58 MB a rank in 3 parts).
+# 6. A per-rank memory limit below the largest tier's need with the full solver
+# (about 124 MB whole, 58 MB a rank in 3 parts).
 if timeout 300 "$bin" solve "$mogol" --max-prey 4 --memory 90M --compact never --threads 2 \
   --out "$tmp/limit-single" >"$tmp/limit-single.log" 2>&1; then
   fail "memory limit: one process solved under --memory 90M with the full solver"
@@ -256,14 +256,29 @@ else
   fail "memory limit: one process failed without saying it lacks memory"
   tail -5 "$tmp/limit-single.log"
 fi
-dir=$tmp/limit-split3
+# Under that limit whole tiers still fit a worker with the compact solver
+# (about 24 MiB): the workers solve them compact, as one process would, and no
+# tier is split (a split share is 6 + 2 bytes a slot: more than compact's 2).
+dir=$tmp/limit-compact3
 if timeout 600 mpirun --allow-run-as-root --oversubscribe -np 3 "$bin" solve "$mogol" --max-prey 4 \
   --mpi --memory 90M --threads 1 --out "$dir" >"$dir.log" 2>&1 &&
-  grep -q "does not fit --memory whole" "$dir.log"; then
-  ok "memory limit: 3 ranks under --memory 90M each chose the split solve ($(grep -o 'memory per rank ≈ [^ ]* [^ ]*' "$dir.log"))"
-  compare mogol4-single "$dir" "memory limit, split across 3 ranks" noverify
+  ! grep -q "does not fit --memory whole" "$dir.log"; then
+  ok "memory limit: 3 ranks under --memory 90M each solved whole tiers compact ($(grep -o 'memory per worker ≈ .*sparse' "$dir.log" | head -1))"
+  compare mogol4-single "$dir" "memory limit, workers compact" noverify
 else
-  fail "memory limit: the 3-rank job under --memory 90M did not split and succeed"
+  fail "memory limit: the 3-rank job under --memory 90M did not solve whole tiers compact"
+  tail -20 "$dir.log"
+fi
+# Below even the compact solver's need with children sparse (about 19.4 MiB),
+# 12 ranks' shares (about 18 MB each) fit: the split solve is chosen.
+dir=$tmp/limit-split12
+if timeout 600 mpirun --allow-run-as-root --oversubscribe -np 12 "$bin" solve "$mogol" --max-prey 4 \
+  --mpi --memory 19M --threads 1 --out "$dir" >"$dir.log" 2>&1 &&
+  grep -q "does not fit --memory whole" "$dir.log"; then
+  ok "memory limit: 12 ranks under --memory 19M each chose the split solve ($(grep -o 'memory per rank ≈ [^ ]* [^ ]*' "$dir.log"))"
+  compare mogol4-single "$dir" "memory limit, split across 12 ranks" noverify
+else
+  fail "memory limit: the 12-rank job under --memory 19M did not split and succeed"
   tail -20 "$dir.log"
 fi
 

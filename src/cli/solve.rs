@@ -236,8 +236,16 @@ pub(super) fn announce_plan(
     huntsolve::with_game!(game, g => check_index(g, limit))?;
     let info = plan_any(game, scope)?;
     let rules = huntsolve::with_game!(game, g => huntsolve::Game::rules_string(g));
-    let memory = if per_worker {
-        // An MPI worker solves one tier at a time.
+    let memory = if per_worker && limit.is_some_and(|l| info.memory_serial > l) {
+        // An MPI worker solves one tier at a time, compact where the full
+        // solver does not fit its limit (as one process would).
+        format!(
+            "memory per worker ≈ {} with the full solver, ≈ {} with the compact solver for the tiers over the limit, ≈ {} with their child records held sparse",
+            format_bytes(info.memory_serial),
+            format_bytes(info.memory_compact),
+            format_bytes(info.memory_sparse)
+        )
+    } else if per_worker {
         format!("memory per worker ≈ {}", format_bytes(info.memory_serial))
     } else if limit.is_some_and(|l| info.memory_compact > l) && compact != Compact::Never {
         format!(
