@@ -507,6 +507,19 @@ function redraw() {
 }
 
 // ---------- second variant ----------
+// What the second pane says beside its value: "differs" only between two exact
+// values (table, proof or rules) that differ; a search score is not a value,
+// so it is never compared with one (nor with another score): the pane says so.
+function compareMark(a, b) {
+  if (a.exact && b.exact) {
+    return a.value !== b.value || a.distance !== b.distance
+      ? ' <span class="differs" data-compare="differs">differs</span>' : '';
+  }
+  const which = !a.exact && !b.exact ? 'two search scores'
+    : b.exact ? 'exact value here, search score in the first pane' : 'search score here, exact value in the first pane';
+  return ` <span class="notcompared" data-compare="not-compared">not compared: ${which}</span>`;
+}
+
 async function showCompare(a, seq) {
   const pane = $('paneB');
   $('boards').classList.toggle('two', !!S.rules2);
@@ -542,8 +555,7 @@ async function showCompare(a, seq) {
     if (why) { note.textContent = why; note.hidden = false; }
     drawBoard($('boardB'), geo, b, false);
     drawHand($('handB'), b);
-    const differs = !why && (b.value !== a.value || b.distance !== a.distance);
-    $('statusB').innerHTML = statusHtml(b) + (differs ? ' <span class="differs" data-differs="1">differs</span>' : '');
+    $('statusB').innerHTML = statusHtml(b) + (why ? '' : compareMark(a, b));
     ol.innerHTML = '';
     for (const m of b.moves) {
       const li = document.createElement('li');

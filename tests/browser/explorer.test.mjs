@@ -1,6 +1,7 @@
 // Browser tests of `huntsolve serve`, run by scripts/browser-tests.sh:
 //   node explorer.test.mjs <base url> [screenshot dir]
-// Needs a server with the table sets `kaooa` and `caikaboroda-k2` (see the script).
+// Needs a server with the table sets `kaooa`, `kaooa-compulsory` (kaooa,capture_compulsory=true)
+// and `caikaboroda-k2` (see the script).
 // Debian's chromium, driven by playwright-core (no browser download).
 import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
@@ -459,6 +460,58 @@ await test('the table-set selector lists the sets of the rules shown', async () 
   assert.deepEqual(await sets(), ['']);
   assert.ok(await page.isDisabled('#tableSets'));
   assert.ok(await page.isDisabled('#statsButton'));
+});
+
+// ---------- issue 41 ----------
+
+await test('compare: "differs" only between two exact values, never a search score beside an exact value', async () => {
+  const solved = 'kaooa,capture_compulsory=true'; // table set kaooa-compulsory
+  // No tables; with 1 ms for an answer the prover gives up (it needs about 10 ms
+  // in a debug build here) and the search answers.
+  const unsolved = 'kaooa,chain=continue';
+  const status = async (id) => ({
+    text: await page.textContent(id),
+    mark: await page.$$eval(`${id} [data-compare]`, (es) => es.map((e) => e.dataset.compare)),
+  });
+  // Both solved: both exact, equal at the start (win in 15), "differs" after a
+  // move whose values differ between the two (the API says which).
+  await open(`?rules=kaooa&compare=${encodeURIComponent(solved)}`);
+  const [a0, b0] = [(await api('position', { rules: 'kaooa' })).body, (await api('position', { rules: solved })).body];
+  assert.ok(a0.exact && b0.exact && a0.value === b0.value && a0.distance === b0.distance, 'both win in 15 at the start');
+  assert.deepEqual((await status('#statusB')).mark, []);
+  assert.match((await status('#statusB')).text, new RegExp(`to move: ${a0.value} in ${a0.distance}`));
+  const mv = a0.moves.find((m) => { const o = b0.moves.find((x) => x.move === m.move); return o.value !== m.value || o.distance !== m.distance; });
+  assert.ok(mv, 'a first move whose value differs between the variants');
+  await settled(() => page.click(`#movesA li[data-move="${mv.move}"]`));
+  await page.waitForSelector('#statusB [data-compare]');
+  assert.deepEqual((await status('#statusB')).mark, ['differs']);
+  // A variant answered by search (made certain by a tiny time for its
+  // requests): its score is marked as such and not compared, on either side.
+  const quick = (await api('position', { rules: unsolved, time: '0.001' })).body;
+  assert.equal(quick.source, 'search', `precondition: ${unsolved} in 1 ms is answered by search`);
+  assert.equal(quick.exact, false);
+  const searched = (url) => url.pathname === '/api/position' && url.searchParams.get('rules') === unsolved;
+  await page.route(searched, (route) => {
+    const u = new URL(route.request().url());
+    u.searchParams.set('time', '0.001');
+    return route.continue({ url: u.toString() });
+  });
+  try {
+    for (const [first, second, want] of [
+      ['kaooa', unsolved, /not compared: search score here, exact value in the first pane/],
+      [unsolved, 'kaooa', /not compared: exact value here, search score in the first pane/],
+    ]) {
+      await open(`?rules=${encodeURIComponent(first)}&compare=${encodeURIComponent(second)}`);
+      await page.waitForSelector('#statusB [data-compare]');
+      const b = await status('#statusB');
+      assert.deepEqual(b.mark, ['not-compared'], `${first} beside ${second}: ${b.text}`);
+      assert.match(b.text, want);
+      assert.doesNotMatch(b.text, /differs/);
+      assert.match(await page.textContent(second === unsolved ? '#statusB' : '#statusA'), /search, not proven/);
+    }
+  } finally {
+    await page.unroute(searched);
+  }
 });
 
 await test('no page error, no request leaves the machine', async () => {
