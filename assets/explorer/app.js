@@ -660,21 +660,16 @@ async function loadFromUrl(push = false) {
     S.moves = moves;
     S.positions = [S.root];
     const ply = Math.min(Math.max(parseInt(q.get('ply') ?? moves.length, 10) || 0, 0), moves.length);
-    // Replay the line to know every position (and its value, for the chart).
-    try {
-      for (let i = 0; i < ply; i++) {
-        const a = await answer(S.rules, S.positions[i], S.tables);
-        S.positions[i] = a.position;
-        const m = a.moves.find((x) => x.move === moves[i]);
-        if (!m) throw new Error(`move ${i + 1} '${moves[i]}' is not legal there`);
-        S.positions[i + 1] = m.position;
-      }
-      S.ply = ply;
-    } catch (e) {
-      toast(`URL: ${e.message}`);
-      S.moves = []; S.ply = 0; S.positions = [S.root];
-    }
+    // Replay the whole line to know every position (and its value, for the
+    // chart); a move that cannot be played cuts the line there, and the panel
+    // says which and why until the user closes it or starts another line.
+    const bad = await replayLine(moves);
+    S.moves = moves.slice(0, bad ? bad.index : moves.length);
+    S.positions.length = S.moves.length + 1;
+    S.ply = Math.min(ply, S.moves.length);
+    lineError(bad ? bad.message : '');
   } else {
+    lineError('');
     S.root = q.get('position') || 'start';
     S.moves = []; S.ply = 0; S.positions = [S.root];
   }
@@ -682,7 +677,44 @@ async function loadFromUrl(push = false) {
   await show(push);
 }
 
+// Plays the cited line `moves` from S.positions[0], filling S.positions.
+// Returns null, or the first move that cannot be played: { index, message }.
+async function replayLine(moves) {
+  for (let i = 0; i < moves.length; i++) {
+    const at = i === 0 ? 'at the start of the line' : `after ${moves.slice(0, i).join(' ')}`;
+    const cut = i === 0 ? 'shown: the position the line starts from' : `shown: the line up to move ${i}`;
+    let a;
+    try {
+      a = await answer(S.rules, S.positions[i], S.tables);
+    } catch (e) {
+      if (i === 0) return { index: 0, message: '' }; // the start itself is bad: show() says why
+      return { index: i, message: `move ${i + 1} '${moves[i]}': the position ${at} cannot be answered (${e.message}); ${cut}` };
+    }
+    S.positions[i] = a.position;
+    const m = a.moves.find((x) => x.move === moves[i]);
+    if (!m) {
+      let why;
+      if (a.over) why = `the game is over there (${a.over} for ${a.side})`;
+      else {
+        const legal = a.moves.map((x) => x.move);
+        const few = legal.length > 12 ? `${legal.slice(0, 12).join(', ')}, …` : legal.join(', ');
+        why = legal.length ? `it is not a legal move there (${legal.length} legal: ${few})` : 'there is no legal move there';
+      }
+      return { index: i, message: `move ${i + 1} '${moves[i]}' of the line cannot be played ${at}: ${why}; ${cut}` };
+    }
+    S.positions[i + 1] = m.position;
+  }
+  return null;
+}
+
+// The error of a cited line (empty: none); it stays until closed or a new line starts.
+function lineError(msg) {
+  $('lineErrorText').textContent = msg ? `URL: ${msg}` : '';
+  $('lineError').hidden = !msg;
+}
+
 function newRoot(position) {
+  lineError('');
   S.root = position; S.moves = []; S.ply = 0; S.positions = [position];
   S.selected = null; S.partial = [];
   return show();
@@ -770,6 +802,7 @@ async function init() {
   $('rules2').addEventListener('change', () => { S.rules2 = $('rules2').value.trim(); show(); });
   $('statsButton').addEventListener('click', () => { if ($('tableSets').value) showStats($('tableSets').value); });
   $('statsClose').addEventListener('click', () => { $('statsPanel').hidden = true; });
+  $('lineErrorClose').addEventListener('click', () => lineError(''));
   $('undo').addEventListener('click', () => go(S.ply - 1));
   $('redo').addEventListener('click', () => go(S.ply + 1));
   $('first').addEventListener('click', () => go(0));

@@ -514,6 +514,37 @@ await test('compare: "differs" only between two exact values, never a search sco
   }
 });
 
+// Last: it installs a fake clock (for the whole browser context) to show that
+// the error outlasts the old 6-second note.
+await test('a cited URL with a bad move: the valid prefix, and an error that stays, saying which move and why', async () => {
+  await page.clock.install();
+  const start = (await api('position', { rules: 'kaooa' })).body;
+  const second = (await api('position', { rules: 'kaooa', position: start.position, moves: 't0' })).body.best;
+  const cite = (moves) => `?rules=kaooa&root=${encodeURIComponent(start.position)}&moves=${encodeURIComponent(moves)}`;
+  // Move 3 drops on t0 again, which the crows hold.
+  await open(cite(`t0 ${second} t0 i1`));
+  assert.ok(await page.isVisible('#lineError'));
+  const msg = await page.textContent('#lineErrorText');
+  assert.match(msg, new RegExp(`move 3 't0' of the line cannot be played after t0 ${second}: it is not a legal move there \\(\\d+ legal: `));
+  assert.match(msg, /shown: the line up to move 2/);
+  assert.equal(await page.textContent('#plyInfo'), 'ply 2 of 2');
+  assert.equal(urlParams().get('moves'), `t0 ${second}`);
+  assert.ok(await page.locator('#movesA li').count() > 0, 'the prefix is playable');
+  await page.clock.fastForward(60_000);
+  assert.ok(await page.isVisible('#lineError'), 'still shown a minute later');
+  // Playing on leaves it; closing it removes it.
+  await settled(() => page.keyboard.press('Space'));
+  assert.ok(await page.isVisible('#lineError'));
+  await page.click('#lineErrorClose');
+  assert.ok(await page.isHidden('#lineError'));
+  // A bad first move: the start of the line, and a new line clears the error.
+  await open(cite('zz t0'));
+  assert.match(await page.textContent('#lineErrorText'), /move 1 'zz' of the line cannot be played at the start of the line: .*shown: the position the line starts from/);
+  assert.equal(await page.textContent('#plyInfo'), 'ply 0 of 0');
+  await settled(() => page.click('#startButton'));
+  assert.ok(await page.isHidden('#lineError'));
+});
+
 await test('no page error, no request leaves the machine', async () => {
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(external, []);
