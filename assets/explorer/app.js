@@ -374,10 +374,14 @@ async function show(push = true) {
     pageError(e.message);
     const geo = S.boards.get(S.rules);
     if (geo) drawBoard($('boardA'), geo, null, false); else $('boardA').innerHTML = '';
-    for (const id of ['movesA', 'handA', 'statusA', 'movesNote', 'plyInfo']) $(id).innerHTML = '';
+    for (const id of ['movesA', 'handA', 'statusA', 'movesNote', 'plyInfo', 'chart']) $(id).innerHTML = '';
     $('paneA').querySelector('.paneRules').textContent = S.rules;
     for (const id of ['undo', 'redo', 'first', 'last', 'best']) $(id).disabled = true;
     $('paneB').hidden = true;
+    // The table sets (and their statistics) are those of rules that parse;
+    // after a rules error none is offered and an open statistics panel closes.
+    showTableSets(geo ? { rules: geo.rules, tables: S.tables } : null);
+    $('posText').value = S.positions[S.ply] ?? '';
     document.body.dataset.ready = 'error';
   }
 }
@@ -390,10 +394,13 @@ function pageError(msg) {
   $('rules').setAttribute('aria-invalid', msg && msg.startsWith('rules ') ? 'true' : 'false');
 }
 
-// The table-set selector lists the sets of the rules shown, and follows the set answering.
+// The table-set selector lists the sets of the rules shown (`a` null: no rules
+// are shown), and follows the set answering; a statistics panel of a set of
+// other rules closes.
 function showTableSets(a) {
   const sel = $('tableSets');
-  const mine = S.sets.filter((t) => t.rules === a.rules);
+  const mine = a ? S.sets.filter((t) => t.rules === a.rules) : [];
+  if (!mine.some((t) => t.name === $('statsPanel').dataset.set)) $('statsPanel').hidden = true;
   sel.innerHTML = '';
   for (const t of mine) {
     const o = document.createElement('option');
@@ -402,7 +409,7 @@ function showTableSets(a) {
   }
   if (!mine.length) {
     const o = document.createElement('option');
-    o.value = ''; o.textContent = 'none for these rules';
+    o.value = ''; o.textContent = a ? 'none for these rules' : 'none (no rules)';
     sel.appendChild(o);
   }
   sel.disabled = !mine.length;
@@ -730,6 +737,7 @@ function toast(msg) {
 async function showStats(name) {
   const panel = $('statsPanel'), body = $('statsBody');
   panel.hidden = false;
+  panel.dataset.set = name;
   $('statsName').textContent = name;
   body.textContent = 'computing...';
   try {

@@ -514,6 +514,30 @@ await test('compare: "differs" only between two exact values, never a search sco
   }
 });
 
+await test('a rules typo: the chart, the table sets and the statistics of the old rules go too', async () => {
+  await open('?rules=kaooa');
+  await settled(() => page.click('#boardA .hit[data-point="t0"]'));
+  assert.equal(await page.locator('#chart .dot').count(), 2);
+  await page.selectOption('#tableSets', 'kaooa');
+  await page.click('#statsButton');
+  await page.waitForSelector('#statsTotals');
+  await page.evaluate(() => { document.body.dataset.ready = 'wait'; });
+  await page.fill('#rules', 'kaoa');
+  await page.press('#rules', 'Enter');
+  await errorShown();
+  assert.equal(await page.locator('#chart *').count(), 0, 'the chart of the old rules is gone');
+  assert.deepEqual(await page.$$eval('#tableSets option', (os) => os.map((o) => o.value)), ['']);
+  assert.ok(await page.isDisabled('#tableSets'));
+  assert.ok(await page.isDisabled('#statsButton'));
+  assert.ok(await page.isHidden('#statsPanel'), 'the statistics of a kaooa set are closed');
+  assert.equal(await page.inputValue('#posText'), 'start');
+  // Fixing the rules brings all of it back.
+  await settled(async () => { await page.fill('#rules', 'kaooa'); await page.press('#rules', 'Enter'); });
+  assert.deepEqual(await page.$$eval('#tableSets option', (os) => os.map((o) => o.value)), ['kaooa']);
+  assert.ok(!(await page.isDisabled('#statsButton')));
+  assert.equal(await page.locator('#chart .dot').count(), 1);
+});
+
 // Last: it installs a fake clock (for the whole browser context) to show that
 // the error outlasts the old 6-second note.
 await test('a cited URL with a bad move: the valid prefix, and an error that stays, saying which move and why', async () => {
