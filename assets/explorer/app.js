@@ -304,15 +304,20 @@ function drawHand(div, a) {
     s.innerHTML = `${label} <span class="mini ${letter}">${letter}</span>&times;${count}`;
     div.appendChild(s);
   };
-  part(`${a.sides[0]} in hand`, 'H', a.hand[0], 'hunterHand');
-  part(`${a.sides[1]} in hand`, 'P', a.hand[1], 'preyHand');
+  part(`${sideLabels(a)[0]} in hand`, 'H', a.hand[0], 'hunterHand');
+  part(`${sideLabels(a)[1]} in hand`, 'P', a.hand[1], 'preyHand');
   part('captured', 'P', a.captured, 'captured');
 }
+
+// The sides in the game's own words (`side_label(s)`: crows, goats, cows ...);
+// the machine names (`side`, `sides`) where an answer has none.
+const sideLabel = (a) => a.side_label || a.side;
+const sideLabels = (a) => a.side_labels || a.sides;
 
 function statusHtml(a) {
   if (!a) return '';
   const esc = (s) => String(s).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]);
-  if (a.over) return `game over: <b>${esc(a.over)}</b> for ${esc(a.side)} <span class="src">(rules)</span>`;
+  if (a.over) return `game over: <b>${esc(a.over)}</b> for ${esc(sideLabel(a))} <span class="src">(rules)</span>`;
   let v = valueText(a.value, a.distance);
   let src;
   if (a.source === 'table') src = `table ${esc(a.tables)}${a.moves.some((m) => m.source === 'search') ? '; dashed moves by search' : ''}`;
@@ -321,7 +326,7 @@ function statusHtml(a) {
     src = `<span class="notproven">search, not proven</span>: depth ${a.depth}, ${a.nodes} nodes`;
     if (!a.value) v = `score ${a.score > 0 ? '+' : ''}${a.score}`;
   }
-  return `${esc(a.side)} to move: <b data-value="${a.value || 'unknown'}">${esc(v)}</b> <span class="src">(${src})</span>`;
+  return `${esc(sideLabel(a))} to move: <b data-value="${a.value || 'unknown'}">${esc(v)}</b> <span class="src">(${src})</span>`;
 }
 
 // ---------- the line of play ----------
@@ -622,8 +627,8 @@ async function drawChart(seq) {
     return firstWins ? mid - 4 - off : mid + 4 + off;
   };
   el('line', { x1: padL, y1: mid, x2: W - padR, y2: mid, class: 'axis' }, svg);
-  el('text', { x: 2, y: 12 }, svg).textContent = `${pts[0] ? pts[0].sides[0] : ''} wins ↑`;
-  el('text', { x: 2, y: H - 4 }, svg).textContent = `${pts[0] ? pts[0].sides[1] : ''} wins ↓`;
+  el('text', { x: 2, y: 12, class: 'upper' }, svg).textContent = `↑ win for ${pts[0] ? sideLabels(pts[0])[0] : 'the first side'}`;
+  el('text', { x: 2, y: H - 4, class: 'lower' }, svg).textContent = `↓ win for ${pts[0] ? sideLabels(pts[0])[1] : 'the second side'}`;
   el('text', { x: W - 60, y: 12 }, svg).textContent = `max ${maxD} plies`;
   el('line', { x1: x(S.ply), y1: 4, x2: x(S.ply), y2: H - 4, class: 'now' }, svg);
   let path = '';
@@ -637,7 +642,7 @@ async function drawChart(seq) {
       'data-ply': i, 'data-value': a.value }, svg);
     if (!a.exact) dot.setAttribute('stroke-dasharray', '2 2');
     dot.addEventListener('click', () => go(i));
-    el('title', {}, dot).textContent = `ply ${i}: ${a.side} ${valueText(a.value, a.distance)}`;
+    el('title', {}, dot).textContent = `ply ${i}: ${sideLabel(a)} ${valueText(a.value, a.distance)}`;
   });
 }
 
@@ -701,7 +706,7 @@ async function replayLine(moves) {
     const m = a.moves.find((x) => x.move === moves[i]);
     if (!m) {
       let why;
-      if (a.over) why = `the game is over there (${a.over} for ${a.side})`;
+      if (a.over) why = `the game is over there (${a.over} for ${sideLabel(a)})`;
       else {
         const legal = a.moves.map((x) => x.move);
         const few = legal.length > 12 ? `${legal.slice(0, 12).join(', ')}, …` : legal.join(', ');

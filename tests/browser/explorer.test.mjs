@@ -89,7 +89,7 @@ await test('kaooa start: every move listed with the API value, coloured by value
     assert.equal(m.source, 'table');
     assert.equal(hueFamily(m.bg), m.value, `${m.move} is ${m.value} but coloured ${m.bg}`);
   }
-  assert.match(await page.textContent('#statusA'), /prey to move: win in 15/);
+  assert.match(await page.textContent('#statusA'), /crows to move: win in 15/);
   // Every drop target on the board carries its move's value.
   const targets = await page.$$eval('#boardA [data-target]', (ts) => ts.map((t) => [t.dataset.target, t.dataset.value]));
   assert.equal(targets.length, body.moves.length);
@@ -536,6 +536,22 @@ await test('a rules typo: the chart, the table sets and the statistics of the ol
   assert.deepEqual(await page.$$eval('#tableSets option', (os) => os.map((o) => o.value)), ['kaooa']);
   assert.ok(!(await page.isDisabled('#statsButton')));
   assert.equal(await page.locator('#chart .dot').count(), 1);
+});
+
+await test('the sides in the games\' own words: crows and vulture, leopards and cows', async () => {
+  await open('?rules=kaooa');
+  assert.match(await page.textContent('#statusA'), /^crows to move/);
+  assert.match(await page.textContent('#handA'), /vulture in hand.*crows in hand/);
+  assert.deepEqual(await page.$$eval('#chart text.upper, #chart text.lower', (ts) => ts.map((t) => t.textContent)),
+    ['↑ win for vulture', '↓ win for crows']);
+  await settled(() => page.click('#boardA .hit[data-point="t0"]'));
+  assert.match(await page.textContent('#statusA'), /^vulture to move/);
+  assert.doesNotMatch(await page.textContent('main'), /hunter|prey/);
+  await open('?rules=cows-leopards-mogol');
+  assert.match(await page.textContent('#statusA'), /^leopards to move/);
+  assert.match(await page.textContent('#handA'), /leopards in hand.*cows in hand/);
+  await open('?rules=caikaboroda');
+  assert.match(await page.textContent('#statusA'), /^defenders to move/);
 });
 
 // Last: it installs a fake clock (for the whole browser context) to show that
