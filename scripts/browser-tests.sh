@@ -6,9 +6,9 @@
 #
 # Installs chromium and the npm packages when missing, builds the binary (in
 # $CARGO_TARGET_DIR when set), solves
-# the small tables the tests need into a temporary directory (kaooa: 0.1 s,
-# caikaboroda material 2,0: under a second), starts the server on a free port,
-# runs tests/browser/explorer.test.mjs, and always stops the server. With
+# the small tables the tests need into a temporary directory (kaooa and kaooa
+# with compulsory capture: 0.1 s each, caikaboroda material 2,0: under a
+# second), starts the server on a free port, runs tests/browser/explorer.test.mjs, and always stops the server. With
 # SCREENSHOT_DIR, the tests also save their screenshots there. Bounded in time:
 # every step has a timeout.
 set -euo pipefail
@@ -46,6 +46,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 timeout 120 "$bin" solve kaooa --out "$tmp/tables/kaooa" >/dev/null 2>&1
+timeout 120 "$bin" solve kaooa,capture_compulsory=true --out "$tmp/tables/kaooa-compulsory" >/dev/null 2>&1
 timeout 300 "$bin" solve caikaboroda --material 2,0 --threads 1 --out "$tmp/tables/caikaboroda-k2" >/dev/null 2>&1
 
 "$bin" serve --tables "$tmp/tables" --port 0 --search-time 0.5 >"$tmp/server.log" 2>&1 &

@@ -304,15 +304,20 @@ function drawHand(div, a) {
     s.innerHTML = `${label} <span class="mini ${letter}">${letter}</span>&times;${count}`;
     div.appendChild(s);
   };
-  part(`${a.sides[0]} in hand`, 'H', a.hand[0], 'hunterHand');
-  part(`${a.sides[1]} in hand`, 'P', a.hand[1], 'preyHand');
+  part(`${sideLabels(a)[0]} in hand`, 'H', a.hand[0], 'hunterHand');
+  part(`${sideLabels(a)[1]} in hand`, 'P', a.hand[1], 'preyHand');
   part('captured', 'P', a.captured, 'captured');
 }
+
+// The sides in the game's own words (`side_label(s)`: crows, goats, cows ...);
+// the machine names (`side`, `sides`) where an answer has none.
+const sideLabel = (a) => a.side_label || a.side;
+const sideLabels = (a) => a.side_labels || a.sides;
 
 function statusHtml(a) {
   if (!a) return '';
   const esc = (s) => String(s).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]);
-  if (a.over) return `game over: <b>${esc(a.over)}</b> for ${esc(a.side)} <span class="src">(rules)</span>`;
+  if (a.over) return `game over: <b>${esc(a.over)}</b> for ${esc(sideLabel(a))} <span class="src">(rules)</span>`;
   let v = valueText(a.value, a.distance);
   let src;
   if (a.source === 'table') src = `table ${esc(a.tables)}${a.moves.some((m) => m.source === 'search') ? '; dashed moves by search' : ''}`;
@@ -321,7 +326,7 @@ function statusHtml(a) {
     src = `<span class="notproven">search, not proven</span>: depth ${a.depth}, ${a.nodes} nodes`;
     if (!a.value) v = `score ${a.score > 0 ? '+' : ''}${a.score}`;
   }
-  return `${esc(a.side)} to move: <b data-value="${a.value || 'unknown'}">${esc(v)}</b> <span class="src">(${src})</span>`;
+  return `${esc(sideLabel(a))} to move: <b data-value="${a.value || 'unknown'}">${esc(v)}</b> <span class="src">(${src})</span>`;
 }
 
 // ---------- the line of play ----------
@@ -374,10 +379,14 @@ async function show(push = true) {
     pageError(e.message);
     const geo = S.boards.get(S.rules);
     if (geo) drawBoard($('boardA'), geo, null, false); else $('boardA').innerHTML = '';
-    for (const id of ['movesA', 'handA', 'statusA', 'movesNote', 'plyInfo']) $(id).innerHTML = '';
+    for (const id of ['movesA', 'handA', 'statusA', 'movesNote', 'plyInfo', 'chart']) $(id).innerHTML = '';
     $('paneA').querySelector('.paneRules').textContent = S.rules;
     for (const id of ['undo', 'redo', 'first', 'last', 'best']) $(id).disabled = true;
     $('paneB').hidden = true;
+    // The table sets (and their statistics) are those of rules that parse;
+    // after a rules error none is offered and an open statistics panel closes.
+    showTableSets(geo ? { rules: geo.rules, tables: S.tables } : null);
+    $('posText').value = S.positions[S.ply] ?? '';
     document.body.dataset.ready = 'error';
   }
 }
@@ -390,10 +399,13 @@ function pageError(msg) {
   $('rules').setAttribute('aria-invalid', msg && msg.startsWith('rules ') ? 'true' : 'false');
 }
 
-// The table-set selector lists the sets of the rules shown, and follows the set answering.
+// The table-set selector lists the sets of the rules shown (`a` null: no rules
+// are shown), and follows the set answering; a statistics panel of a set of
+// other rules closes.
 function showTableSets(a) {
   const sel = $('tableSets');
-  const mine = S.sets.filter((t) => t.rules === a.rules);
+  const mine = a ? S.sets.filter((t) => t.rules === a.rules) : [];
+  if (!mine.some((t) => t.name === $('statsPanel').dataset.set)) $('statsPanel').hidden = true;
   sel.innerHTML = '';
   for (const t of mine) {
     const o = document.createElement('option');
@@ -402,7 +414,7 @@ function showTableSets(a) {
   }
   if (!mine.length) {
     const o = document.createElement('option');
-    o.value = ''; o.textContent = 'none for these rules';
+    o.value = ''; o.textContent = a ? 'none for these rules' : 'none (no rules)';
     sel.appendChild(o);
   }
   sel.disabled = !mine.length;
@@ -507,6 +519,19 @@ function redraw() {
 }
 
 // ---------- second variant ----------
+// What the second pane says beside its value: "differs" only between two exact
+// values (table, proof or rules) that differ; a search score is not a value,
+// so it is never compared with one (nor with another score): the pane says so.
+function compareMark(a, b) {
+  if (a.exact && b.exact) {
+    return a.value !== b.value || a.distance !== b.distance
+      ? ' <span class="differs" data-compare="differs">differs</span>' : '';
+  }
+  const which = !a.exact && !b.exact ? 'two search scores'
+    : b.exact ? 'exact value here, search score in the first pane' : 'search score here, exact value in the first pane';
+  return ` <span class="notcompared" data-compare="not-compared">not compared: ${which}</span>`;
+}
+
 async function showCompare(a, seq) {
   const pane = $('paneB');
   $('boards').classList.toggle('two', !!S.rules2);
@@ -542,8 +567,7 @@ async function showCompare(a, seq) {
     if (why) { note.textContent = why; note.hidden = false; }
     drawBoard($('boardB'), geo, b, false);
     drawHand($('handB'), b);
-    const differs = !why && (b.value !== a.value || b.distance !== a.distance);
-    $('statusB').innerHTML = statusHtml(b) + (differs ? ' <span class="differs" data-differs="1">differs</span>' : '');
+    $('statusB').innerHTML = statusHtml(b) + (why ? '' : compareMark(a, b));
     ol.innerHTML = '';
     for (const m of b.moves) {
       const li = document.createElement('li');
@@ -603,8 +627,8 @@ async function drawChart(seq) {
     return firstWins ? mid - 4 - off : mid + 4 + off;
   };
   el('line', { x1: padL, y1: mid, x2: W - padR, y2: mid, class: 'axis' }, svg);
-  el('text', { x: 2, y: 12 }, svg).textContent = `${pts[0] ? pts[0].sides[0] : ''} wins ↑`;
-  el('text', { x: 2, y: H - 4 }, svg).textContent = `${pts[0] ? pts[0].sides[1] : ''} wins ↓`;
+  el('text', { x: 2, y: 12, class: 'upper' }, svg).textContent = `↑ win for ${pts[0] ? sideLabels(pts[0])[0] : 'the first side'}`;
+  el('text', { x: 2, y: H - 4, class: 'lower' }, svg).textContent = `↓ win for ${pts[0] ? sideLabels(pts[0])[1] : 'the second side'}`;
   el('text', { x: W - 60, y: 12 }, svg).textContent = `max ${maxD} plies`;
   el('line', { x1: x(S.ply), y1: 4, x2: x(S.ply), y2: H - 4, class: 'now' }, svg);
   let path = '';
@@ -618,7 +642,7 @@ async function drawChart(seq) {
       'data-ply': i, 'data-value': a.value }, svg);
     if (!a.exact) dot.setAttribute('stroke-dasharray', '2 2');
     dot.addEventListener('click', () => go(i));
-    el('title', {}, dot).textContent = `ply ${i}: ${a.side} ${valueText(a.value, a.distance)}`;
+    el('title', {}, dot).textContent = `ply ${i}: ${sideLabel(a)} ${valueText(a.value, a.distance)}`;
   });
 }
 
@@ -648,21 +672,16 @@ async function loadFromUrl(push = false) {
     S.moves = moves;
     S.positions = [S.root];
     const ply = Math.min(Math.max(parseInt(q.get('ply') ?? moves.length, 10) || 0, 0), moves.length);
-    // Replay the line to know every position (and its value, for the chart).
-    try {
-      for (let i = 0; i < ply; i++) {
-        const a = await answer(S.rules, S.positions[i], S.tables);
-        S.positions[i] = a.position;
-        const m = a.moves.find((x) => x.move === moves[i]);
-        if (!m) throw new Error(`move ${i + 1} '${moves[i]}' is not legal there`);
-        S.positions[i + 1] = m.position;
-      }
-      S.ply = ply;
-    } catch (e) {
-      toast(`URL: ${e.message}`);
-      S.moves = []; S.ply = 0; S.positions = [S.root];
-    }
+    // Replay the whole line to know every position (and its value, for the
+    // chart); a move that cannot be played cuts the line there, and the panel
+    // says which and why until the user closes it or starts another line.
+    const bad = await replayLine(moves);
+    S.moves = moves.slice(0, bad ? bad.index : moves.length);
+    S.positions.length = S.moves.length + 1;
+    S.ply = Math.min(ply, S.moves.length);
+    lineError(bad ? bad.message : '');
   } else {
+    lineError('');
     S.root = q.get('position') || 'start';
     S.moves = []; S.ply = 0; S.positions = [S.root];
   }
@@ -670,7 +689,44 @@ async function loadFromUrl(push = false) {
   await show(push);
 }
 
+// Plays the cited line `moves` from S.positions[0], filling S.positions.
+// Returns null, or the first move that cannot be played: { index, message }.
+async function replayLine(moves) {
+  for (let i = 0; i < moves.length; i++) {
+    const at = i === 0 ? 'at the start of the line' : `after ${moves.slice(0, i).join(' ')}`;
+    const cut = i === 0 ? 'shown: the position the line starts from' : `shown: the line up to move ${i}`;
+    let a;
+    try {
+      a = await answer(S.rules, S.positions[i], S.tables);
+    } catch (e) {
+      if (i === 0) return { index: 0, message: '' }; // the start itself is bad: show() says why
+      return { index: i, message: `move ${i + 1} '${moves[i]}': the position ${at} cannot be answered (${e.message}); ${cut}` };
+    }
+    S.positions[i] = a.position;
+    const m = a.moves.find((x) => x.move === moves[i]);
+    if (!m) {
+      let why;
+      if (a.over) why = `the game is over there (${a.over} for ${sideLabel(a)})`;
+      else {
+        const legal = a.moves.map((x) => x.move);
+        const few = legal.length > 12 ? `${legal.slice(0, 12).join(', ')}, …` : legal.join(', ');
+        why = legal.length ? `it is not a legal move there (${legal.length} legal: ${few})` : 'there is no legal move there';
+      }
+      return { index: i, message: `move ${i + 1} '${moves[i]}' of the line cannot be played ${at}: ${why}; ${cut}` };
+    }
+    S.positions[i + 1] = m.position;
+  }
+  return null;
+}
+
+// The error of a cited line (empty: none); it stays until closed or a new line starts.
+function lineError(msg) {
+  $('lineErrorText').textContent = msg ? `URL: ${msg}` : '';
+  $('lineError').hidden = !msg;
+}
+
 function newRoot(position) {
+  lineError('');
   S.root = position; S.moves = []; S.ply = 0; S.positions = [position];
   S.selected = null; S.partial = [];
   return show();
@@ -686,6 +742,7 @@ function toast(msg) {
 async function showStats(name) {
   const panel = $('statsPanel'), body = $('statsBody');
   panel.hidden = false;
+  panel.dataset.set = name;
   $('statsName').textContent = name;
   body.textContent = 'computing...';
   try {
@@ -758,6 +815,7 @@ async function init() {
   $('rules2').addEventListener('change', () => { S.rules2 = $('rules2').value.trim(); show(); });
   $('statsButton').addEventListener('click', () => { if ($('tableSets').value) showStats($('tableSets').value); });
   $('statsClose').addEventListener('click', () => { $('statsPanel').hidden = true; });
+  $('lineErrorClose').addEventListener('click', () => lineError(''));
   $('undo').addEventListener('click', () => go(S.ply - 1));
   $('redo').addEventListener('click', () => go(S.ply + 1));
   $('first').addEventListener('click', () => go(0));

@@ -22,10 +22,13 @@
 //! - per move: `position` (the resulting position text) and `source`
 //!   (`table`, or `search` for a move leading outside the tables);
 //! - `rules` (canonical), `family`, `side` (name of the side to move),
-//!   `sides`, `over` (the outcome when the game is over), and `pieces`
+//!   `sides`, `side_label` and `side_labels` (the same in the game's own
+//!   words: `vulture`/`crows` in kaooa; the page shows these), `over` (the
+//!   outcome when the game is over), and `pieces`
 //!   (point name → piece letter), `hand` (pieces in hand per side, hunt games)
 //!   and `captured` (prey taken, hunt games) to draw the position.
 
+use super::labels;
 use crate::answer::{answer_position, Policy, ProverUse, Source};
 use crate::error::{Error, Result};
 use crate::game::{play_line, Evaluate, Game, Notation};
@@ -419,6 +422,8 @@ struct ApiAnswer {
     position: String,
     side: &'static str,
     sides: [&'static str; 2],
+    side_label: &'static str,
+    side_labels: [&'static str; 2],
     over: Option<&'static str>,
     source: &'static str,
     exact: bool,
@@ -500,12 +505,18 @@ fn answer_json<G: TierGame + Evaluate>(
         });
     }
     let exact = source != Source::Search && a.value.is_some();
+    let sides = [game.side_name(0), game.side_name(1)];
+    let rules = game.rules_string();
+    let side_labels = labels::side_labels(game.family(), &rules, sides);
+    let to_move = game.side_to_move(&pos);
     let out = ApiAnswer {
-        rules: game.rules_string(),
+        rules,
         family: game.family(),
         position: a.position.clone(),
-        side: game.side_name(game.side_to_move(&pos)),
-        sides: [game.side_name(0), game.side_name(1)],
+        side: sides[to_move],
+        sides,
+        side_label: side_labels[to_move],
+        side_labels,
         over: over.map(|v| v.name()),
         source: source.name(),
         exact,
@@ -547,6 +558,7 @@ fn board_json(game: &AnyGame) -> Json {
                 "points": points,
                 "lines": lines,
                 "sides": [g.side_name(0), g.side_name(1)],
+                "side_labels": labels::side_labels("hunt", &g.rules_string(), [g.side_name(0), g.side_name(1)]),
                 "pieces": {"H": g.side_name(0), "P": g.side_name(1)},
             })
         }
@@ -574,6 +586,7 @@ fn board_json(game: &AnyGame) -> Json {
                 "corners": corners,
                 "goal": goal,
                 "sides": [g.side_name(0), g.side_name(1)],
+                "side_labels": labels::side_labels("tafl", &g.rules_string(), [g.side_name(0), g.side_name(1)]),
                 "pieces": {"A": "attacker", "D": "defender", "K": "king"},
             })
         }

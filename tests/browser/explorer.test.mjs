@@ -1,6 +1,7 @@
 // Browser tests of `huntsolve serve`, run by scripts/browser-tests.sh:
 //   node explorer.test.mjs <base url> [screenshot dir]
-// Needs a server with the table sets `kaooa` and `caikaboroda-k2` (see the script).
+// Needs a server with the table sets `kaooa`, `kaooa-compulsory` (kaooa,capture_compulsory=true)
+// and `caikaboroda-k2` (see the script).
 // Debian's chromium, driven by playwright-core (no browser download).
 import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
@@ -88,7 +89,7 @@ await test('kaooa start: every move listed with the API value, coloured by value
     assert.equal(m.source, 'table');
     assert.equal(hueFamily(m.bg), m.value, `${m.move} is ${m.value} but coloured ${m.bg}`);
   }
-  assert.match(await page.textContent('#statusA'), /prey to move: win in 15/);
+  assert.match(await page.textContent('#statusA'), /crows to move: win in 15/);
   // Every drop target on the board carries its move's value.
   const targets = await page.$$eval('#boardA [data-target]', (ts) => ts.map((t) => [t.dataset.target, t.dataset.value]));
   assert.equal(targets.length, body.moves.length);
@@ -459,6 +460,129 @@ await test('the table-set selector lists the sets of the rules shown', async () 
   assert.deepEqual(await sets(), ['']);
   assert.ok(await page.isDisabled('#tableSets'));
   assert.ok(await page.isDisabled('#statsButton'));
+});
+
+// ---------- issue 41 ----------
+
+await test('compare: "differs" only between two exact values, never a search score beside an exact value', async () => {
+  const solved = 'kaooa,capture_compulsory=true'; // table set kaooa-compulsory
+  // No tables; with 1 ms for an answer the prover gives up (it needs about 10 ms
+  // in a debug build here) and the search answers.
+  const unsolved = 'kaooa,chain=continue';
+  const status = async (id) => ({
+    text: await page.textContent(id),
+    mark: await page.$$eval(`${id} [data-compare]`, (es) => es.map((e) => e.dataset.compare)),
+  });
+  // Both solved: both exact, equal at the start (win in 15), "differs" after a
+  // move whose values differ between the two (the API says which).
+  await open(`?rules=kaooa&compare=${encodeURIComponent(solved)}`);
+  const [a0, b0] = [(await api('position', { rules: 'kaooa' })).body, (await api('position', { rules: solved })).body];
+  assert.ok(a0.exact && b0.exact && a0.value === b0.value && a0.distance === b0.distance, 'both win in 15 at the start');
+  assert.deepEqual((await status('#statusB')).mark, []);
+  assert.match((await status('#statusB')).text, new RegExp(`to move: ${a0.value} in ${a0.distance}`));
+  const mv = a0.moves.find((m) => { const o = b0.moves.find((x) => x.move === m.move); return o.value !== m.value || o.distance !== m.distance; });
+  assert.ok(mv, 'a first move whose value differs between the variants');
+  await settled(() => page.click(`#movesA li[data-move="${mv.move}"]`));
+  await page.waitForSelector('#statusB [data-compare]');
+  assert.deepEqual((await status('#statusB')).mark, ['differs']);
+  // A variant answered by search (made certain by a tiny time for its
+  // requests): its score is marked as such and not compared, on either side.
+  const quick = (await api('position', { rules: unsolved, time: '0.001' })).body;
+  assert.equal(quick.source, 'search', `precondition: ${unsolved} in 1 ms is answered by search`);
+  assert.equal(quick.exact, false);
+  const searched = (url) => url.pathname === '/api/position' && url.searchParams.get('rules') === unsolved;
+  await page.route(searched, (route) => {
+    const u = new URL(route.request().url());
+    u.searchParams.set('time', '0.001');
+    return route.continue({ url: u.toString() });
+  });
+  try {
+    for (const [first, second, want] of [
+      ['kaooa', unsolved, /not compared: search score here, exact value in the first pane/],
+      [unsolved, 'kaooa', /not compared: exact value here, search score in the first pane/],
+    ]) {
+      await open(`?rules=${encodeURIComponent(first)}&compare=${encodeURIComponent(second)}`);
+      await page.waitForSelector('#statusB [data-compare]');
+      const b = await status('#statusB');
+      assert.deepEqual(b.mark, ['not-compared'], `${first} beside ${second}: ${b.text}`);
+      assert.match(b.text, want);
+      assert.doesNotMatch(b.text, /differs/);
+      assert.match(await page.textContent(second === unsolved ? '#statusB' : '#statusA'), /search, not proven/);
+    }
+  } finally {
+    await page.unroute(searched);
+  }
+});
+
+await test('a rules typo: the chart, the table sets and the statistics of the old rules go too', async () => {
+  await open('?rules=kaooa');
+  await settled(() => page.click('#boardA .hit[data-point="t0"]'));
+  assert.equal(await page.locator('#chart .dot').count(), 2);
+  await page.selectOption('#tableSets', 'kaooa');
+  await page.click('#statsButton');
+  await page.waitForSelector('#statsTotals');
+  await page.evaluate(() => { document.body.dataset.ready = 'wait'; });
+  await page.fill('#rules', 'kaoa');
+  await page.press('#rules', 'Enter');
+  await errorShown();
+  assert.equal(await page.locator('#chart *').count(), 0, 'the chart of the old rules is gone');
+  assert.deepEqual(await page.$$eval('#tableSets option', (os) => os.map((o) => o.value)), ['']);
+  assert.ok(await page.isDisabled('#tableSets'));
+  assert.ok(await page.isDisabled('#statsButton'));
+  assert.ok(await page.isHidden('#statsPanel'), 'the statistics of a kaooa set are closed');
+  assert.equal(await page.inputValue('#posText'), 'start');
+  // Fixing the rules brings all of it back.
+  await settled(async () => { await page.fill('#rules', 'kaooa'); await page.press('#rules', 'Enter'); });
+  assert.deepEqual(await page.$$eval('#tableSets option', (os) => os.map((o) => o.value)), ['kaooa']);
+  assert.ok(!(await page.isDisabled('#statsButton')));
+  assert.equal(await page.locator('#chart .dot').count(), 1);
+});
+
+await test('the sides in the games\' own words: crows and vulture, leopards and cows', async () => {
+  await open('?rules=kaooa');
+  assert.match(await page.textContent('#statusA'), /^crows to move/);
+  assert.match(await page.textContent('#handA'), /vulture in hand.*crows in hand/);
+  assert.deepEqual(await page.$$eval('#chart text.upper, #chart text.lower', (ts) => ts.map((t) => t.textContent)),
+    ['↑ win for vulture', '↓ win for crows']);
+  await settled(() => page.click('#boardA .hit[data-point="t0"]'));
+  assert.match(await page.textContent('#statusA'), /^vulture to move/);
+  assert.doesNotMatch(await page.textContent('main'), /hunter|prey/);
+  await open('?rules=cows-leopards-mogol');
+  assert.match(await page.textContent('#statusA'), /^leopards to move/);
+  assert.match(await page.textContent('#handA'), /leopards in hand.*cows in hand/);
+  await open('?rules=caikaboroda');
+  assert.match(await page.textContent('#statusA'), /^defenders to move/);
+});
+
+// Last: it installs a fake clock (for the whole browser context) to show that
+// the error outlasts the old 6-second note.
+await test('a cited URL with a bad move: the valid prefix, and an error that stays, saying which move and why', async () => {
+  await page.clock.install();
+  const start = (await api('position', { rules: 'kaooa' })).body;
+  const second = (await api('position', { rules: 'kaooa', position: start.position, moves: 't0' })).body.best;
+  const cite = (moves) => `?rules=kaooa&root=${encodeURIComponent(start.position)}&moves=${encodeURIComponent(moves)}`;
+  // Move 3 drops on t0 again, which the crows hold.
+  await open(cite(`t0 ${second} t0 i1`));
+  assert.ok(await page.isVisible('#lineError'));
+  const msg = await page.textContent('#lineErrorText');
+  assert.match(msg, new RegExp(`move 3 't0' of the line cannot be played after t0 ${second}: it is not a legal move there \\(\\d+ legal: `));
+  assert.match(msg, /shown: the line up to move 2/);
+  assert.equal(await page.textContent('#plyInfo'), 'ply 2 of 2');
+  assert.equal(urlParams().get('moves'), `t0 ${second}`);
+  assert.ok(await page.locator('#movesA li').count() > 0, 'the prefix is playable');
+  await page.clock.fastForward(60_000);
+  assert.ok(await page.isVisible('#lineError'), 'still shown a minute later');
+  // Playing on leaves it; closing it removes it.
+  await settled(() => page.keyboard.press('Space'));
+  assert.ok(await page.isVisible('#lineError'));
+  await page.click('#lineErrorClose');
+  assert.ok(await page.isHidden('#lineError'));
+  // A bad first move: the start of the line, and a new line clears the error.
+  await open(cite('zz t0'));
+  assert.match(await page.textContent('#lineErrorText'), /move 1 'zz' of the line cannot be played at the start of the line: .*shown: the position the line starts from/);
+  assert.equal(await page.textContent('#plyInfo'), 'ply 0 of 0');
+  await settled(() => page.click('#startButton'));
+  assert.ok(await page.isHidden('#lineError'));
 });
 
 await test('no page error, no request leaves the machine', async () => {

@@ -457,6 +457,51 @@ fn board_geometry_presets_stats_and_assets() {
 }
 
 #[test]
+fn sides_keep_their_machine_names_beside_the_games_own_words() {
+    use serde_json::json;
+    let srv = start(vec![tables().clone()]);
+    // Kaooa: the crows drop first, then the vulture (docs/rules.md).
+    for (moves, side, label) in [("", "prey", "crows"), ("t0", "hunter", "vulture")] {
+        let (status, a) = get_json(
+            srv.addr,
+            &format!("/api/position?rules=kaooa&moves={moves}"),
+        );
+        assert_eq!(status, 200, "{a}");
+        assert_eq!(a["source"], "table");
+        assert_eq!(a["side"], side);
+        assert_eq!(a["sides"], json!(["hunter", "prey"]));
+        assert_eq!(a["side_label"], label);
+        assert_eq!(a["side_labels"], json!(["vulture", "crows"]));
+    }
+    let hunt = ["hunter", "prey"];
+    for (rules, machine, words) in [
+        ("kaooa-6", hunt, ["vulture", "crows"]),
+        ("kaooa,capture_compulsory=true", hunt, ["vulture", "crows"]),
+        ("bagh-chal", hunt, ["tigers", "goats"]),
+        ("bagh-chal-ludii", hunt, ["tigers", "goats"]),
+        ("diviyan-keliya", hunt, ["leopards", "cows"]),
+        ("cows-leopards-mogol", hunt, ["leopards", "cows"]),
+        ("kungser", hunt, ["leopards", "cows"]),
+        ("cows-leopards-peralikatuma", hunt, ["leopards", "cows"]),
+        (
+            "caikaboroda",
+            ["attackers", "defenders"],
+            ["attackers", "defenders"],
+        ),
+        (
+            "brandubh",
+            ["attackers", "defenders"],
+            ["attackers", "defenders"],
+        ),
+    ] {
+        let (status, b) = get_json(srv.addr, &format!("/api/board?rules={}", enc(rules)));
+        assert_eq!(status, 200, "{rules}: {b}");
+        assert_eq!(b["sides"], json!(machine), "{rules}");
+        assert_eq!(b["side_labels"], json!(words), "{rules}");
+    }
+}
+
+#[test]
 fn fifty_concurrent_requests_are_all_answered() {
     let srv = start(vec![tables().join("kaooa")]);
     let positions = sample_positions("kaooa", 50, 21);
