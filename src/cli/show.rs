@@ -37,7 +37,7 @@ fn run_game<G: FullGame>(g: &G, args: &Args) -> Result<()> {
     let mut text = format!("rules    {}\n", g.rules_string());
     text.push_str(&g.diagram(&pos));
     text.push_str(&format!("position {}\n", g.format_position(&pos)));
-    text.push_str(&format!("to move  {}\n", g.side_name(side)));
+    text.push_str(&format!("to move  {}\n", g.side_label(side)));
     text.push_str(&format!("hash     {:016x}\n", g.hash(&pos)));
     let mut moves = Vec::new();
     g.legal_moves(&pos, &mut moves);
@@ -48,8 +48,8 @@ fn run_game<G: FullGame>(g: &G, args: &Args) -> Result<()> {
         None => text.push_str("result   not terminal\n"),
         Some(v) => {
             let who = match v {
-                Value::Win => format!("{} wins", g.side_name(side)),
-                Value::Loss => format!("{} wins", g.side_name(1 - side)),
+                Value::Win => out::side_says(g.side_label(side), "wins", "win"),
+                Value::Loss => out::side_says(g.side_label(1 - side), "wins", "win"),
                 Value::Draw => "draw".to_string(),
             };
             text.push_str(&format!(

@@ -216,7 +216,7 @@ pub fn run_explore(
         progress.message(&format!("{}/{} {}", k + 1, jobs.len(), job.spec));
         let names = crate::with_game!(&job.any, g => {
             use crate::game::Game;
-            [g.side_name(0).to_string(), g.side_name(1).to_string()]
+            [g.side_label(0).to_string(), g.side_label(1).to_string()]
         });
         if k == 0 {
             side_names = names;

@@ -76,7 +76,7 @@ fn compare_kaooa_end_to_end() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     for v in json["variants"].as_array().unwrap() {
         assert_eq!(v["games"], 24);
-        assert_eq!(v["side_names"][0], "hunter");
+        assert_eq!(v["side_names"][0], "vulture");
     }
     let first = std::fs::read_to_string(dir.join("games-kaooa.jsonl")).unwrap();
     // Rerun: nothing is replayed, the games file is unchanged.

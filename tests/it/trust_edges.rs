@@ -173,10 +173,10 @@ fn query_says_whose_win_it_is() {
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        out.contains("value    win in 15 (for prey, to move)"),
+        out.contains("value    win in 15 (for crows, to move)"),
         "{out}"
     );
-    assert!(out.contains("values for prey, who plays them"), "{out}");
+    assert!(out.contains("values for crows, who plays them"), "{out}");
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -238,7 +238,7 @@ fn sides_go_by_their_traditional_names_too() {
     assert_eq!(side_by_name(&tafl, "crows"), None);
     let (code, out, err) = run_within(&["prove", "kaooa", "--side", "crows"], 60);
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("prey"), "{out}");
+    assert!(out.contains("run: crows win? proven"), "{out}");
     let (code, _, err) = run_within(&["prove", "kaooa", "--side", "dragons"], 20);
     assert_eq!(code, Some(2));
     assert!(err.contains("traditional"), "{err}");
