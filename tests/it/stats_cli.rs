@@ -89,3 +89,34 @@ fn compare_kaooa_end_to_end() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `compare` without `--out` wrote a new folder into the tracked results/:
+/// its default is now the git-ignored runs/, and the output says so.
+#[test]
+fn compare_without_out_writes_under_the_ignored_runs_folder() {
+    let dir =
+        std::env::temp_dir().join(format!("huntsolve-compare-default-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_huntsolve"))
+        .args([
+            "compare", "kaooa", "kaooa-6", "--games", "2", "--engine", "random", "--seed", "1",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let report = std::path::Path::new("runs/compare-kaooa-vs-kaooa-6");
+    assert!(dir.join(report).join("report.md").is_file(), "{text}");
+    assert!(!dir.join("results").exists(), "{text}");
+    assert!(
+        text.contains("git-ignored; --out DIR to keep it elsewhere"),
+        "{text}"
+    );
+    let ignore =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.gitignore")).unwrap();
+    assert!(ignore.lines().any(|l| l == "/runs"), "runs/ is git-ignored");
+    let _ = std::fs::remove_dir_all(&dir);
+}
