@@ -102,3 +102,34 @@ fn side_takes_the_games_words() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("expected leopards or cows"), "{err}");
 }
+
+/// The position text was documented nowhere: `show --help` now describes it,
+/// and every example line it gives runs and shows that very position.
+#[test]
+fn the_documented_position_examples_parse() {
+    let (code, help, err) = run(&["show", "--help"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(help.contains("POINTS/h<n>p<n>c<n>/<side>"), "{help}");
+    let examples: Vec<(String, String)> = help
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("huntsolve show "))
+        .map(|l| {
+            let (rules, pos) = l
+                .split_once(" --position ")
+                .expect("an example with --position");
+            (rules.to_string(), pos.trim_matches('\'').to_string())
+        })
+        .collect();
+    assert!(examples.len() >= 4, "{help}");
+    for (rules, pos) in examples {
+        let (code, out, err) = run(&["show", &rules, "--position", &pos]);
+        assert_eq!(code, 0, "{rules} {pos}: {err}");
+        assert!(out.contains(&format!("position {pos}\n")), "{out}");
+    }
+    // The same examples in docs/positions.md.
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/positions.md")).unwrap();
+    for pos in ["H...H...............H...H/h0p20c0/p", "P........./h1p6c0/h"] {
+        assert!(doc.contains(pos) && help.contains(pos), "{pos}");
+    }
+}
