@@ -244,8 +244,10 @@ fn run_ladder_cli(
         }
     }
     println(&format!(
-        "{:.1} s wall; {}",
+        "{:.1} s wall ({} games played now, {} read from the stored games); {}",
         r.wall_seconds,
+        r.played.now,
+        r.played.games.saturating_sub(r.played.now),
         report_line(out, files.first(), args.out.is_none())
     ))
 }
