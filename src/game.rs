@@ -164,6 +164,14 @@ pub trait Game: Send + Sync + Clone + Debug + 'static {
         }
     }
 
+    /// The side's name in the game's own words, for people (`"leopards"`,
+    /// `"goats"`, `"vulture"`; default [`Game::side_name`]). Output only:
+    /// certificates, JSON fields, table files and fingerprints keep
+    /// `side_name`, and [`side_by_name`] accepts both.
+    fn side_label(&self, side: usize) -> &'static str {
+        self.side_name(side)
+    }
+
     /// Number of pieces the move captures (default 0: a game without captures).
     fn captures_of(&self, _pos: &Self::Pos, _mv: Self::Move) -> u32 {
         0
@@ -328,7 +336,10 @@ pub(crate) const SIDE_ALIASES: &[(&str, usize, &[&str])] = &[
 /// `tigers` for Bagh-Chal's hunters), or the index `0`/`1`; case-insensitive.
 pub fn side_by_name<G: Game>(game: &G, name: &str) -> Option<usize> {
     let name = name.trim();
-    if let Some(s) = (0..2).find(|&s| game.side_name(s).eq_ignore_ascii_case(name)) {
+    if let Some(s) = (0..2).find(|&s| {
+        game.side_name(s).eq_ignore_ascii_case(name)
+            || game.side_label(s).eq_ignore_ascii_case(name)
+    }) {
         return Some(s);
     }
     if let Ok(s) = name.parse::<usize>() {

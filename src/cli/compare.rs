@@ -36,7 +36,8 @@ pub(crate) struct Args {
     /// Move limit in plies, then a draw (default: the rules' limit, else 400).
     #[arg(long, value_parser = super::args::whole::<u32>(1, 1_000_000, "plies"))]
     pub max_plies: Option<u32>,
-    /// Output directory (default: results/compare-<first>-vs-<...>).
+    /// Output directory (default: the git-ignored runs/compare-<first>-vs-<...>;
+    /// results/ holds only the reports written there on purpose).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Strength ladder: play every variant with each of these engines
@@ -92,7 +93,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
             .iter()
             .map(|r| huntsolve::stats::report::safe_name(r))
             .collect();
-        PathBuf::from("results").join(format!("compare-{}", names.join("-vs-")))
+        PathBuf::from(DEFAULT_DIR).join(format!("compare-{}", names.join("-vs-")))
     });
     // The report folder: refuse a file (or a path under one) before any game is played.
     if let Some(file) = out.ancestors().find(|p| p.exists() && !p.is_dir()) {
@@ -151,13 +152,10 @@ pub(crate) fn run(args: Args) -> Result<()> {
         println(&format!("  All variants: {s}"))?;
     }
     println(&format!(
-        "{:.1} s wall ({} games played now); report: {}",
+        "{:.1} s wall ({} games played now); {}",
         report.wall_seconds,
         report.played_now,
-        files
-            .first()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default()
+        report_line(&out, files.first(), args.out.is_none())
     ))
 }
 
@@ -246,13 +244,34 @@ fn run_ladder_cli(
         }
     }
     println(&format!(
-        "{:.1} s wall; report: {}",
+        "{:.1} s wall ({} games played now, {} read from the stored games); {}",
         r.wall_seconds,
-        files
-            .first()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default()
+        r.played.now,
+        r.played.games.saturating_sub(r.played.now),
+        report_line(out, files.first(), args.out.is_none())
     ))
+}
+
+/// Where a report goes without `--out`: git-ignored (`/runs` in .gitignore), so
+/// a trial run leaves the tracked results/ alone.
+const DEFAULT_DIR: &str = "runs";
+
+/// The line that says where the report went, and that a default folder is
+/// a scratch one.
+fn report_line(
+    out: &std::path::Path,
+    first: Option<&std::path::PathBuf>,
+    defaulted: bool,
+) -> String {
+    let file = first.map(|p| p.display().to_string()).unwrap_or_default();
+    if defaulted {
+        format!(
+            "report: {file} (in {}, git-ignored; --out DIR to keep it elsewhere)",
+            out.display()
+        )
+    } else {
+        format!("report: {file}")
+    }
 }
 
 /// The full command line with every setting spelled out, for the report.

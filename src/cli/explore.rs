@@ -147,8 +147,18 @@ pub(crate) fn run(args: Args) -> Result<()> {
                 .unwrap_or_default()
         ))?;
     }
+    // The run's own time, and the games' when some were read back (a rerun
+    // plays nothing and takes the rendering's time only).
+    let games = if r.played.games > r.played.now {
+        format!(
+            " ({} ladder games, {} played now; {:.1} s of play in the games' own times)",
+            r.played.games, r.played.now, r.played.seconds
+        )
+    } else {
+        String::new()
+    };
     println(&format!(
-        "{:.1} s wall; report: {}",
+        "{:.1} s wall for this run{games}; report: {}",
         r.wall_seconds,
         files
             .first()

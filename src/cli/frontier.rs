@@ -91,8 +91,8 @@ pub(crate) fn run(args: Args) -> Result<()> {
                 Error::Input(format!(
                     "--side {}: expected {} or {} (or a traditional name of a side, or 0/1)",
                     huntsolve::error::quote(s),
-                    game.side_name(0),
-                    game.side_name(1)
+                    game.side_label(0),
+                    game.side_label(1)
                 ))
             })
         })

@@ -151,7 +151,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         }
         command.push_str(&format!(" --hash {}", args.hash.or(256)));
     }
-    let first = g.side_name(g.side_to_move(&g.start()));
+    let first = g.side_label(g.side_to_move(&g.start()));
     println(&format!("# {command}  ({secs:.1} s)"))?;
     println(&format!(
         "# score and proven value from the first mover's view ({first}); class = symmetric equivalents"
@@ -210,7 +210,7 @@ fn write_files(
     let csv_path = args.out.join(format!("openings-{name}{suffix}.csv"));
     let mut csv = format!(
         "# {command}\n# {secs:.1} s; score in centi-cows, proven value from the first mover's view ({}); source: table, proof (df-pn) or search; plies_at_most: the proof's length\nrank,line,class_size,score,proven,source,distance,plies_at_most,prover_nodes,nodes,pv\n",
-        g.side_name(g.side_to_move(&g.start()))
+        g.side_label(g.side_to_move(&g.start()))
     );
     for (i, (l, p)) in lines.iter().enumerate() {
         csv.push_str(&format!(

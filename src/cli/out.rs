@@ -263,3 +263,41 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
         .map(|b| format!("{b:02x}"))
         .collect()
 }
+
+/// The two sides' machine words (`Game::side_name`: certificates, JSON,
+/// file names) and their names in the game's own words (`Game::side_label`:
+/// what people read).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SideWords {
+    names: [&'static str; 2],
+    labels: [&'static str; 2],
+}
+
+impl SideWords {
+    pub(crate) fn of<G: huntsolve::Game>(game: &G) -> SideWords {
+        SideWords {
+            names: [game.side_name(0), game.side_name(1)],
+            labels: [game.side_label(0), game.side_label(1)],
+        }
+    }
+
+    /// The label of the side whose machine word is `name` (`name` itself for
+    /// a word of neither side).
+    pub(crate) fn label<'a>(&self, name: &'a str) -> &'a str {
+        match self.names.iter().position(|n| *n == name) {
+            Some(s) => self.labels[s],
+            None => name,
+        }
+    }
+}
+
+/// `label` with the verb agreeing (`vulture forces`, `leopards force`): a
+/// side label is plural when it ends in `s` (`prey`, `hunter` singular).
+pub(crate) fn side_says(label: &str, singular: &str, plural: &str) -> String {
+    let verb = if label.ends_with('s') {
+        plural
+    } else {
+        singular
+    };
+    format!("{label} {verb}")
+}

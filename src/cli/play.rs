@@ -124,7 +124,7 @@ fn human_move<G: FullGame>(g: &G, pos: &G::Pos) -> Result<G::Move> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     loop {
-        print(&format!("{} to move> ", g.side_name(g.side_to_move(pos))))?;
+        print(&format!("{} to move> ", g.side_label(g.side_to_move(pos))))?;
         let mut line = String::new();
         let n = input
             .read_line(&mut line)
@@ -220,14 +220,14 @@ fn play_game<G: FullGame>(
         };
         let text = g.format_move(&pos, mv);
         if human {
-            println(&format!("{} plays {text}", g.side_name(side)))?;
+            println(&format!("{} plays {text}", g.side_label(side)))?;
         }
         record.push(text);
         history.push(g.hash(&pos));
         pos = g.play(&pos, mv);
     };
     let result = match winner {
-        Some(s) => format!("{} won", g.side_name(s)),
+        Some(s) => format!("{} won", g.side_label(s)),
         None => "draw".to_string(),
     };
     if !args.quiet {
@@ -267,10 +267,10 @@ fn run_games<G: FullGame>(g: &G, args: &Args) -> Result<()> {
         "{} {}: {} ({}) won {}, {} ({}) won {}, {} drawn",
         args.games,
         if args.games == 1 { "game" } else { "games" },
-        g.side_name(0),
+        g.side_label(0),
         specs[0],
         wins[0],
-        g.side_name(1),
+        g.side_label(1),
         specs[1],
         wins[1],
         draws
@@ -289,7 +289,7 @@ fn engine_specs<G: FullGame>(g: &G, args: &Args) -> Result<[String; 2]> {
             Error::Input(format!(
                 "--side {}: expected NAME=ENGINE, e.g. {}=random",
                 huntsolve::error::quote(item),
-                g.side_name(1)
+                g.side_label(1)
             ))
         })?;
         let side = huntsolve::game::side_by_name(g, name).ok_or_else(|| {
@@ -297,15 +297,15 @@ fn engine_specs<G: FullGame>(g: &G, args: &Args) -> Result<[String; 2]> {
                 "--side {}: unknown side {}; expected {} or {} (or a traditional name of a side, or 0/1)",
                 huntsolve::error::quote(item),
                 huntsolve::error::quote(name),
-                g.side_name(0),
-                g.side_name(1)
+                g.side_label(0),
+                g.side_label(1)
             ))
         })?;
         if let Some((given, _)) = &specs[side] {
             return Err(Error::Input(format!(
                 "--side {}: the {} already has an engine ({given})",
                 huntsolve::error::quote(item),
-                g.side_name(side)
+                g.side_label(side)
             )));
         }
         specs[side] = Some((format!("--side {item}"), engine.to_string()));

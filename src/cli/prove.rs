@@ -124,6 +124,10 @@ struct ProveOut {
     rules: String,
     position: String,
     side_to_move: &'static str,
+    /// The side to move in the game's own words (`leopards`, `goats`).
+    side_to_move_label: &'static str,
+    #[serde(skip)]
+    words: out::SideWords,
     /// `win`, `loss`, `draw` or `unknown` for the side to move (value mode),
     /// or `proven`, `disproven`, `unknown` for `--side`.
     value: String,
@@ -198,8 +202,8 @@ fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
         Error::Input(format!(
             "--side {}: expected {} or {} (or a traditional name of a side, or 0/1)",
             huntsolve::error::quote(name),
-            game.side_name(0),
-            game.side_name(1)
+            game.side_label(0),
+            game.side_label(1)
         ))
     })
 }
@@ -259,6 +263,8 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         rules: game.rules_string(),
         position: game.format_position(&pos),
         side_to_move: game.side_name(game.side_to_move(&pos)),
+        side_to_move_label: game.side_label(game.side_to_move(&pos)),
+        words: out::SideWords::of(game),
         value,
         nodes,
         nodes_per_second: nodes as f64 / seconds.max(1e-9),
@@ -359,12 +365,12 @@ fn decisive_len(runs: &[RunReport], side: Option<usize>, value: &str) -> usize {
 fn text(o: &ProveOut) -> String {
     let mut s = format!(
         "rules    {}\nposition {}\nto move  {}\nvalue    {}\n",
-        o.rules, o.position, o.side_to_move, o.value
+        o.rules, o.position, o.side_to_move_label, o.value
     );
     for r in &o.runs {
         s.push_str(&format!(
-            "run: {} wins? {:<9}{} root pn {} dn {}, {} nodes, {} table hits, {:.2} s{}\n",
-            r.side_name,
+            "run: {}? {:<9}{} root pn {} dn {}, {} nodes, {} table hits, {:.2} s{}\n",
+            out::side_says(o.words.label(r.side_name), "wins", "win"),
             format!("{:?}", r.outcome).to_lowercase(),
             r.stopped
                 .map_or(String::new(), |s| format!(" ({})", s.text())),
@@ -395,7 +401,7 @@ fn text(o: &ProveOut) -> String {
             "saved    {} ({} for {}, {} nodes, {} bytes, sha256 {}{})\n",
             c.file,
             c.kind,
-            c.side,
+            o.words.label(&c.side),
             c.nodes,
             c.bytes,
             c.sha256,
@@ -429,6 +435,7 @@ pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
         })?,
     };
     let report = dispatch(&any, Check(&args, &cert))?;
+    let words = huntsolve::with_game!(&any, g => out::SideWords::of(g));
     if args.json.json {
         #[derive(Serialize)]
         struct CheckOut<'a> {
@@ -444,13 +451,14 @@ pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
         out::print_json_document(&s)?;
     } else {
         let mut s = format!(
-            "rules    {}\nposition {}\nclaim    {} {}\nnodes    {} ({} terminal leaves, {} table leaves)\nsha256   {sha256}\n",
+            "rules    {}\nposition {}\nclaim    {}\nnodes    {} ({} terminal leaves, {} table leaves)\nsha256   {sha256}\n",
             report.rules,
             report.position,
-            report.side,
             match report.kind {
-                huntsolve::prove::certificate::Kind::Win => "forces a win",
-                huntsolve::prove::certificate::Kind::NoWin => "cannot force a win",
+                huntsolve::prove::certificate::Kind::Win =>
+                    out::side_says(words.label(&report.side), "forces", "force") + " a win",
+                huntsolve::prove::certificate::Kind::NoWin =>
+                    format!("{} cannot force a win", words.label(&report.side)),
             },
             report.nodes,
             report.terminal_leaves,

@@ -42,6 +42,10 @@ struct WithinOut {
     rules: String,
     position: String,
     side_to_move: &'static str,
+    /// The side to move in the game's own words (`leopards`, `goats`).
+    side_to_move_label: &'static str,
+    #[serde(skip)]
+    words: out::SideWords,
     within: u32,
     claims: Vec<Claim>,
     peak_memory_bytes: Option<u64>,
@@ -92,7 +96,10 @@ fn within_game<G: TierGame>(
     let mut claims = Vec::new();
     let mut save_error = None;
     for &s in &sides {
-        bars.stage(&format!("prove --within {plies}: {}", game.side_name(s)), 0);
+        bars.stage(
+            &format!("prove --within {plies}: {}", game.side_label(s)),
+            0,
+        );
         let cfg = WithinConfig {
             plies,
             nodes: args.nodes,
@@ -149,6 +156,8 @@ fn within_game<G: TierGame>(
         rules: game.rules_string(),
         position: game.format_position(pos),
         side_to_move: game.side_name(mover),
+        side_to_move_label: game.side_label(mover),
+        words: out::SideWords::of(game),
         within: plies,
         claims,
         peak_memory_bytes: peak_memory(),
@@ -169,14 +178,18 @@ fn within_game<G: TierGame>(
 fn text(o: &WithinOut) -> String {
     let mut s = format!(
         "rules    {}\nposition {}\nto move  {}\n",
-        o.rules, o.position, o.side_to_move
+        o.rules, o.position, o.side_to_move_label
     );
     for c in &o.claims {
         let r = &c.report;
         s.push_str(&format!(
             "claim    {} {}{}: {} positions searched, {} kept, {:.2} s\n",
-            r.side_name,
-            c.claim,
+            o.words.label(&r.side_name),
+            // The verb agrees with the side's name (`crows force a win`).
+            match c.claim.strip_prefix("forces ") {
+                Some(rest) if o.words.label(&r.side_name).ends_with('s') => format!("force {rest}"),
+                _ => c.claim.clone(),
+            },
             r.stopped
                 .map_or(String::new(), |w| format!(" (stopped: {w})")),
             r.nodes,

@@ -243,7 +243,7 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<Strin
         Some("win") | Some("loss") => {
             format!(
                 " (for {}, to move)",
-                game.side_name(game.side_to_move(&pos))
+                game.side_label(game.side_to_move(&pos))
             )
         }
         _ => String::new(),
@@ -279,7 +279,7 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<Strin
     if !a.moves.is_empty() {
         s.push_str(&format!(
             "moves    (values for {}, who plays them)\n",
-            game.side_name(game.side_to_move(&pos))
+            game.side_label(game.side_to_move(&pos))
         ));
     }
     for m in &a.moves {

@@ -36,6 +36,12 @@ pub(crate) struct Args {
     /// Output directory (default: tables/<preset>[-<scope>]).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// A manifest's summary to BASE.json and BASE.md (default: the manifest's
+    /// `results`, under --out when given; the default batch's is the
+    /// git-ignored tables/default-batch). `--results results/default-batch`
+    /// rewrites the citable copy in results/.
+    #[arg(long, value_name = "BASE")]
+    pub results: Option<PathBuf>,
     #[command(flatten)]
     pub threads: Threads,
     /// Memory limit, e.g. 8G (default: 80 % of MemAvailable).
@@ -139,6 +145,10 @@ pub(super) fn run_with(args: &Args, solver: &JobSolver) -> Result<()> {
             let m = Manifest::read(Path::new(t))?;
             run_manifest(&m, args, solver)
         }
+        Some(_) if args.results.is_some() => Err(Error::Input(
+            "--results names a manifest's summary; a single solve writes DIR/summary.json (--out DIR)"
+                .into(),
+        )),
         Some(rules) => run_single(rules, args, solver),
     }
 }
@@ -353,11 +363,15 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
     };
     let limit = memory_limit(args.memory.as_deref().or(m.memory.as_deref()))?;
     let mut results = Vec::new();
-    // With --out, the results summary goes there too: the manifest's (for the
-    // default batch, the tracked results/default-batch.*) stays untouched.
-    let results_base = match (&args.out, &m.results) {
-        (Some(out), Some(base)) => Some(out.join(base.file_name().unwrap_or("batch".as_ref()))),
-        (_, base) => base.clone(),
+    // With --out, the results summary goes there too: the manifest's stays
+    // untouched. Only --results writes elsewhere (the tracked
+    // results/default-batch.* are rewritten only when asked).
+    let results_base = match (&args.results, &args.out, &m.results) {
+        (Some(base), _, _) => Some(base.clone()),
+        (None, Some(out), Some(base)) => {
+            Some(out.join(base.file_name().unwrap_or("batch".as_ref())))
+        }
+        (None, _, base) => base.clone(),
     };
     // The file this run rewrites: the timings of jobs whose tiers are all kept.
     let earlier = results_base

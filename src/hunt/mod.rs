@@ -100,6 +100,8 @@ pub struct HuntGame {
     weights: EvalWeights,
     canonical: String,
     fingerprint: u64,
+    /// The sides' names for output (`HuntRules::side_labels`); not hashed.
+    labels: [&'static str; 2],
 }
 
 impl HuntGame {
@@ -171,6 +173,7 @@ impl HuntGame {
             }
         };
         let canonical = rules.canonical();
+        let labels = rules.side_labels();
         let mut fp = 0x9e37_79b9_7f4a_7c15u64 ^ board.digest();
         for b in canonical.bytes() {
             fp = crate::random::mix64(fp ^ b as u64);
@@ -189,6 +192,7 @@ impl HuntGame {
             weights: EvalWeights::default(),
             canonical,
             fingerprint: fp,
+            labels,
         })
     }
 

@@ -499,6 +499,10 @@ impl Game for HuntGame {
         }
     }
 
+    fn side_label(&self, side: usize) -> &'static str {
+        self.labels[side.min(1)]
+    }
+
     fn is_capture(&self, _pos: &HuntPos, mv: HuntMove) -> bool {
         mv.kind == MoveKind::Capture
     }

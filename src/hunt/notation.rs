@@ -195,11 +195,13 @@ impl Notation for HuntGame {
     fn diagram(&self, pos: &HuntPos) -> String {
         let mut s = self.board.draw(|i| piece_char(pos, i as usize));
         s.push_str(&format!(
-            "hunters in hand {}, prey in hand {}, captured {}, {} to move\n",
+            "{} in hand {}, {} in hand {}, captured {}, {} to move\n",
+            self.labels[0],
             pos.hunters_in_hand,
+            self.labels[1],
             pos.prey_in_hand,
             pos.captured,
-            if pos.hunter_to_move { "hunter" } else { "prey" }
+            self.labels[usize::from(!pos.hunter_to_move)]
         ));
         s
     }

@@ -230,6 +230,17 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("kaooa-6", "GamesmanOne's mKaooa: 6 crows, vulture wins at 3 captures"),
 ];
 
+/// The sides' names in each preset family's own words, for output only (they
+/// are not part of the rules string or the fingerprint): (preset name prefix,
+/// hunters singular and plural, prey singular and plural).
+const SIDE_WORDS: &[(&str, [&str; 2], [&str; 2])] = &[
+    ("diviyan-keliya", ["leopard", "leopards"], ["cow", "cows"]),
+    ("cows-leopards", ["leopard", "leopards"], ["cow", "cows"]),
+    ("kungser", ["leopard", "leopards"], ["cow", "cows"]),
+    ("bagh-chal", ["tiger", "tigers"], ["goat", "goats"]),
+    ("kaooa", ["vulture", "vultures"], ["crow", "crows"]),
+];
+
 /// Option keys in canonical order.
 pub const KEYS: &[&str] = &[
     "board",
@@ -505,6 +516,21 @@ impl HuntRules {
                 .map_or("none".to_string(), |n| n.to_string()),
             _ => String::new(),
         }
+    }
+
+    /// The sides' names in the words of the preset these rules are printed
+    /// from (leopards and cows, tigers and goats, the vulture and the crows),
+    /// singular for a single piece; `hunter`/`prey` when no preset names them.
+    pub(crate) fn side_labels(&self) -> [&'static str; 2] {
+        let canonical = self.canonical();
+        let preset = canonical.split(',').next().unwrap_or("");
+        let Some((_, hunters, prey)) = SIDE_WORDS.iter().find(|w| preset.starts_with(w.0)) else {
+            return ["hunter", "prey"];
+        };
+        [
+            hunters[usize::from(self.hunters != 1)],
+            prey[usize::from(self.prey != 1)],
+        ]
     }
 
     /// The canonical rules string (see the module docs).

@@ -145,6 +145,10 @@ pub struct ExploreReport {
     pub side_names: [String; 2],
     /// Wall seconds of this run.
     pub wall_seconds: f64,
+    /// The ladder rows' games: how many, when and how long they took to play,
+    /// how many this run played (the rest were read from stored games).
+    #[serde(default)]
+    pub played: crate::stats::played::Played,
     /// The command line and build that ran the exploration (the solve
     /// options' `made_by`, which also goes into every solved variant's
     /// `summary.json`; absent from a library call's report).
@@ -212,11 +216,12 @@ pub fn run_explore(
     let jobs = plan_variants(base, grid, cfg)?;
     let mut rows = Vec::new();
     let mut side_names = ["side 0".to_string(), "side 1".to_string()];
+    let mut played = crate::stats::played::Played::default();
     for (k, job) in jobs.iter().enumerate() {
         progress.message(&format!("{}/{} {}", k + 1, jobs.len(), job.spec));
         let names = crate::with_game!(&job.any, g => {
             use crate::game::Game;
-            [g.side_name(0).to_string(), g.side_name(1).to_string()]
+            [g.side_label(0).to_string(), g.side_label(1).to_string()]
         });
         if k == 0 {
             side_names = names;
@@ -225,14 +230,10 @@ pub fn run_explore(
             rows.push(exact_row(job, cfg, progress)?);
         } else {
             let dir = out_dir.join(safe_name(&job.spec));
-            rows.push(ladder_row(
-                job,
-                cfg,
-                &dir,
-                (command, build),
-                &side_names[0],
-                progress,
-            )?);
+            let (row, games) =
+                ladder_row(job, cfg, &dir, (command, build), &side_names[0], progress)?;
+            played.add(&games);
+            rows.push(row);
         }
     }
     rows.sort_by(|a, b| {
@@ -252,6 +253,7 @@ pub fn run_explore(
         rows,
         side_names,
         wall_seconds: started.elapsed().as_secs_f64(),
+        played,
         made_by: cfg.solve.made_by.clone(),
     })
 }
@@ -344,7 +346,7 @@ fn exact_row(job: &Planned, cfg: &ExploreConfig, progress: &dyn Progress) -> Res
 }
 
 /// The row of a variant played on the ladder (into `dir`), with the metrics
-/// at the strongest engine; `run` is the command and the build.
+/// at the strongest engine, and its games' times; `run` is the command and the build.
 fn ladder_row(
     job: &Planned,
     cfg: &ExploreConfig,
@@ -352,7 +354,7 @@ fn ladder_row(
     run: (&str, &str),
     side0: &str,
     progress: &dyn Progress,
-) -> Result<ExploreRow> {
+) -> Result<(ExploreRow, crate::stats::played::Played)> {
     let spec = &job.spec;
     let (command, build) = run;
     let r = run_ladder(
@@ -380,7 +382,7 @@ fn ladder_row(
         .iter()
         .map(|c| format!("{} {:.2}", c.engine, c.score0.estimate))
         .collect();
-    Ok(ExploreRow {
+    let row = ExploreRow {
         values: job.values.clone(),
         rules: spec.clone(),
         method: Method::Ladder,
@@ -393,7 +395,8 @@ fn ladder_row(
         plan_memory: job.plan_memory,
         detail: dir.display().to_string(),
         note: format!("{side0} score by strength: {}", trend.join(", ")),
-    })
+    };
+    Ok((row, r.played))
 }
 
 fn read_metrics(path: &Path) -> Result<crate::stats::metrics::VariantMetrics> {
@@ -431,7 +434,17 @@ pub(crate) fn explore_markdown(r: &ExploreReport) -> String {
         r.engines.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", "),
         r.games
     );
-    let _ = writeln!(s, "- Time: {:.1} s wall for this run", r.wall_seconds);
+    // A ladder row read back from stored games took no time now: say when and
+    // how long its games took, and what this run did (played.rs).
+    if r.played.games > 0 {
+        s.push_str(&r.played.lines(r.wall_seconds));
+    } else {
+        let _ = writeln!(
+            s,
+            "- This run: {:.1} s wall (no ladder games)",
+            r.wall_seconds
+        );
+    }
     if !r.build.is_empty() {
         let _ = writeln!(s, "- Build: {}", r.build);
     }

@@ -27,7 +27,7 @@ pub struct VariantMetrics {
     pub rules: String,
     /// Rules fingerprint.
     pub fingerprint: u64,
-    /// Names of side 0 and side 1.
+    /// Names of side 0 and side 1 in the game's own words (`Game::side_label`).
     pub side_names: [String; 2],
     /// Side that moves first.
     pub first: u8,

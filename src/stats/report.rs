@@ -153,7 +153,7 @@ pub(crate) fn run_variant_with<G: FullGame>(
     )?;
     let metrics = metrics::variant_metrics(
         name,
-        [game.side_name(0), game.side_name(1)],
+        [game.side_label(0), game.side_label(1)],
         &recs,
         cfg.seed,
     );

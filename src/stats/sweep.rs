@@ -110,7 +110,7 @@ pub struct SweepRow {
     pub rules: String,
     /// Canonical rules string.
     pub canonical: String,
-    /// Names of side 0 and 1.
+    /// Names of side 0 and 1 in the game's own words (`Game::side_label`).
     pub side_names: [String; 2],
     /// Side to move at the start.
     pub start_side: u8,
@@ -197,7 +197,7 @@ fn row_of(
     let start_value = parse_value(&start.value)?;
     let (start_side, side_names) = crate::with_game!(any, g => {
         let side = g.side_to_move(&g.start()) as u8;
-        (side, [g.side_name(0).to_string(), g.side_name(1).to_string()])
+        (side, [g.side_label(0).to_string(), g.side_label(1).to_string()])
     });
     let sum = |f: fn(&crate::retro::TierSummary) -> u64| s.tiers.iter().map(f).sum::<u64>();
     Ok(SweepRow {

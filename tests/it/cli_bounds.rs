@@ -17,7 +17,7 @@ use super::harden_cli::run_within;
 const TEXT: &[&str] = &[
     "bind", "black", "compact", "engine", "engines", "eval", "grid", "init", "ladder", "material",
     "moves", "only", "out", "param", "phase", "position", "retro", "rules", "save", "save-dir",
-    "side", "tables", "tiers", "white",
+    "results", "side", "tables", "tiers", "white",
 ];
 
 /// Options that take every 64-bit value (seeds): only malformed values are refused.

@@ -57,7 +57,7 @@ fn show_reports_terminal_positions() {
     let pos = ".............................................HH.P/h0p0c23/p";
     let (code, out, _) = run(&["show", "cows-leopards-peralikatuma", "--position", pos]);
     assert_eq!(code, 0);
-    assert!(out.contains("terminal: hunter wins"), "{out}");
+    assert!(out.contains("terminal: leopards win"), "{out}");
     let (code, out, _) = run(&["show", "kaooa"]);
     assert_eq!(code, 0);
     assert!(out.contains("moves    10"), "{out}");

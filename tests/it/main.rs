@@ -33,6 +33,7 @@ mod search_query;
 mod search_tables;
 mod search_toy;
 mod serve;
+mod side_words;
 mod stats_cli;
 mod stats_compare;
 mod stats_exact_vs_retro;

@@ -560,6 +560,31 @@ fn explore_mixes_exact_and_ladder_rows() {
             f.display()
         );
     }
+    // Issue 41: the report said "Time: 0.6 s wall for this run" when it was
+    // rendered again from the stored games. Two ladder rows, two engines, 8 games.
+    assert_eq!((r.played.games, r.played.now), (32, 32));
+    let md = |r: &huntsolve::stats::explore::ExploreReport| {
+        let files = write_explore(&out, r).unwrap();
+        let f = files
+            .iter()
+            .find(|f| f.extension().is_some_and(|e| e == "md"))
+            .unwrap();
+        std::fs::read_to_string(f).unwrap()
+    };
+    let first = md(&r);
+    assert!(
+        first.contains("- This run: ") && first.contains("playing 32 games"),
+        "{first}"
+    );
+    let again = run_explore("kaooa", &grid, &cfg, &out, "test", "", &NoProgress).unwrap();
+    assert_eq!((again.played.games, again.played.now), (32, 0));
+    let second = md(&again);
+    assert!(!second.contains("for this run"), "{second}");
+    assert!(
+        second.contains("- This rendering: ") && second.contains("no game played"),
+        "{second}"
+    );
+    assert!(second.contains("- Games: 32 games, played "), "{second}");
     assert!(GridOption::parse("prey").is_err() && GridOption::parse("prey=5..2").is_err());
     let one = run_explore("kaooa", &grid[..1], &cfg, &out, "test", "", &NoProgress);
     assert!(one.unwrap_err().to_string().contains("two or three"));

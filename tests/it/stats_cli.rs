@@ -76,7 +76,7 @@ fn compare_kaooa_end_to_end() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     for v in json["variants"].as_array().unwrap() {
         assert_eq!(v["games"], 24);
-        assert_eq!(v["side_names"][0], "hunter");
+        assert_eq!(v["side_names"][0], "vulture");
     }
     let first = std::fs::read_to_string(dir.join("games-kaooa.jsonl")).unwrap();
     // Rerun: nothing is replayed, the games file is unchanged.
@@ -87,5 +87,36 @@ fn compare_kaooa_end_to_end() {
         std::fs::read_to_string(dir.join("games-kaooa.jsonl")).unwrap(),
         first
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `compare` without `--out` wrote a new folder into the tracked results/:
+/// its default is now the git-ignored runs/, and the output says so.
+#[test]
+fn compare_without_out_writes_under_the_ignored_runs_folder() {
+    let dir =
+        std::env::temp_dir().join(format!("huntsolve-compare-default-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_huntsolve"))
+        .args([
+            "compare", "kaooa", "kaooa-6", "--games", "2", "--engine", "random", "--seed", "1",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let report = std::path::Path::new("runs/compare-kaooa-vs-kaooa-6");
+    assert!(dir.join(report).join("report.md").is_file(), "{text}");
+    assert!(!dir.join("results").exists(), "{text}");
+    assert!(
+        text.contains("git-ignored; --out DIR to keep it elsewhere"),
+        "{text}"
+    );
+    let ignore =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.gitignore")).unwrap();
+    assert!(ignore.lines().any(|l| l == "/runs"), "runs/ is git-ignored");
     let _ = std::fs::remove_dir_all(&dir);
 }

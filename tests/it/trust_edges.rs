@@ -173,10 +173,10 @@ fn query_says_whose_win_it_is() {
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        out.contains("value    win in 15 (for prey, to move)"),
+        out.contains("value    win in 15 (for crows, to move)"),
         "{out}"
     );
-    assert!(out.contains("values for prey, who plays them"), "{out}");
+    assert!(out.contains("values for crows, who plays them"), "{out}");
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -215,6 +215,71 @@ fn a_batch_with_out_writes_its_results_summary_under_out() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// The README's main job (`solve` with no argument, the embedded default
+/// batch) rewrote the tracked results/default-batch.{json,md}: its summary
+/// now goes to the git-ignored tables/ folder, and to results/ only when
+/// `--results` asks.
+#[test]
+fn the_default_batch_leaves_tracked_files_alone() {
+    let m =
+        huntsolve::retro::manifest::Manifest::parse(huntsolve::retro::manifest::DEFAULT_MANIFEST)
+            .unwrap();
+    let base = m.results.expect("the default batch writes a summary");
+    assert_eq!(base, std::path::Path::new("tables/default-batch"));
+    let ignore =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.gitignore")).unwrap();
+    assert!(
+        ignore.lines().any(|l| l == "/tables"),
+        "tables/ is git-ignored"
+    );
+    // --results writes the summary where it says (a manifest's own, --out's ignored).
+    let d = tmpdir("batch-results");
+    let manifest = d.join("batch.toml");
+    std::fs::write(
+        &manifest,
+        format!(
+            "out = \"{}\"\nresults = \"{}\"\n[[job]]\nname = \"kaooa\"\nrules = \"kaooa\"\n",
+            d.join("tables").display(),
+            d.join("tracked/batch").display()
+        ),
+    )
+    .unwrap();
+    let asked = d.join("asked/summary");
+    let (code, out, err) = run_within(
+        &[
+            "solve",
+            manifest.to_str().unwrap(),
+            "--results",
+            asked.to_str().unwrap(),
+        ],
+        120,
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(asked.with_extension("json").is_file() && asked.with_extension("md").is_file());
+    assert!(
+        out.contains(&format!(
+            "results written to {}",
+            asked.with_extension("json").display()
+        )),
+        "{out}"
+    );
+    assert!(
+        !d.join("tracked").exists(),
+        "the manifest's results file is untouched"
+    );
+    // A single solve has no batch summary to move.
+    let (code, _, err) = run_within(
+        &["solve", "kaooa", "--results", asked.to_str().unwrap()],
+        60,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--results names a manifest's summary"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// `prove kaooa --side crows` was refused (only hunter/prey).
 #[test]
 fn sides_go_by_their_traditional_names_too() {
@@ -238,7 +303,7 @@ fn sides_go_by_their_traditional_names_too() {
     assert_eq!(side_by_name(&tafl, "crows"), None);
     let (code, out, err) = run_within(&["prove", "kaooa", "--side", "crows"], 60);
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("prey"), "{out}");
+    assert!(out.contains("run: crows win? proven"), "{out}");
     let (code, _, err) = run_within(&["prove", "kaooa", "--side", "dragons"], 20);
     assert_eq!(code, Some(2));
     assert!(err.contains("traditional"), "{err}");

@@ -111,8 +111,8 @@ fn play_takes_the_games_own_side_names() {
     );
     assert_eq!(code, Some(0), "{out}{err}");
     let last = out.lines().last().unwrap();
-    assert!(last.starts_with("2 games: hunter (random) won "), "{last}");
-    assert!(last.contains("prey (random) won "), "{last}");
+    assert!(last.starts_with("2 games: vulture (random) won "), "{last}");
+    assert!(last.contains("crows (random) won "), "{last}");
     // Tafl names, and one game is "1 game".
     let (code, out, err) = run_within(
         &[
