@@ -173,6 +173,8 @@ pub fn check_repetition_rule<G: Game>(game: &G) -> Result<()> {
 }
 
 #[cfg(test)]
+mod tests_leaves;
+#[cfg(test)]
 mod tests_memory;
 #[cfg(test)]
 mod tests_within;

@@ -9,8 +9,8 @@
 //! come from the rules engine, the record from the table file, the file's
 //! trailer checksum is read from the file itself.
 
-use super::LeafRead;
 use crate::error::{Error, Result, TableFault};
+use crate::game::Value;
 use crate::prove::certificate::TableRef;
 use crate::table::{table_path, Table, TableSet};
 use crate::tier::{decode, TierGame};
@@ -66,7 +66,7 @@ impl<G: TierGame> LeafTables<G> {
     /// tier. The answers come in the order asked; the probes are made in table
     /// and slot order, so each block of a table is decoded once per batch and
     /// each table is found, checked and named once.
-    pub(crate) fn leaves(&self, ps: &[G::Pos]) -> Result<Vec<LeafRead>> {
+    pub(crate) fn leaves(&self, ps: &[G::Pos]) -> Result<Vec<Option<(TableRef, Value, u32)>>> {
         let g = &self.game;
         let mut keys: Vec<(G::Tier, u64, usize)> = ps
             .iter()
@@ -77,7 +77,7 @@ impl<G: TierGame> LeafTables<G> {
             })
             .collect();
         keys.sort_unstable();
-        let mut out: Vec<LeafRead> = vec![None; ps.len()];
+        let mut out: Vec<Option<(TableRef, Value, u32)>> = vec![None; ps.len()];
         let mut rest = &keys[..];
         while let Some(&(tier, _, _)) = rest.first() {
             let n = rest.partition_point(|k| k.0 == tier);
@@ -147,62 +147,4 @@ fn trailer_crc32(path: &Path) -> Result<u32> {
     let mut b = [0u8; 4];
     f.read_exact(&mut b).map_err(io)?;
     Ok(u32::from_le_bytes(b))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::{Game, Notation};
-    use crate::progress::NoProgress;
-    use crate::prove::tables::TableDirs;
-    use crate::random::Rng;
-
-    /// The checker's batched reading, asked in random order, answers each
-    /// position as the prover's own lookup does (a separate path to the same
-    /// tables): value, distance, tier and file, over positions of many tiers
-    /// and values along random kaooa games, each asked twice.
-    #[test]
-    fn leaves_answer_in_the_order_asked() {
-        let g = crate::hunt::from_spec("kaooa").unwrap();
-        let dir = std::env::temp_dir().join(format!("huntsolve-leaves-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let opts = crate::retro::SolveOptions {
-            threads: 1,
-            memory_limit: None,
-            ..Default::default()
-        };
-        crate::retro::driver::solve(&g, &crate::retro::Scope::Whole, &dir, &opts, &NoProgress)
-            .unwrap();
-        let mut rng = Rng::new(7);
-        let mut ps = Vec::new();
-        for _ in 0..40 {
-            let mut p = g.start();
-            while let Some(m) = g.random_move(&p, &mut rng) {
-                ps.push(p);
-                if g.outcome(&p).is_some() || ps.len() % 60 == 0 {
-                    break;
-                }
-                p = g.play(&p, m);
-            }
-        }
-        let mut asked: Vec<_> = ps.iter().chain(ps.iter()).cloned().collect();
-        for i in (1..asked.len()).rev() {
-            asked.swap(i, rng.below(i + 1));
-        }
-        let dirs = [dir.clone()];
-        let mine = LeafTables::open(&g, &dirs).unwrap().leaves(&asked).unwrap();
-        let prover = TableDirs::open(&g, &dirs).unwrap();
-        let values: std::collections::BTreeSet<_> =
-            mine.iter().flatten().map(|x| (x.1, x.2)).collect();
-        assert!(values.len() > 5, "{values:?}");
-        for (p, got) in asked.iter().zip(&mine) {
-            assert_eq!(
-                got,
-                &prover.leaf(&g, p).unwrap(),
-                "{}",
-                g.format_position(p)
-            );
-        }
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }
