@@ -282,6 +282,17 @@ else
   tail -20 "$dir.log"
 fi
 
+# A --compact choice other than auto is not carried to the workers: refused, exit 2.
+code=0
+mpirun --allow-run-as-root --oversubscribe -np 2 "$bin" solve "$mogol" --max-prey 4 --mpi \
+  --compact never --out "$tmp/compact-never" >"$tmp/compact-never.log" 2>&1 || code=$?
+if [ "$code" = 2 ] && grep -q "with --mpi: MPI workers choose" "$tmp/compact-never.log"; then
+  ok "--compact never with --mpi is refused (exit 2), not ignored"
+else
+  fail "--compact never with --mpi: exit $code, not a clear refusal"
+  tail -5 "$tmp/compact-never.log"
+fi
+
 # 7. One rank of a split solve killed mid-tier: the 3-cow tier (2.5 M slots) is
 # solved first, then the 4-cow tier (19.9 M slots, seconds of work on every rank).
 dir=$tmp/split-killed

@@ -21,6 +21,17 @@ pub(crate) fn run(args: Args) -> Result<()> {
     use huntsolve::cluster::{solve_mpi, Cluster, ClusterOptions};
     use huntsolve::retro::driver::parse_size;
 
+    // Workers choose each tier's solver as `--compact auto` does (the full
+    // solver where it fits their limit, else the compact one); another choice
+    // is not carried to them, so it is refused rather than ignored.
+    if huntsolve::retro::driver::Compact::parse(&args.compact)?
+        != huntsolve::retro::driver::Compact::Auto
+    {
+        return Err(Error::Input(format!(
+            "--compact {} with --mpi: MPI workers choose each tier's solver as --compact auto does; leave --compact out",
+            args.compact
+        )));
+    }
     let cluster = Cluster::init()?;
     // --memory is per worker; without it each worker takes its share of its node.
     let per_worker = args.memory.as_deref().map(parse_size).transpose()?;
@@ -34,7 +45,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
                 threads,
                 quiet,
                 true,
-                huntsolve::retro::driver::Compact::Never,
+                huntsolve::retro::driver::Compact::Auto,
             )?;
         }
         let options = ClusterOptions {
