@@ -180,11 +180,9 @@ fn query_says_whose_win_it_is() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// `solve` of a manifest with `--out DIR` rewrote the manifest's results
-/// file (for the default batch: the tracked results/default-batch.*).
-#[test]
-fn a_batch_with_out_writes_its_results_summary_under_out() {
-    let d = tmpdir("batch-out");
+/// A one-job manifest (kaooa) in `d`, its tables under `d/tables` and its
+/// results file `d/tracked/batch`: the tracked summary a batch must leave alone.
+fn kaooa_manifest(d: &std::path::Path) -> std::path::PathBuf {
     let manifest = d.join("batch.toml");
     std::fs::write(
         &manifest,
@@ -195,6 +193,15 @@ fn a_batch_with_out_writes_its_results_summary_under_out() {
         ),
     )
     .unwrap();
+    manifest
+}
+
+/// `solve` of a manifest with `--out DIR` rewrote the manifest's results
+/// file (for the default batch: the tracked results/default-batch.*).
+#[test]
+fn a_batch_with_out_writes_its_results_summary_under_out() {
+    let d = tmpdir("batch-out");
+    let manifest = kaooa_manifest(&d);
     let out = d.join("mine");
     let (code, _, err) = run_within(
         &[
@@ -234,16 +241,7 @@ fn the_default_batch_leaves_tracked_files_alone() {
     );
     // --results writes the summary where it says (a manifest's own, --out's ignored).
     let d = tmpdir("batch-results");
-    let manifest = d.join("batch.toml");
-    std::fs::write(
-        &manifest,
-        format!(
-            "out = \"{}\"\nresults = \"{}\"\n[[job]]\nname = \"kaooa\"\nrules = \"kaooa\"\n",
-            d.join("tables").display(),
-            d.join("tracked/batch").display()
-        ),
-    )
-    .unwrap();
+    let manifest = kaooa_manifest(&d);
     let asked = d.join("asked/summary");
     let (code, out, err) = run_within(
         &[
