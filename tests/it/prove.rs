@@ -18,16 +18,7 @@ use huntsolve::toy::TicTacToe;
 use std::sync::Arc;
 
 fn solved(spec: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) {
-    let g = from_spec(spec).unwrap();
-    let dir = std::env::temp_dir().join(format!("huntsolve-prove-{spec}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let opts = SolveOptions {
-        threads: 1,
-        memory_limit: None,
-        ..Default::default()
-    };
-    solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
-    (g, dir)
+    crate::common::retro::solved_whole(spec, &format!("prove-{spec}"))
 }
 
 fn budget(nodes: u64) -> ProveConfig {

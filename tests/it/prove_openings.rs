@@ -3,27 +3,12 @@
 
 use huntsolve::answer::openings::{prove_openings, ProveOpeningsConfig, ProvenSource};
 use huntsolve::game::{Game, NoOracle, Oracle, Value};
-use huntsolve::hunt::from_spec;
 use huntsolve::progress::NoProgress;
-use huntsolve::retro::driver::solve;
-use huntsolve::retro::{Scope, SolveOptions};
 use huntsolve::search::openings::{rank_openings, OpeningsConfig};
 use huntsolve::table::TableOracle;
 
 fn solved(spec: &str, tag: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) {
-    let g = from_spec(spec).unwrap();
-    let dir = std::env::temp_dir().join(format!(
-        "huntsolve-prove-openings-{tag}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    let opts = SolveOptions {
-        threads: 1,
-        memory_limit: None,
-        ..Default::default()
-    };
-    solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
-    (g, dir)
+    crate::common::retro::solved_whole(spec, &format!("prove-openings-{tag}"))
 }
 
 /// Every two-ply line of a small variant (wins for the first mover, the

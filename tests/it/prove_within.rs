@@ -5,26 +5,15 @@
 use crate::common::table::run;
 use huntsolve::game::{Game, Notation, Oracle, Value};
 use huntsolve::hunt::{from_spec, HuntGame};
-use huntsolve::progress::NoProgress;
 use huntsolve::prove::certificate::{CertHeader, Certificate, Kind, Node, TableRef};
 use huntsolve::prove::check::{check, CheckReport};
 use huntsolve::prove::within::{prove_within, WithinConfig};
 use huntsolve::prove::RunOutcome;
 use huntsolve::random::Rng;
-use huntsolve::retro::driver::solve;
-use huntsolve::retro::{Scope, SolveOptions};
 use huntsolve::table::TableOracle;
 
 fn solved_kaooa() -> (HuntGame, TableOracle<HuntGame>) {
-    let g = from_spec("kaooa").unwrap();
-    let dir = std::env::temp_dir().join(format!("huntsolve-within-kaooa-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let opts = SolveOptions {
-        threads: 1,
-        memory_limit: None,
-        ..Default::default()
-    };
-    solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
+    let (g, dir) = crate::common::retro::solved_whole("kaooa", "within-kaooa");
     let oracle = TableOracle::new(&g, &dir).unwrap();
     (g, oracle)
 }

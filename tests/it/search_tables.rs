@@ -5,24 +5,12 @@
 
 use huntsolve::game::Notation;
 use huntsolve::game::{Game, NoOracle, Oracle, Value};
-use huntsolve::hunt::from_spec;
-use huntsolve::progress::NoProgress;
 use huntsolve::random::Rng;
-use huntsolve::retro::driver::solve;
-use huntsolve::retro::{Scope, SolveOptions};
 use huntsolve::search::{self, Limit, SearchConfig, TransTable};
 use huntsolve::table::TableOracle;
 
 fn check(spec: &str, samples: usize, reach: u32) {
-    let g = from_spec(spec).unwrap();
-    let dir = std::env::temp_dir().join(format!("huntsolve-search-{spec}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let opts = SolveOptions {
-        threads: 1,
-        memory_limit: None,
-        ..Default::default()
-    };
-    solve(&g, &Scope::Whole, &dir, &opts, &NoProgress).unwrap();
+    let (g, dir) = crate::common::retro::solved_whole(spec, &format!("search-{spec}"));
     let oracle = TableOracle::new(&g, &dir).unwrap();
     let mut rng = Rng::new(7);
     let tt = TransTable::new(8).unwrap();

@@ -83,3 +83,25 @@ pub fn exhaustive<G: Game>(game: &G, roots: &[G::Pos]) -> HashMap<G::Pos, (Value
         .map(|(p, v)| (p, v.unwrap_or((Value::Draw, 0))))
         .collect()
 }
+
+/// The hunt preset `spec` solved whole, one thread, into a fresh temporary
+/// directory named by `tag` (and this process): the rules and the directory.
+pub fn solved_whole(spec: &str, tag: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) {
+    let g = huntsolve::hunt::from_spec(spec).unwrap();
+    let dir = std::env::temp_dir().join(format!("huntsolve-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = huntsolve::retro::SolveOptions {
+        threads: 1,
+        memory_limit: None,
+        ..Default::default()
+    };
+    huntsolve::retro::driver::solve(
+        &g,
+        &huntsolve::retro::Scope::Whole,
+        &dir,
+        &opts,
+        &huntsolve::progress::NoProgress,
+    )
+    .unwrap();
+    (g, dir)
+}
