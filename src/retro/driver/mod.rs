@@ -15,9 +15,9 @@ mod plan;
 mod summary;
 
 use plan::batches;
-use plan::compact_bytes;
 pub(crate) use plan::{batch_memory, check_memory_serial, compact_kind, sparse_children};
 pub use plan::{check_index, default_memory_limit, format_bytes, parse_size, plan, Plan};
+use plan::{compact_bytes, compact_kind_loaded};
 use summary::tier_summary;
 pub use summary::{make_summary, summary_path, MadeBy, StartValue, Summary, TierSummary};
 pub(crate) use summary::{stored_start_record, write_summary};
@@ -566,7 +566,8 @@ fn check_loaded<G: Solvable>(
 ) -> Result<()> {
     let kids = children.bytes();
     for &t in wave {
-        let kind = compact_kind(game, t, limit, true);
+        let fits = compact_kind_loaded(game, t, limit, kids);
+        let kind = fits.unwrap_or(CompactKind::Plain);
         let need = compact_bytes(game.tier_size(t), kind, kids).unwrap_or(u64::MAX);
         progress.message(&format!(
             "{}: child records held sparse ({} for {} slots); with the compact solver ({}) about {} in all",
@@ -579,7 +580,7 @@ fn check_loaded<G: Solvable>(
             kind.describe(),
             format_bytes(need)
         ));
-        if let Some(l) = limit.filter(|&l| need > l) {
+        if let Some(l) = limit.filter(|_| fits.is_none()) {
             return Err(Error::Memory(format!(
                 "tier {} needs about {} with the compact solver and its children's records held sparse ({} of them: their wins and losses are more than planned), but the limit is {}; raise --memory or choose a smaller scope",
                 game.tier_name(t),
@@ -615,7 +616,14 @@ fn solve_one_tier<G: Solvable>(
         (summary, None, false)
     } else if options.compact.applies(game, t, limit) {
         let sparse = sparse_children(game, t, options.compact, limit);
-        let kind = compact_kind(game, t, limit, sparse);
+        // Held sparse, the children's real size decides the kind (the plan
+        // counted them before their wins and losses; `check_loaded` refused
+        // what fits neither kind).
+        let kind = if sparse {
+            compact_kind_loaded(game, t, limit, children.bytes()).unwrap_or(CompactKind::Plain)
+        } else {
+            compact_kind(game, t, limit, sparse)
+        };
         progress.message(&format!("{name}: compact solver ({})", kind.describe()));
         let ckpt =
             options.checkpointing(game.tier_size(t), compact_checkpoint_path(out_dir, &name));
@@ -683,3 +691,6 @@ mod tests {
         assert!(parse_size("-1G").is_err());
     }
 }
+
+#[cfg(test)]
+mod tests_loaded;

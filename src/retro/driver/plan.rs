@@ -257,6 +257,21 @@ pub(crate) fn compact_kind<G: TierGame>(
     }
 }
 
+/// The compact solver's kind for `tier` once its children are loaded (`kids`
+/// bytes of their records, sparse wins and losses counted): counted where that
+/// fits `limit`, plain where only that does, `None` where neither does.
+pub(crate) fn compact_kind_loaded<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    limit: Option<u64>,
+    kids: u64,
+) -> Option<CompactKind> {
+    let slots = game.tier_size(tier);
+    [CompactKind::Counted, CompactKind::Plain]
+        .into_iter()
+        .find(|&k| limit.is_none_or(|l| compact_bytes(slots, k, kids).is_some_and(|m| m <= l)))
+}
+
 /// Splits a wave into consecutive batches whose [`batch_memory`] fits `limit`
 /// (a tier alone always forms a batch; the caller checked it fits).
 pub(super) fn batches<G: TierGame>(
@@ -375,7 +390,7 @@ pub(crate) fn check_memory_serial<G: Solvable>(
     let (need, how) = if compact != Compact::Never && need > limit {
         (
             plan.memory_sparse,
-            " with the compact solver and the largest tiers' child records held sparse (before their wins and losses, 2 bytes each)",
+            " with the compact solver and the largest tiers' child records held sparse (before their wins and losses, a byte or two each)",
         )
     } else {
         (need, how)

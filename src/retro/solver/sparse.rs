@@ -6,9 +6,15 @@
 //! two bytes a slot, were what kept the 7-cow tier (21.6 G slots, one byte a
 //! slot compact) out of 24 GiB: 7.4 GB of 6-cow records. Held sparse they take
 //! 9/64 byte a slot (the bits, and a count of the set bits before each group of
-//! 512 slots) plus two bytes a decided slot; a lookup reads a bit word and, for
-//! a decided slot, a count and up to seven more words of the same cache lines'
-//! neighbourhood, then the record.
+//! 512 slots) plus one byte a decided slot while every decided distance is below
+//! 128 plies (the record less 2: [`Recs::Narrow`]), two bytes otherwise; a lookup
+//! reads a bit word and, for a decided slot, a count and up to seven more words
+//! of the same cache lines' neighbourhood, then the record.
+//!
+//! One byte matters on decisive children: the 7-cow tier of the
+//! `captures>=18` Mogol variant (2.56 G slots, nearly all won or lost) takes
+//! 2.9 GB instead of 5.5 GB, which is what lets its 8-cow parent (8.94 G slots)
+//! run the counted compact solver (17.9 GB) under 20 GiB.
 //!
 //! An empty slot ([`REC_NONE`]) reads as a draw here: the dense records
 //! report a rank/unrank mismatch when an exit lands on an empty slot, and held
@@ -38,7 +44,65 @@ pub struct SparseRecords {
     /// Set bits before each group of [`GROUP`] slots.
     counts: Vec<u64>,
     /// The decided slots' records, in slot order.
-    recs: Vec<u16>,
+    recs: Recs,
+}
+
+/// The decided slots' records: one byte each while they fit, else two.
+#[derive(Debug, PartialEq, Eq)]
+enum Recs {
+    /// Each record less 2 (a win or loss of distance below 128: records 2..=257).
+    Narrow(Vec<u8>),
+    /// The records as they are.
+    Wide(Vec<u16>),
+}
+
+/// Offset of the narrow form: the smallest decided record (a win in 0).
+const NARROW_BASE: u16 = 2;
+
+impl Recs {
+    fn len(&self) -> usize {
+        match self {
+            Recs::Narrow(v) => v.len(),
+            Recs::Wide(v) => v.len(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, k: usize) -> u16 {
+        match self {
+            Recs::Narrow(v) => u16::from(v[k]) + NARROW_BASE,
+            Recs::Wide(v) => v[k],
+        }
+    }
+
+    fn push(&mut self, r: u16) {
+        match self {
+            Recs::Narrow(v) => match u8::try_from(r - NARROW_BASE) {
+                Ok(b) => v.push(b),
+                Err(_) => {
+                    let mut wide: Vec<u16> = Vec::with_capacity(v.capacity().max(v.len() + 1));
+                    wide.extend(v.iter().map(|&b| u16::from(b) + NARROW_BASE));
+                    wide.push(r);
+                    *self = Recs::Wide(wide);
+                }
+            },
+            Recs::Wide(v) => v.push(r),
+        }
+    }
+
+    fn shrink_to_fit(&mut self) {
+        match self {
+            Recs::Narrow(v) => v.shrink_to_fit(),
+            Recs::Wide(v) => v.shrink_to_fit(),
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        match self {
+            Recs::Narrow(v) => v.len() as u64,
+            Recs::Wide(v) => v.len() as u64 * 2,
+        }
+    }
 }
 
 impl SparseRecords {
@@ -106,7 +170,7 @@ impl SparseRecords {
             .map(|x| u64::from(x.count_ones()))
             .sum();
         let k = self.counts[g] + before + u64::from((word & (bit - 1)).count_ones());
-        self.recs[k as usize]
+        self.recs.get(k as usize)
     }
 
     /// Number of slots (read by the tests).
@@ -123,11 +187,18 @@ impl SparseRecords {
 
     /// Bytes held.
     pub(crate) fn bytes(&self) -> u64 {
-        (self.bits.len() as u64 + self.counts.len() as u64) * 8 + self.recs.len() as u64 * 2
+        (self.bits.len() as u64 + self.counts.len() as u64) * 8 + self.recs.bytes()
+    }
+
+    /// Whether the decided records are held one byte each (read by the tests).
+    #[cfg(test)]
+    pub(crate) fn narrow(&self) -> bool {
+        matches!(self.recs, Recs::Narrow(_))
     }
 }
 
-/// A win or a loss (not a draw, not an empty slot).
+/// A win or a loss (not a draw, not an empty slot): a record of at least
+/// [`NARROW_BASE`].
 fn is_decided(r: u16) -> bool {
     r != REC_DRAW && decode(r).is_some()
 }
@@ -136,7 +207,7 @@ fn is_decided(r: u16) -> bool {
 struct Builder {
     len: u64,
     bits: Vec<u64>,
-    recs: Vec<u16>,
+    recs: Recs,
 }
 
 impl Builder {
@@ -144,7 +215,7 @@ impl Builder {
         Builder {
             len,
             bits: vec![0; len.div_ceil(64) as usize],
-            recs: Vec::new(),
+            recs: Recs::Narrow(Vec::new()),
         }
     }
 
@@ -192,28 +263,59 @@ mod tests {
     #[test]
     fn sparse_reads_what_dense_holds() {
         let mut rng = crate::random::Rng::new(3);
-        for len in [0usize, 1, 63, 64, 65, 511, 512, 513, 5000] {
+        // (slots, longest distance, where longer distances begin): below 128
+        // plies the records are held a byte each, from the first longer one on
+        // (at the start, midway, at the end) two bytes each.
+        let cases = [0usize, 1, 63, 64, 65, 511, 512, 513, 5000]
+            .map(|len| (len, 128, len))
+            .into_iter()
+            .chain([
+                (5000, 2000, 2500),
+                (5000, 2000, 0),
+                (600, 2000, 599),
+                (600, 128, 300),
+            ]);
+        for (len, far, from) in cases {
             let records: Vec<u16> = (0..len)
-                .map(|_| match rng.below(10) {
-                    0 => encode(Value::Win, rng.below(50) as u32),
-                    1 => encode(Value::Loss, rng.below(50) as u32),
-                    2 => REC_NONE,
-                    _ => REC_DRAW,
+                .map(|i| {
+                    let most = if i >= from { far } else { 128 };
+                    match rng.below(10) {
+                        0 => encode(Value::Win, rng.below(most) as u32),
+                        1 => encode(Value::Loss, rng.below(most) as u32),
+                        2 if i + 1 == from => encode(Value::Loss, 127),
+                        2 if i == from && far > 128 => encode(Value::Win, 128),
+                        2 => REC_NONE,
+                        _ => REC_DRAW,
+                    }
                 })
                 .collect();
             let s = SparseRecords::from_records(&records);
+            let longest = records
+                .iter()
+                .filter(|&&r| is_decided(r))
+                .map(|&r| decode(r).unwrap().1)
+                .max()
+                .unwrap_or(0);
+            assert_eq!(s.narrow(), longest < 128, "len {len} from {from}");
+            let per = if s.narrow() { 1 } else { 2 };
+            assert_eq!(
+                s.bytes(),
+                (s.bits.len() + s.counts.len()) as u64 * 8 + s.decided() * per
+            );
             assert_eq!(s.len(), len as u64);
             let decided = records.iter().filter(|&&r| is_decided(r)).count();
             assert_eq!(s.decided(), decided as u64);
             for (i, &r) in records.iter().enumerate() {
                 let want = if r == REC_NONE { REC_DRAW } else { r };
-                assert_eq!(s.get(i as u64), want, "len {len} slot {i}");
+                assert_eq!(s.get(i as u64), want, "len {len} from {from} slot {i}");
             }
             assert_eq!(s.get(len as u64), REC_NONE);
             assert_eq!(s.get(u64::MAX), REC_NONE);
             // The same from a table file, blocks not a multiple of the groups.
-            let dir =
-                std::env::temp_dir().join(format!("huntsolve-sparse-{}-{len}", std::process::id()));
+            let dir = std::env::temp_dir().join(format!(
+                "huntsolve-sparse-{}-{len}-{from}",
+                std::process::id()
+            ));
             std::fs::create_dir_all(&dir).unwrap();
             let path = dir.join("t.hst");
             let meta = crate::table::format::TableMeta {
