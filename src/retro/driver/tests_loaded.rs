@@ -71,3 +71,47 @@ fn decisive_sparse_children_choose_the_kind_and_the_refusal() {
     assert!(check_loaded(&g, &[t], &draws, limit, &NoProgress).is_ok());
     assert!(check_loaded(&g, &[t], &wins, Some(plain_wins), &NoProgress).is_ok());
 }
+
+/// Below the plain compact solver's need with every child record, the
+/// children are held sparse (a child solved in this run and kept whole is
+/// converted), and they take a bit a slot plus a byte a decided slot.
+#[test]
+fn children_are_held_sparse_where_dense_ones_exceed_the_limit() {
+    let (g, t, wins, _) = tier_and_children(true);
+    let dense_plain = plan::compact_memory(&g, t, CompactKind::Plain, false).unwrap();
+    let options = SolveOptions {
+        memory_limit: Some(dense_plain - 1),
+        compact: Compact::Auto,
+        ..Default::default()
+    };
+    assert!(sparse_children(
+        &g,
+        t,
+        options.compact,
+        options.memory_limit
+    ));
+    let dense = || -> HashMap<Tier, ChildRecords> {
+        g.stored_children(t)
+            .into_iter()
+            .map(|c| {
+                let rec = encode(crate::game::Value::Win, 3);
+                let n = g.tier_size(c) as usize;
+                (c, ChildRecords::Dense(Arc::new(vec![rec; n])))
+            })
+            .collect()
+    };
+    let mut loaded = dense();
+    let dir = std::env::temp_dir().join(format!("huntsolve-loaded-{}", std::process::id()));
+    let children = wave_children(&g, &[t], &dir, &options, &mut loaded, &NoProgress).unwrap();
+    assert_eq!(children.bytes(), wins.bytes());
+    assert!(loaded.values().all(ChildRecords::is_sparse));
+    // With room for every record, they stay whole.
+    let roomy = SolveOptions {
+        memory_limit: Some(dense_plain),
+        ..options
+    };
+    assert!(!sparse_children(&g, t, roomy.compact, roomy.memory_limit));
+    let mut loaded = dense();
+    let children = wave_children(&g, &[t], &dir, &roomy, &mut loaded, &NoProgress).unwrap();
+    assert!(children.bytes() > wins.bytes());
+}
