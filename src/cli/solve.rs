@@ -259,7 +259,7 @@ pub(super) fn announce_plan(
         format!("memory per worker ≈ {}", format_bytes(info.memory_serial))
     } else if limit.is_some_and(|l| info.memory_compact > l) && compact != Compact::Never {
         format!(
-            "memory needed ≈ {} one tier at a time, ≈ {} with the compact solver (one or two bytes a slot) for the tiers over the limit, ≈ {} with the largest tiers' child records held sparse (plus 2 bytes a won or lost child slot, counted when loaded)",
+            "memory needed ≈ {} one tier at a time, ≈ {} with the compact solver (one or two bytes a slot) for the tiers over the limit, ≈ {} with the largest tiers' child records held sparse (plus a byte a won or lost child slot, two past distance 127, counted when loaded)",
             format_bytes(info.memory_serial),
             format_bytes(info.memory_compact),
             format_bytes(info.memory_sparse)
