@@ -10,6 +10,15 @@ per tier (cows on board) the classes, positions, outcomes for the side to move, 
 positions (each class weighted by its orbit) that each side wins with the leopards and with
 the cows to move, the longest win, and the smallest number of cows from which the cows win
 any position at all. Standard library only.
+
+A tier counts as verified whole ("verified_whole") when the census's own verify covered it
+whole, or when a results/seed-endgames/verify-whole-RULES-*.json report (a separate `verify`
+of chosen tiers with no sample) did with no mismatch; "verified_whole_by" names that report.
+
+    scripts/seed-report.py --mark-whole
+
+re-marks the committed results/seed-endgames/RULES.json files from those reports alone (no
+tables needed).
 """
 import json
 import os
@@ -41,6 +50,45 @@ def time_log(path):
     return out
 
 
+def whole_verifies(rules):
+    """{tier: report file} of the tiers a verify-whole report of `rules` checked whole
+    (every slot, no sample) with no mismatch."""
+    out = {}
+    folder = "results/seed-endgames"
+    prefix = f"verify-whole-{rules}-"
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if not (name.startswith(prefix) and name.endswith(".json")):
+            continue
+        rep = json.load(open(os.path.join(folder, name)))
+        if rep.get("rules") != rules:
+            continue
+        for t in rep["tiers"]:
+            if t.get("sampled_slots") is None and t.get("mismatches") == 0:
+                out.setdefault(t["tier"], name)
+    return out
+
+
+def mark_whole():
+    folder = "results/seed-endgames"
+    for name in sorted(os.listdir(folder)):
+        if name.startswith("verify-whole-") or not name.endswith(".json"):
+            continue
+        path = os.path.join(folder, name)
+        data = json.load(open(path))
+        whole = whole_verifies(data["rules"])
+        for t in data["tiers"]:
+            by = whole.get(t["tier"])
+            if by:
+                t["verified_whole"] = True
+                t["verified_whole_by"] = by
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(data, f, indent=1)
+        os.replace(tmp, path)
+        marked = [t["tier"] for t in data["tiers"] if t["verified_whole"]]
+        print(f"{name}: verified whole {', '.join(marked) or 'none'}")
+
+
 def pct(a, b):
     return 100.0 * a / b if b else 0.0
 
@@ -63,6 +111,7 @@ def main(dirs):
         )
         solved = {t["tier"]: t for t in summary["tiers"]}
         verified = {t["tier"]: t for t in verify["tiers"]}
+        whole = whole_verifies(rules)
         tiers = []
         for t in sorted(analyze["tiers"], key=lambda t: -int(t["tier"].split("c")[1])):
             name = t["tier"]
@@ -95,7 +144,8 @@ def main(dirs):
                     "seconds": solved.get(name, {}).get("seconds"),
                     "file_bytes": t.get("file_bytes"),
                     "verified_slots": v.get("sampled_slots") or v.get("records"),
-                    "verified_whole": v.get("sampled_slots") is None and bool(v),
+                    "verified_whole": name in whole or (v.get("sampled_slots") is None and bool(v)),
+                    "verified_whole_by": whole.get(name),
                     "verify_mismatches": v.get("mismatches"),
                 }
             )
@@ -149,4 +199,7 @@ def main(dirs):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1:] == ["--mark-whole"]:
+        mark_whole()
+    else:
+        main(sys.argv[1:])
