@@ -50,6 +50,22 @@ def time_log(path):
     return out
 
 
+def marked_runs(log):
+    """The `solve:` lines of a solve.log, each run that did not end well marked: the
+    `solve exit status: N` line solve-seeds.sh writes after it (a SIGKILL, as the OOM
+    killer sends, shows as 137 and "terminated by signal 9")."""
+    runs = []
+    for line in log.splitlines():
+        if line.startswith("solve: "):
+            runs.append(line[len("solve: "):])
+        elif line.startswith("solve exit status: ") and runs:
+            status = line[len("solve exit status: "):]
+            if not status.startswith("0"):
+                kind = "killed" if "signal 9" in status or status.startswith("137") else "failed"
+                runs[-1] += f" [{kind}: exit status {status}]"
+    return runs
+
+
 def whole_verifies(rules):
     """{tier: report file} of the tiers a verify-whole report of `rules` checked whole
     (every slot, no sample) with no mismatch."""
@@ -100,7 +116,7 @@ def main(dirs):
         verify = json.load(open(os.path.join(d, "verify.json")))
         rules = summary["rules"]
         log = open(os.path.join(d, "solve.log")).read()
-        runs = re.findall(r"^solve: (.*)$", log, re.M)
+        runs = marked_runs(log)
         times = {}
         for name in sorted(os.listdir(d)):
             m = re.match(r"time-(solve|analyze|verify)-(\d+)\.log", name)

@@ -28,9 +28,17 @@ cargo build --release --quiet --bin huntsolve
 bin=target/release/huntsolve
 build="$(git rev-parse --short HEAD)$(git diff --quiet || echo +dirty)"
 echo "solve: $rules ${scope_flag[*]} into $out, $threads threads, build $build, $(date -u +%FT%TZ), load: $(uptime)" | tee -a "$out/solve.log"
+set +e
 /usr/bin/time -v -o "$out/time-solve-$max_prey.log" \
   "$bin" solve "$rules" "${scope_flag[@]}" --out "$out" --threads "$threads" --memory "${MEMORY:-20G}" \
   2>>"$out/solve.log" | tee -a "$out/solve.log"
+status=${PIPESTATUS[0]}
+set -e
+# The run's end, for seed-report.py: a run killed (the OOM killer's SIGKILL: 137 from time's
+# "Command terminated by signal 9") is listed with that mark, never as a run that made tables.
+signal=$(sed -n 's/.*Command terminated by signal \([0-9]*\).*/\1/p' "$out/time-solve-$max_prey.log" 2>/dev/null)
+echo "solve exit status: $status${signal:+ (terminated by signal $signal)}" | tee -a "$out/solve.log"
+[ "$status" -eq 0 ] || exit "$status"
 echo "analyze: $(date -u +%FT%TZ), load: $(uptime)" | tee -a "$out/solve.log"
 /usr/bin/time -v -o "$out/time-analyze-$max_prey.log" \
   "$bin" analyze --tables "$out" --by-side --threads "$threads" --json >"$out/analyze.json"
