@@ -484,6 +484,22 @@ pub(crate) fn encode_table_from(
     block: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
     opts: &WriteOptions,
 ) -> std::result::Result<Vec<u8>, FormatError> {
+    let hbytes = table_header(meta, len, opts)?;
+    let mut out = std::io::Cursor::new(Vec::new());
+    stream_table(&mut out, &hbytes, len, block, opts).map_err(|e| match e {
+        StreamError::Format(f) => f,
+        StreamError::Io(e) => corrupt(format!("writing to memory: {e}")),
+    })?;
+    Ok(out.into_inner())
+}
+
+/// The serialised header of a table of `len` records, checked: the encoding
+/// this build writes, the block size, valid extra JSON, the header's size.
+fn table_header(
+    meta: &TableMeta,
+    len: usize,
+    opts: &WriteOptions,
+) -> std::result::Result<Vec<u8>, FormatError> {
     if meta.encoding != RECORD_ENCODING {
         return Err(corrupt(format!(
             "record encoding {} is not the one this build writes ({RECORD_ENCODING})",
@@ -520,53 +536,98 @@ pub(crate) fn encode_table_from(
             hbytes.len()
         )));
     }
+    Ok(hbytes)
+}
+
+/// Why a table could not be streamed: its contents, or the file it goes to.
+enum StreamError {
+    Format(FormatError),
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for StreamError {
+    fn from(e: std::io::Error) -> Self {
+        StreamError::Io(e)
+    }
+}
+
+/// Blocks compressed at once while streaming (4,096 blocks of 4,096 records:
+/// at most 128 MiB of records in flight, however large the tier).
+const STREAM_BLOCKS: usize = 4096;
+
+/// Writes the file of the serialised header `hbytes` and `len` records that
+/// `block` gives range by range to `w`, in the byte layout of the module docs:
+/// the prefix and header first, the block index (a placeholder, filled once
+/// every block's length is known), then the blocks batch by batch, then the
+/// trailer. Only one batch of compressed blocks is held, so writing a table
+/// needs little memory beside the records' source; the file's crc32 is
+/// combined from the crc of what precedes the blocks and the blocks' own.
+fn stream_table<W: Write + std::io::Seek>(
+    w: &mut W,
+    hbytes: &[u8],
+    len: usize,
+    block: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
+    opts: &WriteOptions,
+) -> std::result::Result<(), StreamError> {
     let level = opts.level;
     let per = opts.block_records as usize;
-    let compressed: Vec<Vec<u8>> = (0..len.div_ceil(per))
-        .into_par_iter()
-        .map(|k| {
-            let chunk = block(k * per..((k + 1) * per).min(len));
-            let mut raw = Vec::with_capacity(chunk.len() * 2);
-            raw.extend(chunk.iter().map(|r| r.to_le_bytes()[0]));
-            raw.extend(chunk.iter().map(|r| r.to_le_bytes()[1]));
-            // `bulk::compress` returns a buffer of the compression bound's capacity
-            // (8 KiB for a block of 4,096 records): kept, 2 bytes of memory a slot
-            // for a tier of draws that compresses to almost nothing.
-            zstd::bulk::compress(&raw, level)
-                .map(|mut c| {
-                    c.shrink_to_fit();
-                    c
-                })
-                .map_err(|e| corrupt(format!("compression failed: {e}")))
-        })
-        .collect::<std::result::Result<_, _>>()?;
-    let data_start = PREFIX + hbytes.len() + 4 + ENTRY * compressed.len() + 4;
-    let total = data_start + compressed.iter().map(Vec::len).sum::<usize>() + TRAILER;
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&(hbytes.len() as u32).to_le_bytes());
-    out.extend_from_slice(&hbytes);
-    out.extend_from_slice(&crc32fast::hash(&out).to_le_bytes());
-    let index_start = out.len();
+    let blocks = len.div_ceil(per);
+    let mut head = Vec::with_capacity(PREFIX + hbytes.len() + 4);
+    head.extend_from_slice(&MAGIC);
+    head.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    head.extend_from_slice(&(hbytes.len() as u32).to_le_bytes());
+    head.extend_from_slice(hbytes);
+    head.extend_from_slice(&crc32fast::hash(&head).to_le_bytes());
+    let index_start = head.len();
+    let data_start = index_start + ENTRY * blocks + 4;
+    w.write_all(&head)?;
+    w.seek(std::io::SeekFrom::Start(data_start as u64))?;
+    let mut entries: Vec<(u32, u32)> = Vec::with_capacity(blocks);
+    let mut data_crc = crc32fast::Hasher::new();
+    let mut first = 0;
+    while first < blocks {
+        let last = (first + STREAM_BLOCKS).min(blocks);
+        let compressed: Vec<Vec<u8>> = (first..last)
+            .into_par_iter()
+            .map(|k| {
+                let chunk = block(k * per..((k + 1) * per).min(len));
+                let mut raw = Vec::with_capacity(chunk.len() * 2);
+                raw.extend(chunk.iter().map(|r| r.to_le_bytes()[0]));
+                raw.extend(chunk.iter().map(|r| r.to_le_bytes()[1]));
+                zstd::bulk::compress(&raw, level)
+                    .map_err(|e| corrupt(format!("compression failed: {e}")))
+            })
+            .collect::<std::result::Result<_, _>>()
+            .map_err(StreamError::Format)?;
+        for c in &compressed {
+            w.write_all(c)?;
+            data_crc.update(c);
+            entries.push((c.len() as u32, crc32fast::hash(c)));
+        }
+        first = last;
+    }
+    let mut index = Vec::with_capacity(ENTRY * blocks + 4);
     let mut offset = data_start as u64;
-    for c in &compressed {
-        out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&(c.len() as u32).to_le_bytes());
-        out.extend_from_slice(&crc32fast::hash(c).to_le_bytes());
-        offset += c.len() as u64;
+    for &(length, crc) in &entries {
+        index.extend_from_slice(&offset.to_le_bytes());
+        index.extend_from_slice(&length.to_le_bytes());
+        index.extend_from_slice(&crc.to_le_bytes());
+        offset += u64::from(length);
     }
-    let index_crc = crc32fast::hash(&out[index_start..]);
-    out.extend_from_slice(&index_crc.to_le_bytes());
-    debug_assert_eq!(out.len(), data_start);
-    for c in &compressed {
-        out.extend_from_slice(c);
-    }
-    let file_crc = crc32fast::hash(&out);
-    out.extend_from_slice(&file_crc.to_le_bytes());
-    out.extend_from_slice(&END_MAGIC);
-    debug_assert_eq!(out.len(), total);
-    Ok(out)
+    let index_crc = crc32fast::hash(&index);
+    index.extend_from_slice(&index_crc.to_le_bytes());
+    debug_assert_eq!(index_start + index.len(), data_start);
+    w.seek(std::io::SeekFrom::Start(index_start as u64))?;
+    w.write_all(&index)?;
+    let mut file_crc = crc32fast::Hasher::new();
+    file_crc.update(&head);
+    file_crc.update(&index);
+    file_crc.combine(&data_crc);
+    w.seek(std::io::SeekFrom::Start(offset))?;
+    w.write_all(&file_crc.finalize().to_le_bytes())?;
+    w.write_all(&END_MAGIC)?;
+    w.flush()?;
+    Ok(())
 }
 
 /// Writes a table: to a temporary file in the same directory, fsync, then rename,
@@ -583,9 +644,25 @@ pub(crate) fn write_table_from(
     len: usize,
     block: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
 ) -> Result<()> {
-    let bytes =
-        encode_table_from(meta, len, block, &WriteOptions::default()).map_err(|e| e.at(path))?;
-    write_bytes(path, &bytes)
+    stream_to_file(path, meta, len, block, &WriteOptions::default())
+}
+
+/// The table of `len` records that `block` gives, streamed to `path` by
+/// [`stream_table`] through [`write_file`]: no copy of the file in memory.
+fn stream_to_file(
+    path: &Path,
+    meta: &TableMeta,
+    len: usize,
+    block: &(dyn Fn(std::ops::Range<usize>) -> Vec<u16> + Sync),
+    opts: &WriteOptions,
+) -> Result<()> {
+    let hbytes = table_header(meta, len, opts).map_err(|e| e.at(path))?;
+    write_file(path, &mut |w, tmp| {
+        stream_table(w, &hbytes, len, block, opts).map_err(|e| match e {
+            StreamError::Format(f) => f.at(path),
+            StreamError::Io(e) => Error::io(format!("writing {}", tmp.display()), e),
+        })
+    })
 }
 
 /// [`write_table`] with explicit block size and compression level.
@@ -595,18 +672,25 @@ pub fn write_table_with(
     records: &[u16],
     opts: &WriteOptions,
 ) -> Result<()> {
-    let bytes = encode_table(meta, records, opts).map_err(|e| e.at(path))?;
-    write_bytes(path, &bytes)
+    stream_to_file(path, meta, records.len(), &|r| records[r].to_vec(), opts)
 }
 
-/// A table file's bytes to `path`: temporary file, fsync, rename, directory fsync.
-fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
+/// A table file to `path`, its bytes written by `fill` (given the buffered
+/// file and its temporary path): temporary file, fsync, rename, directory
+/// fsync; on any error the temporary file is removed and `path` untouched.
+fn write_file(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut std::io::BufWriter<File>, &Path) -> Result<()>,
+) -> Result<()> {
     let tmp = tmp_path(path);
     let result = (|| -> Result<()> {
-        let mut f =
+        let f =
             File::create(&tmp).map_err(|e| Error::io(format!("creating {}", tmp.display()), e))?;
-        f.write_all(bytes)
-            .map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
+        fill(&mut w, &tmp)?;
+        let f = w
+            .into_inner()
+            .map_err(|e| Error::io(format!("writing {}", tmp.display()), e.into_error()))?;
         f.sync_all()
             .map_err(|e| Error::io(format!("syncing {}", tmp.display()), e))?;
         std::fs::rename(&tmp, path).map_err(|e| {
