@@ -15,10 +15,11 @@ set -euo pipefail
 GAMES=${1:-100}
 RATE=${2:-20}
 WORK=${3:-runs/calibration}
+# HUNTSOLVE names a binary already built (then nothing is built here).
 BIN=${HUNTSOLVE:-target/release/huntsolve}
 ENGINES=${ENGINES:-random,depth=1,depth=2,depth=4,mcts=300:cutoff=20,perfect}
 PLIES=${RANDOM_PLIES:-4}
-cargo build --release --quiet
+if [[ -z "${HUNTSOLVE:-}" ]]; then cargo build --release --quiet; fi
 mkdir -p "$WORK/tables"
 
 # family name, then its variants

@@ -353,6 +353,23 @@ pub fn side_by_name<G: Game>(game: &G, name: &str) -> Option<usize> {
         .map(|&(_, side, _)| side)
 }
 
+/// The game's own word for the side a machine name (`hunter`, `prey`) or any
+/// name [`side_by_name`] accepts names; `name` itself when it names no side.
+pub(crate) fn label_of<G: Game>(game: &G, name: &str) -> String {
+    side_by_name(game, name).map_or_else(|| name.to_string(), |s| game.side_label(s).to_string())
+}
+
+/// `label` with the verb agreeing (`vulture wins`, `leopards win`): a side
+/// label is plural when it ends in `s` (`prey`, `hunter` singular).
+pub(crate) fn side_says(label: &str, singular: &str, plural: &str) -> String {
+    let verb = if label.ends_with('s') {
+        plural
+    } else {
+        singular
+    };
+    format!("{label} {verb}")
+}
+
 /// Counts the leaves of the game tree to `depth` plies (a terminal position is one
 /// leaf at any depth).
 pub fn perft<G: Game>(game: &G, pos: &G::Pos, depth: u32) -> u64 {

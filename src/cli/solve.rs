@@ -219,12 +219,10 @@ fn run_single(rules: &str, args: &Args, solver: &JobSolver) -> Result<()> {
     }
     text.push('\n');
     match &s.start {
-        Some(v) if v.side_to_move.is_empty() => text.push_str(&format!("start: {}\n", v.text())),
-        Some(v) => text.push_str(&format!(
-            "start: {} ({} to move)\n",
-            v.text(),
-            v.side_to_move
-        )),
+        Some(v) => {
+            let words = huntsolve::with_game!(&game, g => v.text(g));
+            text.push_str(&format!("start: {words}\n"));
+        }
         None => text.push_str("start: not in this scope\n"),
     }
     text.push_str(&format!("tables and summary.json in {}", out.display()));

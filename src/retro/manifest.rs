@@ -334,6 +334,17 @@ impl JobResult {
     }
 }
 
+/// `w wins` in the words of the game `rules` names (`crows win`), or the
+/// machine name when the rules no longer parse (a results file of an older build).
+fn winner_words(rules: &str, w: &str) -> String {
+    match crate::variant::AnyGame::parse(rules) {
+        Ok(any) => crate::with_game!(&any, g => {
+            crate::game::side_says(&crate::game::label_of(g, w), "wins", "win")
+        }),
+        Err(_) => format!("{w} wins"),
+    }
+}
+
 /// The results summary as a Markdown table.
 pub fn results_markdown(results: &[JobResult]) -> String {
     let mut s = String::from(
@@ -343,7 +354,7 @@ pub fn results_markdown(results: &[JobResult]) -> String {
     for r in results {
         let start = match (&r.start, r.start_distance) {
             (Some(v), Some(d)) if v != "draw" => match &r.start_winner {
-                Some(w) => format!("{w} wins in {d}"),
+                Some(w) => format!("{} in {d}", winner_words(&r.rules, w)),
                 None => format!("{v} in {d} (side to move)"),
             },
             (Some(v), _) => v.clone(),

@@ -553,8 +553,9 @@ fn play_pairs(
     Ok(rows)
 }
 
-/// The exact values of every variant's random openings, when the tables
-/// cover them all (`None` otherwise, or without tables).
+/// The exact values of every variant's random openings (over all of them,
+/// and over those the games drew), when the tables cover them all (`None`
+/// otherwise, or without tables).
 fn exact_openings(run: &LadderRun) -> Result<Option<Vec<crate::stats::perfect::OpeningValue>>> {
     let (specs, tables) = (run.specs, run.tables);
     if tables.is_empty() {
@@ -565,7 +566,15 @@ fn exact_openings(run: &LadderRun) -> Result<Option<Vec<crate::stats::perfect::O
         let any = crate::variant::AnyGame::parse(spec)?;
         let v = crate::with_game!(&any, g => {
             match crate::stats::referee::oracle_for(g, tables)? {
-                Some(o) => crate::stats::perfect::opening_value(g, o.as_ref(), run.base.random_plies, OPENING_POSITIONS)?,
+                Some(o) => {
+                    let all = crate::stats::perfect::opening_value(g, o.as_ref(), run.base.random_plies, OPENING_POSITIONS)?;
+                    // Softmax openings differ by rung: no one sample to score against.
+                    let sampled = match (&all, run.base.softmax) {
+                        (Some(_), None) => crate::stats::perfect::sampled_openings(g, o.as_ref(), run.base)?,
+                        _ => None,
+                    };
+                    all.map(|a| crate::stats::perfect::OpeningValue { sampled, ..a })
+                }
                 None => None,
             }
         });

@@ -13,6 +13,13 @@
 //! rung, since game `i` draws them from the generator seeded with `seed + i`).
 //! It walks the distribution of positions ply by ply, merging equal
 //! positions, and reads each final position's value from the tables.
+//!
+//! `sampled_openings` is what the ladder's perfect players actually reach:
+//! the same exact values averaged over the openings its games drew (game `i`
+//! from `seed + i`, uniform plies), not over every opening. A calibration is
+//! scored against it: with 100 games a variant the sampled openings can be
+//! worth noticeably less or more than all of them (kaooa, 4 plies: 0.045
+//! against 0.086), and that sampling is no error of the players.
 
 use crate::error::{Error, Result};
 use crate::game::{FullGame, Oracle, Value};
@@ -107,6 +114,92 @@ pub struct OpeningValue {
     pub start0: String,
     /// Side 0's score at the start under optimal play (1, ½ or 0).
     pub start_score0: f64,
+    /// The same exact values over the openings the games drew (`None`: not
+    /// computed, as for openings sampled from a softmax, which differ by rung).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampled: Option<SampledOpenings>,
+}
+
+impl OpeningValue {
+    /// Side 0's exact score a ladder's scores are checked against: over the
+    /// sampled openings where they are known, else over every opening.
+    pub(crate) fn truth0(&self) -> f64 {
+        self.sampled.as_ref().map_or(self.score0, |s| s.score0)
+    }
+}
+
+/// Exact outcomes of the openings a tournament's games drew.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SampledOpenings {
+    /// Games (game `i` draws its opening from the generator seeded `seed + i`).
+    pub games: u64,
+    /// Base seed.
+    pub seed: u64,
+    /// Games whose opening side 0 and side 1 win under optimal play from there.
+    pub wins: [u64; 2],
+    /// Games whose opening is a draw under optimal play (or ended drawn in the opening).
+    pub draws: u64,
+    /// Side 0's mean exact score over these games (win 1, draw ½).
+    pub score0: f64,
+}
+
+/// The exact values of the openings that `cfg`'s games draw with uniform
+/// opening plies (see the module docs): each game's opening replayed as the
+/// tournament plays it (the same generator, the same end checks), and its
+/// final position read from the tables. `None` when a position is unknown.
+pub(crate) fn sampled_openings<G: FullGame>(
+    game: &G,
+    oracle: &dyn Oracle<G>,
+    cfg: &crate::stats::TournamentConfig,
+) -> Result<Option<SampledOpenings>> {
+    let max_plies = cfg.max_plies_for(game);
+    let (mut wins, mut draws) = ([0u64; 2], 0u64);
+    for index in 0..cfg.games {
+        let mut rng = Rng::new(cfg.seed.wrapping_add(index));
+        let mut pos = game.start();
+        let mut seen: HashMap<u64, u32> = HashMap::new();
+        let mut plies = 0u32;
+        // The tournament's loop up to the first move an engine chooses.
+        let winner = loop {
+            let side = game.side_to_move(&pos);
+            if game.outcome(&pos).is_none() {
+                let count = seen.entry(game.hash(&pos)).or_insert(0);
+                *count += 1;
+                if *count >= 3 {
+                    break crate::stats::agent::repetition_winner(game);
+                }
+                if plies >= max_plies {
+                    break None;
+                }
+                if plies < cfg.random_plies {
+                    let mv = crate::stats::agent::uniform_move(game, &pos, &mut rng)?;
+                    pos = game.play(&pos, mv);
+                    plies += 1;
+                    continue;
+                }
+            }
+            let Some((v, _)) = exact_value(game, oracle, &pos) else {
+                return Ok(None);
+            };
+            break match v {
+                Value::Win => Some(side as u8),
+                Value::Loss => Some(1 - side as u8),
+                Value::Draw => None,
+            };
+        };
+        match winner {
+            Some(w) => wins[usize::from(w)] += 1,
+            None => draws += 1,
+        }
+    }
+    let n = cfg.games.max(1) as f64;
+    Ok(Some(SampledOpenings {
+        games: cfg.games,
+        seed: cfg.seed,
+        wins,
+        draws,
+        score0: (wins[0] as f64 + 0.5 * draws as f64) / n,
+    }))
 }
 
 /// The exact value of the random opening (see the module docs); `None` when
@@ -180,5 +273,6 @@ pub(crate) fn opening_value<G: FullGame>(
         positions,
         start0: start0.name().to_string(),
         start_score0: score(start0),
+        sampled: None,
     }))
 }

@@ -56,7 +56,8 @@ fn the_solve_log_names_the_job_and_counts_tiers_in_few_lines() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// "win in 15" never said for whom.
+/// "win in 15" never said for whom; it says so in the game's own words
+/// (Kaooa's crows), while summary.json keeps the machine names.
 #[test]
 fn solve_says_whose_win_the_start_is() {
     let d = tmpdir("whose");
@@ -64,7 +65,7 @@ fn solve_says_whose_win_the_start_is() {
     let (code, out, err) = run_within(&["solve", "kaooa", "--out", t.to_str().unwrap()], 60);
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        out.contains("start: prey wins in 15 plies (prey to move)"),
+        out.contains("start: crows win in 15 plies (crows to move)"),
         "{out}"
     );
     assert!(out.contains("total: 52 tiers,"), "{out}");
@@ -85,9 +86,9 @@ fn solve_says_whose_win_the_start_is() {
     .unwrap();
     let (code, out, err) = run_within(&["solve", manifest.to_str().unwrap()], 60);
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("| prey wins in 15 |"), "{out}");
+    assert!(out.contains("| crows win in 15 |"), "{out}");
     let md = std::fs::read_to_string(d.join("res.md")).unwrap();
-    assert!(md.contains("| prey wins in 15 |"), "{md}");
+    assert!(md.contains("| crows win in 15 |"), "{md}");
     let _ = std::fs::remove_dir_all(&d);
 }
 

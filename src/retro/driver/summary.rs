@@ -39,13 +39,27 @@ pub struct StartValue {
 }
 
 impl StartValue {
-    /// The value in words that say for whom: `prey wins in 15 plies`, `draw`
-    /// (`win in 15 plies for the side to move` for an old summary without side names).
-    pub fn text(&self) -> String {
-        match (&self.winner, self.value.as_str()) {
+    /// The value in the game's own words, saying for whom: `crows win in 15
+    /// plies (crows to move)`, `draw (leopards to move)` (`win in 15 plies for
+    /// the side to move` for an old summary without side names). The summary
+    /// keeps the machine names (`prey`, `hunter`); `game` gives their labels.
+    pub fn text<G: crate::Game>(&self, game: &G) -> String {
+        let value = match (&self.winner, self.value.as_str()) {
             (_, "draw") => "draw".into(),
-            (Some(w), _) => format!("{w} wins in {} plies", self.distance),
+            (Some(w), _) => format!(
+                "{} in {} plies",
+                crate::game::side_says(&crate::game::label_of(game, w), "wins", "win"),
+                self.distance
+            ),
             (None, v) => format!("{v} in {} plies for the side to move", self.distance),
+        };
+        if self.side_to_move.is_empty() {
+            value
+        } else {
+            format!(
+                "{value} ({} to move)",
+                crate::game::label_of(game, &self.side_to_move)
+            )
         }
     }
 }

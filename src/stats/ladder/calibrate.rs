@@ -1,4 +1,9 @@
 //! The ladder against exact values: every rung's verdicts and scores checked against the exact values of the random openings.
+//!
+//! The truth is the exact value over the openings the games drew
+//! ([`OpeningValue::truth0`]): every rung plays the same sampled openings, so
+//! scoring against the value over all openings would count the openings'
+//! sampling as the players' error. The all-openings value is kept beside it.
 
 use super::verdict::{difference, interval_sign};
 use super::LadderCell;
@@ -24,8 +29,12 @@ pub struct RungCalibration {
     /// Verdicts that agree with the comparison of the start values (perfect
     /// play from the start, no random opening).
     pub agree_start: u64,
-    /// Mean over the variants of |side 0's score − its exact value|.
+    /// Mean over the variants of |side 0's score − its exact value| (over
+    /// the sampled openings where known).
     pub mean_abs_error: f64,
+    /// The same against the value over all openings.
+    #[serde(default)]
+    pub mean_abs_error_all: f64,
     /// Largest such error.
     pub max_abs_error: f64,
     /// Variants whose exact score lies inside the cell's 95 % interval.
@@ -51,8 +60,12 @@ pub struct PairCheck {
     pub a: String,
     /// Second variant.
     pub b: String,
-    /// Exact side-0 score of `a`'s openings minus `b`'s.
+    /// Exact side-0 score of `a`'s openings minus `b`'s (the sampled
+    /// openings where known: the difference the verdicts are checked against).
     pub exact_difference: f64,
+    /// The same over all openings.
+    #[serde(default)]
+    pub all_openings_difference: f64,
     /// Side-0 score at the start under optimal play, `a` minus `b`.
     pub start_difference: f64,
     /// The ladder's verdict per rung: +1, −1 or 0 (no clear difference).
@@ -92,7 +105,7 @@ pub(crate) fn calibrate(
                         continue;
                     };
                     let got = interval_sign(&difference(a, b));
-                    let want = exact_sign(exact[i].score0 - exact[j].score0);
+                    let want = exact_sign(exact[i].truth0() - exact[j].truth0());
                     let start = exact_sign(exact[i].start_score0 - exact[j].start_score0);
                     r.pairs += 1;
                     r.agree += u64::from(got == want);
@@ -102,16 +115,18 @@ pub(crate) fn calibrate(
                     r.false_difference += u64::from(got != 0 && want == 0);
                 }
             }
+            let mut errs_all = Vec::new();
             let errs: Vec<f64> = (0..nv)
                 .filter_map(|i| cells[i].get(k).map(|c| (c, &exact[i])))
                 .map(|(c, x)| {
-                    r.covered += u64::from(
-                        c.score0.lo - 1e-12 <= x.score0 && x.score0 <= c.score0.hi + 1e-12,
-                    );
-                    (c.score0.estimate - x.score0).abs()
+                    let t = x.truth0();
+                    r.covered += u64::from(c.score0.lo - 1e-12 <= t && t <= c.score0.hi + 1e-12);
+                    errs_all.push((c.score0.estimate - x.score0).abs());
+                    (c.score0.estimate - t).abs()
                 })
                 .collect();
             r.mean_abs_error = math::mean(&errs);
+            r.mean_abs_error_all = math::mean(&errs_all);
             r.max_abs_error = errs.iter().copied().fold(0.0, f64::max);
             r
         })
@@ -126,7 +141,8 @@ pub(crate) fn calibrate(
                 b: cells[j]
                     .first()
                     .map_or_else(String::new, |c| c.variant.clone()),
-                exact_difference: exact[i].score0 - exact[j].score0,
+                exact_difference: exact[i].truth0() - exact[j].truth0(),
+                all_openings_difference: exact[i].score0 - exact[j].score0,
                 start_difference: exact[i].start_score0 - exact[j].start_score0,
                 signs: cells[i]
                     .iter()

@@ -295,13 +295,17 @@ fn calibration_markdown(s: &mut String, r: &LadderReport) {
     );
     let _ = writeln!(
         s,
-        "| variant | {s0} wins | draws | {} wins | {s0} score | start value for the {s0} | positions after the opening |\n|---|---:|---:|---:|---:|---|---:|",
+        "| variant | {s0} wins | draws | {} wins | {s0} score | {s0} score of the games' openings | start value for the {s0} | positions after the opening |\n|---|---:|---:|---:|---:|---:|---|---:|",
         r.side_names[1]
     );
     for (v, x) in r.variants.iter().zip(&c.exact) {
+        let sampled = x.sampled.as_ref().map_or_else(
+            || "not computed".to_string(),
+            |m| format!("{:.1} ({} games)", 100.0 * m.score0, m.games),
+        );
         let _ = writeln!(
             s,
-            "| {v} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {} |",
+            "| {v} | {:.1} | {:.1} | {:.1} | {:.1} | {sampled} | {} | {} |",
             100.0 * x.wins[0],
             100.0 * x.draws,
             100.0 * x.wins[1],
@@ -310,18 +314,23 @@ fn calibration_markdown(s: &mut String, r: &LadderReport) {
             x.positions
         );
     }
+    let truth = if c.exact.iter().all(|x| x.sampled.is_some()) {
+        "the exact values over the openings the games drew (every rung plays the same ones)"
+    } else {
+        "the exact values over all openings (the games' openings were sampled by rung)"
+    };
     let _ = writeln!(
         s,
-        "\nPer rung: verdicts on pairs of variants (the sign of the score difference's 95 % interval, or no clear difference) against the sign of the exact difference.\n"
+        "\nPer rung: verdicts on pairs of variants (the sign of the score difference's 95 % interval, or no clear difference) against the sign of the exact difference; scores and verdicts are checked against {truth}.\n"
     );
     let _ = writeln!(
         s,
-        "| engine | pairs | agree | wrong direction | missed difference | false difference | agree with start values | mean abs. score error | max | exact inside 95 % interval |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "| engine | pairs | agree | wrong direction | missed difference | false difference | agree with start values | mean abs. score error | max | against all openings | exact inside 95 % interval |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for k in &c.rungs {
         let _ = writeln!(
             s,
-            "| `{}` | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {}/{} |",
+            "| `{}` | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3} | {}/{} |",
             k.engine,
             k.pairs,
             k.agree,
@@ -331,6 +340,7 @@ fn calibration_markdown(s: &mut String, r: &LadderReport) {
             k.agree_start,
             k.mean_abs_error,
             k.max_abs_error,
+            k.mean_abs_error_all,
             k.covered,
             c.exact.len()
         );

@@ -243,6 +243,7 @@ fn calibration_counts_agreements() {
         positions: 1,
         start0: "draw".into(),
         start_score0: 0.5,
+        sampled: None,
     };
     let engines = vec!["r0".to_string(), "r1".to_string()];
     let c = calibrate(&cells, &engines, &[exact(0.9), exact(0.1), exact(0.1)]);
@@ -264,6 +265,49 @@ fn calibration_counts_agreements() {
     assert_eq!((r0.covered, r1.covered), (3, 1));
     assert_eq!(c.pairs.len(), 3);
     assert_eq!(c.pairs[0].signs, vec![1, -1]);
+}
+
+/// The truth of a calibration is the exact value of the openings the games
+/// drew, not of all openings: a cell whose score is the sampled openings'
+/// value (90 %) has no error and covers it, although all openings are worth
+/// 50 %; two variants whose sampled values differ are a real difference,
+/// whatever their all-openings values say.
+#[test]
+fn calibration_scores_against_the_sampled_openings() {
+    let games = |w0: usize, n: usize| -> Vec<(Option<u8>, u32)> {
+        (0..n)
+            .map(|i| (if i < w0 { Some(0) } else { Some(1) }, 0))
+            .collect()
+    };
+    let cells = vec![
+        vec![cell("a", "perfect", &games(90, 100))],
+        vec![cell("b", "perfect", &games(10, 100))],
+    ];
+    let exact = |all: f64, sampled: f64| OpeningValue {
+        random_plies: 4,
+        wins: [all, 1.0 - all],
+        draws: 0.0,
+        score0: all,
+        positions: 9,
+        start0: "draw".into(),
+        start_score0: 0.5,
+        sampled: Some(crate::stats::perfect::SampledOpenings {
+            games: 100,
+            seed: 1,
+            wins: [(100.0 * sampled) as u64, 100 - (100.0 * sampled) as u64],
+            draws: 0,
+            score0: sampled,
+        }),
+    };
+    let engines = vec!["perfect".to_string()];
+    let c = calibrate(&cells, &engines, &[exact(0.5, 0.9), exact(0.5, 0.1)]);
+    let k = &c.rungs[0];
+    assert!(k.mean_abs_error < 1e-12, "{k:?}");
+    assert!((k.mean_abs_error_all - 0.4).abs() < 1e-12, "{k:?}");
+    assert_eq!(k.covered, 2);
+    assert_eq!((k.agree, k.false_difference), (1, 0), "{k:?}");
+    assert!((c.pairs[0].exact_difference - 0.8).abs() < 1e-12);
+    assert!(c.pairs[0].all_openings_difference.abs() < 1e-12);
 }
 
 /// The dispersion factor: scores that the model cannot explain vary more

@@ -147,9 +147,20 @@ fn perfect_engine_openings_and_the_whole_game_warning() {
     let cal = r.calibration.as_ref().expect("tables cover the openings");
     assert_eq!(cal.rungs.len(), 2);
     // Perfect players reach the exact value of each game's opening: the cell's
-    // score is the exact mean over the games' openings, within the sampling
-    // of 6 openings.
-    assert!(cal.rungs[1].max_abs_error < 0.5, "{:?}", cal.rungs[1]);
+    // score is the exact mean over the games' openings (the sampled value).
+    assert!(cal.rungs[1].max_abs_error < 1e-12, "{:?}", cal.rungs[1]);
+    assert_eq!(cal.rungs[1].covered, 2, "{:?}", cal.rungs[1]);
+    for (cells, x) in r.cells.iter().zip(&cal.exact) {
+        let sampled = x.sampled.as_ref().expect("uniform openings are sampled");
+        assert_eq!(sampled.games, 6);
+        assert!((cells[1].score0.estimate - sampled.score0).abs() < 1e-12);
+    }
+    // Here every opening of a variant has one value, so both truths agree;
+    // a sample that differs from all openings is
+    // strength::calibration_scores_against_the_sampled_openings.
+    for x in &cal.exact {
+        assert!((x.score0 - x.truth0()).abs() < 1e-9, "{x:?}");
+    }
     let files = crate::stats::ladder::write_ladder(&out, &r).unwrap();
     let md = std::fs::read_to_string(&files[0]).unwrap();
     assert!(md.contains("Against the exact values") && md.contains("Measured strength"));
