@@ -570,7 +570,15 @@ fn exact_openings(run: &LadderRun) -> Result<Option<Vec<crate::stats::perfect::O
                     let all = crate::stats::perfect::opening_value(g, o.as_ref(), run.base.random_plies, OPENING_POSITIONS)?;
                     // Softmax openings differ by rung: no one sample to score against.
                     let sampled = match (&all, run.base.softmax) {
-                        (Some(_), None) => crate::stats::perfect::sampled_openings(g, o.as_ref(), run.base)?,
+                        (Some(_), None) => {
+                            let sampling = crate::stats::perfect::Sampling {
+                                games: run.base.games,
+                                seed: run.base.seed,
+                                random_plies: run.base.random_plies,
+                                max_plies: run.base.max_plies_for(g),
+                            };
+                            crate::stats::perfect::sampled_openings(g, o.as_ref(), &sampling)?
+                        }
                         _ => None,
                     };
                     all.map(|a| crate::stats::perfect::OpeningValue { sampled, ..a })

@@ -143,6 +143,19 @@ pub struct SampledOpenings {
     pub score0: f64,
 }
 
+/// What of a tournament decides its games' openings (the tournament's
+/// config is not named here: the engines' module names this one).
+pub(crate) struct Sampling {
+    /// Games (game `i` from the generator seeded `seed + i`).
+    pub(crate) games: u64,
+    /// Base seed.
+    pub(crate) seed: u64,
+    /// Uniformly random plies at the start of each game.
+    pub(crate) random_plies: u32,
+    /// The game's ply limit (`TournamentConfig::max_plies_for`).
+    pub(crate) max_plies: u32,
+}
+
 /// The exact values of the openings that `cfg`'s games draw with uniform
 /// opening plies (see the module docs): each game's opening replayed as the
 /// tournament plays it (the same generator, the same end checks), and its
@@ -150,9 +163,9 @@ pub struct SampledOpenings {
 pub(crate) fn sampled_openings<G: FullGame>(
     game: &G,
     oracle: &dyn Oracle<G>,
-    cfg: &crate::stats::TournamentConfig,
+    cfg: &Sampling,
 ) -> Result<Option<SampledOpenings>> {
-    let max_plies = cfg.max_plies_for(game);
+    let max_plies = cfg.max_plies;
     let (mut wins, mut draws) = ([0u64; 2], 0u64);
     for index in 0..cfg.games {
         let mut rng = Rng::new(cfg.seed.wrapping_add(index));
