@@ -322,12 +322,28 @@ pub(crate) const SIDE_ALIASES: &[(&str, usize, &[&str])] = &[
     (
         "tafl",
         0,
-        &["attacker", "attackers", "muscovite", "muscovites"],
+        &[
+            "attacker",
+            "attackers",
+            "muscovite",
+            "muscovites",
+            "kalikiri",
+            "kalikiris",
+        ],
     ),
     (
         "tafl",
         1,
-        &["defender", "defenders", "swede", "swedes", "king"],
+        &[
+            "defender",
+            "defenders",
+            "swede",
+            "swedes",
+            "king",
+            "citikiri",
+            "citikiris",
+            "ranikiri",
+        ],
     ),
 ];
 

@@ -28,7 +28,6 @@
 //!   (point name → piece letter), `hand` (pieces in hand per side, hunt games)
 //!   and `captured` (prey taken, hunt games) to draw the position.
 
-use super::labels;
 use crate::answer::{answer_position, Policy, ProverUse, Source};
 use crate::error::{Error, Result};
 use crate::game::{play_line, Evaluate, Game, Notation};
@@ -507,7 +506,7 @@ fn answer_json<G: TierGame + Evaluate>(
     let exact = source != Source::Search && a.value.is_some();
     let sides = [game.side_name(0), game.side_name(1)];
     let rules = game.rules_string();
-    let side_labels = labels::side_labels(game.family(), &rules, sides);
+    let side_labels = [game.side_label(0), game.side_label(1)];
     let to_move = game.side_to_move(&pos);
     let out = ApiAnswer {
         rules,
@@ -558,7 +557,7 @@ fn board_json(game: &AnyGame) -> Json {
                 "points": points,
                 "lines": lines,
                 "sides": [g.side_name(0), g.side_name(1)],
-                "side_labels": labels::side_labels("hunt", &g.rules_string(), [g.side_name(0), g.side_name(1)]),
+                "side_labels": [g.side_label(0), g.side_label(1)],
                 "pieces": {"H": g.side_name(0), "P": g.side_name(1)},
             })
         }
@@ -586,7 +585,7 @@ fn board_json(game: &AnyGame) -> Json {
                 "corners": corners,
                 "goal": goal,
                 "sides": [g.side_name(0), g.side_name(1)],
-                "side_labels": labels::side_labels("tafl", &g.rules_string(), [g.side_name(0), g.side_name(1)]),
+                "side_labels": [g.side_label(0), g.side_label(1)],
                 "pieces": {"A": "attacker", "D": "defender", "K": "king"},
             })
         }

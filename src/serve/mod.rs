@@ -36,7 +36,6 @@ pub mod api;
 mod assets;
 mod conn;
 mod http;
-mod labels;
 
 use crate::error::{Error, Result};
 use crate::progress::stop_requested;

@@ -57,6 +57,8 @@ pub struct TaflGame {
     /// Cells whose reaching by the king wins.
     goal: u128,
     start: TaflPos,
+    /// The sides' names for output (`TaflRules::side_labels`); not hashed.
+    labels: [&'static str; 2],
 }
 
 /// Parses a rules string `preset[,key=value...]` into a game.
@@ -120,7 +122,9 @@ impl TaflGame {
         };
         let (att, def) = (cells(a), cells(d));
         let king = geo.parse_cell(k).expect("layout cells are valid");
+        let labels = rules.side_labels();
         let mut game = TaflGame {
+            labels,
             rules,
             geo,
             eval: EvalWeights::default(),

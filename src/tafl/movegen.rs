@@ -577,6 +577,10 @@ impl Game for TaflGame {
         }
     }
 
+    fn side_label(&self, side: usize) -> &'static str {
+        self.labels[side.min(1)]
+    }
+
     fn is_capture(&self, pos: &TaflPos, mv: TaflMove) -> bool {
         self.play_full(pos, mv).1 != 0
     }

@@ -600,6 +600,21 @@ impl TaflRules {
         best.map(|b| b.1).unwrap_or_default()
     }
 
+    /// The sides' names in the words of the preset these rules are printed
+    /// from: Caikabōraḍa's kalikiris (the black ants, attacking) and citikiris
+    /// (the white ants, with their queen the ranikiri: the king), Linnaeus's
+    /// Muscovites and Swedes for his Tablut, `attackers`/`defenders` for the
+    /// reconstructions that use those words (Ludii, AN-TB, Brandubh).
+    pub(crate) fn side_labels(&self) -> [&'static str; 2] {
+        let canonical = self.canonical();
+        let preset = canonical.split(',').next().unwrap_or("");
+        match preset {
+            "caikaboroda" | "caikaboroda-hostile" => ["kalikiris", "citikiris"],
+            "tablut-linnaeus" => ["muscovites", "swedes"],
+            _ => ["attackers", "defenders"],
+        }
+    }
+
     /// 64-bit fingerprint of the full key=value list (independent of the preset
     /// the rules were written from).
     pub(crate) fn fingerprint(&self) -> u64 {

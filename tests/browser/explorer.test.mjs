@@ -551,7 +551,9 @@ await test('the sides in the games\' own words: crows and vulture, leopards and 
   assert.match(await page.textContent('#statusA'), /^leopards to move/);
   assert.match(await page.textContent('#handA'), /leopards in hand.*cows in hand/);
   await open('?rules=caikaboroda');
-  assert.match(await page.textContent('#statusA'), /^defenders to move/);
+  assert.match(await page.textContent('#statusA'), /^citikiris to move/);
+  await open('?rules=brandubh');
+  assert.match(await page.textContent('#statusA'), /^attackers to move/);
 });
 
 // Last: it installs a fake clock (for the whole browser context) to show that

@@ -486,7 +486,7 @@ fn sides_keep_their_machine_names_beside_the_games_own_words() {
         (
             "caikaboroda",
             ["attackers", "defenders"],
-            ["attackers", "defenders"],
+            ["kalikiris", "citikiris"],
         ),
         (
             "brandubh",

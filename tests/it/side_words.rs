@@ -48,8 +48,64 @@ fn show_names_the_sides_as_the_rules_do() {
     // Tafl keeps its own words.
     let (code, out, err) = run(&["show", "brandubh"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("to move  "), "{out}");
+    assert!(out.contains("to move  attackers\n"), "{out}");
     assert!(!out.contains("hunter") && !out.contains("prey"), "{out}");
+}
+
+/// Seed B's sides are the seed's ants (the kalikiris attack; the citikiris
+/// defend their queen, the ranikiri, who moves first), Linnaeus's Tablut's
+/// the Muscovites and the Swedes; each name is taken as `--side`, and the
+/// machine words (`attackers`/`defenders`) still are.
+#[test]
+fn tafl_sides_in_the_seed_s_and_linnaeus_s_words() {
+    for (rules, to_move) in [
+        ("caikaboroda", "citikiris"),
+        ("caikaboroda-hostile", "citikiris"),
+        ("tablut-linnaeus", "muscovites"),
+        ("brandubh", "attackers"),
+    ] {
+        let (code, out, err) = run(&["show", rules]);
+        assert_eq!(code, 0, "{rules}: {err}");
+        assert!(
+            out.contains(&format!("to move  {to_move}\n")),
+            "{rules}: {out}"
+        );
+    }
+    let any = AnyGame::parse("caikaboroda").unwrap();
+    let AnyGame::Tafl(g) = &any else {
+        panic!("caikaboroda is a tafl game")
+    };
+    assert_eq!(
+        [g.side_label(0), g.side_label(1)],
+        ["kalikiris", "citikiris"]
+    );
+    for (name, side) in [
+        ("kalikiris", 0),
+        ("Kalikiri", 0),
+        ("attackers", 0),
+        ("citikiris", 1),
+        ("ranikiri", 1),
+        ("defenders", 1),
+    ] {
+        assert_eq!(huntsolve::game::side_by_name(g, name), Some(side), "{name}");
+    }
+    // A variant of a preset keeps the preset's words; the fingerprint ignores them.
+    let hostile = AnyGame::parse("caikaboroda,throne_hostile=none").unwrap();
+    let AnyGame::Tafl(h) = &hostile else {
+        panic!("a tafl game")
+    };
+    assert_eq!(h.side_label(0), "kalikiris");
+    let (code, out, err) = run(&[
+        "prove",
+        "caikaboroda",
+        "--side",
+        "kalikiris",
+        "--within",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("kalikiris"), "{out}");
+    assert!(!out.contains("attackers"), "{out}");
 }
 
 /// `query` says whose the values are in the game's words; its JSON keeps
@@ -131,5 +187,19 @@ fn the_documented_position_examples_parse() {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/positions.md")).unwrap();
     for pos in ["H...H...............H...H/h0p20c0/p", "P........./h1p6c0/h"] {
         assert!(doc.contains(pos) && help.contains(pos), "{pos}");
+    }
+}
+
+/// Every hunt preset names its sides in its own words (the explorer's page
+/// and the CLI read the same `Game::side_label`), never `hunter`/`prey`.
+#[test]
+fn every_hunt_preset_has_its_words() {
+    for &(preset, _) in huntsolve::hunt::PRESETS {
+        let any = AnyGame::parse(preset).unwrap();
+        let words = with_game!(&any, g => [g.side_label(0), g.side_label(1)]);
+        assert!(
+            !words.contains(&"hunter") && !words.contains(&"prey"),
+            "{preset}: {words:?}"
+        );
     }
 }
