@@ -242,7 +242,7 @@ pub(super) fn announce_plan(
 ) -> Result<()> {
     // Before the plan: planning builds the ranking tables, which may alone be too big.
     huntsolve::with_game!(game, g => check_index(g, limit))?;
-    let info = plan_any(game, scope)?;
+    let info = plan_any(game, scope, compact, limit)?;
     let rules = huntsolve::with_game!(game, g => huntsolve::Game::rules_string(g));
     let memory = if per_worker && limit.is_some_and(|l| info.memory_serial > l) {
         // An MPI worker solves one tier at a time, compact where the full
@@ -288,8 +288,18 @@ pub(super) fn announce_plan(
     } else {
         threads
     } as f64;
+    // The one choice the driver makes for the largest tier (`TierMethod`).
+    let largest = info.largest.as_ref().map_or(String::new(), |t| {
+        format!(
+            "; largest tier {} ({} slots): {}, ≈ {}",
+            t.name,
+            t.slots,
+            t.method,
+            format_bytes(t.memory)
+        )
+    });
     let line = format!(
-        "{rules} [{}]: {} {}, {} positions, {} index slots; {memory}{}; expected time ≈ {} CPU, ≈ {} wall on {} threads (from measured rates)",
+        "{rules} [{}]: {} {}, {} positions, {} index slots; {memory}{}{largest}; expected time ≈ {} CPU, ≈ {} wall on {} threads (from measured rates)",
         scope.name(),
         info.tiers,
         if info.tiers == 1 { "tier" } else { "tiers" },

@@ -17,8 +17,10 @@
 //! Relative paths are relative to the working directory. Unknown keys are errors.
 //! The default batch ([`DEFAULT_MANIFEST`]) is embedded in the binary.
 
-use super::driver::{plan, solve, Plan, SolveOptions, SolveReport};
-use super::scope::Scope;
+use super::driver::{
+    method_memory, plan, solve, tier_method, Compact, Plan, SolveOptions, SolveReport, TierMethod,
+};
+use super::scope::{Scope, Solvable};
 use crate::error::{quote, Error, Result};
 use crate::progress::Progress;
 use crate::variant::AnyGame;
@@ -139,9 +141,44 @@ pub struct PlanInfo {
     pub memory_sparse: u64,
     /// Expected CPU seconds (a rough guide from measured rates).
     pub cpu_seconds: f64,
+    /// The largest tier, and how it is solved under the `--compact` choice
+    /// and limit given to [`plan_any`] (`None` for an empty plan).
+    pub largest: Option<LargestTier>,
 }
 
-fn info<T>(p: &Plan<T>) -> PlanInfo {
+/// The largest tier of a plan, with the method chosen for it
+/// ([`TierMethod`], the choice the driver makes) and that method's estimate.
+#[derive(Clone, Debug)]
+pub struct LargestTier {
+    /// The tier's name.
+    pub name: String,
+    /// Its index slots.
+    pub slots: u64,
+    /// How it is solved.
+    pub method: TierMethod,
+    /// Planned bytes with that method (sparse children before their wins and losses).
+    pub memory: u64,
+}
+
+fn largest<G: Solvable>(
+    game: &G,
+    p: &Plan<G::Tier>,
+    compact: Compact,
+    limit: Option<u64>,
+) -> Result<Option<LargestTier>> {
+    let Some(&t) = p.waves.iter().flatten().max_by_key(|&&t| game.tier_size(t)) else {
+        return Ok(None);
+    };
+    let method = tier_method(game, t, compact, limit);
+    Ok(Some(LargestTier {
+        name: game.tier_name(t),
+        slots: game.tier_size(t),
+        method,
+        memory: method_memory(game, t, method)?,
+    }))
+}
+
+fn info<T>(p: &Plan<T>, largest: Option<LargestTier>) -> PlanInfo {
     PlanInfo {
         tiers: p.tiers(),
         slots: p.slots,
@@ -151,12 +188,23 @@ fn info<T>(p: &Plan<T>) -> PlanInfo {
         memory_compact: p.memory_compact,
         memory_sparse: p.memory_sparse,
         cpu_seconds: p.cpu_seconds,
+        largest,
     }
 }
 
-/// [`plan`] for a game of either family.
-pub fn plan_any(game: &AnyGame, scope: &Scope) -> Result<PlanInfo> {
-    crate::with_game!(game, g => plan(g, scope).map(|p| info(&p)))
+/// [`plan`] for a game of either family, with the largest tier's method under
+/// `compact` and `limit`.
+pub fn plan_any(
+    game: &AnyGame,
+    scope: &Scope,
+    compact: Compact,
+    limit: Option<u64>,
+) -> Result<PlanInfo> {
+    crate::with_game!(game, g => {
+        let p = plan(g, scope)?;
+        let big = largest(g, &p, compact, limit)?;
+        Ok(info(&p, big))
+    })
 }
 
 /// [`solve`] for a game of either family.

@@ -287,7 +287,12 @@ fn plan_variants(base: &str, grid: &[GridOption], cfg: &ExploreConfig) -> Result
             g.repetition() == crate::game::Repetition::Draw
         });
         let (plan_memory, fits) = if cycles_drawn {
-            let plan = plan_any(&any, &Scope::Whole)?;
+            let plan = plan_any(
+                &any,
+                &Scope::Whole,
+                cfg.solve.compact,
+                cfg.solve.memory_limit,
+            )?;
             let fits = cfg.solve.memory_limit.is_none_or(|m| plan.memory <= m)
                 && plan.slots <= cfg.max_exact_slots;
             (plan.memory, fits)

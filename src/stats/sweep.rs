@@ -251,7 +251,7 @@ pub fn run_sweep(
     for v in param.from..=param.to {
         let spec = format!("{base},{}", param.option(v));
         let any = AnyGame::parse(&spec)?;
-        let plan = plan_any(&any, &Scope::Whole)?;
+        let plan = plan_any(&any, &Scope::Whole, options.compact, options.memory_limit)?;
         if let Some(limit) = options.memory_limit {
             if plan.memory > limit {
                 return Err(Error::Memory(format!(

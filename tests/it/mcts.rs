@@ -508,9 +508,14 @@ fn explore_mixes_exact_and_ladder_rows() {
         GridOption::parse("prey=5,6").unwrap(),
     ];
     let plan = |spec: &str| {
-        huntsolve::retro::manifest::plan_any(&AnyGame::parse(spec).unwrap(), &Scope::Whole)
-            .unwrap()
-            .slots
+        huntsolve::retro::manifest::plan_any(
+            &AnyGame::parse(spec).unwrap(),
+            &Scope::Whole,
+            huntsolve::retro::driver::Compact::Auto,
+            None,
+        )
+        .unwrap()
+        .slots
     };
     // Between the sizes of the 5- and 6-crow games: 5 crows exact, 6 on the ladder.
     let guard = plan("kaooa,hunter_win=2,prey=5").max(plan("kaooa,hunter_win=3,prey=5"));

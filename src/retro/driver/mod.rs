@@ -15,9 +15,12 @@ mod plan;
 mod summary;
 
 use plan::batches;
-pub(crate) use plan::{batch_memory, check_memory_serial, compact_kind, sparse_children};
-pub use plan::{check_index, default_memory_limit, format_bytes, parse_size, plan, Plan};
+pub(crate) use plan::{batch_memory, check_memory_serial};
+pub use plan::{
+    check_index, default_memory_limit, format_bytes, parse_size, plan, Plan, TierMethod,
+};
 use plan::{compact_bytes, compact_kind_loaded};
+pub(crate) use plan::{method_memory, tier_method};
 use summary::tier_summary;
 pub use summary::{make_summary, summary_path, MadeBy, StartValue, Summary, TierSummary};
 pub(crate) use summary::{stored_start_record, write_summary};
@@ -523,7 +526,7 @@ fn wave_children<G: Solvable>(
     let limit = options.memory_limit;
     let sparse = wave
         .iter()
-        .any(|&t| sparse_children(game, t, options.compact, limit));
+        .any(|&t| tier_method(game, t, options.compact, limit).sparse_children());
     let mut children = ChildValues::new();
     for &t in wave {
         for c in game.stored_children(t) {
@@ -614,15 +617,18 @@ fn solve_one_tier<G: Solvable>(
         remove_checkpoint(&checkpoint_path(out_dir, &name))?;
         remove_checkpoint(&compact_checkpoint_path(out_dir, &name))?;
         (summary, None, false)
-    } else if options.compact.applies(game, t, limit) {
-        let sparse = sparse_children(game, t, options.compact, limit);
+    } else if let TierMethod::Compact {
+        kind,
+        sparse_children,
+    } = tier_method(game, t, options.compact, limit)
+    {
         // Held sparse, the children's real size decides the kind (the plan
         // counted them before their wins and losses; `check_loaded` refused
         // what fits neither kind).
-        let kind = if sparse {
+        let kind = if sparse_children {
             compact_kind_loaded(game, t, limit, children.bytes()).unwrap_or(CompactKind::Plain)
         } else {
-            compact_kind(game, t, limit, sparse)
+            kind
         };
         progress.message(&format!("{name}: compact solver ({})", kind.describe()));
         let ckpt =

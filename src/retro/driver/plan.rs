@@ -217,6 +217,96 @@ pub(crate) fn compact_memory<G: TierGame>(
         })
 }
 
+/// How one tier is solved under a memory limit and a `--compact` choice,
+/// decided in one place ([`tier_method`]): the driver executes it (and so the
+/// MPI workers, through the driver's per-tier step), `solve` prints it for the
+/// largest tier with its estimate ([`method_memory`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TierMethod {
+    /// The full solver (its words and frontier lists, `WORK_BYTES_PER_SLOT`
+    /// a slot), the children's every record read.
+    Full,
+    /// The compact solver of this kind; the children's records whole, or held
+    /// sparse (then the kind is chosen again on their real size once loaded,
+    /// and a tier that fits neither kind is refused before its state is made).
+    Compact {
+        /// Counted (two bytes a slot) or plain (one).
+        kind: CompactKind,
+        /// The children's records held sparse ([`sparse_children`]).
+        sparse_children: bool,
+    },
+}
+
+impl TierMethod {
+    /// Whether the tier's children are held sparse.
+    pub(crate) fn sparse_children(self) -> bool {
+        matches!(
+            self,
+            TierMethod::Compact {
+                sparse_children: true,
+                ..
+            }
+        )
+    }
+}
+
+impl std::fmt::Display for TierMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TierMethod::Full => f.write_str("full solver"),
+            TierMethod::Compact {
+                kind,
+                sparse_children,
+            } => write!(
+                f,
+                "compact solver ({}){}",
+                kind.describe(),
+                if *sparse_children {
+                    ", child records held sparse"
+                } else {
+                    ""
+                }
+            ),
+        }
+    }
+}
+
+/// The one choice of how `tier` is solved: full where `compact` and `limit`
+/// leave it so ([`Compact::applies`]), else compact, its children held sparse
+/// where even the plain compact solver with every child record exceeds the
+/// limit, counted where two bytes a slot fit, else plain.
+pub(crate) fn tier_method<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    compact: Compact,
+    limit: Option<u64>,
+) -> TierMethod {
+    if !compact.applies(game, tier, limit) {
+        return TierMethod::Full;
+    }
+    let sparse = sparse_children(game, tier, compact, limit);
+    TierMethod::Compact {
+        kind: compact_kind(game, tier, limit, sparse),
+        sparse_children: sparse,
+    }
+}
+
+/// The planned bytes of `tier` solved by `method` (sparse children before
+/// their decided records, which are counted when loaded).
+pub(crate) fn method_memory<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    method: TierMethod,
+) -> Result<u64> {
+    match method {
+        TierMethod::Full => batch_memory(game, &[tier]),
+        TierMethod::Compact {
+            kind,
+            sparse_children,
+        } => compact_memory(game, tier, kind, sparse_children),
+    }
+}
+
 /// Bytes of the compact solver of `kind` on a tier of `slots` slots (its bytes
 /// and distance sets) beside `kids` bytes of child records; `None` past 64 bits.
 pub(crate) fn compact_bytes(slots: u64, kind: CompactKind, kids: u64) -> Option<u64> {
@@ -410,6 +500,84 @@ pub(crate) fn check_memory_serial<G: Solvable>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one choice of a tier's method is the first of full, compact counted
+    /// with every child record, plain, counted with the children sparse, plain
+    /// sparse, whose estimate fits the limit (the last when none does), at
+    /// every limit on either side of each estimate; `never` keeps it full and
+    /// `always` compact.
+    #[test]
+    fn a_tier_s_method_is_the_first_that_fits() {
+        let g = crate::hunt::from_spec("kaooa").unwrap();
+        let p = plan(&g, &Scope::Whole).unwrap();
+        let t = p
+            .waves
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&t| !g.stored_children(t).is_empty())
+            .max_by_key(|&t| g.tier_size(t))
+            .unwrap();
+        let order = [
+            TierMethod::Full,
+            TierMethod::Compact {
+                kind: CompactKind::Counted,
+                sparse_children: false,
+            },
+            TierMethod::Compact {
+                kind: CompactKind::Plain,
+                sparse_children: false,
+            },
+            TierMethod::Compact {
+                kind: CompactKind::Counted,
+                sparse_children: true,
+            },
+            TierMethod::Compact {
+                kind: CompactKind::Plain,
+                sparse_children: true,
+            },
+        ];
+        let need: Vec<u64> = order
+            .iter()
+            .map(|&m| method_memory(&g, t, m).unwrap())
+            .collect();
+        assert!(
+            need[0] > need[1] && need[1] > need[2] && need[3] > need[4],
+            "{need:?}"
+        );
+        let mut seen = std::collections::BTreeSet::new();
+        for l in need.iter().flat_map(|&n| [n, n - 1]) {
+            let want = order
+                .iter()
+                .zip(&need)
+                .find(|(_, &n)| n <= l)
+                .map_or(order[4], |(&m, _)| m);
+            let got = tier_method(&g, t, Compact::Auto, Some(l));
+            assert_eq!(got, want, "limit {l}, estimates {need:?}");
+            seen.insert(format!("{got}"));
+            assert_eq!(
+                tier_method(&g, t, Compact::Never, Some(l)),
+                TierMethod::Full
+            );
+            assert!(matches!(
+                tier_method(&g, t, Compact::Always, Some(l)),
+                TierMethod::Compact { .. }
+            ));
+        }
+        assert_eq!(seen.len(), order.len(), "{seen:?}");
+        assert_eq!(tier_method(&g, t, Compact::Auto, None), TierMethod::Full);
+        assert_eq!(
+            tier_method(&g, t, Compact::Always, None),
+            TierMethod::Compact {
+                kind: CompactKind::Counted,
+                sparse_children: false
+            }
+        );
+        assert_eq!(
+            format!("{}", order[3]),
+            "compact solver (two bytes a slot: state and counter), child records held sparse"
+        );
+    }
 
     /// Over the compact estimate, `auto` and `always` fall back to the sparse one:
     /// accepted at it, refused below it, with a message that says so; `never`

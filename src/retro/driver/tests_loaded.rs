@@ -3,6 +3,7 @@
 //! counts a sparse child before its wins and losses, so a decisive child can
 //! push a tier from the counted kind to the plain one, or past the limit.
 
+use super::plan::sparse_children;
 use super::*;
 use crate::hunt::{from_spec, HuntGame};
 use crate::progress::NoProgress;
