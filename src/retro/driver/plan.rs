@@ -218,9 +218,9 @@ pub(crate) fn compact_memory<G: TierGame>(
 }
 
 /// How one tier is solved under a memory limit and a `--compact` choice,
-/// decided in one place ([`tier_method`]): the driver executes it (and so the
+/// decided in one place (`tier_method`): the driver executes it (and so the
 /// MPI workers, through the driver's per-tier step), `solve` prints it for the
-/// largest tier with its estimate ([`method_memory`]).
+/// largest tier with its estimate (`method_memory`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TierMethod {
     /// The full solver (its words and frontier lists, `WORK_BYTES_PER_SLOT`
@@ -232,7 +232,7 @@ pub enum TierMethod {
     Compact {
         /// Counted (two bytes a slot) or plain (one).
         kind: CompactKind,
-        /// The children's records held sparse ([`sparse_children`]).
+        /// The children's records held sparse (`sparse_children`).
         sparse_children: bool,
     },
 }
