@@ -290,8 +290,14 @@ pub(super) fn announce_plan(
     } as f64;
     // The one choice the driver makes for the largest tier (`TierMethod`).
     let largest = info.largest.as_ref().map_or(String::new(), |t| {
+        // Over the limit: refused below (one process), or split (MPI).
+        let over = if limit.is_some_and(|l| t.memory > l) {
+            " (over the limit)"
+        } else {
+            ""
+        };
         format!(
-            "; largest tier {} ({} slots): {}, ≈ {}",
+            "; largest tier {} ({} slots): {}, ≈ {}{over}",
             t.name,
             t.slots,
             t.method,
