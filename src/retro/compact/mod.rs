@@ -50,6 +50,7 @@
 
 pub mod checkpoint;
 mod levels;
+pub(crate) mod ooc;
 
 use super::solver::checkpoint::{resume_state, Identity};
 use super::solver::{
@@ -667,3 +668,6 @@ mod tests {
 
 #[cfg(test)]
 mod tests_checkpoint;
+
+#[cfg(test)]
+mod tests_ooc;

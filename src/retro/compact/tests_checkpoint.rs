@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-fn temp_dir(tag: &str) -> PathBuf {
+pub(super) fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("huntsolve-cckpt-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -23,7 +23,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 }
 
 /// Tier `keep` of `scope`, its children's records, and its records by the full solver.
-fn tier_of<G: Solvable>(
+pub(super) fn tier_of<G: Solvable>(
     game: &G,
     scope: &Scope,
     keep: &str,

@@ -11,9 +11,12 @@
 //! [`SolveOptions::checkpoint_every`]); a rerun resumes from it, and it is removed
 //! once the tier's table is written.
 
+mod big;
 mod plan;
 mod summary;
 
+pub(crate) use big::solve_and_write_tier_compact;
+use big::{ooc_path, remove_ooc_dir, solve_and_write_tier_ooc};
 use plan::batches;
 pub(crate) use plan::{batch_memory, check_memory_serial};
 pub use plan::{
@@ -40,7 +43,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::table::{table_path, write_table, write_table_from, Table, TableMeta};
+use crate::table::{table_path, write_table, Table, TableMeta};
 
 /// Version of the index schemes of [`TierGame`] implementations, written into table headers.
 pub const INDEX_VERSION: u32 = 1;
@@ -337,34 +340,6 @@ pub(crate) fn tier_meta<G: Solvable>(
     })
 }
 
-/// [`solve_and_write_tier_with`] by the compact solver ([`super::compact`]) of
-/// `kind`: the table is written block by block from its bytes, so no array of
-/// records is made; a parent tier reads the records back from disk. With
-/// `ckpt`, a valid checkpoint at `ckpt.path` is resumed from, and removed once
-/// the table is written.
-pub(crate) fn solve_and_write_tier_compact<G: Solvable>(
-    game: &G,
-    tier: G::Tier,
-    children: &ChildValues<G::Tier>,
-    out_dir: &Path,
-    (kind, ckpt): (CompactKind, Option<&Checkpointing>),
-    progress: &dyn Progress,
-) -> Result<TierSummary> {
-    let name = game.tier_name(tier);
-    let placements = game.tier_placements(tier);
-    let res = super::compact::solve_tier_compact_checkpointed(
-        game, tier, children, kind, progress, ckpt,
-    )?;
-    let meta = tier_meta(game, &name, res.len(), &res.stats, placements, res.seconds)?;
-    write_table_from(&table_path(out_dir, &name), &meta, res.len(), &|r| {
-        res.records(r)
-    })?;
-    if let Some(c) = ckpt {
-        remove_checkpoint(&c.path)?;
-    }
-    Ok(tier_summary(&name, placements, &res.stats, res.seconds))
-}
-
 /// A finished tier of a wave: summary, records when freshly solved, whether fresh.
 type Done<T> = (T, TierSummary, Option<Arc<Vec<u16>>>, bool);
 
@@ -552,7 +527,18 @@ fn wave_children<G: Solvable>(
         }
     }
     if sparse {
-        check_loaded(game, wave, &children, limit, progress)?;
+        // An out-of-core tier chooses its parts on the loaded children.
+        let in_memory: Vec<G::Tier> = wave
+            .iter()
+            .copied()
+            .filter(|&t| {
+                !matches!(
+                    tier_method(game, t, options.compact, limit),
+                    TierMethod::OutOfCore { .. }
+                )
+            })
+            .collect();
+        check_loaded(game, &in_memory, &children, limit, progress)?;
     }
     Ok(children)
 }
@@ -616,7 +602,11 @@ fn solve_one_tier<G: Solvable>(
         // Left by a run killed between the table's rename and this removal.
         remove_checkpoint(&checkpoint_path(out_dir, &name))?;
         remove_checkpoint(&compact_checkpoint_path(out_dir, &name))?;
+        remove_ooc_dir(&ooc_path(out_dir, &name))?;
         (summary, None, false)
+    } else if let TierMethod::OutOfCore { .. } = tier_method(game, t, options.compact, limit) {
+        let summary = solve_and_write_tier_ooc(game, t, children, out_dir, limit, progress)?;
+        (summary, None, true)
     } else if let TierMethod::Compact {
         kind,
         sparse_children,

@@ -2,6 +2,7 @@
 
 use super::{Compact, WORK_BYTES_PER_SLOT};
 use crate::error::{quote, Error, Result};
+use crate::retro::compact::ooc::ooc_part_bytes;
 use crate::retro::compact::CompactKind;
 use crate::retro::scope::{Scope, Solvable};
 use crate::retro::solver::SPARSE_BYTES_PER_64_SLOTS;
@@ -207,7 +208,7 @@ pub(crate) fn compact_memory<G: TierGame>(
         "index slots",
     )?;
     let kids = if sparse {
-        Some(kid_slots / 64 * SPARSE_BYTES_PER_64_SLOTS + SPARSE_BYTES_PER_64_SLOTS)
+        Some(sparse_bytes(kid_slots))
     } else {
         kid_slots.checked_mul(2)
     };
@@ -235,6 +236,14 @@ pub enum TierMethod {
         /// The children's records held sparse (`sparse_children`).
         sparse_children: bool,
     },
+    /// Out of core: the compact solver's counted kind with the tier's bytes in
+    /// this many parts on disk, one in memory at a time, the children's
+    /// records held sparse (where not even the plain compact solver with
+    /// sparse children fits the limit).
+    OutOfCore {
+        /// Parts of the tier (fewest that fit the limit).
+        parts: usize,
+    },
 }
 
 impl TierMethod {
@@ -245,7 +254,7 @@ impl TierMethod {
             TierMethod::Compact {
                 sparse_children: true,
                 ..
-            }
+            } | TierMethod::OutOfCore { .. }
         )
     }
 }
@@ -267,6 +276,10 @@ impl std::fmt::Display for TierMethod {
                     ""
                 }
             ),
+            TierMethod::OutOfCore { parts } => write!(
+                f,
+                "out of core: compact solver (two bytes a slot) in {parts} parts on disk, one in memory at a time, child records held sparse"
+            ),
         }
     }
 }
@@ -285,10 +298,46 @@ pub(crate) fn tier_method<G: TierGame>(
         return TierMethod::Full;
     }
     let sparse = sparse_children(game, tier, compact, limit);
+    let kind = compact_kind(game, tier, limit, sparse);
+    let over = limit.filter(|&l| compact_memory(game, tier, kind, sparse).is_ok_and(|m| m > l));
+    if let Some(parts) =
+        over.and_then(|l| ooc_parts(game.tier_size(tier), sparse_estimate(game, tier)?, l))
+    {
+        return TierMethod::OutOfCore { parts };
+    }
     TierMethod::Compact {
-        kind: compact_kind(game, tier, limit, sparse),
+        kind,
         sparse_children: sparse,
     }
+}
+
+/// Most parts an out-of-core tier is cut into.
+const MAX_OOC_PARTS: u64 = 4096;
+
+/// The fewest parts (two or more) of a tier of `slots` slots solved out of
+/// core beside `kids` bytes of child records within `limit`, if any.
+pub(crate) fn ooc_parts(slots: u64, kids: u64, limit: u64) -> Option<usize> {
+    let most = slots.div_ceil(1 << 12).min(MAX_OOC_PARTS);
+    (2..=most)
+        .find(|&p| kids.saturating_add(ooc_part_bytes(slots, p)) <= limit)
+        .map(|p| p as usize)
+}
+
+/// The planned bytes of `tier`'s children held sparse (before their decided records).
+fn sparse_estimate<G: TierGame>(game: &G, tier: G::Tier) -> Option<u64> {
+    let kid_slots = checked_total(
+        game.stored_children(tier)
+            .into_iter()
+            .map(|c| game.tier_size(c)),
+        "index slots",
+    )
+    .ok()?;
+    Some(sparse_bytes(kid_slots))
+}
+
+/// Planned bytes of `slots` child slots held sparse, before their decided records.
+fn sparse_bytes(slots: u64) -> u64 {
+    slots / 64 * SPARSE_BYTES_PER_64_SLOTS + SPARSE_BYTES_PER_64_SLOTS
 }
 
 /// The planned bytes of `tier` solved by `method` (sparse children before
@@ -304,6 +353,11 @@ pub(crate) fn method_memory<G: TierGame>(
             kind,
             sparse_children,
         } => compact_memory(game, tier, kind, sparse_children),
+        TierMethod::OutOfCore { parts } => sparse_estimate(game, tier)
+            .and_then(|k| k.checked_add(ooc_part_bytes(game.tier_size(tier), parts as u64)))
+            .ok_or_else(|| {
+                Error::Memory("too large: the memory estimate does not fit in 64 bits".into())
+            }),
     }
 }
 
@@ -485,7 +539,16 @@ pub(crate) fn check_memory_serial<G: Solvable>(
     } else {
         (need, how)
     };
-    if need > limit {
+    // Past that, a tier may go out of core (its parts on disk): the plan fits
+    // when every tier fits one way.
+    let fits_out_of_core = || {
+        !plan.waves.is_empty()
+            && plan.waves.iter().flatten().all(|&t| {
+                let m = tier_method(game, t, compact, Some(limit));
+                method_memory(game, t, m).is_ok_and(|b| b <= limit)
+            })
+    };
+    if need > limit && (compact == Compact::Never || !fits_out_of_core()) {
         return Err(Error::Memory(format!(
             "{} ({} scope) needs about {} even one tier at a time{how}, but the limit is {}; raise --memory or choose a smaller scope",
             game.rules_string(),

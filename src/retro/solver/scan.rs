@@ -30,6 +30,11 @@ pub(in crate::retro) struct Exits {
 }
 
 impl Exits {
+    /// Slowest loss through an exit (0: none).
+    pub(in crate::retro) fn loss(&self) -> u32 {
+        self.loss
+    }
+
     /// Folds in a child's value (from the child's side to move's view).
     fn add(&mut self, value: Value, d: u32) {
         match value {

@@ -55,7 +55,16 @@ pub(super) fn stream_table<W: Write + std::io::Seek>(
         let compressed: Vec<Vec<u8>> = (first..last)
             .into_par_iter()
             .map(|k| {
-                let chunk = block(k * per..((k + 1) * per).min(len));
+                let want = ((k + 1) * per).min(len) - k * per;
+                let chunk = block(k * per..k * per + want);
+                if chunk.len() != want {
+                    // A source that could not give its records (an unreadable
+                    // part of an out-of-core tier): no table is written.
+                    return Err(corrupt(format!(
+                        "block {k}: {} records given for {want}",
+                        chunk.len()
+                    )));
+                }
                 let mut raw = Vec::with_capacity(chunk.len() * 2);
                 raw.extend(chunk.iter().map(|r| r.to_le_bytes()[0]));
                 raw.extend(chunk.iter().map(|r| r.to_le_bytes()[1]));

@@ -1,0 +1,624 @@
+//! Tiers larger than memory: the compact solver's counted kind (two bytes a
+//! slot) with the tier's bytes in parts on disk, one part in memory at a time
+//! (issue 40). The files are described in [`files`].
+//!
+//! The algorithm is the compact solver's ([`super`]), pass by pass:
+//! 1. **Scan**, part after part: each part's slots scanned as the compact
+//!    solver scans them (exits read from the child tiers, held in memory), the
+//!    part written to disk.
+//! 2. **Passes** `d = 0, 1, …` (the smallest distance some part holds, or
+//!    `d + 1` while updates wait). In a pass, each part that holds slots at `d`
+//!    or has updates waiting is read, applies its waiting updates (in the order
+//!    of the pass that made them), then propagates its slots at `d` as the
+//!    compact solver does: a loss makes each open predecessor a win at `d + 1`,
+//!    a win takes its edges off each undecided predecessor's counter, and a
+//!    counter reaching zero is a loss at `max(d + 1, the slowest exit loss)`:
+//!    every in-tier child is then a win decided at `d` or before, the last at
+//!    `d`. A predecessor in another part becomes an update record in a file for
+//!    that part, applied when that part is next read: later in this pass, or in
+//!    the next (its effects are all at `d + 1` or later, so the order of the
+//!    pass is kept). The part is written back.
+//! 3. What is left undecided is a draw; the table is written part by part.
+//!
+//! The records equal the compact and full solvers' (the tests compare them):
+//! values and distances are a function of the game graph, the losses of a
+//! level commute with its wins (a position with a lost child never has its
+//! counter reach zero), and updates are applied in the order of their levels,
+//! so a counter reaches zero at the level of its slowest in-tier child.
+//!
+//! Only the counted kind is done out of core: a counter reaching zero needs no
+//! in-tier child's byte, so no part reads another's bytes. A position with more
+//! than 254 in-tier moves (a counter a byte cannot hold) is refused.
+//!
+//! **Resuming.** Every file is written to a temporary file and renamed; a
+//! part's checkpoint says the last pass it finished. Its update files are
+//! written before it, and the files it applied are removed after it, so a run
+//! killed anywhere resumes: a part not yet written is redone from its previous
+//! bytes with the same updates, one written is skipped and the updates it
+//! applied are removed. `--memory` bounds one part's bytes, the children's
+//! records and the buffers.
+
+mod files;
+mod pass;
+
+use super::checkpoint;
+use super::{
+    level_of, of_record, pending, record, Boundary, Bytes, CompactKind, CHUNK, SATURATED,
+    SET_WORDS, UNKNOWN,
+};
+use crate::error::{Error, Result};
+use crate::progress::{stop_requested, Progress};
+use crate::retro::solver::checkpoint::Identity;
+use crate::retro::solver::{scan_position, ChildValues, Scanned, Scratch, TierStats};
+use crate::tier::{decode, Outcomes, TierGame};
+use files::{
+    has_state, list_updates, part_path, read_state, remove, remove_update, write_state, Layout,
+    Passes, SLOT_BITS, SLOT_MASK, WRITE_BUFFER,
+};
+use pass::pass_part;
+use rayon::prelude::*;
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Bytes an out-of-core solve needs beside one part's bytes and the children:
+/// a write buffer per update file, the jobs' buffers (up to eight threads at
+/// `JOB_RECORDS` records each) and the reading of updates.
+pub(crate) fn ooc_overhead(parts: u64) -> u64 {
+    (parts + 12) * WRITE_BUFFER as u64
+}
+
+/// Bytes of one part of `slots / parts` slots (two a slot, distance sets).
+pub(crate) fn ooc_part_bytes(slots: u64, parts: u64) -> u64 {
+    let share = slots.div_ceil(parts.max(1)).div_ceil(CHUNK as u64) * CHUNK as u64;
+    share * 2 + share / 256 + ooc_overhead(parts)
+}
+
+/// How an out-of-core tier is solved.
+#[derive(Clone, Debug)]
+pub(crate) struct OocOptions {
+    /// Its directory (`DIR/<tier>.ooc`).
+    pub dir: PathBuf,
+    /// Number of parts.
+    pub parts: usize,
+    /// Test hook: stop with [`Error::Interrupted`] right after this many parts
+    /// were written in this run (as a kill there would: nothing after it done).
+    pub stop_after_writes: Option<u64>,
+}
+
+/// What an out-of-core solve did (this run's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OocReport {
+    /// Parts of the tier.
+    pub parts: usize,
+    /// Parts read (a pass's and the table's reads).
+    pub reads: u64,
+    /// Parts written.
+    pub writes: u64,
+    /// Bytes of the part files written.
+    pub bytes_written: u64,
+    /// Bytes of update files written.
+    pub update_bytes: u64,
+    /// Passes that read some part.
+    pub passes: u32,
+    /// Whether this run went on from an earlier one's files.
+    pub resumed: bool,
+}
+
+/// A tier solved out of core: its records are read back part by part.
+pub(crate) struct OocTier {
+    dir: PathBuf,
+    layout: Layout,
+    rules: String,
+    fingerprint: u64,
+    name: String,
+    /// Outcome counts and levels.
+    pub stats: TierStats,
+    /// Seconds this run spent.
+    pub seconds: f64,
+    /// What this run did.
+    pub report: OocReport,
+    /// Parts read for the records (at most two kept).
+    cache: Mutex<Vec<(usize, Arc<Bytes>)>>,
+    /// The first error met while giving records.
+    failed: Mutex<Option<Error>>,
+}
+
+/// The identity of part `k` in its checkpoint.
+fn part_tier(name: &str, layout: &Layout, k: usize) -> String {
+    let r = layout.range(k);
+    format!(
+        "{name} part {k} of {} (slots {}..{})",
+        layout.parts, r.start, r.end
+    )
+}
+
+struct Run<'a, G: TierGame> {
+    game: &'a G,
+    tier: G::Tier,
+    children: &'a ChildValues<G::Tier>,
+    layout: Layout,
+    dir: &'a Path,
+    rules: String,
+    name: String,
+    /// Per part: the distances its chunks hold (union of their sets).
+    held: Vec<[u64; SET_WORDS]>,
+    /// Per part: the boundary's `from` (0 scanned, `d + 1` after pass `d`).
+    done: Vec<u32>,
+    /// Per part: whether its last pass found a slot.
+    found: Vec<bool>,
+    /// Update files on disk: (dest, level, producer).
+    updates: BTreeSet<(usize, u32, usize)>,
+    report: OocReport,
+    writes_left: Option<u64>,
+}
+
+impl<'a, G: TierGame> Run<'a, G> {
+    fn id_text(&self, k: usize) -> String {
+        part_tier(&self.name, &self.layout, k)
+    }
+
+    fn read(&mut self, k: usize, kind: CompactKind) -> Result<Option<(Bytes, Boundary)>> {
+        let tier = self.id_text(k);
+        let r = self.layout.range(k);
+        let id = Identity {
+            rules: &self.rules,
+            fingerprint: self.game.fingerprint(),
+            tier: &tier,
+            size: (r.end - r.start) as u64,
+        };
+        let got = checkpoint::read(&part_path(self.dir, k, self.layout.parts), &id, kind)?;
+        if got.is_some() {
+            self.report.reads += 1;
+        }
+        Ok(got.map(|s| (s.bytes, s.at)))
+    }
+
+    fn write(&mut self, k: usize, bytes: &Bytes, at: Boundary) -> Result<()> {
+        let tier = self.id_text(k);
+        let id = Identity {
+            rules: &self.rules,
+            fingerprint: self.game.fingerprint(),
+            tier: &tier,
+            size: bytes.len as u64,
+        };
+        let path = part_path(self.dir, k, self.layout.parts);
+        self.report.bytes_written += checkpoint::write(&path, &id, bytes, at)?;
+        self.report.writes += 1;
+        self.held[k] = held(bytes);
+        self.done[k] = at.from;
+        self.found[k] = at.levels > 0;
+        if let Some(left) = self.writes_left.as_mut() {
+            *left = left.saturating_sub(1);
+            if *left == 0 {
+                return Err(Error::Interrupted);
+            }
+        }
+        Ok(())
+    }
+
+    /// The updates waiting for part `k` at pass `d`: made before it in the
+    /// order of passes and parts.
+    fn waiting(&self, k: usize, d: u32) -> Vec<(usize, u32, usize)> {
+        self.updates
+            .range((k, 0, 0)..(k + 1, 0, 0))
+            .filter(|&&(_, l, p)| (l, p) < (d, k))
+            .copied()
+            .collect()
+    }
+
+    /// The next pass's distance from `from`: the smallest a part holds, or
+    /// `from` while updates wait (their effects are at `from` or later).
+    fn next_level(&self, from: u32) -> Option<u32> {
+        let all = self.held.iter().fold([0u64; SET_WORDS], |a, b| {
+            std::array::from_fn(|w| a[w] | b[w])
+        });
+        let held = (from..=super::MAX_COMPACT_DISTANCE).find(|&d| has(&all, d));
+        let waiting = (!self.updates.is_empty()).then_some(from);
+        match (held, waiting) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+fn has(set: &[u64; SET_WORDS], d: u32) -> bool {
+    set[d as usize / 64] >> (d % 64) & 1 != 0
+}
+
+fn held(bytes: &Bytes) -> [u64; SET_WORDS] {
+    bytes.sets.iter().fold([0u64; SET_WORDS], |a, s| {
+        std::array::from_fn(|w| a[w] | s[w].load(Ordering::Relaxed))
+    })
+}
+
+/// Solves `tier` out of core in `opts.parts` parts under `opts.dir`, resuming
+/// what an earlier run left there. The table is written by the caller
+/// ([`OocTier::records`]), which then removes the directory.
+pub(crate) fn solve_tier_ooc<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    opts: &OocOptions,
+    progress: &dyn Progress,
+) -> Result<OocTier> {
+    let started = Instant::now();
+    let size = game.tier_size(tier);
+    let name = game.tier_name(tier);
+    if size > SLOT_MASK {
+        return Err(Error::Memory(format!(
+            "tier {name} has {size} slots; the out-of-core solver's updates hold slots below 2^{SLOT_BITS}"
+        )));
+    }
+    let n = usize::try_from(size).map_err(|_| {
+        Error::Memory(format!(
+            "tier {name} has {size} slots, more than this machine can address"
+        ))
+    })?;
+    let layout = Layout::new(n, opts.parts);
+    let dir = opts.dir.as_path();
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    let mut run = Run {
+        game,
+        tier,
+        children,
+        layout,
+        dir,
+        rules: game.rules_string(),
+        name: name.clone(),
+        held: vec![[0; SET_WORDS]; layout.parts],
+        done: vec![0; layout.parts],
+        found: vec![false; layout.parts],
+        updates: BTreeSet::new(),
+        report: OocReport {
+            parts: layout.parts,
+            ..OocReport::default()
+        },
+        writes_left: opts.stop_after_writes,
+    };
+    let mut passes = match resume(&mut run, progress)? {
+        Some(p) => p,
+        None => {
+            scan_parts(&mut run, progress)?;
+            let p = Passes {
+                from: 0,
+                levels: 0,
+                current: None,
+            };
+            write_state(dir, &layout, &p)?;
+            p
+        }
+    };
+    progress.stage(
+        &format!("{name} propagate (out of core, {} parts)", layout.parts),
+        0,
+    );
+    loop {
+        if stop_requested() {
+            return Err(Error::Interrupted);
+        }
+        let d = match passes.current.or_else(|| run.next_level(passes.from)) {
+            Some(d) => d,
+            None => break,
+        };
+        if passes.current.is_none() {
+            passes.current = Some(d);
+            write_state(dir, &layout, &passes)?;
+        }
+        let mut read_any = false;
+        for k in 0..layout.parts {
+            if run.done[k] > d {
+                continue;
+            }
+            let waiting = run.waiting(k, d);
+            if waiting.is_empty() && !has(&run.held[k], d) {
+                continue;
+            }
+            if stop_requested() {
+                return Err(Error::Interrupted);
+            }
+            read_any = true;
+            pass_part(&mut run, k, d, &waiting, progress)?;
+        }
+        if read_any {
+            run.report.passes += 1;
+        }
+        let found = (0..layout.parts).any(|k| run.done[k] == d + 1 && run.found[k]);
+        passes = Passes {
+            from: d + 1,
+            levels: passes.levels + u32::from(found),
+            current: None,
+        };
+        write_state(dir, &layout, &passes)?;
+        progress.advance(1);
+        progress.message(&format!("distance {d}: done (out of core)"));
+    }
+    progress.finish_stage();
+    let mut tier_done = OocTier {
+        dir: dir.to_path_buf(),
+        layout,
+        rules: run.rules.clone(),
+        fingerprint: game.fingerprint(),
+        name,
+        stats: TierStats {
+            outcomes: Outcomes::default(),
+            levels: passes.levels,
+        },
+        seconds: 0.0,
+        report: OocReport::default(),
+        cache: Mutex::new(Vec::new()),
+        failed: Mutex::new(None),
+    };
+    let mut outcomes = Outcomes::default();
+    for k in 0..layout.parts {
+        let (bytes, _) = run
+            .read(k, CompactKind::Plain)?
+            .ok_or_else(|| missing(dir, k, layout.parts))?;
+        outcomes.merge(&count_outcomes(&bytes));
+    }
+    tier_done.stats.outcomes = outcomes;
+    tier_done.report = run.report;
+    tier_done.seconds = started.elapsed().as_secs_f64();
+    Ok(tier_done)
+}
+
+fn missing(dir: &Path, k: usize, parts: usize) -> Error {
+    Error::Internal(format!(
+        "part file {} is gone in the middle of an out-of-core solve",
+        part_path(dir, k, parts).display()
+    ))
+}
+
+fn count_outcomes(bytes: &Bytes) -> Outcomes {
+    (0..bytes.len.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut o = Outcomes::default();
+            for i in c * CHUNK..((c + 1) * CHUNK).min(bytes.len) {
+                if let Some((v, d)) = decode(record(bytes.load(i))) {
+                    o.add(v, d);
+                }
+            }
+            o
+        })
+        .reduce(Outcomes::default, |mut a, b| {
+            a.merge(&b);
+            a
+        })
+}
+
+/// Reads what an earlier run left: `Some` passes when the scan was finished
+/// (every part read back, the updates it applied removed), `None` to scan (the
+/// parts already scanned are kept). Anything unreadable starts the tier over.
+fn resume<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<Option<Passes>> {
+    let dir = run.dir;
+    let state = read_state(dir, &run.layout);
+    run.updates = list_updates(dir)?;
+    // A state of another layout (or none beside update files, which only
+    // passes make): files of another solve, not to be mixed with this one's.
+    if state.is_none() && (has_state(dir) || !run.updates.is_empty()) {
+        progress.note(&format!(
+            "{}: the out-of-core files in {} are of another layout; the tier starts over",
+            run.name,
+            dir.display()
+        ));
+        start_over(run)?;
+        return Ok(None);
+    }
+    let mut any = false;
+    for k in 0..run.layout.parts {
+        match run.read(k, CompactKind::Plain) {
+            Ok(Some((bytes, at))) => {
+                run.held[k] = held(&bytes);
+                run.done[k] = at.from;
+                run.found[k] = at.levels > 0;
+                any = true;
+            }
+            Ok(None) if state.is_none() => {}
+            Ok(None) | Err(_) => {
+                progress.note(&format!(
+                    "{}: the out-of-core files in {} are not whole; the tier starts over",
+                    run.name,
+                    dir.display()
+                ));
+                start_over(run)?;
+                return Ok(None);
+            }
+        }
+    }
+    if any {
+        run.report.resumed = true;
+        progress.note(&format!(
+            "{}: out of core, resumed from {} ({} parts)",
+            run.name,
+            dir.display(),
+            run.layout.parts
+        ));
+    }
+    // The updates each part applied before it was written are spent.
+    let spent: Vec<_> = run
+        .updates
+        .iter()
+        .filter(|&&(k, l, p)| run.done[k] > 0 && (l, p) < (run.done[k] - 1, k))
+        .copied()
+        .collect();
+    for u in spent {
+        remove_update(dir, u)?;
+        run.updates.remove(&u);
+    }
+    Ok(state)
+}
+
+/// Removes every file of the tier's directory.
+fn start_over<G: TierGame>(run: &mut Run<G>) -> Result<()> {
+    let dir = run.dir;
+    let io = |e| Error::io(format!("clearing {}", dir.display()), e);
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        remove(&entry.map_err(io)?.path())?;
+    }
+    run.updates.clear();
+    run.held.iter_mut().for_each(|h| *h = [0; SET_WORDS]);
+    run.done.iter_mut().for_each(|d| *d = 0);
+    Ok(())
+}
+
+/// Phase 1: every part not yet on disk scanned and written.
+fn scan_parts<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<()> {
+    let parts = run.layout.parts;
+    progress.stage(
+        &format!("{} scan (out of core, {parts} parts)", run.name),
+        run.layout.n as u64,
+    );
+    for k in 0..parts {
+        let r = run.layout.range(k);
+        if part_path(run.dir, k, parts).exists() {
+            progress.advance((r.end - r.start) as u64);
+            continue;
+        }
+        let bytes = Bytes::new(r.end - r.start, &run.name, CompactKind::Counted)?;
+        let chunks = (r.end - r.start).div_ceil(CHUNK);
+        (0..chunks).into_par_iter().try_for_each_init(
+            Scratch::new,
+            |scratch, c| -> Result<()> {
+                if stop_requested() {
+                    return Err(Error::Interrupted);
+                }
+                scan_chunk(run, &bytes, r.start, c, scratch)?;
+                progress.advance(((c + 1) * CHUNK).min(bytes.len) as u64 - (c * CHUNK) as u64);
+                Ok(())
+            },
+        )?;
+        let at = Boundary {
+            scanned: bytes.len as u64,
+            from: 0,
+            levels: 0,
+        };
+        run.write(k, &bytes, at)?;
+    }
+    progress.finish_stage();
+    Ok(())
+}
+
+/// The scan of local chunk `c` of a part starting at slot `lo`.
+fn scan_chunk<G: TierGame>(
+    run: &Run<G>,
+    bytes: &Bytes,
+    lo: usize,
+    c: usize,
+    scratch: &mut Scratch<G>,
+) -> Result<()> {
+    let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(bytes.len));
+    let (game, tier) = (run.game, run.tier);
+    let mut set = [0u64; SET_WORDS];
+    let mut visit = |index: u64, pos: &G::Pos| -> Result<()> {
+        let i = index as usize - lo;
+        let b = match scan_position(game, tier, pos, run.children, scratch, None)? {
+            Scanned::Final(r) => of_record(r)?,
+            Scanned::Inner(count, exits) => match exits.win {
+                Some(w) => pending(w)?,
+                None if exits.draw => super::ESCAPE,
+                None => {
+                    if count >= u32::from(SATURATED) {
+                        return Err(Error::Memory(format!(
+                            "position {} has {count} in-tier moves; the out-of-core solver keeps a counter byte (at most 254): solve tier {} in memory",
+                            game.format_position(pos),
+                            game.tier_name(tier)
+                        )));
+                    }
+                    if let Some(k) = bytes.count_at(i) {
+                        k.store(count as u8, Ordering::Relaxed);
+                    }
+                    UNKNOWN
+                }
+            },
+        };
+        if let Some(d) = level_of(b) {
+            set[d as usize / 64] |= 1 << (d % 64);
+        }
+        bytes.at(i).store(b, Ordering::Relaxed);
+        Ok(())
+    };
+    let range = (lo + start) as u64..(lo + end) as u64;
+    game.for_each_slot(tier, range, None, &mut visit)?;
+    for (k, &w) in set.iter().enumerate() {
+        bytes.sets[c][k].fetch_or(w, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+impl OocTier {
+    /// The records of `range`: read from the parts (at most two kept in
+    /// memory, states only). An error is kept ([`OocTier::take_error`]) and
+    /// gives no records, so a table written from them is refused.
+    pub(crate) fn records(&self, range: Range<usize>) -> Vec<u16> {
+        match self.try_records(range) {
+            Ok(r) => r,
+            Err(e) => {
+                if let Ok(mut f) = self.failed.lock() {
+                    f.get_or_insert(e);
+                }
+                Vec::new()
+            }
+        }
+    }
+
+    /// The first error [`OocTier::records`] met.
+    pub(crate) fn take_error(&self) -> Option<Error> {
+        self.failed.lock().ok().and_then(|mut f| f.take())
+    }
+
+    fn part(&self, k: usize) -> Result<Arc<Bytes>> {
+        let mut cache = self
+            .cache
+            .lock()
+            .map_err(|_| Error::Internal("the out-of-core part cache is poisoned".into()))?;
+        if let Some((_, b)) = cache.iter().find(|(j, _)| *j == k) {
+            return Ok(b.clone());
+        }
+        let tier = part_tier(&self.name, &self.layout, k);
+        let r = self.layout.range(k);
+        let id = Identity {
+            rules: &self.rules,
+            fingerprint: self.fingerprint,
+            tier: &tier,
+            size: (r.end - r.start) as u64,
+        };
+        let path = part_path(&self.dir, k, self.layout.parts);
+        let got = checkpoint::read(&path, &id, CompactKind::Plain)?
+            .ok_or_else(|| missing(&self.dir, k, self.layout.parts))?;
+        let b = Arc::new(got.bytes);
+        if cache.len() >= 2 {
+            cache.remove(0);
+        }
+        cache.push((k, b.clone()));
+        Ok(b)
+    }
+
+    fn try_records(&self, range: Range<usize>) -> Result<Vec<u16>> {
+        let mut out = Vec::with_capacity(range.len());
+        let mut i = range.start;
+        while i < range.end {
+            let k = self.layout.owner(i);
+            let r = self.layout.range(k);
+            let b = self.part(k)?;
+            let end = range.end.min(r.end);
+            out.extend((i..end).map(|j| record(b.load(j - r.start))));
+            i = end;
+        }
+        Ok(out)
+    }
+
+    /// Removes the tier's directory (its table is written).
+    pub(crate) fn remove_files(&self) -> Result<()> {
+        match std::fs::remove_dir_all(&self.dir) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(Error::io(format!("removing {}", self.dir.display()), e))
+            }
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! One pass of an out-of-core tier for one part: its waiting updates applied,
+//! its slots at the pass's distance propagated, its updates for the other
+//! parts written ([`super`] describes the algorithm).
+
+use super::files::{
+    read_updates, remove_update, Outboxes, JOB_RECORDS, LOST_CHILD, SLOT_BITS, SLOT_MASK,
+};
+use super::{missing, Run};
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::retro::compact::{loss, state, win, Boundary, Bytes, CompactKind, St, CHUNK, UNKNOWN};
+use crate::retro::solver::{
+    pred_classes, pred_edges, scan_position, PredScratch, Scanned, Scratch,
+};
+use crate::tier::TierGame;
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::atomic::Ordering;
+
+/// Buffers of one propagation job.
+struct Job<G: TierGame> {
+    pred: PredScratch<G>,
+    scan: Scratch<G>,
+    all: Vec<u64>,
+    losses: Vec<u64>,
+    wins: Vec<u64>,
+    edges: Vec<(u64, u16)>,
+    /// Update records for other parts, by part.
+    out: Vec<Vec<u64>>,
+}
+
+impl<G: TierGame> Job<G> {
+    fn new(parts: usize) -> Self {
+        Job {
+            pred: PredScratch::new(),
+            scan: Scratch::new(),
+            all: Vec::new(),
+            losses: Vec::new(),
+            wins: Vec::new(),
+            edges: Vec::new(),
+            out: vec![Vec::new(); parts],
+        }
+    }
+
+    fn flush(&mut self, boxes: &Outboxes) -> Result<()> {
+        for (dest, recs) in self.out.iter_mut().enumerate() {
+            boxes.put(dest, recs)?;
+            recs.clear();
+        }
+        Ok(())
+    }
+}
+
+/// One part in pass `d`: read, its waiting updates applied, its slots at `d`
+/// propagated, its updates for the other parts written, written back.
+pub(super) fn pass_part<G: TierGame>(
+    run: &mut Run<G>,
+    k: usize,
+    d: u32,
+    waiting: &[(usize, u32, usize)],
+    progress: &dyn Progress,
+) -> Result<()> {
+    let parts = run.layout.parts;
+    let (bytes, _) = run
+        .read(k, CompactKind::Counted)?
+        .ok_or_else(|| missing(run.dir, k, parts))?;
+    if bytes.kind() != CompactKind::Counted {
+        return Err(Error::Internal(format!(
+            "part {k} of the out-of-core tier {} has no counters",
+            run.name
+        )));
+    }
+    let lo = run.layout.range(k).start;
+    for &u in waiting {
+        let level = u.1;
+        let dir = run.dir;
+        read_updates(dir, u, &mut |recs| {
+            recs.par_iter()
+                .try_for_each_init(Scratch::new, |scan, &rec| {
+                    apply(run, &bytes, lo, rec, level, scan)
+                })
+        })?;
+    }
+    let boxes = Outboxes::new(run.dir, d, k, parts);
+    let chunks = bytes.chunks_at(d);
+    let found: usize = {
+        let r: &Run<G> = run;
+        chunks
+            .par_iter()
+            .map_init(
+                || Job::new(parts),
+                |job, &c| -> Result<usize> {
+                    let f = level_chunk(r, &bytes, &boxes, lo, c, d, job)?;
+                    job.flush(&boxes)?;
+                    Ok(f)
+                },
+            )
+            .try_reduce(|| 0, |a, b| Ok(a + b))?
+    };
+    let (made, update_bytes) = boxes.finish()?;
+    run.report.update_bytes += update_bytes;
+    run.updates.extend(made);
+    let at = Boundary {
+        scanned: bytes.len as u64,
+        from: d + 1,
+        levels: u32::from(found > 0),
+    };
+    // The test hook's stop comes right after the write, as a kill would:
+    // the updates applied are then still on disk (`resume` removes them).
+    run.write(k, &bytes, at)?;
+    for &u in waiting {
+        remove_update(run.dir, u)?;
+        run.updates.remove(&u);
+    }
+    progress.message(&format!(
+        "distance {d}: part {k} of {parts}, {found} positions (out of core)"
+    ));
+    Ok(())
+}
+
+/// One update record made at `level` for this part (slots from `lo`).
+fn apply<G: TierGame>(
+    run: &Run<G>,
+    bytes: &Bytes,
+    lo: usize,
+    rec: u64,
+    level: u32,
+    scan: &mut Scratch<G>,
+) -> Result<()> {
+    let q = (rec & SLOT_MASK) as usize;
+    let i = q
+        .checked_sub(lo)
+        .filter(|&i| i < bytes.len)
+        .ok_or_else(|| {
+            Error::Internal(format!(
+                "an update for slot {q} reached the part of slots {lo}..{} of tier {}",
+                lo + bytes.len,
+                run.name
+            ))
+        })?;
+    if rec & LOST_CHILD != 0 {
+        win_if_open(bytes, i, level + 1)
+    } else {
+        let e = ((rec >> SLOT_BITS) & 0xff) as u8;
+        take_edges(run, bytes, lo, i, e, level, scan)
+    }
+}
+
+/// Slot `i` wins at `next` unless decided or won sooner.
+fn win_if_open(bytes: &Bytes, i: usize, next: u32) -> Result<()> {
+    let to = win(next)?;
+    loop {
+        let b = bytes.load(i);
+        let open = match state(b) {
+            St::Unknown | St::Escape => true,
+            St::Pending(p) => p > next,
+            _ => false,
+        };
+        if !open {
+            return Ok(());
+        }
+        if bytes.swap(i, b, to) {
+            bytes.mark(i, next);
+            return Ok(());
+        }
+    }
+}
+
+/// A child of slot `i` won at `level` takes `e` edges off its counter; at zero
+/// the slot is lost at `max(level + 1, its slowest exit loss)`.
+fn take_edges<G: TierGame>(
+    run: &Run<G>,
+    bytes: &Bytes,
+    lo: usize,
+    i: usize,
+    e: u8,
+    level: u32,
+    scan: &mut Scratch<G>,
+) -> Result<()> {
+    if e == 0 || bytes.load(i) != UNKNOWN {
+        return Ok(());
+    }
+    let Some(counter) = bytes.count_at(i) else {
+        return Ok(());
+    };
+    let before = counter
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |c| c.checked_sub(e))
+        .map_err(|c| {
+            Error::Internal(format!(
+                "out-of-core counter of slot {} of tier {} below its edges ({c} < {e})",
+                lo + i,
+                run.name
+            ))
+        })?;
+    if before != e {
+        return Ok(());
+    }
+    let q = (lo + i) as u64;
+    let pos = run.game.unrank(run.tier, q).ok_or_else(|| {
+        Error::Internal(format!("slot {q} of tier {} holds no position", run.name))
+    })?;
+    let exits = match scan_position(run.game, run.tier, &pos, run.children, scan, None)? {
+        Scanned::Inner(_, exits) => exits,
+        Scanned::Final(_) => {
+            return Err(Error::Internal(format!(
+                "slot {q} of tier {} was undecided but its position is final",
+                run.name
+            )))
+        }
+    };
+    let m = (level + 1).max(exits.loss());
+    if bytes.swap(i, UNKNOWN, loss(m)?) {
+        bytes.mark(i, m);
+    }
+    Ok(())
+}
+
+/// The slots of local chunk `c` of a part (from slot `lo`) at level `d`:
+/// pending wins made final, losses and wins propagated, updates for other
+/// parts through `job.out` into `boxes`.
+fn level_chunk<G: TierGame>(
+    run: &Run<G>,
+    bytes: &Bytes,
+    boxes: &Outboxes,
+    lo: usize,
+    c: usize,
+    d: u32,
+    job: &mut Job<G>,
+) -> Result<usize> {
+    let (game, tier) = (run.game, run.tier);
+    let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(bytes.len));
+    job.losses.clear();
+    job.wins.clear();
+    let win_d = win(d)?;
+    for i in start..end {
+        let b = bytes.load(i);
+        let to = match state(b) {
+            St::Loss(x) if x == d => &mut job.losses,
+            St::Win(x) if x == d => &mut job.wins,
+            St::Pending(x) if x == d => {
+                bytes.at(i).store(win_d, Ordering::Relaxed);
+                &mut job.wins
+            }
+            _ => continue,
+        };
+        let g = (lo + i) as u64;
+        if game.may_have_unmoves(tier, g) {
+            to.push(g);
+        }
+    }
+    let found = job.losses.len() + job.wins.len();
+    let range: Range<usize> = lo..lo + bytes.len;
+    job.all.clear();
+    for &c in &job.losses {
+        pred_classes(game, tier, c, &mut job.pred, &mut job.all);
+    }
+    job.all.sort_unstable();
+    job.all.dedup();
+    for x in 0..job.all.len() {
+        let q = job.all[x] as usize;
+        if range.contains(&q) {
+            win_if_open(bytes, q - lo, d + 1)?;
+        } else {
+            job.out[run.layout.owner(q)].push(q as u64 | LOST_CHILD);
+        }
+    }
+    job.flush(boxes)?;
+    for w in 0..job.wins.len() {
+        job.edges.clear();
+        pred_edges(game, tier, job.wins[w], &mut job.pred, &mut job.edges);
+        for x in 0..job.edges.len() {
+            let (q, e) = job.edges[x];
+            let e = u8::try_from(e).map_err(|_| {
+                Error::Internal(format!(
+                    "{e} edges into one class from slot {q} of tier {}",
+                    run.name
+                ))
+            })?;
+            let q = q as usize;
+            if range.contains(&q) {
+                take_edges(run, bytes, lo, q - lo, e, d, &mut job.scan)?;
+            } else if e > 0 {
+                job.out[run.layout.owner(q)].push(q as u64 | u64::from(e) << SLOT_BITS);
+            }
+        }
+        if job.out.iter().map(Vec::len).sum::<usize>() >= JOB_RECORDS {
+            job.flush(boxes)?;
+        }
+    }
+    Ok(found)
+}

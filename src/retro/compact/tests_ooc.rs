@@ -1,0 +1,218 @@
+//! The out-of-core solver against the full solver: the same records and
+//! statistics on the differential cases (kaooa, the 37-point board with three
+//! and four cows, Bagh-Chal, Caikabōraḍa 2,0) in 2 and 3 parts; a solve
+//! killed after any part write resumes to the same records; damaged files
+//! start the tier over; an unreadable part gives no table; and the driver
+//! takes a tier out of core where not even the compact solver fits `--memory`.
+
+use super::ooc::{solve_tier_ooc, OocOptions};
+use crate::error::Error;
+use crate::progress::NoProgress;
+use crate::retro::compact::tests_checkpoint::{temp_dir, tier_of};
+use crate::retro::compact::{solve_tier_compact, CompactKind};
+use crate::retro::driver::{load_records, plan, solve, tier_method, Compact, TierMethod};
+use crate::retro::{solve_tier_with, Absorb, ChildValues, Scope, Solvable, SolveOptions, TierGame};
+use std::path::Path;
+use std::sync::Arc;
+
+fn opts(dir: &Path, parts: usize, stop: Option<u64>) -> OocOptions {
+    OocOptions {
+        dir: dir.to_path_buf(),
+        parts,
+        stop_after_writes: stop,
+    }
+}
+
+/// Every tier of `scope` out of core in each of `parts` against the full
+/// solver; returns how many (tier, parts) solves had more than one part.
+fn same_as_full<G: Solvable>(game: &G, scope: &Scope, parts: &[usize], tag: &str) -> usize {
+    let dir = temp_dir(tag);
+    let plan = plan(game, scope).unwrap();
+    let mut all = ChildValues::new();
+    let mut split = 0;
+    for &t in plan.waves.iter().flatten() {
+        let want = solve_tier_with(game, t, &all, &NoProgress, Absorb::Hint).unwrap();
+        let mut children = ChildValues::new();
+        for c in game.stored_children(t) {
+            children.insert_records(c, all.records(c).unwrap().clone());
+        }
+        for &p in parts {
+            let d = dir.join(format!("{}-{p}", game.tier_name(t)));
+            let got = solve_tier_ooc(game, t, &children, &opts(&d, p, None), &NoProgress).unwrap();
+            let n = game.tier_size(t) as usize;
+            let recs = got.records(0..n);
+            assert!(got.take_error().is_none());
+            assert!(
+                recs == want.records,
+                "{tag} tier {} in {p} parts: records differ at slot {:?}",
+                game.tier_name(t),
+                recs.iter().zip(&want.records).position(|(a, b)| a != b)
+            );
+            // The outcomes of the full solver; the levels counted as the
+            // compact solver counts them (the full one skips small tiers').
+            assert_eq!(
+                got.stats.outcomes,
+                want.stats.outcomes,
+                "{tag} {}",
+                game.tier_name(t)
+            );
+            let compact = solve_tier_compact(game, t, &children, CompactKind::Counted, &NoProgress);
+            assert_eq!(got.stats.levels, compact.unwrap().stats.levels);
+            if got.report.parts > 1 {
+                split += 1;
+                assert!(got.report.update_bytes > 0 || got.stats.levels == 0);
+            }
+            got.remove_files().unwrap();
+            assert!(!d.exists());
+        }
+        all.insert(t, Arc::new(want.records));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    split
+}
+
+#[test]
+fn out_of_core_records_equal_the_full_solver_s() {
+    let kaooa = crate::hunt::from_spec("kaooa").unwrap();
+    // Kaooa's tiers are a chunk or two (4,096 slots each): mostly one part.
+    same_as_full(&kaooa, &Scope::Whole, &[2, 3], "kaooa");
+    let mogol = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
+    assert!(same_as_full(&mogol, &Scope::MaxPrey(3), &[2, 3], "mogol") > 0);
+    let bagh = crate::hunt::from_spec("bagh-chal,prey=3,hunter_win=captures>=2").unwrap();
+    assert!(same_as_full(&bagh, &Scope::Movement, &[3], "bagh") > 0);
+    let caik = crate::tafl::from_spec("caikaboroda").unwrap();
+    let scope = Scope::Material {
+        attackers: 2,
+        defenders: 0,
+    };
+    assert!(same_as_full(&caik, &scope, &[2, 3], "caik") > 0);
+}
+
+#[test]
+fn a_killed_out_of_core_tier_resumes_to_the_same_records() {
+    let g = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
+    let (t, children, want) = tier_of(&g, &Scope::MaxPrey(3), "h0p0c21");
+    let n = want.len();
+    let dir = temp_dir("ooc-resume");
+    let whole = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &NoProgress).unwrap();
+    let writes = whole.report.writes;
+    assert!(writes > 10, "{writes} part writes");
+    whole.remove_files().unwrap();
+    // In the scan, right after it, early in the passes, in the middle, at the end.
+    for stop in [1, 3, 4, 5, writes / 2, writes - 1] {
+        let first = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, Some(stop)), &NoProgress);
+        assert!(matches!(first, Err(Error::Interrupted)), "stop {stop}");
+        if stop + 3 < writes {
+            // Killed twice: the second run stopped too, a little later.
+            let again = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, Some(2)), &NoProgress);
+            assert!(matches!(again, Err(Error::Interrupted)), "stop {stop}");
+        }
+        let res = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &NoProgress).unwrap();
+        assert!(res.report.resumed, "stop {stop}");
+        assert!(
+            res.records(0..n) == want,
+            "stopped after {stop} writes: records differ"
+        );
+        assert_eq!(res.stats, whole.stats, "stop {stop}");
+        res.remove_files().unwrap();
+    }
+    // A decisive tier (two cows: one capture wins), killed after every write:
+    // here an update applied twice would decide a slot wrongly.
+    let (t2, children2, want2) = tier_of(&g, &Scope::MaxPrey(3), "h0p0c22");
+    let whole2 = solve_tier_ooc(&g, t2, &children2, &opts(&dir, 3, None), &NoProgress).unwrap();
+    let writes2 = whole2.report.writes;
+    whole2.remove_files().unwrap();
+    for stop in 1..writes2 {
+        let first = solve_tier_ooc(&g, t2, &children2, &opts(&dir, 3, Some(stop)), &NoProgress);
+        assert!(matches!(first, Err(Error::Interrupted)), "stop {stop}");
+        let res = solve_tier_ooc(&g, t2, &children2, &opts(&dir, 3, None), &NoProgress).unwrap();
+        assert!(
+            res.records(0..want2.len()) == want2,
+            "h0p0c22 stopped after {stop} writes"
+        );
+        res.remove_files().unwrap();
+    }
+    // A damaged part: the tier starts over, and is right.
+    let first = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, Some(7)), &NoProgress);
+    assert!(matches!(first, Err(Error::Interrupted)));
+    let part = dir.join("part-1of3");
+    let mut bytes = std::fs::read(&part).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x55;
+    std::fs::write(&part, bytes).unwrap();
+    let res = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &NoProgress).unwrap();
+    assert!(!res.report.resumed);
+    assert!(
+        res.records(0..n) == want,
+        "after a damaged part: records differ"
+    );
+    // Another layout's files are not read: four parts start over.
+    let res4 = solve_tier_ooc(&g, t, &children, &opts(&dir, 4, None), &NoProgress).unwrap();
+    assert!(res4.records(0..n) == want);
+    // An unreadable part gives no records, and a table written from them is refused.
+    std::fs::write(dir.join("part-2of4"), b"not a part").unwrap();
+    let table = dir.join("t.hst");
+    let meta = crate::retro::driver::tier_meta(&g, "h0p0c21", n, &res4.stats, 0, 0.0).unwrap();
+    let written = crate::table::write_table_from(&table, &meta, n, &|r| res4.records(r));
+    assert!(written.is_err());
+    assert!(res4.take_error().is_some());
+    assert!(!table.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Below the compact solver's need with sparse children, the driver solves
+/// the largest tier out of core; its table's records equal a solve in memory,
+/// and the out-of-core files are gone.
+#[test]
+fn the_driver_goes_out_of_core_below_the_compact_need() {
+    let g = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
+    let scope = Scope::MaxPrey(3);
+    let p = plan(&g, &scope).unwrap();
+    let t = *p
+        .waves
+        .iter()
+        .flatten()
+        .max_by_key(|&&t| g.tier_size(t))
+        .unwrap();
+    let sparse = crate::retro::driver::method_memory(
+        &g,
+        t,
+        TierMethod::Compact {
+            kind: CompactKind::Plain,
+            sparse_children: true,
+        },
+    )
+    .unwrap();
+    let limit = sparse - 1;
+    let m = tier_method(&g, t, Compact::Auto, Some(limit));
+    assert!(matches!(m, TierMethod::OutOfCore { .. }), "{m:?}");
+    assert!(m.to_string().contains("out of core"));
+    // Just above, the compact solver takes it.
+    assert!(matches!(
+        tier_method(&g, t, Compact::Auto, Some(sparse)),
+        TierMethod::Compact { .. }
+    ));
+    let dir = temp_dir("ooc-driver");
+    let (a, b) = (dir.join("mem"), dir.join("ooc"));
+    solve(&g, &scope, &a, &SolveOptions::default(), &NoProgress).unwrap();
+    let low = SolveOptions {
+        memory_limit: Some(limit),
+        ..SolveOptions::default()
+    };
+    solve(&g, &scope, &b, &low, &NoProgress).unwrap();
+    for &t in p.waves.iter().flatten() {
+        assert!(load_records(&g, &a, t).unwrap() == load_records(&g, &b, t).unwrap());
+    }
+    assert!(!b.join(format!("{}.ooc", g.tier_name(t))).exists());
+    // Never: refused as before.
+    let never = SolveOptions {
+        memory_limit: Some(limit),
+        compact: Compact::Never,
+        ..SolveOptions::default()
+    };
+    assert!(matches!(
+        solve(&g, &scope, &dir.join("never"), &never, &NoProgress),
+        Err(Error::Memory(_))
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}
