@@ -31,7 +31,7 @@
 //! than 254 in-tier moves (a counter a byte cannot hold) is refused.
 //!
 //! **Resuming.** Every file is written to a temporary file and renamed; a
-//! part's checkpoint says the last pass it finished. Its update files are
+//! part's file ([`store`]) says the last pass it finished. Its update files are
 //! written before it, and the files it applied are removed after it, so a run
 //! killed anywhere resumes: a part not yet written is redone from its previous
 //! bytes with the same updates, one written is skipped and the updates it
@@ -40,8 +40,8 @@
 
 mod files;
 mod pass;
+mod store;
 
-use super::checkpoint;
 use super::{
     level_of, of_record, pending, record, Boundary, Bytes, CompactKind, CHUNK, SATURATED,
     SET_WORDS, UNKNOWN,
@@ -161,7 +161,7 @@ impl<'a, G: TierGame> Run<'a, G> {
         part_tier(&self.name, &self.layout, k)
     }
 
-    fn read(&mut self, k: usize, kind: CompactKind) -> Result<Option<(Bytes, Boundary)>> {
+    fn read(&mut self, k: usize, kind: CompactKind) -> Result<Option<store::Part>> {
         let tier = self.id_text(k);
         let r = self.layout.range(k);
         let id = Identity {
@@ -170,14 +170,22 @@ impl<'a, G: TierGame> Run<'a, G> {
             tier: &tier,
             size: (r.end - r.start) as u64,
         };
-        let got = checkpoint::read(&part_path(self.dir, k, self.layout.parts), &id, kind)?;
+        let got = store::read(&part_path(self.dir, k, self.layout.parts), &id, kind)?;
         if got.is_some() {
             self.report.reads += 1;
         }
-        Ok(got.map(|s| (s.bytes, s.at)))
+        Ok(got)
     }
 
-    fn write(&mut self, k: usize, bytes: &Bytes, at: Boundary) -> Result<()> {
+    /// Writes part `k` (with `keep`, the segments a pass left alone keep
+    /// their compressed bytes); the test hook may stop right after.
+    fn write(
+        &mut self,
+        k: usize,
+        bytes: &Bytes,
+        at: Boundary,
+        keep: Option<(&store::Dirty, &[store::Frame])>,
+    ) -> Result<()> {
         let tier = self.id_text(k);
         let id = Identity {
             rules: &self.rules,
@@ -186,7 +194,7 @@ impl<'a, G: TierGame> Run<'a, G> {
             size: bytes.len as u64,
         };
         let path = part_path(self.dir, k, self.layout.parts);
-        self.report.bytes_written += checkpoint::write(&path, &id, bytes, at)?;
+        self.report.bytes_written += store::write(&path, &id, bytes, at, keep)?;
         self.report.writes += 1;
         self.held[k] = held(bytes);
         self.done[k] = at.from;
@@ -355,9 +363,10 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
     };
     let mut outcomes = Outcomes::default();
     for k in 0..layout.parts {
-        let (bytes, _) = run
+        let bytes = run
             .read(k, CompactKind::Plain)?
-            .ok_or_else(|| missing(dir, k, layout.parts))?;
+            .ok_or_else(|| missing(dir, k, layout.parts))?
+            .bytes;
         outcomes.merge(&count_outcomes(&bytes));
     }
     tier_done.stats.outcomes = outcomes;
@@ -411,8 +420,9 @@ fn resume<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<Opti
     }
     let mut any = false;
     for k in 0..run.layout.parts {
-        match run.read(k, CompactKind::Plain) {
-            Ok(Some((bytes, at))) => {
+        // Counted: every frame checked, so a damaged part starts the tier over here.
+        match run.read(k, CompactKind::Counted) {
+            Ok(Some(store::Part { bytes, at, .. })) => {
                 run.held[k] = held(&bytes);
                 run.done[k] = at.from;
                 run.found[k] = at.levels > 0;
@@ -497,7 +507,7 @@ fn scan_parts<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<
             from: 0,
             levels: 0,
         };
-        run.write(k, &bytes, at)?;
+        run.write(k, &bytes, at, None)?;
     }
     progress.finish_stage();
     Ok(())
@@ -588,7 +598,7 @@ impl OocTier {
             size: (r.end - r.start) as u64,
         };
         let path = part_path(&self.dir, k, self.layout.parts);
-        let got = checkpoint::read(&path, &id, CompactKind::Plain)?
+        let got = store::read(&path, &id, CompactKind::Plain)?
             .ok_or_else(|| missing(&self.dir, k, self.layout.parts))?;
         let b = Arc::new(got.bytes);
         if cache.len() >= 2 {

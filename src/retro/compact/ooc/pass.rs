@@ -5,6 +5,7 @@
 use super::files::{
     read_updates, remove_update, Outboxes, JOB_RECORDS, LOST_CHILD, SLOT_BITS, SLOT_MASK,
 };
+use super::store::Dirty;
 use super::{missing, Run};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
@@ -61,9 +62,11 @@ pub(super) fn pass_part<G: TierGame>(
     progress: &dyn Progress,
 ) -> Result<()> {
     let parts = run.layout.parts;
-    let (bytes, _) = run
+    let part = run
         .read(k, CompactKind::Counted)?
         .ok_or_else(|| missing(run.dir, k, parts))?;
+    let bytes = &part.bytes;
+    let dirty = Dirty::new(bytes);
     if bytes.kind() != CompactKind::Counted {
         return Err(Error::Internal(format!(
             "part {k} of the out-of-core tier {} has no counters",
@@ -77,7 +80,7 @@ pub(super) fn pass_part<G: TierGame>(
         read_updates(dir, u, &mut |recs| {
             recs.par_iter()
                 .try_for_each_init(Scratch::new, |scan, &rec| {
-                    apply(run, &bytes, lo, rec, level, scan)
+                    apply(run, bytes, &dirty, lo, rec, level, scan)
                 })
         })?;
     }
@@ -90,7 +93,7 @@ pub(super) fn pass_part<G: TierGame>(
             .map_init(
                 || Job::new(parts),
                 |job, &c| -> Result<usize> {
-                    let f = level_chunk(r, &bytes, &boxes, lo, c, d, job)?;
+                    let f = level_chunk(r, bytes, &dirty, &boxes, lo, c, d, job)?;
                     job.flush(&boxes)?;
                     Ok(f)
                 },
@@ -107,7 +110,7 @@ pub(super) fn pass_part<G: TierGame>(
     };
     // The test hook's stop comes right after the write, as a kill would:
     // the updates applied are then still on disk (`resume` removes them).
-    run.write(k, &bytes, at)?;
+    run.write(k, bytes, at, Some((&dirty, &part.frames)))?;
     for &u in waiting {
         remove_update(run.dir, u)?;
         run.updates.remove(&u);
@@ -122,6 +125,7 @@ pub(super) fn pass_part<G: TierGame>(
 fn apply<G: TierGame>(
     run: &Run<G>,
     bytes: &Bytes,
+    dirty: &Dirty,
     lo: usize,
     rec: u64,
     level: u32,
@@ -139,15 +143,15 @@ fn apply<G: TierGame>(
             ))
         })?;
     if rec & LOST_CHILD != 0 {
-        win_if_open(bytes, i, level + 1)
+        win_if_open(bytes, dirty, i, level + 1)
     } else {
         let e = ((rec >> SLOT_BITS) & 0xff) as u8;
-        take_edges(run, bytes, lo, i, e, level, scan)
+        take_edges(run, bytes, dirty, lo, i, e, level, scan)
     }
 }
 
 /// Slot `i` wins at `next` unless decided or won sooner.
-fn win_if_open(bytes: &Bytes, i: usize, next: u32) -> Result<()> {
+fn win_if_open(bytes: &Bytes, dirty: &Dirty, i: usize, next: u32) -> Result<()> {
     let to = win(next)?;
     loop {
         let b = bytes.load(i);
@@ -160,6 +164,7 @@ fn win_if_open(bytes: &Bytes, i: usize, next: u32) -> Result<()> {
             return Ok(());
         }
         if bytes.swap(i, b, to) {
+            dirty.mark(i);
             bytes.mark(i, next);
             return Ok(());
         }
@@ -168,9 +173,11 @@ fn win_if_open(bytes: &Bytes, i: usize, next: u32) -> Result<()> {
 
 /// A child of slot `i` won at `level` takes `e` edges off its counter; at zero
 /// the slot is lost at `max(level + 1, its slowest exit loss)`.
+#[allow(clippy::too_many_arguments)]
 fn take_edges<G: TierGame>(
     run: &Run<G>,
     bytes: &Bytes,
+    dirty: &Dirty,
     lo: usize,
     i: usize,
     e: u8,
@@ -192,6 +199,7 @@ fn take_edges<G: TierGame>(
                 run.name
             ))
         })?;
+    dirty.mark(i);
     if before != e {
         return Ok(());
     }
@@ -211,6 +219,7 @@ fn take_edges<G: TierGame>(
     let m = (level + 1).max(exits.loss());
     if bytes.swap(i, UNKNOWN, loss(m)?) {
         bytes.mark(i, m);
+        dirty.mark(i);
     }
     Ok(())
 }
@@ -218,9 +227,11 @@ fn take_edges<G: TierGame>(
 /// The slots of local chunk `c` of a part (from slot `lo`) at level `d`:
 /// pending wins made final, losses and wins propagated, updates for other
 /// parts through `job.out` into `boxes`.
+#[allow(clippy::too_many_arguments)]
 fn level_chunk<G: TierGame>(
     run: &Run<G>,
     bytes: &Bytes,
+    dirty: &Dirty,
     boxes: &Outboxes,
     lo: usize,
     c: usize,
@@ -239,6 +250,7 @@ fn level_chunk<G: TierGame>(
             St::Win(x) if x == d => &mut job.wins,
             St::Pending(x) if x == d => {
                 bytes.at(i).store(win_d, Ordering::Relaxed);
+                dirty.mark(i);
                 &mut job.wins
             }
             _ => continue,
@@ -259,7 +271,7 @@ fn level_chunk<G: TierGame>(
     for x in 0..job.all.len() {
         let q = job.all[x] as usize;
         if range.contains(&q) {
-            win_if_open(bytes, q - lo, d + 1)?;
+            win_if_open(bytes, dirty, q - lo, d + 1)?;
         } else {
             job.out[run.layout.owner(q)].push(q as u64 | LOST_CHILD);
         }
@@ -278,7 +290,7 @@ fn level_chunk<G: TierGame>(
             })?;
             let q = q as usize;
             if range.contains(&q) {
-                take_edges(run, bytes, lo, q - lo, e, d, &mut job.scan)?;
+                take_edges(run, bytes, dirty, lo, q - lo, e, d, &mut job.scan)?;
             } else if e > 0 {
                 job.out[run.layout.owner(q)].push(q as u64 | u64::from(e) << SLOT_BITS);
             }
