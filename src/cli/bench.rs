@@ -96,6 +96,11 @@ pub(crate) struct Args {
     /// same thread counts.
     #[arg(long)]
     pub compact: bool,
+    /// With --retro: also time the out-of-core solver in this many parts (its
+    /// files under DIR/.bench-ooc-<pid>, removed after) against the counted
+    /// compact solver in memory, with the bytes it wrote to disk.
+    #[arg(long, value_name = "PARTS", requires = "retro", value_parser = super::args::whole::<usize>(2, 4096, "parts"))]
+    pub out_of_core: Option<usize>,
     /// Benchmark the ladder's rungs instead, on these rules (repeatable):
     /// --games self-play games at each rung of --engines, one after another
     /// on one thread; games/s, plies/s and the load average beside them.

@@ -36,6 +36,12 @@ pub(crate) fn run(
             runs.push((Solver::Compact, t));
             runs.push((Solver::Counted, t));
         }
+        if let Some(parts) = args.out_of_core {
+            if !args.compact {
+                runs.push((Solver::Counted, t));
+            }
+            runs.push((Solver::OutOfCore(parts), t));
+        }
     }
     let game = AnyGame::parse(rules)?;
     let report = huntsolve::with_game!(&game, g => bench_game(g, tiers, dir, &runs, progress))?;
@@ -64,12 +70,12 @@ fn bench_game<G: Solvable>(
 fn print_report(r: &BenchReport, counts: &[usize], baseline: bool, compact: bool) -> Result<()> {
     println(&format!("retrograde solver benchmark: {}", r.rules))?;
     println(&format!(
-        "{:<10} {:<10} {:>7} {:>13} {:>9} {:>9} {:>13}",
+        "{:<10} {:<11} {:>7} {:>13} {:>9} {:>9} {:>13}",
         "tier", "solver", "threads", "slots", "wall s", "cpu s", "slots/s"
     ))?;
     for x in &r.runs {
         println(&format!(
-            "{:<10} {:<10} {:>7} {:>13} {:>9.2} {:>9} {:>13.0}",
+            "{:<10} {:<11} {:>7} {:>13} {:>9.2} {:>9} {:>13.0}",
             x.tier,
             x.solver.name(),
             x.threads,
@@ -164,6 +170,28 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool, compact: bool
                 ))?;
             }
         }
+    }
+    for x in r
+        .runs
+        .iter()
+        .filter(|x| matches!(x.solver, Solver::OutOfCore(_)))
+    {
+        let Some(m) = r
+            .runs
+            .iter()
+            .find(|m| m.solver == Solver::Counted && m.tier == x.tier && m.threads == x.threads)
+        else {
+            continue;
+        };
+        let disk = x.disk_bytes.unwrap_or(0);
+        println(&format!(
+            "{} {}, {} thread(s): {:.2}x the counted compact solver's wall time in memory, {disk} bytes written to disk ({:.1} a slot)",
+            x.tier,
+            x.solver.name(),
+            x.threads,
+            x.seconds / m.seconds.max(1e-9),
+            disk as f64 / x.slots.max(1) as f64
+        ))?;
     }
     if !r.checked_against_tables.is_empty() {
         println(&format!(

@@ -6,6 +6,7 @@
 //! children's directory are compared too: a benchmark that changed an answer
 //! is an error, not a figure.
 
+use super::compact::ooc::{solve_tier_ooc, OocOptions};
 use super::compact::{solve_tier_compact, CompactKind};
 use super::driver::load_records;
 use super::reference::solve_tier_reference;
@@ -32,6 +33,8 @@ pub enum Solver {
     /// `compact::solve_tier_compact` with counters
     /// ([`CompactKind::Counted`], two bytes a slot).
     Counted,
+    /// The counted compact solver out of core in this many parts on disk.
+    OutOfCore(usize),
 }
 
 impl Solver {
@@ -42,6 +45,7 @@ impl Solver {
             Solver::Current => "current",
             Solver::Compact => "compact",
             Solver::Counted => "counted",
+            Solver::OutOfCore(_) => "out-of-core",
         }
     }
 }
@@ -64,6 +68,8 @@ pub struct BenchRun {
     /// CPU seconds of the whole process during the run (user + system, from
     /// `/proc/self/stat`; `None` where that is not readable).
     pub cpu_seconds: Option<f64>,
+    /// Bytes written to disk (part and update files; out of core only).
+    pub disk_bytes: Option<u64>,
 }
 
 /// CPU seconds used by this process so far (Linux: `/proc/self/stat`, in clock
@@ -135,8 +141,24 @@ pub fn bench_tiers<G: Solvable>(
                 .map_err(|e| Error::Input(format!("cannot start {threads} threads: {e}")))?;
             let cpu0 = process_cpu_seconds();
             let started = Instant::now();
+            let mut disk_bytes = None;
             let records: Vec<u16> = pool.install(|| -> Result<Vec<u16>> {
                 Ok(match solver {
+                    Solver::OutOfCore(parts) => {
+                        let o = OocOptions {
+                            dir: dir.join(format!(".bench-ooc-{}", std::process::id())),
+                            parts,
+                            stop_after_writes: None,
+                        };
+                        let res = solve_tier_ooc(game, t, &children, &o, progress)?;
+                        let recs = res.records(0..game.tier_size(t) as usize);
+                        if let Some(e) = res.take_error() {
+                            return Err(e);
+                        }
+                        res.remove_files()?;
+                        disk_bytes = Some(res.report.bytes_written + res.report.update_bytes);
+                        recs
+                    }
                     Solver::Reference => {
                         solve_tier_reference(game, t, &children, progress)?.records
                     }
@@ -175,6 +197,7 @@ pub fn bench_tiers<G: Solvable>(
                 seconds,
                 slots_per_second: slots as f64 / seconds.max(1e-9),
                 cpu_seconds,
+                disk_bytes,
             });
         }
         let records = first.unwrap_or_default();

@@ -184,6 +184,38 @@ fn bench_retro_says_nothing_absurd_about_parallelism() {
         line.contains("too short to compare with the wall time") || line.contains("threads busy"),
         "{line}"
     );
+    // The out-of-core solver beside the counted one: same records, its disk
+    // bytes said, its files gone.
+    let (code, out, err) = run_within(
+        &[
+            "bench",
+            "--retro",
+            "kaooa",
+            "--tiers",
+            "h0p1c2",
+            "--tables",
+            t.to_str().unwrap(),
+            "--no-baseline",
+            "--out-of-core",
+            "2",
+        ],
+        60,
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("counted compact solver's wall time in memory"),
+        "{out}"
+    );
+    assert!(out.contains("bytes written to disk"), "{out}");
+    assert!(out.contains("records identical across all runs"), "{out}");
+    let left: Vec<_> = std::fs::read_dir(&t)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".bench-ooc"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let (code, _, err) = run_within(&["bench", "--out-of-core", "1", "--retro", "kaooa"], 60);
+    assert_eq!(code, Some(2), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }
 
