@@ -296,8 +296,14 @@ pub(super) fn announce_plan(
         } else {
             ""
         };
+        // The rates are the in-memory solvers'; out of core costs more.
+        let slower = if matches!(t.method, huntsolve::retro::driver::TierMethod::OutOfCore { .. }) {
+            " (out of core took about 4x the in-memory time on a draw-heavy tier, results/out-of-core.md)"
+        } else {
+            ""
+        };
         format!(
-            "; largest tier {} ({} slots): {}, ≈ {}{over}",
+            "; largest tier {} ({} slots): {}, ≈ {}{over}{slower}",
             t.name,
             t.slots,
             t.method,

@@ -15,6 +15,7 @@ mod hunt_cli;
 mod hunt_perft;
 mod layers;
 mod mcts;
+mod out_of_core;
 mod prove;
 mod prove_bounds;
 mod prove_frontier;
