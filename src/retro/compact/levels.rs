@@ -94,28 +94,13 @@ fn level_chunk<G: TierGame>(
     d: u32,
     job: &mut Job<G>,
 ) -> Result<usize> {
-    let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(bytes.len));
-    job.losses.clear();
-    job.wins.clear();
-    let win_d = win(d)?;
-    for i in start..end {
-        let b = bytes.load(i);
-        let to = match state(b) {
-            St::Loss(x) if x == d => &mut job.losses,
-            St::Win(x) if x == d => &mut job.wins,
-            St::Pending(x) if x == d => {
-                // Nothing faster came: the exit's win is final. Only this job
-                // writes a pending byte at its own level.
-                bytes.at(i).store(win_d, Ordering::Relaxed);
-                &mut job.wins
-            }
-            _ => continue,
-        };
-        if game.may_have_unmoves(tier, i as u64) {
-            to.push(i as u64);
-        }
-    }
-    let found = job.losses.len() + job.wins.len();
+    let found = level_slots(
+        bytes,
+        (c, d, 0),
+        |i| game.may_have_unmoves(tier, i),
+        |_| {},
+        (&mut job.losses, &mut job.wins),
+    )?;
     // Losses: every undecided predecessor wins at d + 1.
     let next = d + 1;
     let win_next = win(next)?;
@@ -315,4 +300,40 @@ fn recheck<G: TierGame>(
         worst = worst.max(x + 1);
     }
     Ok(Some(worst))
+}
+
+/// The slots of chunk `c` of `bytes` at level `d`, as indices of the tier
+/// (`bytes` from slot `lo`): pending wins made final (each reported to
+/// `changed`, by its index in `bytes`; only the job of its chunk writes a
+/// pending byte at its own level), then the losses and the wins that may have
+/// predecessors (`keep`) into the two lists. Returns how many they are.
+pub(super) fn level_slots(
+    bytes: &Bytes,
+    (c, d, lo): (usize, u32, usize),
+    keep: impl Fn(u64) -> bool,
+    changed: impl Fn(usize),
+    (losses, wins): (&mut Vec<u64>, &mut Vec<u64>),
+) -> Result<usize> {
+    let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(bytes.len));
+    losses.clear();
+    wins.clear();
+    let win_d = win(d)?;
+    for i in start..end {
+        let to = match state(bytes.load(i)) {
+            St::Loss(x) if x == d => &mut *losses,
+            St::Win(x) if x == d => &mut *wins,
+            St::Pending(x) if x == d => {
+                // Nothing faster came: the exit's win is final.
+                bytes.at(i).store(win_d, Ordering::Relaxed);
+                changed(i);
+                &mut *wins
+            }
+            _ => continue,
+        };
+        let g = (lo + i) as u64;
+        if keep(g) {
+            to.push(g);
+        }
+    }
+    Ok(losses.len() + wins.len())
 }

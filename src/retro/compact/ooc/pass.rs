@@ -2,6 +2,7 @@
 //! its slots at the pass's distance propagated, its updates for the other
 //! parts written ([`super`] describes the algorithm).
 
+use super::super::levels::level_slots;
 use super::files::{
     read_updates, remove_update, Outboxes, JOB_RECORDS, LOST_CHILD, SLOT_BITS, SLOT_MASK,
 };
@@ -9,7 +10,7 @@ use super::store::Dirty;
 use super::{missing, Run};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use crate::retro::compact::{loss, state, win, Boundary, Bytes, CompactKind, St, CHUNK, UNKNOWN};
+use crate::retro::compact::{loss, state, win, Boundary, Bytes, CompactKind, St, UNKNOWN};
 use crate::retro::solver::{
     pred_classes, pred_edges, scan_position, PredScratch, Scanned, Scratch,
 };
@@ -239,28 +240,13 @@ fn level_chunk<G: TierGame>(
     job: &mut Job<G>,
 ) -> Result<usize> {
     let (game, tier) = (run.game, run.tier);
-    let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(bytes.len));
-    job.losses.clear();
-    job.wins.clear();
-    let win_d = win(d)?;
-    for i in start..end {
-        let b = bytes.load(i);
-        let to = match state(b) {
-            St::Loss(x) if x == d => &mut job.losses,
-            St::Win(x) if x == d => &mut job.wins,
-            St::Pending(x) if x == d => {
-                bytes.at(i).store(win_d, Ordering::Relaxed);
-                dirty.mark(i);
-                &mut job.wins
-            }
-            _ => continue,
-        };
-        let g = (lo + i) as u64;
-        if game.may_have_unmoves(tier, g) {
-            to.push(g);
-        }
-    }
-    let found = job.losses.len() + job.wins.len();
+    let found = level_slots(
+        bytes,
+        (c, d, lo),
+        |g| game.may_have_unmoves(tier, g),
+        |i| dirty.mark(i),
+        (&mut job.losses, &mut job.wins),
+    )?;
     let range: Range<usize> = lo..lo + bytes.len;
     job.all.clear();
     for &c in &job.losses {
