@@ -287,7 +287,9 @@ impl std::fmt::Display for TierMethod {
 /// The one choice of how `tier` is solved: full where `compact` and `limit`
 /// leave it so ([`Compact::applies`]), else compact, its children held sparse
 /// where even the plain compact solver with every child record exceeds the
-/// limit, counted where two bytes a slot fit, else plain.
+/// limit, counted where two bytes a slot fit, else plain; out of core (the
+/// fewest parts that fit, `ooc_parts`) where even the plain compact solver
+/// with sparse children exceeds the limit.
 pub(crate) fn tier_method<G: TierGame>(
     game: &G,
     tier: G::Tier,
