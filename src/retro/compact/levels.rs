@@ -102,26 +102,10 @@ fn level_chunk<G: TierGame>(
         (&mut job.losses, &mut job.wins),
     )?;
     // Losses: every undecided predecessor wins at d + 1.
-    let next = d + 1;
-    let win_next = win(next)?;
+    let win_next = win(d + 1)?;
     predecessors(game, tier, &job.losses, &mut job.pred, &mut job.all);
     for &q in &job.all {
-        let q = q as usize;
-        loop {
-            let b = bytes.load(q);
-            let open = match state(b) {
-                St::Unknown | St::Escape => true,
-                St::Pending(p) => p > next,
-                _ => false,
-            };
-            if !open {
-                break;
-            }
-            if bytes.swap(q, b, win_next) {
-                bytes.mark(q, next);
-                break;
-            }
-        }
+        win_if_open(bytes, q as usize, (d + 1, win_next));
     }
     // Wins: an undecided predecessor that may lose is re-checked from its moves,
     // with counters only once they reach zero (or saturated ones).
@@ -220,8 +204,28 @@ fn lose_if_lost<G: TierGame>(
     Ok(())
 }
 
+/// Slot `i` becomes a win at `next` (`byte`: its byte) unless it is decided
+/// or pending a win at `next` or sooner; whether it changed.
+pub(super) fn win_if_open(bytes: &Bytes, i: usize, (next, byte): (u32, u8)) -> bool {
+    loop {
+        let b = bytes.load(i);
+        let open = match state(b) {
+            St::Unknown | St::Escape => true,
+            St::Pending(p) => p > next,
+            _ => false,
+        };
+        if !open {
+            return false;
+        }
+        if bytes.swap(i, b, byte) {
+            bytes.mark(i, next);
+            return true;
+        }
+    }
+}
+
 /// The predecessor classes of `of` into `all`, sorted, each once.
-fn predecessors<G: TierGame>(
+pub(super) fn predecessors<G: TierGame>(
     game: &G,
     tier: G::Tier,
     of: &[u64],

@@ -580,7 +580,7 @@ fn scan<G: TierGame>(
                 if at_once && stop_requested() {
                     return Err(Error::Interrupted);
                 }
-                scan_chunk(game, tier, children, bytes, c, scratch)?;
+                scan_chunk(game, tier, children, bytes, (c, 0), false, scratch)?;
                 progress.advance((((c + 1) * CHUNK).min(n) - c * CHUNK) as u64);
                 Ok(())
             })?;
@@ -601,25 +601,39 @@ fn scan<G: TierGame>(
     Ok(())
 }
 
-/// The scan of chunk `c`: each slot's byte after its own moves, and the chunk's distance set.
-fn scan_chunk<G: TierGame>(
+/// The scan of chunk `c` of `bytes`, which hold the tier's slots from `lo`
+/// (0 in memory, a part's first slot out of core): each slot's byte after its
+/// own moves, and the chunk's distance set. A counter past a byte saturates
+/// (re-checked at every won child), or with `exact` is refused (the
+/// out-of-core solver cannot re-check: another part may hold the children).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn scan_chunk<G: TierGame>(
     game: &G,
     tier: G::Tier,
     children: &ChildValues<G::Tier>,
     bytes: &Bytes,
-    c: usize,
+    (c, lo): (usize, usize),
+    exact: bool,
     scratch: &mut Scratch<G>,
 ) -> Result<()> {
     let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(bytes.len));
     let mut set = [0u64; SET_WORDS];
     let mut visit = |index: u64, pos: &G::Pos| -> Result<()> {
+        let i = index as usize - lo;
         let b = match scan_position(game, tier, pos, children, scratch, None)? {
             Scanned::Final(r) => of_record(r)?,
             Scanned::Inner(count, exits) => match exits.win {
                 Some(w) => pending(w)?,
                 None if exits.draw => ESCAPE,
                 None => {
-                    if let Some(k) = bytes.count_at(index as usize) {
+                    if exact && count >= u32::from(SATURATED) {
+                        return Err(Error::Memory(format!(
+                            "position {} has {count} in-tier moves; the out-of-core solver keeps a counter byte (at most 254): solve tier {} in memory",
+                            game.format_position(pos),
+                            game.tier_name(tier)
+                        )));
+                    }
+                    if let Some(k) = bytes.count_at(i) {
                         // `count` >= 1 (an inner node has an in-tier move).
                         k.store(count.min(u32::from(SATURATED)) as u8, Ordering::Relaxed);
                     }
@@ -630,10 +644,11 @@ fn scan_chunk<G: TierGame>(
         if let Some(d) = level_of(b) {
             set[d as usize / 64] |= 1 << (d % 64);
         }
-        bytes.at(index as usize).store(b, Ordering::Relaxed);
+        bytes.at(i).store(b, Ordering::Relaxed);
         Ok(())
     };
-    game.for_each_slot(tier, start as u64..end as u64, None, &mut visit)?;
+    let range = (lo + start) as u64..(lo + end) as u64;
+    game.for_each_slot(tier, range, None, &mut visit)?;
     for (k, &w) in set.iter().enumerate() {
         bytes.sets[c][k].fetch_or(w, Ordering::Relaxed);
     }

@@ -598,47 +598,49 @@ fn solve_one_tier<G: Solvable>(
 ) -> Result<TierOutcome> {
     let limit = options.memory_limit;
     let name = game.tier_name(t);
-    let (summary, records, fresh) = if let Some(summary) = kept_tier(game, t, out_dir)? {
+    if let Some(summary) = kept_tier(game, t, out_dir)? {
         // Left by a run killed between the table's rename and this removal.
         remove_checkpoint(&checkpoint_path(out_dir, &name))?;
         remove_checkpoint(&compact_checkpoint_path(out_dir, &name))?;
         remove_ooc_dir(&ooc_path(out_dir, &name))?;
-        (summary, None, false)
-    } else if let TierMethod::OutOfCore { .. } = tier_method(game, t, options.compact, limit) {
-        let summary = solve_and_write_tier_ooc(game, t, children, out_dir, limit, progress)?;
-        (summary, None, true)
-    } else if let TierMethod::Compact {
-        kind,
-        sparse_children,
-    } = tier_method(game, t, options.compact, limit)
-    {
-        // Held sparse, the children's real size decides the kind (the plan
-        // counted them before their wins and losses; `check_loaded` refused
-        // what fits neither kind).
-        let kind = if sparse_children {
-            compact_kind_loaded(game, t, limit, children.bytes()).unwrap_or(CompactKind::Plain)
-        } else {
-            kind
-        };
-        progress.message(&format!("{name}: compact solver ({})", kind.describe()));
-        let ckpt =
-            options.checkpointing(game.tier_size(t), compact_checkpoint_path(out_dir, &name));
-        let summary = solve_and_write_tier_compact(
-            game,
-            t,
-            children,
-            out_dir,
-            (kind, ckpt.as_ref()),
-            progress,
-        )?;
-        (summary, None, true)
-    } else {
-        let ckpt = options.checkpointing(game.tier_size(t), checkpoint_path(out_dir, &name));
-        let (summary, records) =
-            solve_and_write_tier_with(game, t, children, out_dir, ckpt.as_ref(), progress)?;
-        (summary, Some(Arc::new(records)), true)
+        return Ok((summary, None, false));
+    }
+    let summary = match tier_method(game, t, options.compact, limit) {
+        TierMethod::OutOfCore { .. } => {
+            solve_and_write_tier_ooc(game, t, children, out_dir, limit, progress)?
+        }
+        TierMethod::Compact {
+            kind,
+            sparse_children,
+        } => {
+            // Held sparse, the children's real size decides the kind (the plan
+            // counted them before their wins and losses; `check_loaded` refused
+            // what fits neither kind).
+            let kind = if sparse_children {
+                compact_kind_loaded(game, t, limit, children.bytes()).unwrap_or(CompactKind::Plain)
+            } else {
+                kind
+            };
+            progress.message(&format!("{name}: compact solver ({})", kind.describe()));
+            let ckpt =
+                options.checkpointing(game.tier_size(t), compact_checkpoint_path(out_dir, &name));
+            solve_and_write_tier_compact(
+                game,
+                t,
+                children,
+                out_dir,
+                (kind, ckpt.as_ref()),
+                progress,
+            )?
+        }
+        TierMethod::Full => {
+            let ckpt = options.checkpointing(game.tier_size(t), checkpoint_path(out_dir, &name));
+            let (summary, records) =
+                solve_and_write_tier_with(game, t, children, out_dir, ckpt.as_ref(), progress)?;
+            return Ok((summary, Some(Arc::new(records)), true));
+        }
     };
-    Ok((summary, records, fresh))
+    Ok((summary, None, true))
 }
 
 /// Reads the records of one solved tier from `dir`, checking that the table

@@ -42,14 +42,11 @@ mod files;
 mod pass;
 mod store;
 
-use super::{
-    level_of, of_record, pending, record, Boundary, Bytes, CompactKind, CHUNK, SATURATED,
-    SET_WORDS, UNKNOWN,
-};
+use super::{record, Boundary, Bytes, CompactKind, CHUNK, SET_WORDS};
 use crate::error::{Error, Result};
 use crate::progress::{stop_requested, Progress};
 use crate::retro::solver::checkpoint::Identity;
-use crate::retro::solver::{scan_position, ChildValues, Scanned, Scratch, TierStats};
+use crate::retro::solver::{ChildValues, Scratch, TierStats};
 use crate::tier::{decode, Outcomes, TierGame};
 use files::{
     has_state, list_updates, part_path, read_state, remove, remove_update, write_state, Layout,
@@ -497,7 +494,15 @@ fn scan_parts<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<
                 if stop_requested() {
                     return Err(Error::Interrupted);
                 }
-                scan_chunk(run, &bytes, r.start, c, scratch)?;
+                super::scan_chunk(
+                    run.game,
+                    run.tier,
+                    run.children,
+                    &bytes,
+                    (c, r.start),
+                    true,
+                    scratch,
+                )?;
                 progress.advance(((c + 1) * CHUNK).min(bytes.len) as u64 - (c * CHUNK) as u64);
                 Ok(())
             },
@@ -510,53 +515,6 @@ fn scan_parts<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<
         run.write(k, &bytes, at, None)?;
     }
     progress.finish_stage();
-    Ok(())
-}
-
-/// The scan of local chunk `c` of a part starting at slot `lo`.
-fn scan_chunk<G: TierGame>(
-    run: &Run<G>,
-    bytes: &Bytes,
-    lo: usize,
-    c: usize,
-    scratch: &mut Scratch<G>,
-) -> Result<()> {
-    let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(bytes.len));
-    let (game, tier) = (run.game, run.tier);
-    let mut set = [0u64; SET_WORDS];
-    let mut visit = |index: u64, pos: &G::Pos| -> Result<()> {
-        let i = index as usize - lo;
-        let b = match scan_position(game, tier, pos, run.children, scratch, None)? {
-            Scanned::Final(r) => of_record(r)?,
-            Scanned::Inner(count, exits) => match exits.win {
-                Some(w) => pending(w)?,
-                None if exits.draw => super::ESCAPE,
-                None => {
-                    if count >= u32::from(SATURATED) {
-                        return Err(Error::Memory(format!(
-                            "position {} has {count} in-tier moves; the out-of-core solver keeps a counter byte (at most 254): solve tier {} in memory",
-                            game.format_position(pos),
-                            game.tier_name(tier)
-                        )));
-                    }
-                    if let Some(k) = bytes.count_at(i) {
-                        k.store(count as u8, Ordering::Relaxed);
-                    }
-                    UNKNOWN
-                }
-            },
-        };
-        if let Some(d) = level_of(b) {
-            set[d as usize / 64] |= 1 << (d % 64);
-        }
-        bytes.at(i).store(b, Ordering::Relaxed);
-        Ok(())
-    };
-    let range = (lo + start) as u64..(lo + end) as u64;
-    game.for_each_slot(tier, range, None, &mut visit)?;
-    for (k, &w) in set.iter().enumerate() {
-        bytes.sets[c][k].fetch_or(w, Ordering::Relaxed);
-    }
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! its slots at the pass's distance propagated, its updates for the other
 //! parts written ([`super`] describes the algorithm).
 
-use super::super::levels::level_slots;
+use super::super::levels::{level_slots, predecessors, win_if_open as shared_win_if_open};
 use super::files::{
     read_updates, remove_update, Outboxes, JOB_RECORDS, LOST_CHILD, SLOT_BITS, SLOT_MASK,
 };
@@ -10,10 +10,8 @@ use super::store::Dirty;
 use super::{missing, Run};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use crate::retro::compact::{loss, state, win, Boundary, Bytes, CompactKind, St, UNKNOWN};
-use crate::retro::solver::{
-    pred_classes, pred_edges, scan_position, PredScratch, Scanned, Scratch,
-};
+use crate::retro::compact::{loss, win, Boundary, Bytes, CompactKind, UNKNOWN};
+use crate::retro::solver::{pred_edges, scan_position, PredScratch, Scanned, Scratch};
 use crate::tier::TierGame;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -151,25 +149,13 @@ fn apply<G: TierGame>(
     }
 }
 
-/// Slot `i` wins at `next` unless decided or won sooner.
+/// Slot `i` wins at `next` unless decided or won sooner
+/// ([`levels::win_if_open`](super::super::levels::win_if_open)), noted changed when it does.
 fn win_if_open(bytes: &Bytes, dirty: &Dirty, i: usize, next: u32) -> Result<()> {
-    let to = win(next)?;
-    loop {
-        let b = bytes.load(i);
-        let open = match state(b) {
-            St::Unknown | St::Escape => true,
-            St::Pending(p) => p > next,
-            _ => false,
-        };
-        if !open {
-            return Ok(());
-        }
-        if bytes.swap(i, b, to) {
-            dirty.mark(i);
-            bytes.mark(i, next);
-            return Ok(());
-        }
+    if shared_win_if_open(bytes, i, (next, win(next)?)) {
+        dirty.mark(i);
     }
+    Ok(())
 }
 
 /// A child of slot `i` won at `level` takes `e` edges off its counter; at zero
@@ -248,12 +234,7 @@ fn level_chunk<G: TierGame>(
         (&mut job.losses, &mut job.wins),
     )?;
     let range: Range<usize> = lo..lo + bytes.len;
-    job.all.clear();
-    for &c in &job.losses {
-        pred_classes(game, tier, c, &mut job.pred, &mut job.all);
-    }
-    job.all.sort_unstable();
-    job.all.dedup();
+    predecessors(game, tier, &job.losses, &mut job.pred, &mut job.all);
     for x in 0..job.all.len() {
         let q = job.all[x] as usize;
         if range.contains(&q) {

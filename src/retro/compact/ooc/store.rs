@@ -25,7 +25,7 @@
 
 use super::super::{Boundary, Bytes, CompactKind, MAX_BYTE, SET_WORDS};
 use crate::error::{Error, Result, TableFault};
-use crate::retro::solver::checkpoint::{ensure, Identity};
+use crate::retro::solver::checkpoint::{check_identity, ensure, Checked, Identity};
 use rayon::prelude::*;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -247,40 +247,6 @@ pub(super) fn write(
     })
 }
 
-/// A little-endian reader over the header, refusing reads past its end.
-struct Cursor<'a> {
-    b: &'a [u8],
-    at: usize,
-    path: &'a Path,
-}
-
-impl Cursor<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8]> {
-        let s = self
-            .b
-            .get(self.at..self.at.saturating_add(n))
-            .ok_or_else(|| corrupt(self.path, || "its header ends early".into()))?;
-        self.at += n;
-        Ok(s)
-    }
-    fn u32(&mut self) -> Result<u32> {
-        let mut x = [0u8; 4];
-        x.copy_from_slice(self.take(4)?);
-        Ok(u32::from_le_bytes(x))
-    }
-    fn u64(&mut self) -> Result<u64> {
-        let mut x = [0u8; 8];
-        x.copy_from_slice(self.take(8)?);
-        Ok(u64::from_le_bytes(x))
-    }
-    fn text(&mut self) -> Result<String> {
-        let n = self.u32()? as usize;
-        let path = self.path;
-        String::from_utf8(self.take(n)?.to_vec())
-            .map_err(|_| corrupt(path, || "a name is not UTF-8".into()))
-    }
-}
-
 /// Reads the part at `path` (`None` when there is none): every frame of
 /// `kind` (a plain read leaves the counters out), checked.
 pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Option<Part>> {
@@ -317,38 +283,22 @@ pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Opti
         TableFault::Checksum,
         || "header checksum mismatch (the file is damaged)".into(),
     )?;
-    let mut c = Cursor {
-        b: body,
-        at: 0,
+    // The header is read as a checkpoint's (the same identity, the same faults).
+    let mut c = Checked {
+        inner: body,
+        crc: crc32fast::Hasher::new(),
         path,
+        decoding: false,
     };
-    let fingerprint = c.u64()?;
-    let rules = c.text()?;
-    ensure(
-        fingerprint == id.fingerprint && rules == id.rules,
-        path,
-        TableFault::WrongRules,
-        || format!("it belongs to rules '{rules}', not '{}'", id.rules),
-    )?;
-    let tier = c.text()?;
-    let size = c.u64()?;
-    ensure(
-        tier == id.tier && size == id.size,
-        path,
-        TableFault::WrongTier,
-        || {
-            format!(
-                "it is {tier} with {size} slots, not {} with {}",
-                id.tier, id.size
-            )
-        },
-    )?;
+    let (tier, size) = check_identity(&mut c, id)?;
     let at = Boundary {
         scanned: size,
         from: c.u32()?,
         levels: c.u32()?,
     };
-    let counted = c.take(1)?[0] == 1;
+    let mut flag = [0u8; 1];
+    c.take(&mut flag)?;
+    let counted = flag[0] == 1;
     let n = usize::try_from(size).map_err(|_| corrupt(path, || "too many slots".into()))?;
     let want = if counted && kind == CompactKind::Counted {
         CompactKind::Counted
@@ -358,7 +308,8 @@ pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Opti
     let count = c.u32()? as usize;
     let mut table = Vec::with_capacity(count.min(1 << 20));
     for _ in 0..count {
-        let e = c.take(ENTRY)?;
+        let mut e = [0u8; ENTRY];
+        c.take(&mut e)?;
         let u = |a: usize| u32::from_le_bytes([e[a], e[a + 1], e[a + 2], e[a + 3]]);
         let mut off = [0u8; 8];
         off.copy_from_slice(&e[17..25]);
