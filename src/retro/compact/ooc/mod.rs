@@ -118,8 +118,9 @@ pub(crate) struct OocTier {
     pub seconds: f64,
     /// What this run did.
     pub report: OocReport,
-    /// Parts read for the records (at most two kept).
-    cache: Mutex<Vec<(usize, Arc<Bytes>)>>,
+    /// The parts' states on disk, opened on first use (read frame by frame:
+    /// no part is held in memory while the table is written).
+    states: Mutex<Vec<Option<Arc<store::States>>>>,
     /// The first error met while giving records.
     failed: Mutex<Option<Error>>,
 }
@@ -133,14 +134,58 @@ fn part_tier(name: &str, layout: &Layout, k: usize) -> String {
     )
 }
 
+/// What a pass reads of its tier: the game, the tier, its children's
+/// records, its name and which part holds a slot.
+struct Ctx<'a, G: TierGame> {
+    pub game: &'a G,
+    pub tier: G::Tier,
+    pub children: &'a ChildValues<G::Tier>,
+    pub name: String,
+    pub owner: Owner,
+}
+
+/// Which part holds a slot.
+#[derive(Clone, Copy, Debug)]
+enum Owner {
+    /// Out of core: parts of whole chunks ([`Layout`]).
+    Chunks(Layout),
+    /// Split across processes: `parts` index ranges of equal size (±1) of
+    /// `size` slots, as `crate::retro::split` partitions a tier.
+    #[allow(dead_code)]
+    Even { size: u64, parts: usize },
+}
+
+impl Owner {
+    /// The part of slot `i` (`i` below the tier's size).
+    #[inline]
+    pub(super) fn of(&self, i: usize) -> usize {
+        match *self {
+            Owner::Chunks(l) => l.owner(i),
+            // The largest k with k·size/parts <= i.
+            Owner::Even { size, parts } => {
+                (((i as u128 + 1) * parts as u128 - 1) / size as u128) as usize
+            }
+        }
+    }
+}
+
+/// Where a pass puts the update records for other parts.
+trait Sink: Sync {
+    /// Records `recs` for part `dest`.
+    fn put(&self, dest: usize, recs: &[u64]) -> Result<()>;
+}
+
+impl Sink for files::Outboxes {
+    fn put(&self, dest: usize, recs: &[u64]) -> Result<()> {
+        files::Outboxes::put(self, dest, recs)
+    }
+}
+
 struct Run<'a, G: TierGame> {
-    game: &'a G,
-    tier: G::Tier,
-    children: &'a ChildValues<G::Tier>,
+    ctx: Ctx<'a, G>,
     layout: Layout,
     dir: &'a Path,
     rules: String,
-    name: String,
     /// Per part: the distances its chunks hold (union of their sets).
     held: Vec<[u64; SET_WORDS]>,
     /// Per part: the boundary's `from` (0 scanned, `d + 1` after pass `d`).
@@ -155,7 +200,7 @@ struct Run<'a, G: TierGame> {
 
 impl<'a, G: TierGame> Run<'a, G> {
     fn id_text(&self, k: usize) -> String {
-        part_tier(&self.name, &self.layout, k)
+        part_tier(&self.ctx.name, &self.layout, k)
     }
 
     fn read(&mut self, k: usize, kind: CompactKind) -> Result<Option<store::Part>> {
@@ -163,7 +208,7 @@ impl<'a, G: TierGame> Run<'a, G> {
         let r = self.layout.range(k);
         let id = Identity {
             rules: &self.rules,
-            fingerprint: self.game.fingerprint(),
+            fingerprint: self.ctx.game.fingerprint(),
             tier: &tier,
             size: (r.end - r.start) as u64,
         };
@@ -186,7 +231,7 @@ impl<'a, G: TierGame> Run<'a, G> {
         let tier = self.id_text(k);
         let id = Identity {
             rules: &self.rules,
-            fingerprint: self.game.fingerprint(),
+            fingerprint: self.ctx.game.fingerprint(),
             tier: &tier,
             size: bytes.len as u64,
         };
@@ -268,13 +313,16 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
     let mut run = Run {
-        game,
-        tier,
-        children,
+        ctx: Ctx {
+            game,
+            tier,
+            children,
+            name: name.clone(),
+            owner: Owner::Chunks(layout),
+        },
         layout,
         dir,
         rules: game.rules_string(),
-        name: name.clone(),
         held: vec![[0; SET_WORDS]; layout.parts],
         done: vec![0; layout.parts],
         found: vec![false; layout.parts],
@@ -355,7 +403,7 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
         },
         seconds: 0.0,
         report: OocReport::default(),
-        cache: Mutex::new(Vec::new()),
+        states: Mutex::new(vec![None; layout.parts]),
         failed: Mutex::new(None),
     };
     let mut outcomes = Outcomes::default();
@@ -409,7 +457,7 @@ fn resume<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<Opti
     if state.is_none() && (has_state(dir) || !run.updates.is_empty()) {
         progress.note(&format!(
             "{}: the out-of-core files in {} are of another layout; the tier starts over",
-            run.name,
+            run.ctx.name,
             dir.display()
         ));
         start_over(run)?;
@@ -429,7 +477,7 @@ fn resume<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<Opti
             Ok(None) | Err(_) => {
                 progress.note(&format!(
                     "{}: the out-of-core files in {} are not whole; the tier starts over",
-                    run.name,
+                    run.ctx.name,
                     dir.display()
                 ));
                 start_over(run)?;
@@ -441,7 +489,7 @@ fn resume<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<Opti
         run.report.resumed = true;
         progress.note(&format!(
             "{}: out of core, resumed from {} ({} parts)",
-            run.name,
+            run.ctx.name,
             dir.display(),
             run.layout.parts
         ));
@@ -477,7 +525,7 @@ fn start_over<G: TierGame>(run: &mut Run<G>) -> Result<()> {
 fn scan_parts<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<()> {
     let parts = run.layout.parts;
     progress.stage(
-        &format!("{} scan (out of core, {parts} parts)", run.name),
+        &format!("{} scan (out of core, {parts} parts)", run.ctx.name),
         run.layout.n as u64,
     );
     for k in 0..parts {
@@ -486,7 +534,7 @@ fn scan_parts<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<
             progress.advance((r.end - r.start) as u64);
             continue;
         }
-        let bytes = Bytes::new(r.end - r.start, &run.name, CompactKind::Counted)?;
+        let bytes = Bytes::new(r.end - r.start, &run.ctx.name, CompactKind::Counted)?;
         let chunks = (r.end - r.start).div_ceil(CHUNK);
         (0..chunks).into_par_iter().try_for_each_init(
             Scratch::new,
@@ -495,9 +543,9 @@ fn scan_parts<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<
                     return Err(Error::Interrupted);
                 }
                 super::scan_chunk(
-                    run.game,
-                    run.tier,
-                    run.children,
+                    run.ctx.game,
+                    run.ctx.tier,
+                    run.ctx.children,
                     &bytes,
                     (c, r.start),
                     true,
@@ -539,13 +587,13 @@ impl OocTier {
         self.failed.lock().ok().and_then(|mut f| f.take())
     }
 
-    fn part(&self, k: usize) -> Result<Arc<Bytes>> {
-        let mut cache = self
-            .cache
+    fn part(&self, k: usize) -> Result<Arc<store::States>> {
+        let mut open = self
+            .states
             .lock()
-            .map_err(|_| Error::Internal("the out-of-core part cache is poisoned".into()))?;
-        if let Some((_, b)) = cache.iter().find(|(j, _)| *j == k) {
-            return Ok(b.clone());
+            .map_err(|_| Error::Internal("the out-of-core parts' lock is poisoned".into()))?;
+        if let Some(s) = &open[k] {
+            return Ok(s.clone());
         }
         let tier = part_tier(&self.name, &self.layout, k);
         let r = self.layout.range(k);
@@ -556,14 +604,11 @@ impl OocTier {
             size: (r.end - r.start) as u64,
         };
         let path = part_path(&self.dir, k, self.layout.parts);
-        let got = store::read(&path, &id, CompactKind::Plain)?
-            .ok_or_else(|| missing(&self.dir, k, self.layout.parts))?;
-        let b = Arc::new(got.bytes);
-        if cache.len() >= 2 {
-            cache.remove(0);
-        }
-        cache.push((k, b.clone()));
-        Ok(b)
+        let s = Arc::new(
+            store::states(&path, &id)?.ok_or_else(|| missing(&self.dir, k, self.layout.parts))?,
+        );
+        open[k] = Some(s.clone());
+        Ok(s)
     }
 
     fn try_records(&self, range: Range<usize>) -> Result<Vec<u16>> {
@@ -572,9 +617,17 @@ impl OocTier {
         while i < range.end {
             let k = self.layout.owner(i);
             let r = self.layout.range(k);
-            let b = self.part(k)?;
             let end = range.end.min(r.end);
-            out.extend((i..end).map(|j| record(b.load(j - r.start))));
+            let states = self.part(k)?.get(i - r.start..end - r.start)?;
+            if states.len() != end - i {
+                return Err(Error::Internal(format!(
+                    "part {k} of tier {} gave {} states for {} slots",
+                    self.name,
+                    states.len(),
+                    end - i
+                )));
+            }
+            out.extend(states.into_iter().map(record));
             i = end;
         }
         Ok(out)

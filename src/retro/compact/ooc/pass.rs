@@ -7,7 +7,7 @@ use super::files::{
     read_updates, remove_update, Outboxes, JOB_RECORDS, LOST_CHILD, SLOT_BITS, SLOT_MASK,
 };
 use super::store::Dirty;
-use super::{missing, Run};
+use super::{missing, Ctx, Run, Sink};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::retro::compact::{loss, win, Boundary, Bytes, CompactKind, UNKNOWN};
@@ -18,7 +18,7 @@ use std::ops::Range;
 use std::sync::atomic::Ordering;
 
 /// Buffers of one propagation job.
-struct Job<G: TierGame> {
+pub(super) struct Job<G: TierGame> {
     pred: PredScratch<G>,
     scan: Scratch<G>,
     all: Vec<u64>,
@@ -30,7 +30,7 @@ struct Job<G: TierGame> {
 }
 
 impl<G: TierGame> Job<G> {
-    fn new(parts: usize) -> Self {
+    pub(super) fn new(parts: usize) -> Self {
         Job {
             pred: PredScratch::new(),
             scan: Scratch::new(),
@@ -42,7 +42,7 @@ impl<G: TierGame> Job<G> {
         }
     }
 
-    fn flush(&mut self, boxes: &Outboxes) -> Result<()> {
+    pub(super) fn flush(&mut self, boxes: &dyn Sink) -> Result<()> {
         for (dest, recs) in self.out.iter_mut().enumerate() {
             boxes.put(dest, recs)?;
             recs.clear();
@@ -69,30 +69,30 @@ pub(super) fn pass_part<G: TierGame>(
     if bytes.kind() != CompactKind::Counted {
         return Err(Error::Internal(format!(
             "part {k} of the out-of-core tier {} has no counters",
-            run.name
+            run.ctx.name
         )));
     }
     let lo = run.layout.range(k).start;
     for &u in waiting {
         let level = u.1;
-        let dir = run.dir;
+        let (dir, ctx) = (run.dir, &run.ctx);
         read_updates(dir, u, &mut |recs| {
             recs.par_iter()
                 .try_for_each_init(Scratch::new, |scan, &rec| {
-                    apply(run, bytes, &dirty, lo, rec, level, scan)
+                    apply(ctx, bytes, &dirty, lo, rec, level, scan)
                 })
         })?;
     }
     let boxes = Outboxes::new(run.dir, d, k, parts);
     let chunks = bytes.chunks_at(d);
     let found: usize = {
-        let r: &Run<G> = run;
+        let ctx = &run.ctx;
         chunks
             .par_iter()
             .map_init(
                 || Job::new(parts),
                 |job, &c| -> Result<usize> {
-                    let f = level_chunk(r, bytes, &dirty, &boxes, lo, c, d, job)?;
+                    let f = level_chunk(ctx, bytes, &dirty, &boxes, lo, c, d, job)?;
                     job.flush(&boxes)?;
                     Ok(f)
                 },
@@ -121,8 +121,8 @@ pub(super) fn pass_part<G: TierGame>(
 }
 
 /// One update record made at `level` for this part (slots from `lo`).
-fn apply<G: TierGame>(
-    run: &Run<G>,
+pub(super) fn apply<G: TierGame>(
+    ctx: &Ctx<G>,
     bytes: &Bytes,
     dirty: &Dirty,
     lo: usize,
@@ -138,14 +138,14 @@ fn apply<G: TierGame>(
             Error::Internal(format!(
                 "an update for slot {q} reached the part of slots {lo}..{} of tier {}",
                 lo + bytes.len,
-                run.name
+                ctx.name
             ))
         })?;
     if rec & LOST_CHILD != 0 {
         win_if_open(bytes, dirty, i, level + 1)
     } else {
         let e = ((rec >> SLOT_BITS) & 0xff) as u8;
-        take_edges(run, bytes, dirty, lo, i, e, level, scan)
+        take_edges(ctx, bytes, dirty, lo, i, e, level, scan)
     }
 }
 
@@ -162,7 +162,7 @@ fn win_if_open(bytes: &Bytes, dirty: &Dirty, i: usize, next: u32) -> Result<()> 
 /// the slot is lost at `max(level + 1, its slowest exit loss)`.
 #[allow(clippy::too_many_arguments)]
 fn take_edges<G: TierGame>(
-    run: &Run<G>,
+    ctx: &Ctx<G>,
     bytes: &Bytes,
     dirty: &Dirty,
     lo: usize,
@@ -183,7 +183,7 @@ fn take_edges<G: TierGame>(
             Error::Internal(format!(
                 "out-of-core counter of slot {} of tier {} below its edges ({c} < {e})",
                 lo + i,
-                run.name
+                ctx.name
             ))
         })?;
     dirty.mark(i);
@@ -191,15 +191,15 @@ fn take_edges<G: TierGame>(
         return Ok(());
     }
     let q = (lo + i) as u64;
-    let pos = run.game.unrank(run.tier, q).ok_or_else(|| {
-        Error::Internal(format!("slot {q} of tier {} holds no position", run.name))
+    let pos = ctx.game.unrank(ctx.tier, q).ok_or_else(|| {
+        Error::Internal(format!("slot {q} of tier {} holds no position", ctx.name))
     })?;
-    let exits = match scan_position(run.game, run.tier, &pos, run.children, scan, None)? {
+    let exits = match scan_position(ctx.game, ctx.tier, &pos, ctx.children, scan, None)? {
         Scanned::Inner(_, exits) => exits,
         Scanned::Final(_) => {
             return Err(Error::Internal(format!(
                 "slot {q} of tier {} was undecided but its position is final",
-                run.name
+                ctx.name
             )))
         }
     };
@@ -215,17 +215,17 @@ fn take_edges<G: TierGame>(
 /// pending wins made final, losses and wins propagated, updates for other
 /// parts through `job.out` into `boxes`.
 #[allow(clippy::too_many_arguments)]
-fn level_chunk<G: TierGame>(
-    run: &Run<G>,
+pub(super) fn level_chunk<G: TierGame>(
+    ctx: &Ctx<G>,
     bytes: &Bytes,
     dirty: &Dirty,
-    boxes: &Outboxes,
+    boxes: &dyn Sink,
     lo: usize,
     c: usize,
     d: u32,
     job: &mut Job<G>,
 ) -> Result<usize> {
-    let (game, tier) = (run.game, run.tier);
+    let (game, tier) = (ctx.game, ctx.tier);
     let found = level_slots(
         bytes,
         (c, d, lo),
@@ -240,7 +240,7 @@ fn level_chunk<G: TierGame>(
         if range.contains(&q) {
             win_if_open(bytes, dirty, q - lo, d + 1)?;
         } else {
-            job.out[run.layout.owner(q)].push(q as u64 | LOST_CHILD);
+            job.out[ctx.owner.of(q)].push(q as u64 | LOST_CHILD);
         }
     }
     job.flush(boxes)?;
@@ -252,14 +252,14 @@ fn level_chunk<G: TierGame>(
             let e = u8::try_from(e).map_err(|_| {
                 Error::Internal(format!(
                     "{e} edges into one class from slot {q} of tier {}",
-                    run.name
+                    ctx.name
                 ))
             })?;
             let q = q as usize;
             if range.contains(&q) {
-                take_edges(run, bytes, dirty, lo, q - lo, e, d, &mut job.scan)?;
+                take_edges(ctx, bytes, dirty, lo, q - lo, e, d, &mut job.scan)?;
             } else if e > 0 {
-                job.out[run.layout.owner(q)].push(q as u64 | u64::from(e) << SLOT_BITS);
+                job.out[ctx.owner.of(q)].push(q as u64 | u64::from(e) << SLOT_BITS);
             }
         }
         if job.out.iter().map(Vec::len).sum::<usize>() >= JOB_RECORDS {

@@ -247,9 +247,19 @@ pub(super) fn write(
     })
 }
 
-/// Reads the part at `path` (`None` when there is none): every frame of
-/// `kind` (a plain read leaves the counters out), checked.
-pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Option<Part>> {
+/// A part file's header and frame table, read and checked.
+struct Head {
+    file: File,
+    tier: String,
+    n: usize,
+    at: Boundary,
+    want: CompactKind,
+    frames: Vec<Frame>,
+}
+
+/// Reads and checks the header and frame table of the part at `path`
+/// (`None` when there is none); `want` is `kind` when the part has counters.
+fn read_head(path: &Path, id: &Identity, kind: CompactKind) -> Result<Option<Head>> {
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -323,8 +333,7 @@ pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Opti
         });
     }
     let frames = table;
-    let bytes = Bytes::new(n, &tier, want)?;
-    let set_bytes = bytes.sets.len() * SET_WORDS * 8;
+    let set_bytes = Bytes::chunks_for(n) * SET_WORDS * 8;
     let nf = frames_of(n);
     let slots_in = |i: usize| (i < nf).then(|| FRAME.min(n - i * FRAME));
     // Every frame where it belongs, once; every segment covered.
@@ -360,6 +369,56 @@ pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Opti
         TableFault::Corrupt,
         || format!("{} frames for {want_frames} segments", frames.len()),
     )?;
+    Ok(Some(Head {
+        file,
+        tier,
+        n,
+        at,
+        want,
+        frames,
+    }))
+}
+
+/// Frame `f` of the part at `path`, read, decompressed and checked.
+fn frame_bytes(file: &File, f: &Frame, path: &Path) -> Result<Vec<u8>> {
+    let mut z = vec![0u8; f.packed as usize];
+    file.read_exact_at(&mut z, f.offset)
+        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let r = zstd::bulk::decompress(&z, f.raw as usize)
+        .map_err(|e| corrupt(path, || format!("a frame does not decompress: {e}")))?;
+    ensure(
+        r.len() == f.raw as usize && crc32fast::hash(&r) == f.crc,
+        path,
+        TableFault::Checksum,
+        || format!("frame {} of array {} is damaged", f.index, f.array),
+    )?;
+    if f.array == STATES {
+        ensure(
+            r.iter().all(|&x| x <= MAX_BYTE),
+            path,
+            TableFault::Corrupt,
+            || "a byte that is no compact state".into(),
+        )?;
+    }
+    Ok(r)
+}
+
+/// Reads the part at `path` (`None` when there is none): every frame of
+/// `kind` (a plain read leaves the counters out), checked.
+pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Option<Part>> {
+    let Some(Head {
+        file,
+        tier,
+        n,
+        at,
+        want,
+        frames,
+    }) = read_head(path, id, kind)?
+    else {
+        return Ok(None);
+    };
+    let bytes = Bytes::new(n, &tier, want)?;
+    let set_bytes = bytes.sets.len() * SET_WORDS * 8;
     let mut sets = vec![0u8; set_bytes];
     let wanted: Vec<&Frame> = frames
         .iter()
@@ -368,27 +427,7 @@ pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Opti
     for batch in wanted.chunks(BATCH) {
         let raws: Vec<Result<Vec<u8>>> = batch
             .par_iter()
-            .map(|f| {
-                let mut z = vec![0u8; f.packed as usize];
-                file.read_exact_at(&mut z, f.offset).map_err(io)?;
-                let r = zstd::bulk::decompress(&z, f.raw as usize)
-                    .map_err(|e| corrupt(path, || format!("a frame does not decompress: {e}")))?;
-                ensure(
-                    r.len() == f.raw as usize && crc32fast::hash(&r) == f.crc,
-                    path,
-                    TableFault::Checksum,
-                    || format!("frame {} of array {} is damaged", f.index, f.array),
-                )?;
-                if f.array == STATES {
-                    ensure(
-                        r.iter().all(|&x| x <= MAX_BYTE),
-                        path,
-                        TableFault::Corrupt,
-                        || "a byte that is no compact state".into(),
-                    )?;
-                }
-                Ok(r)
-            })
+            .map(|f| frame_bytes(&file, f, path))
             .collect();
         for (f, r) in batch.iter().zip(raws) {
             let r = r?;
@@ -418,4 +457,55 @@ pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Opti
         }
     }
     Ok(Some(Part { bytes, at, frames }))
+}
+
+/// The states of a part on disk, read frame by frame (the table of an
+/// out-of-core tier is written from them without a part in memory).
+pub(super) struct States {
+    file: File,
+    path: std::path::PathBuf,
+    n: usize,
+    /// The frames of states, by index.
+    frames: Vec<Frame>,
+}
+
+/// The states of the part at `path` (`None` when there is none), its header
+/// and frame table checked; each frame is checked when read.
+pub(super) fn states(path: &Path, id: &Identity) -> Result<Option<States>> {
+    let Some(head) = read_head(path, id, CompactKind::Plain)? else {
+        return Ok(None);
+    };
+    let mut frames: Vec<Frame> = head
+        .frames
+        .into_iter()
+        .filter(|f| f.array == STATES)
+        .collect();
+    frames.sort_by_key(|f| f.index);
+    Ok(Some(States {
+        file: head.file,
+        path: path.to_path_buf(),
+        n: head.n,
+        frames,
+    }))
+}
+
+impl States {
+    /// The state bytes of the part's slots `range`.
+    pub(super) fn get(&self, range: std::ops::Range<usize>) -> Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(range.len());
+        let end = range.end.min(self.n);
+        let mut i = range.start;
+        while i < end {
+            let f = i >> FRAME_BITS;
+            let frame = self.frames.get(f).ok_or_else(|| {
+                corrupt(&self.path, || format!("no frame of states for slot {i}"))
+            })?;
+            let raw = frame_bytes(&self.file, frame, &self.path)?;
+            let first = f * FRAME;
+            let to = end.min(first + raw.len());
+            out.extend_from_slice(&raw[i - first..to - first]);
+            i = to;
+        }
+        Ok(out)
+    }
 }
