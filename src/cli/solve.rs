@@ -58,6 +58,8 @@ pub(crate) struct Args {
     /// `DIR/<tier>.compact.ckpt`) at most every M
     /// minutes at a level boundary, so that a killed run resumes inside the tier
     /// (fractions allowed; 0: no checkpoints). Ctrl-C writes one before exiting.
+    /// With --mpi, each rank's share of a tier split on the compact encoding
+    /// (`DIR/<tier>.p<k>of<n>.c<d>`, every tier) likewise.
     #[arg(long, value_name = "M", default_value_t = 10.0, value_parser = super::args::CHECKPOINT_MINUTES)]
     pub checkpoint_minutes: f64,
     /// The one-byte-a-slot solver (no counters: losses found by re-checking a
@@ -331,7 +333,7 @@ pub(super) fn announce_plan(
 }
 
 /// `--checkpoint-minutes` as the driver's option (0: none).
-fn checkpoint_every(minutes: f64) -> Result<Option<Duration>> {
+pub(crate) fn checkpoint_every(minutes: f64) -> Result<Option<Duration>> {
     if !(0.0..=1e9).contains(&minutes) {
         return Err(Error::Input(format!(
             "--checkpoint-minutes {minutes}: give a number of minutes, 0 for no checkpoints"

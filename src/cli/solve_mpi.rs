@@ -52,6 +52,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
             threads,
             memory_limit: per_worker,
             split_tiers: args.split_tiers,
+            checkpoint_every: super::solve::checkpoint_every(args.checkpoint_minutes)?,
             made_by: Some(super::compare::made_by()),
         };
         solve_mpi(&cluster, game, scope, out, &options, &printer)
@@ -177,11 +178,18 @@ impl huntsolve::cluster::Observer for Printer {
                 seconds,
                 traffic,
                 joined_only,
+                compact,
                 done,
                 total,
             }) => {
                 if *joined_only {
                     eprintln!("mpi: [{done}/{total}] {tier}: joined from the part files of an earlier run");
+                } else if *compact {
+                    eprintln!(
+                        "mpi: [{done}/{total}] {tier} solved split on the compact encoding in {seconds:.2} s: {} updates crossed ranks ({:.2} bytes a slot sent)",
+                        traffic.remote_updates,
+                        traffic.bytes_sent as f64 / (*slots).max(1) as f64
+                    );
                 } else {
                     eprintln!(
                         "mpi: [{done}/{total}] {tier} solved split in {seconds:.2} s: {} updates crossed ranks ({:.2} bytes a slot sent), {} stayed local",

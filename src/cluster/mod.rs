@@ -128,6 +128,10 @@ pub struct ClusterOptions {
     /// of handing whole tiers to workers. Also chosen when `memory_limit` is
     /// given, the largest tier does not fit it whole and its share does.
     pub split_tiers: bool,
+    /// Least time between two checkpoints of a tier split on the compact
+    /// encoding (`solve --checkpoint-minutes`; zero: at every level; `None`:
+    /// none): a rerun of a killed job resumes the tier from them.
+    pub checkpoint_every: Option<std::time::Duration>,
     /// Who asked for the solve, written into `summary.json` by the manager
     /// (or part 0 of a split solve); `None`: the field is absent.
     pub made_by: Option<crate::retro::driver::MadeBy>,
@@ -275,5 +279,5 @@ fn use_split<G: Solvable>(
     // them under the limit, compact and with children sparse if need be (the
     // least it needs: `memory_sparse`); split only beyond that.
     Ok(plan.memory_sparse.min(plan.memory_serial) > limit
-        && plan_part_memory(game, &plan, cluster.size() as usize)? <= limit)
+        && plan_part_memory(game, &plan, cluster.size() as usize, true)? <= limit)
 }

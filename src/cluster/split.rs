@@ -30,6 +30,7 @@ pub(super) fn solve_split_mpi<G: Solvable>(
         memory_limit: limit,
         split: SplitOptions {
             pool: Some(std::sync::Arc::new(pool)),
+            checkpoint_every: options.checkpoint_every,
             ..SplitOptions::default()
         },
         made_by: options.made_by.clone(),

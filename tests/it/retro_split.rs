@@ -54,7 +54,11 @@ fn split_records<G: Solvable>(
     parts: usize,
     batch: usize,
 ) -> (Vec<u16>, Vec<PartResult>) {
-    let opts = SplitOptions { batch, pool: None };
+    let opts = SplitOptions {
+        batch,
+        pool: None,
+        ..Default::default()
+    };
     let results = run_parts(parts, 1, &|t: &mut Threads| {
         solve_part(game, tier, children, t, &opts, &NoProgress)
     });
@@ -149,11 +153,22 @@ fn split_solve<G: Solvable>(
     parts: usize,
     limit: Option<u64>,
 ) -> Vec<Result<Option<huntsolve::retro::driver::SolveReport>>> {
+    split_solve_with(game, scope, dir, parts, limit, SplitOptions::default())
+}
+
+fn split_solve_with<G: Solvable>(
+    game: &G,
+    scope: &Scope,
+    dir: &std::path::Path,
+    parts: usize,
+    limit: Option<u64>,
+    split: SplitOptions,
+) -> Vec<Result<Option<huntsolve::retro::driver::SolveReport>>> {
     let opts = SplitSolveOptions {
         memory_limit: limit,
         split: SplitOptions {
             batch: 1000,
-            pool: None,
+            ..split
         },
         ..Default::default()
     };
@@ -296,7 +311,7 @@ fn a_part_lost_mid_tier_fails_all_and_a_rerun_gives_the_same_records() {
         memory_limit: None,
         split: SplitOptions {
             batch: 1000,
-            pool: None,
+            ..Default::default()
         },
         ..Default::default()
     };
@@ -341,7 +356,7 @@ fn parts_fit_a_limit_one_process_refuses() {
     let order: Vec<_> = p.waves.iter().flatten().copied().collect();
     let need3 = order
         .iter()
-        .map(|&t| part_memory(&g, t, 3).unwrap())
+        .map(|&t| part_memory(&g, t, 3, false).unwrap())
         .max()
         .unwrap();
     assert!(need3 < p.memory_serial, "{need3} vs {}", p.memory_serial);
@@ -355,12 +370,16 @@ fn parts_fit_a_limit_one_process_refuses() {
     };
     let e = solve(&g, &scope, &dir, &opts, &NoProgress).unwrap_err();
     assert!(matches!(e, Error::Memory(_)), "{e}");
-    for r in split_solve(&g, &scope, &dir, 3, Some(limit)) {
+    let full = SplitOptions {
+        compact: false,
+        ..Default::default()
+    };
+    for r in split_solve_with(&g, &scope, &dir, 3, Some(limit), full.clone()) {
         r.unwrap();
     }
     // Two parts need more than the limit: every part refuses with the reason.
     let dir2 = temp_dir("limit2");
-    for r in split_solve(&g, &scope, &dir2, 2, Some(limit)) {
+    for r in split_solve_with(&g, &scope, &dir2, 2, Some(limit), full) {
         let e = r.unwrap_err().to_string();
         assert!(
             e.contains("split into 2 parts") || e.contains("part"),
@@ -369,4 +388,185 @@ fn parts_fit_a_limit_one_process_refuses() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&dir2);
+}
+
+/// The scope solved in one process and split (on the compact encoding) into
+/// 2 and 3 parts: the same tables; no part or checkpoint file left.
+fn check_compact_split<G: Solvable>(game: &G, scope: &Scope, tag: &str) {
+    let one = temp_dir(&format!("c1-{tag}"));
+    let opts = SolveOptions {
+        threads: 1,
+        ..Default::default()
+    };
+    solve(game, scope, &one, &opts, &NoProgress).unwrap();
+    for parts in [2, 3] {
+        let dir = temp_dir(&format!("c{parts}-{tag}"));
+        let split = SplitOptions {
+            checkpoint_every: Some(std::time::Duration::ZERO),
+            ..Default::default()
+        };
+        let events = std::sync::Mutex::new(Vec::new());
+        let opts = SplitSolveOptions {
+            split: SplitOptions {
+                batch: 1000,
+                ..split
+            },
+            ..Default::default()
+        };
+        let results = run_parts(parts, 1, &|t: &mut Threads| {
+            let observe = |e: &huntsolve::retro::split::SplitEvent| {
+                events.lock().unwrap().push(format!("{e:?}"))
+            };
+            solve_split(game, scope, &dir, t, &opts, &observe, &NoProgress)
+        });
+        for r in results {
+            r.unwrap();
+        }
+        same_tables(game, scope, &one, &dir);
+        // Every tier went the compact way (none given up to the full solver).
+        let events = events.into_inner().unwrap();
+        let solved: Vec<_> = events.iter().filter(|e| e.starts_with("Solved")).collect();
+        assert!(!solved.is_empty());
+        assert!(
+            solved.iter().all(|e| e.contains("compact: true")),
+            "{tag}: {solved:?}"
+        );
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".p") && !n.ends_with(".hst"))
+            .collect();
+        assert!(left.is_empty(), "{tag} in {parts} parts left {left:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let _ = std::fs::remove_dir_all(&one);
+}
+
+#[test]
+fn compact_split_equals_one_process_on_the_differential_cases() {
+    check_compact_split(
+        &huntsolve::hunt::from_spec("kaooa").unwrap(),
+        &Scope::Whole,
+        "kaooa",
+    );
+    check_compact_split(
+        &huntsolve::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=21").unwrap(),
+        &Scope::MaxPrey(4),
+        "mogol",
+    );
+    check_compact_split(
+        &huntsolve::hunt::from_spec("bagh-chal,prey=3,hunter_win=captures>=2").unwrap(),
+        &Scope::Movement,
+        "bagh",
+    );
+    check_compact_split(
+        &huntsolve::tafl::from_spec("caikaboroda").unwrap(),
+        &Scope::Material {
+            attackers: 2,
+            defenders: 0,
+        },
+        "caik",
+    );
+}
+
+#[test]
+fn a_compact_split_stopped_at_a_level_resumes_from_its_checkpoints() {
+    let g = huntsolve::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=22").unwrap();
+    let scope = Scope::MaxPrey(3);
+    let (one, dir) = (temp_dir("stop-one"), temp_dir("stop-split"));
+    let opts = SolveOptions {
+        threads: 1,
+        ..Default::default()
+    };
+    solve(&g, &scope, &one, &opts, &NoProgress).unwrap();
+    let every = Some(std::time::Duration::ZERO);
+    let stopping = SplitOptions {
+        checkpoint_every: every,
+        stop_at: Some(3),
+        ..Default::default()
+    };
+    for r in split_solve_with(&g, &scope, &dir, 3, None, stopping) {
+        assert!(matches!(r, Err(Error::Interrupted)), "{:?}", r.err());
+    }
+    let ckpts = || -> Vec<String> {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("of3.c"))
+            .collect()
+    };
+    let at_stop = ckpts();
+    assert_eq!(at_stop.len(), 3, "one checkpoint a part: {at_stop:?}");
+    let boundary = |n: &String| n.rsplit(".c").next().unwrap().to_string();
+    assert!(
+        at_stop.iter().all(|n| boundary(n) == boundary(&at_stop[0])),
+        "{at_stop:?}"
+    );
+    // A checkpoint of another boundary beside them is not mixed in.
+    let stray = dir.join(format!(
+        "{}999",
+        at_stop[0].trim_end_matches(char::is_numeric)
+    ));
+    std::fs::write(&stray, b"not a checkpoint").unwrap();
+    let plain = SplitOptions {
+        checkpoint_every: every,
+        ..Default::default()
+    };
+    for r in split_solve_with(&g, &scope, &dir, 3, None, plain.clone()) {
+        r.unwrap();
+    }
+    same_tables(&g, &scope, &one, &dir);
+    assert!(ckpts().is_empty(), "{:?}", ckpts());
+
+    // A damaged checkpoint starts the tier over, with the same records.
+    let dir2 = temp_dir("stop-damaged");
+    let stopping = SplitOptions {
+        checkpoint_every: every,
+        stop_at: Some(2),
+        ..Default::default()
+    };
+    for r in split_solve_with(&g, &scope, &dir2, 2, None, stopping) {
+        assert!(matches!(r, Err(Error::Interrupted)));
+    }
+    let c = std::fs::read_dir(&dir2)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .find(|e| e.file_name().to_string_lossy().contains("p1of2.c"))
+        .unwrap()
+        .path();
+    let mut bytes = std::fs::read(&c).unwrap();
+    let n = bytes.len();
+    bytes[n - 10] ^= 0x55;
+    std::fs::write(&c, bytes).unwrap();
+    for r in split_solve_with(&g, &scope, &dir2, 2, None, plain) {
+        r.unwrap();
+    }
+    same_tables(&g, &scope, &one, &dir2);
+    for d in [one, dir, dir2] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn a_compact_split_part_needs_its_share_of_the_compact_state() {
+    let g = huntsolve::hunt::from_spec("cows-leopards-mogol").unwrap();
+    let scope = Scope::MaxPrey(6);
+    let p = plan(&g, &scope).unwrap();
+    let big = *p
+        .waves
+        .iter()
+        .flatten()
+        .max_by_key(|&&t| g.tier_size(t))
+        .unwrap();
+    let (one, three) = (
+        part_memory(&g, big, 1, true).unwrap(),
+        part_memory(&g, big, 3, true).unwrap(),
+    );
+    let full = part_memory(&g, big, 3, false).unwrap();
+    // Two bytes a slot of a third of the tier beside the sparse children,
+    // against six bytes and the children whole.
+    assert!(three < full / 2, "{three} vs {full}");
+    assert!(three < one / 2, "{three} vs {one}");
 }

@@ -23,7 +23,7 @@ pub use plan::{
     check_index, default_memory_limit, format_bytes, parse_size, plan, Plan, TierMethod,
 };
 use plan::{compact_bytes, compact_kind_loaded};
-pub(crate) use plan::{method_memory, tier_method};
+pub(crate) use plan::{method_memory, sparse_estimate, tier_method};
 use summary::tier_summary;
 pub use summary::{make_summary, summary_path, MadeBy, StartValue, Summary, TierSummary};
 pub(crate) use summary::{stored_start_record, write_summary};

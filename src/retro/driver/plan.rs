@@ -326,7 +326,7 @@ pub(crate) fn ooc_parts(slots: u64, kids: u64, limit: u64) -> Option<usize> {
 }
 
 /// The planned bytes of `tier`'s children held sparse (before their decided records).
-fn sparse_estimate<G: TierGame>(game: &G, tier: G::Tier) -> Option<u64> {
+pub(crate) fn sparse_estimate<G: TierGame>(game: &G, tier: G::Tier) -> Option<u64> {
     let kid_slots = checked_total(
         game.stored_children(tier)
             .into_iter()

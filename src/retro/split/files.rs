@@ -1,7 +1,7 @@
 //! Memory estimates, part files (write, validate, read) and their join into the usual table.
 
 use super::{
-    u32_at, u64_at, PartResult, Partition, SPLIT_FRONTIER_BYTES_PER_SLOT,
+    round_bytes, u32_at, u64_at, PartResult, Partition, SPLIT_FRONTIER_BYTES_PER_SLOT,
     SPLIT_STATE_BYTES_PER_SLOT,
 };
 use crate::error::{Error, Result};
@@ -13,9 +13,19 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// Estimated bytes a part needs to solve `tier` split into `parts`: its share of
-/// the state and frontier, and the records of the tier's stored children, whole.
-pub fn part_memory<G: TierGame>(game: &G, tier: G::Tier, parts: usize) -> Result<u64> {
+/// Estimated bytes a part needs to solve `tier` split into `parts`: on the
+/// compact encoding with `compact` ([`compact_part_memory`]), else by the
+/// full split solver: its share of the state and frontier, and the records of
+/// the tier's stored children, whole.
+pub fn part_memory<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    parts: usize,
+    compact: bool,
+) -> Result<u64> {
+    if compact {
+        return compact_part_memory(game, tier, parts);
+    }
     let share = game.tier_size(tier).div_ceil(parts.max(1) as u64);
     let kids: u64 = game
         .stored_children(tier)
@@ -29,15 +39,29 @@ pub fn part_memory<G: TierGame>(game: &G, tier: G::Tier, parts: usize) -> Result
         .ok_or_else(|| Error::Memory("the memory estimate does not fit in 64 bits".into()))
 }
 
+/// Estimated bytes a part needs to solve `tier` split into `parts` on the
+/// compact encoding: its share's two bytes a slot, the children's records
+/// held sparse (before their decided records, counted when loaded) and the
+/// buffers of one round (sent and received).
+pub(crate) fn compact_part_memory<G: TierGame>(game: &G, tier: G::Tier, parts: usize) -> Result<u64> {
+    let share = game.tier_size(tier).div_ceil(parts.max(1) as u64);
+    let kids = crate::retro::driver::sparse_estimate(game, tier)
+        .ok_or_else(|| Error::Memory("the memory estimate does not fit in 64 bits".into()))?;
+    Ok(crate::retro::compact::ooc::share_bytes(share)
+        .saturating_add(kids)
+        .saturating_add(round_bytes(share)))
+}
+
 /// The largest [`part_memory`] of the tiers of `plan`.
 pub(crate) fn plan_part_memory<G: TierGame>(
     game: &G,
     plan: &Plan<G::Tier>,
     parts: usize,
+    compact: bool,
 ) -> Result<u64> {
     let mut most = 0;
     for &t in plan.waves.iter().flatten() {
-        most = most.max(part_memory(game, t, parts)?);
+        most = most.max(part_memory(game, t, parts, compact)?);
     }
     Ok(most)
 }
@@ -56,11 +80,34 @@ const PART_HEADER: usize = 8 + 8 + 8 + 8 + 8 + 4 + 4;
 /// Writes part `k`'s records (temporary file, then rename), streamed: no copy
 /// of the records is made.
 pub(super) fn write_part(path: &Path, fingerprint: u64, size: u64, p: &PartResult) -> Result<()> {
+    write_part_from(path, fingerprint, size, &p.range, p.stats.levels, &|r| {
+        p.records[r].to_vec()
+    })
+}
+
+/// Writes the records of part `range` that `records` gives by local range
+/// (temporary file, then rename), block by block: once for the CRC of the
+/// header, once for the file.
+pub(super) fn write_part_from(
+    path: &Path,
+    fingerprint: u64,
+    size: u64,
+    range: &Range<u64>,
+    levels: u32,
+    records: &(dyn Fn(Range<usize>) -> Vec<u16> + Sync),
+) -> Result<()> {
     use std::io::Write;
+    const BLOCK: usize = 1 << 16;
+    let n = (range.end - range.start) as usize;
+    let block = |i: usize| -> Vec<u8> {
+        records(i..(i + BLOCK).min(n))
+            .iter()
+            .flat_map(|r| r.to_le_bytes())
+            .collect()
+    };
     let mut crc = crc32fast::Hasher::new();
-    for block in p.records.chunks(1 << 16) {
-        let bytes: Vec<u8> = block.iter().flat_map(|r| r.to_le_bytes()).collect();
-        crc.update(&bytes);
+    for i in (0..n).step_by(BLOCK) {
+        crc.update(&block(i));
     }
     let tmp = path.with_file_name(format!(
         "{}.hst.tmp{}",
@@ -68,24 +115,28 @@ pub(super) fn write_part(path: &Path, fingerprint: u64, size: u64, p: &PartResul
         std::process::id()
     ));
     let io = |e| Error::io(format!("writing {}", tmp.display()), e);
-    let file = std::fs::File::create(&tmp).map_err(io)?;
-    let mut w = std::io::BufWriter::new(file);
-    let mut header = Vec::with_capacity(PART_HEADER);
-    header.extend_from_slice(PART_MAGIC);
-    header.extend_from_slice(&fingerprint.to_le_bytes());
-    header.extend_from_slice(&size.to_le_bytes());
-    header.extend_from_slice(&p.range.start.to_le_bytes());
-    header.extend_from_slice(&p.range.end.to_le_bytes());
-    header.extend_from_slice(&p.stats.levels.to_le_bytes());
-    header.extend_from_slice(&crc.finalize().to_le_bytes());
-    w.write_all(&header).map_err(io)?;
-    for block in p.records.chunks(1 << 16) {
-        let bytes: Vec<u8> = block.iter().flat_map(|r| r.to_le_bytes()).collect();
-        w.write_all(&bytes).map_err(io)?;
+    let written = (|| -> Result<()> {
+        let file = std::fs::File::create(&tmp).map_err(io)?;
+        let mut w = std::io::BufWriter::new(file);
+        let mut header = Vec::with_capacity(PART_HEADER);
+        header.extend_from_slice(PART_MAGIC);
+        header.extend_from_slice(&fingerprint.to_le_bytes());
+        header.extend_from_slice(&size.to_le_bytes());
+        header.extend_from_slice(&range.start.to_le_bytes());
+        header.extend_from_slice(&range.end.to_le_bytes());
+        header.extend_from_slice(&levels.to_le_bytes());
+        header.extend_from_slice(&crc.finalize().to_le_bytes());
+        w.write_all(&header).map_err(io)?;
+        for i in (0..n).step_by(BLOCK) {
+            w.write_all(&block(i)).map_err(io)?;
+        }
+        let file = w.into_inner().map_err(|e| io(e.into_error()))?;
+        file.sync_all().map_err(io)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
     }
-    let file = w.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)?;
-    drop(file);
     std::fs::rename(&tmp, path).map_err(|e| Error::io(format!("renaming {}", tmp.display()), e))
 }
 
@@ -147,7 +198,7 @@ pub(super) fn join_parts<G: Solvable>(
 ) -> Result<TierSummary> {
     let name = game.tier_name(tier);
     let size = game.tier_size(tier);
-    let part = Partition::new(size, parts)?;
+    let part = Partition::wide(size, parts)?;
     let mut files = Vec::with_capacity(parts);
     for k in 0..parts {
         let path = part_path(out_dir, &name, k, parts);

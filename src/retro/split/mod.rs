@@ -41,6 +41,19 @@
 //! child slot). [`part_memory`] is the estimate a solve checks against the
 //! limit.
 //!
+//! # On the compact encoding
+//! By default ([`SplitOptions::compact`]) a tier is split on the compact
+//! solver's counted bytes instead (`compact.rs`, issue 40): two bytes a slot
+//! of the part's range, the children's records held sparse, update records of
+//! 8 bytes exchanged in rounds of about [`round_records`] a part, applied on
+//! receipt; the levels are the out-of-core passes' (`crate::retro::compact::ooc`),
+//! with the same records. Each part checkpoints its bytes at level boundaries
+//! ([`SplitOptions::checkpoint_every`], files `DIR/<tier>.p<k>of<n>.c<d>`), and a
+//! rerun resumes from the latest boundary every part holds.
+//! [`part_memory`] with `compact` is its estimate. A tier the encoding cannot hold (a
+//! position with more than 254 in-tier moves, a distance past 83) is given up
+//! by every part together and solved by the full split solver.
+//!
 //! # Failures
 //! Every message starts with a status byte. A part whose own work fails
 //! (a bad position, a file it cannot write, a stop request) takes part in the
@@ -59,6 +72,7 @@
 //! keeps every whole table (as [`super::driver::solve`] does) and, for a tier
 //! whose part files are all present and valid, only joins them again.
 
+mod compact;
 mod files;
 mod part;
 mod solve;
@@ -94,6 +108,20 @@ const AUX_LOSS: u16 = (1 << 14) - 1;
 const CHUNK: usize = 1 << 12;
 /// Slots per window of the scan (see `solve_part_in`).
 const SCAN_WINDOW: usize = 1 << 20;
+
+/// Update records a part of a compact split tier with `share` slots gathers
+/// for the others before a round's exchange (8 bytes each): a 64th of its
+/// share (its buffers, sent and received, stay within 3/8 of a byte a slot
+/// beside the state's two), from 2^10 to 2^22.
+pub(crate) fn round_records(share: u64) -> usize {
+    (share / 64).clamp(1 << 10, 1 << 22) as usize
+}
+
+/// Bytes of a compact split round's buffers: the records gathered, their
+/// message and the messages received.
+pub(crate) fn round_bytes(share: u64) -> u64 {
+    round_records(share) as u64 * 8 * 3
+}
 
 /// Message status: data follows.
 const MSG_OK: u8 = 0;
@@ -141,6 +169,15 @@ impl Partition {
         (k as u128 * self.size as u128 / self.parts as u128) as u64
     }
 
+    /// `size` slots in `parts` ranges of any size (the compact split's
+    /// records and the part files hold 64-bit slots).
+    pub(crate) fn wide(size: u64, parts: usize) -> Result<Partition> {
+        if parts == 0 {
+            return Err(Error::Input("a split solve needs at least one part".into()));
+        }
+        Ok(Partition { size, parts })
+    }
+
     /// The slots of part `k`.
     pub(crate) fn range(&self, k: usize) -> Range<u64> {
         self.start(k)..self.start(k + 1)
@@ -163,6 +200,17 @@ pub struct SplitOptions {
     /// exchanges run on the calling thread, never inside the pool, so a
     /// transport need not be `Send` (an MPI communicator is not).
     pub pool: Option<Arc<rayon::ThreadPool>>,
+    /// Tiers on the compact encoding (two bytes a slot, children held
+    /// sparse, checkpoints) where it holds them; `false`: every tier by the
+    /// full split solver (six bytes a slot, children whole).
+    pub compact: bool,
+    /// Least time between two checkpoints of a compact split tier (zero: at
+    /// every level; `None`: none).
+    pub checkpoint_every: Option<std::time::Duration>,
+    /// Test hook: a compact split tier checkpoints and stops
+    /// ([`Error::Interrupted`]) at the first level boundary at or past this
+    /// distance, as a killed job's rerun would find it.
+    pub stop_at: Option<u32>,
 }
 
 impl Default for SplitOptions {
@@ -170,6 +218,9 @@ impl Default for SplitOptions {
         SplitOptions {
             batch: 1 << 16,
             pool: None,
+            compact: true,
+            checkpoint_every: Some(crate::retro::driver::DEFAULT_CHECKPOINT_EVERY),
+            stop_at: None,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! A scope solved tier after tier in parts: options, events, and the plan's loop.
 
-use super::files::{join_parts, valid_part, write_part};
+use super::compact::{remove_checkpoints, solve_part_compact, Compact};
+use super::files::{join_parts, part_memory, valid_part, write_part};
 use super::part::solve_part_in;
 use super::{
     part_path, plan_part_memory, u32_at, u64_at, Net, Partition, SplitOptions, Traffic, Transport,
@@ -14,7 +15,8 @@ use crate::retro::driver::{
 };
 use crate::retro::lock::{DirLock, UNFINISHED_MARK};
 use crate::retro::scope::{Scope, Solvable};
-use crate::retro::solver::ChildValues;
+use crate::retro::solver::{ChildRecords, ChildValues, SparseRecords};
+use crate::table::{table_path, Table};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
@@ -67,6 +69,9 @@ pub enum SplitEvent {
         traffic: Traffic,
         /// Only joined from part files an earlier run left.
         joined_only: bool,
+        /// Solved on the compact encoding (two bytes a slot), not by the full
+        /// split solver.
+        compact: bool,
         /// Tiers done, of `total`.
         done: usize,
         /// Tiers of the scope.
@@ -153,8 +158,8 @@ fn solve_split_in<G: Solvable, T: Transport>(
         }
         let size = game.tier_size(t);
         let resumed = resumed_part(game, t, out_dir, net)?;
-        let (levels, traffic) = match resumed {
-            Some(levels) => (levels, Traffic::default()),
+        let (levels, traffic, compact) = match resumed {
+            Some(levels) => (levels, Traffic::default(), false),
             None => match solve_part_file(game, t, out_dir, net, options, &mut cache, progress) {
                 Err(Error::Interrupted) => {
                     if me == 0 {
@@ -166,6 +171,9 @@ fn solve_split_in<G: Solvable, T: Transport>(
             },
         };
         let joined = join_tier(game, t, out_dir, net, levels, &tier_started)?;
+        // The table is written: this part's checkpoints of the tier are spent.
+        let spent = remove_checkpoints(out_dir, &name, me, net.parts());
+        agree_ok(net, spent)?;
         solved += 1;
         slots_solved += size;
         if let Some(summary) = joined {
@@ -176,6 +184,7 @@ fn solve_split_in<G: Solvable, T: Transport>(
                 seconds: tier_started.elapsed().as_secs_f64(),
                 traffic,
                 joined_only: resumed.is_some(),
+                compact,
                 done: done.len(),
                 total: order.len(),
             });
@@ -239,7 +248,7 @@ fn split_setup<G: Solvable, T: Transport>(
     let setup = (|| {
         check_index(game, options.memory_limit)?;
         let plan = plan(game, scope)?;
-        let need = check_part_memory(game, scope, &plan, parts, options.memory_limit)?;
+        let need = check_part_memory(game, scope, &plan, parts, options)?;
         let lock = if me == 0 {
             Some(open_out_dir(out_dir)?)
         } else {
@@ -268,24 +277,33 @@ fn split_setup<G: Solvable, T: Transport>(
     Ok(setup)
 }
 
-/// The memory a part needs for the largest tier of `plan` split into `parts`,
-/// refused with [`Error::Memory`] when it exceeds `limit`.
+/// The memory a part needs for the largest tier of `plan` split into `parts`
+/// (on the compact encoding when `options` say), refused with
+/// [`Error::Memory`] when it exceeds their limit.
 fn check_part_memory<G: Solvable>(
     game: &G,
     scope: &Scope,
     plan: &Plan<G::Tier>,
     parts: usize,
-    limit: Option<u64>,
+    options: &SplitSolveOptions,
 ) -> Result<u64> {
-    let need = plan_part_memory(game, plan, parts)?;
-    if let Some(l) = limit {
+    let compact = options.split.compact;
+    let need = plan_part_memory(game, plan, parts, compact)?;
+    if let Some(l) = options.memory_limit {
         if need > l {
+            let what = if compact {
+                "its share of the compact state, two bytes a slot, and its children's records held sparse".to_string()
+            } else {
+                format!(
+                    "its share of the state, {} bytes a slot, and its children's records whole",
+                    SPLIT_STATE_BYTES_PER_SLOT + SPLIT_FRONTIER_BYTES_PER_SLOT
+                )
+            };
             return Err(Error::Memory(format!(
-                "{} ({} scope) split into {parts} parts needs about {} a part for its largest tier (its share of the state, {} bytes a slot, and its children's records whole), but the limit is {}; use more ranks or raise --memory",
+                "{} ({} scope) split into {parts} parts needs about {} a part for its largest tier ({what}), but the limit is {}; use more ranks or raise --memory",
                 game.rules_string(),
                 scope.name(),
                 format_bytes(need),
-                SPLIT_STATE_BYTES_PER_SLOT + SPLIT_FRONTIER_BYTES_PER_SLOT,
                 format_bytes(l)
             )));
         }
@@ -352,6 +370,7 @@ fn kept_tables<G: Solvable>(
                     }
                     _ => {}
                 }
+                remove_checkpoints(out_dir, &game.tier_name(t), k, parts)?;
             }
             done.insert(t, s);
             v.extend_from_slice(&(i as u64).to_le_bytes());
@@ -370,7 +389,7 @@ fn resumed_part<G: Solvable, T: Transport>(
 ) -> Result<Option<u32>> {
     let (me, parts) = (net.me(), net.parts());
     let size = game.tier_size(t);
-    let range = Partition::new(size, parts)?.range(me);
+    let range = Partition::wide(size, parts)?.range(me);
     let mine = part_path(out_dir, &game.tier_name(t), me, parts);
     let have = valid_part(&mine, game.fingerprint(), size, &range);
     let all = net.gather(have.map_or(vec![0], |l| {
@@ -385,7 +404,9 @@ fn resumed_part<G: Solvable, T: Transport>(
 }
 
 /// Solves this part's share of tier `t` and writes its part file (every part
-/// must succeed). Returns the levels and this part's traffic.
+/// must succeed): on the compact encoding when `options` say and it holds the
+/// tier, else by the full split solver. Returns the levels and this part's
+/// traffic, and whether it was the compact encoding.
 fn solve_part_file<G: Solvable, T: Transport>(
     game: &G,
     t: G::Tier,
@@ -394,20 +415,86 @@ fn solve_part_file<G: Solvable, T: Transport>(
     options: &SplitSolveOptions,
     cache: &mut HashMap<G::Tier, Arc<Vec<u16>>>,
     progress: &dyn Progress,
-) -> Result<(u32, Traffic)> {
+) -> Result<(u32, Traffic, bool)> {
+    let name = game.tier_name(t);
+    let mine = part_path(out_dir, &name, net.me(), net.parts());
+    if options.split.compact {
+        cache.clear();
+        let children = match sparse_children(game, t, out_dir, progress) {
+            Ok(c) => c,
+            Err(e) => return Err(net.fail(e)),
+        };
+        let got = solve_part_compact(
+            game,
+            t,
+            &children,
+            net,
+            &options.split,
+            out_dir,
+            &mine,
+            progress,
+        )?;
+        match got {
+            Compact::Solved(levels, traffic) => {
+                agree_ok(net, Ok(()))?;
+                return Ok((levels, traffic, true));
+            }
+            Compact::Refused(why) => {
+                progress.note(&format!(
+                    "{name}: not on the compact encoding ({why}); split by the full solver"
+                ));
+                check_full_fits(game, t, net.parts(), options.memory_limit)?;
+            }
+        }
+    }
     let children = match load_children(game, t, out_dir, cache) {
         Ok(c) => c,
         Err(e) => return Err(net.fail(e)),
     };
     let res = solve_part_in(game, t, &children, net, &options.split, progress)?;
     drop(children);
-    let mine = part_path(out_dir, &game.tier_name(t), net.me(), net.parts());
     let written = write_part(&mine, game.fingerprint(), game.tier_size(t), &res);
     let levels = res.stats.levels;
     let traffic = res.total_traffic;
     drop(res);
     agree_ok(net, written)?;
-    Ok((levels, traffic))
+    Ok((levels, traffic, false))
+}
+
+/// Refuses tier `t` split by the full solver when a part's need exceeds `limit`.
+fn check_full_fits<G: Solvable>(
+    game: &G,
+    t: G::Tier,
+    parts: usize,
+    limit: Option<u64>,
+) -> Result<()> {
+    let need = part_memory(game, t, parts, false)?;
+    match limit {
+        Some(l) if need > l => Err(Error::Memory(format!(
+            "tier {} split by the full solver needs about {} a part, but the limit is {}; use more ranks or raise --memory",
+            game.tier_name(t),
+            format_bytes(need),
+            format_bytes(l)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The records of `t`'s children held sparse (a byte a won or lost slot and
+/// a bit a slot), read from their tables.
+fn sparse_children<G: Solvable>(
+    game: &G,
+    t: G::Tier,
+    out_dir: &Path,
+    progress: &dyn Progress,
+) -> Result<ChildValues<G::Tier>> {
+    let mut children = ChildValues::new();
+    for c in game.stored_children(t) {
+        let table = Table::open(&table_path(out_dir, &game.tier_name(c)))?;
+        let s = SparseRecords::from_table(&table, progress)?;
+        children.insert_records(c, ChildRecords::Sparse(Arc::new(s)));
+    }
+    Ok(children)
 }
 
 /// The records of `t`'s children, whole (every part holds them all), from

@@ -40,7 +40,10 @@
 
 mod files;
 mod pass;
+mod share;
 mod store;
+
+pub(crate) use share::{share_bytes, Share};
 
 use super::{record, Boundary, Bytes, CompactKind, CHUNK, SET_WORDS};
 use crate::error::{Error, Result};
@@ -151,7 +154,6 @@ enum Owner {
     Chunks(Layout),
     /// Split across processes: `parts` index ranges of equal size (±1) of
     /// `size` slots, as `crate::retro::split` partitions a tier.
-    #[allow(dead_code)]
     Even { size: u64, parts: usize },
 }
 
