@@ -20,8 +20,9 @@
 #    4-cow endgame of the 37-point mogol board (a 19.9 M-slot tier) and a Bagh-Chal
 #    movement phase, each on 2 and on 3 ranks, against the one-process solves;
 # 6. a per-rank --memory below the mogol tier's need: one process with the same
-#    limit (full solver) refuses, 3 ranks choose the split solve by themselves and
-#    give the same records;
+#    limit (full solver) refuses; workers solve whole tiers compact; 3 ranks under
+#    19M choose the split solve on the compact encoding by themselves; a worker
+#    under 12M goes out of core; all give the same records;
 # 7. kills one rank of a split solve mid-tier: mpirun must fail with rank 0 naming
 #    the unfinished tier, and a rerun must keep the finished table and end with
 #    the same records.
@@ -282,6 +283,22 @@ if timeout 600 mpirun --allow-run-as-root --oversubscribe -np 3 "$bin" solve "$m
   compare mogol4-single "$dir" "memory limit, split across 3 ranks" noverify
 else
   fail "memory limit: the 3-rank job under --memory 19M did not split on the compact encoding and succeed"
+  tail -20 "$dir.log"
+fi
+
+# Below the compact need and with 2 ranks (one worker: nothing to split), the
+# worker solves the largest tier out of core (parts on disk), same records.
+dir=$tmp/limit-ooc2
+if timeout 600 mpirun --allow-run-as-root --oversubscribe -np 2 "$bin" solve "$mogol" --max-prey 4 \
+  --mpi --memory 12M --threads 1 --out "$dir" >"$dir.log" 2>&1 &&
+  grep -q "out of core" "$dir.log"; then
+  ok "memory limit: a worker under --memory 12M solved the largest tier out of core"
+  compare mogol4-single "$dir" "memory limit, out of core on a worker" noverify
+  leftover=$(find "$dir" -name '*.ooc' | head -1)
+  [ -z "$leftover" ] && ok "out of core on a worker: no part directory left" ||
+    fail "out of core on a worker left $leftover"
+else
+  fail "memory limit: the 2-rank job under --memory 12M did not go out of core and succeed"
   tail -20 "$dir.log"
 fi
 

@@ -101,6 +101,14 @@ pub(crate) struct Args {
     /// compact solver in memory, with the bytes it wrote to disk.
     #[arg(long, value_name = "PARTS", requires = "retro", value_parser = super::args::whole::<usize>(2, 4096, "parts"))]
     pub out_of_core: Option<usize>,
+    /// With --retro: also time each tier split on the compact encoding across
+    /// these numbers of parts (comma-separated, e.g. 2,3; the parts are threads
+    /// of this process exchanging as MPI ranks would, the --threads shared
+    /// among them, at least one a part; part files under DIR/.bench-split-<pid>,
+    /// removed after) against the counted compact solver in memory, with the
+    /// bytes the parts sent each other.
+    #[arg(long, value_name = "PARTS", requires = "retro", value_delimiter = ',', value_parser = super::args::whole::<usize>(2, 64, "parts"))]
+    pub split: Vec<usize>,
     /// Benchmark the ladder's rungs instead, on these rules (repeatable):
     /// --games self-play games at each rung of --engines, one after another
     /// on one thread; games/s, plies/s and the load average beside them.

@@ -42,6 +42,12 @@ pub(crate) fn run(
             }
             runs.push((Solver::OutOfCore(parts), t));
         }
+        if !args.split.is_empty() && !args.compact && args.out_of_core.is_none() {
+            runs.push((Solver::Counted, t));
+        }
+        for &parts in &args.split {
+            runs.push((Solver::Split(parts), t));
+        }
     }
     let game = AnyGame::parse(rules)?;
     let report = huntsolve::with_game!(&game, g => bench_game(g, tiers, dir, &runs, progress))?;
@@ -174,7 +180,7 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool, compact: bool
     for x in r
         .runs
         .iter()
-        .filter(|x| matches!(x.solver, Solver::OutOfCore(_)))
+        .filter(|x| matches!(x.solver, Solver::OutOfCore(_) | Solver::Split(_)))
     {
         let Some(m) = r
             .runs
@@ -183,6 +189,17 @@ fn print_report(r: &BenchReport, counts: &[usize], baseline: bool, compact: bool
         else {
             continue;
         };
+        if let (Solver::Split(parts), Some(sent)) = (x.solver, x.sent_bytes) {
+            println(&format!(
+                "{} split in {parts} parts, {} thread(s): {:.2}x the counted compact solver's wall time in memory, {:.2}x its CPU time, {sent} bytes sent between parts ({:.2} a slot)",
+                x.tier,
+                x.threads,
+                x.seconds / m.seconds.max(1e-9),
+                x.cpu_seconds.zip(m.cpu_seconds).map_or(f64::NAN, |(a, b)| a / b.max(1e-9)),
+                sent as f64 / x.slots.max(1) as f64
+            ))?;
+            continue;
+        }
         let disk = x.disk_bytes.unwrap_or(0);
         println(&format!(
             "{} {}, {} thread(s): {:.2}x the counted compact solver's wall time in memory, {disk} bytes written to disk ({:.1} a slot)",

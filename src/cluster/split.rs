@@ -113,13 +113,17 @@ impl Transport for MpiTransport<'_> {
         };
         let (sdispls, rdispls) = (displs(&counts)?, displs(&rcounts)?);
         let total: usize = rcounts.iter().map(|&c| c as usize).sum();
+        // Each buffer held once at a time beside the received bytes: the
+        // messages dropped once concatenated, the send buffer once sent.
         let send: Vec<u8> = out.concat();
+        drop(out);
         let mut recv = vec![0u8; total];
         {
             let sp = Partition::new(&send[..], &counts[..], &sdispls[..]);
             let mut rp = PartitionMut::new(&mut recv[..], &rcounts[..], &rdispls[..]);
             self.world.all_to_all_varcount_into(&sp, &mut rp);
         }
+        drop(send);
         Ok(rdispls
             .iter()
             .zip(&rcounts)

@@ -12,6 +12,7 @@ use super::driver::load_records;
 use super::reference::solve_tier_reference;
 use super::scope::Solvable;
 use super::solver::{solve_tier_with, Absorb, ChildValues};
+use super::split::split_tier_in_process;
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::table::table_path;
@@ -35,6 +36,10 @@ pub enum Solver {
     Counted,
     /// The counted compact solver out of core in this many parts on disk.
     OutOfCore(usize),
+    /// The tier split on the compact encoding across this many parts, the
+    /// parts threads of this process exchanging through the in-process
+    /// transport (`split::Threads`), as MPI ranks would.
+    Split(usize),
 }
 
 impl Solver {
@@ -46,6 +51,7 @@ impl Solver {
             Solver::Compact => "compact",
             Solver::Counted => "counted",
             Solver::OutOfCore(_) => "out-of-core",
+            Solver::Split(_) => "split",
         }
     }
 }
@@ -70,6 +76,8 @@ pub struct BenchRun {
     pub cpu_seconds: Option<f64>,
     /// Bytes written to disk (part and update files; out of core only).
     pub disk_bytes: Option<u64>,
+    /// Bytes the parts sent each other (split only).
+    pub sent_bytes: Option<u64>,
 }
 
 /// CPU seconds used by this process so far (Linux: `/proc/self/stat`, in clock
@@ -142,6 +150,7 @@ pub fn bench_tiers<G: Solvable>(
             let cpu0 = process_cpu_seconds();
             let started = Instant::now();
             let mut disk_bytes = None;
+            let mut sent_bytes = None;
             let records: Vec<u16> = pool.install(|| -> Result<Vec<u16>> {
                 Ok(match solver {
                     Solver::OutOfCore(parts) => {
@@ -157,6 +166,21 @@ pub fn bench_tiers<G: Solvable>(
                         }
                         res.remove_files()?;
                         disk_bytes = Some(res.report.bytes_written + res.report.update_bytes);
+                        recs
+                    }
+                    Solver::Split(parts) => {
+                        let d = dir.join(format!(".bench-split-{}", std::process::id()));
+                        let got = split_tier_in_process(
+                            game,
+                            t,
+                            &children,
+                            (parts, threads),
+                            &d,
+                            progress,
+                        );
+                        let _ = std::fs::remove_dir_all(&d);
+                        let (recs, sent) = got?;
+                        sent_bytes = Some(sent);
                         recs
                     }
                     Solver::Reference => {
@@ -198,6 +222,7 @@ pub fn bench_tiers<G: Solvable>(
                 slots_per_second: slots as f64 / seconds.max(1e-9),
                 cpu_seconds,
                 disk_bytes,
+                sent_bytes,
             });
         }
         let records = first.unwrap_or_default();

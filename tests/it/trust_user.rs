@@ -216,6 +216,38 @@ fn bench_retro_says_nothing_absurd_about_parallelism() {
     assert!(left.is_empty(), "{left:?}");
     let (code, _, err) = run_within(&["bench", "--out-of-core", "1", "--retro", "kaooa"], 60);
     assert_eq!(code, Some(2), "{err}");
+    // The tier split on the compact encoding in 2 and 3 in-process parts:
+    // same records, the bytes sent said, its part files gone.
+    let (code, out, err) = run_within(
+        &[
+            "bench",
+            "--retro",
+            "kaooa",
+            "--tiers",
+            "h0p1c2",
+            "--tables",
+            t.to_str().unwrap(),
+            "--no-baseline",
+            "--split",
+            "2,3",
+        ],
+        60,
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("split in 2 parts"), "{out}");
+    assert!(out.contains("split in 3 parts"), "{out}");
+    assert!(out.contains("bytes sent between parts"), "{out}");
+    assert!(out.contains("records identical across all runs"), "{out}");
+    let left: Vec<_> = std::fs::read_dir(&t)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".bench-split"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    for bad in ["1", "0", "2,x", "65"] {
+        let (code, _, err) = run_within(&["bench", "--split", bad, "--retro", "kaooa"], 60);
+        assert_eq!(code, Some(2), "--split {bad}: {err}");
+    }
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -382,3 +382,45 @@ fn level<G: TierGame, T: Transport>(
     }
     Ok((found, refused))
 }
+
+/// `tier` split on the compact encoding across `parts` parts of this process
+/// (threads exchanging through [`super::Threads`], `threads` worker threads
+/// shared among them, at least one a part), its part files in `dir`: the
+/// joined records and the bytes the parts sent each other. For `bench
+/// --retro --split`.
+pub(crate) fn split_tier_in_process<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    children: &ChildValues<G::Tier>,
+    (parts, threads): (usize, usize),
+    dir: &Path,
+    progress: &dyn Progress,
+) -> Result<(Vec<u16>, u64)> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    let options = SplitOptions {
+        checkpoint_every: None,
+        ..SplitOptions::default()
+    };
+    let name = game.tier_name(tier);
+    let results = super::run_parts(parts, (threads / parts.max(1)).max(1), &|t| {
+        let mut net = Net::new(t);
+        let path = super::part_path(dir, &name, net.me(), net.parts());
+        let got = solve_part_compact(
+            game, tier, children, &mut net, &options, dir, &path, progress,
+        );
+        match got {
+            Ok(Compact::Solved(_, traffic)) => Ok((path, traffic.bytes_sent)),
+            Ok(Compact::Refused(why)) => Err(Error::Memory(why)),
+            Err(e) => Err(net.fail(e)),
+        }
+    });
+    let mut records = Vec::with_capacity(game.tier_size(tier) as usize);
+    let mut sent = 0;
+    for r in results {
+        let (path, bytes) = r?;
+        records.extend(super::files::part_records(&path)?);
+        sent += bytes;
+    }
+    Ok((records, sent))
+}

@@ -43,7 +43,11 @@ pub fn part_memory<G: TierGame>(
 /// compact encoding: its share's two bytes a slot, the children's records
 /// held sparse (before their decided records, counted when loaded) and the
 /// buffers of one round (sent and received).
-pub(crate) fn compact_part_memory<G: TierGame>(game: &G, tier: G::Tier, parts: usize) -> Result<u64> {
+pub(crate) fn compact_part_memory<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    parts: usize,
+) -> Result<u64> {
     let share = game.tier_size(tier).div_ceil(parts.max(1) as u64);
     let kids = crate::retro::driver::sparse_estimate(game, tier)
         .ok_or_else(|| Error::Memory("the memory estimate does not fit in 64 bits".into()))?;
@@ -161,6 +165,19 @@ pub(super) fn valid_part(
     let mut crc = crc32fast::Hasher::new();
     crc.update(&bytes[PART_HEADER..]);
     (crc.finalize() == u32_at(&bytes, 44)).then(|| u32_at(&bytes, 40))
+}
+
+/// Every record of the part file at `path` (its header skipped; the join
+/// checks the files, this is for `bench --retro --split`, which compares
+/// the records with every other run's).
+pub(super) fn part_records(path: &Path) -> Result<Vec<u16>> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let body = bytes.get(PART_HEADER..).unwrap_or_default();
+    Ok(body
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect())
 }
 
 /// Records `range` of the tier, read from its part files (positioned reads).

@@ -79,6 +79,7 @@ mod solve;
 mod threads;
 
 pub use crate::retro::lock::UNFINISHED_MARK;
+pub(crate) use compact::split_tier_in_process;
 pub use files::part_memory;
 pub(crate) use files::{part_path, plan_part_memory};
 pub use part::solve_part;
@@ -110,17 +111,18 @@ const CHUNK: usize = 1 << 12;
 const SCAN_WINDOW: usize = 1 << 20;
 
 /// Update records a part of a compact split tier with `share` slots gathers
-/// for the others before a round's exchange (8 bytes each): a 64th of its
-/// share (its buffers, sent and received, stay within 3/8 of a byte a slot
-/// beside the state's two), from 2^10 to 2^22.
+/// for the others before a round's exchange (8 bytes each): a 256th of its
+/// share, from 2^10 to 2^20. A round's records are copied about six times on
+/// their way (gathered, the message, the transport's send and receive
+/// buffers, the received messages, the records applied), so its buffers stay
+/// within about 1/5 of a byte a slot beside the state's two.
 pub(crate) fn round_records(share: u64) -> usize {
-    (share / 64).clamp(1 << 10, 1 << 22) as usize
+    (share / 256).clamp(1 << 10, 1 << 20) as usize
 }
 
-/// Bytes of a compact split round's buffers: the records gathered, their
-/// message and the messages received.
+/// Bytes of a compact split round's buffers (six copies of its records).
 pub(crate) fn round_bytes(share: u64) -> u64 {
-    round_records(share) as u64 * 8 * 3
+    round_records(share) as u64 * 8 * 6
 }
 
 /// Message status: data follows.
