@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Estimated bytes a part needs to solve `tier` split into `parts`: on the
-/// compact encoding with `compact` ([`compact_part_memory`]), else by the
+/// compact encoding with `compact` (`compact_part_memory`), else by the
 /// full split solver: its share of the state and frontier, and the records of
 /// the tier's stored children, whole.
 pub fn part_memory<G: TierGame>(

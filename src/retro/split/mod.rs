@@ -45,7 +45,7 @@
 //! By default ([`SplitOptions::compact`]) a tier is split on the compact
 //! solver's counted bytes instead (`compact.rs`, issue 40): two bytes a slot
 //! of the part's range, the children's records held sparse, update records of
-//! 8 bytes exchanged in rounds of about [`round_records`] a part, applied on
+//! 8 bytes exchanged in rounds (a 256th of a part's share each), applied on
 //! receipt; the levels are the out-of-core passes' (`crate::retro::compact::ooc`),
 //! with the same records. Each part checkpoints its bytes at level boundaries
 //! ([`SplitOptions::checkpoint_every`], files `DIR/<tier>.p<k>of<n>.c<d>`), and a
