@@ -163,7 +163,7 @@ impl huntsolve::cluster::Observer for Printer {
             }) => {
                 if let Some(t) = unfinished {
                     eprintln!(
-                        "mpi: an earlier run into this directory ended with tier {t} unfinished: {t} (split); it is solved again"
+                        "mpi: an earlier run into this directory ended with tier {t} unfinished: {t} (split); it is solved again (on the compact encoding, from the latest checkpoint every rank holds, if any)"
                     );
                 }
                 eprintln!(

@@ -510,10 +510,11 @@ fn a_compact_split_stopped_at_a_level_resumes_from_its_checkpoints() {
         at_stop[0].trim_end_matches(char::is_numeric)
     ));
     std::fs::write(&stray, b"not a checkpoint").unwrap();
-    let plain = SplitOptions {
+    let plain_again = || SplitOptions {
         checkpoint_every: every,
         ..Default::default()
     };
+    let plain = plain_again();
     for r in split_solve_with(&g, &scope, &dir, 3, None, plain.clone()) {
         r.unwrap();
     }
@@ -544,7 +545,32 @@ fn a_compact_split_stopped_at_a_level_resumes_from_its_checkpoints() {
         r.unwrap();
     }
     same_tables(&g, &scope, &one, &dir2);
-    for d in [one, dir, dir2] {
+
+    // Stopped during the scan: each part keeps its own scan checkpoint, and
+    // the rerun goes on from it to the same records.
+    let dir3 = temp_dir("stop-scan");
+    let stopping = SplitOptions {
+        checkpoint_every: every,
+        stop_scan_after: Some(20),
+        ..Default::default()
+    };
+    for r in split_solve_with(&g, &scope, &dir3, 3, None, stopping) {
+        assert!(matches!(r, Err(Error::Interrupted)), "{:?}", r.err());
+    }
+    let scans = |d: &std::path::Path| -> usize {
+        std::fs::read_dir(d)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".cscan"))
+            .count()
+    };
+    assert_eq!(scans(&dir3), 3);
+    for r in split_solve_with(&g, &scope, &dir3, 3, None, plain_again()) {
+        r.unwrap();
+    }
+    same_tables(&g, &scope, &one, &dir3);
+    assert_eq!(scans(&dir3), 0);
+    for d in [one, dir, dir2, dir3] {
         let _ = std::fs::remove_dir_all(d);
     }
 }

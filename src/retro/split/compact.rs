@@ -25,7 +25,7 @@ use super::files::write_part_from;
 use super::{round_records, u32_at, u64_at, Net, Partition, SplitOptions, Traffic, Transport};
 use crate::error::{Error, Result};
 use crate::progress::{stop_requested, Progress};
-use crate::retro::compact::ooc::Share;
+use crate::retro::compact::ooc::{Share, CHUNK_SLOTS};
 use crate::retro::solver::{ChildValues, TierStats};
 use crate::tier::TierGame;
 use std::path::{Path, PathBuf};
@@ -65,6 +65,12 @@ impl Checkpoints {
         self.dir.join(format!("{}{from}", self.prefix))
     }
 
+    /// This part's own checkpoint of a scan under way (no other part's is
+    /// needed to go on with it: the scan exchanges nothing).
+    fn scan_path(&self) -> PathBuf {
+        self.dir.join(format!("{}scan", self.prefix))
+    }
+
     /// The boundaries this part has checkpoints of.
     fn list(&self) -> Result<Vec<u32>> {
         let io = |e| Error::io(format!("listing {}", self.dir.display()), e);
@@ -83,20 +89,27 @@ impl Checkpoints {
         Ok(v)
     }
 
-    /// Removes every checkpoint but `keep`'s.
-    fn prune(&self, keep: Option<u32>) -> Result<()> {
+    /// Removes every level checkpoint but `keep`'s, and with `scan` the
+    /// scan's.
+    fn prune(&self, keep: Option<u32>, scan: bool) -> Result<()> {
         for from in self.list()? {
             if Some(from) != keep {
-                let p = self.path(from);
-                match std::fs::remove_file(&p) {
-                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                        return Err(Error::io(format!("removing {}", p.display()), e))
-                    }
-                    _ => {}
-                }
+                remove(&self.path(from))?;
             }
         }
+        if scan {
+            remove(&self.scan_path())?;
+        }
         Ok(())
+    }
+}
+
+fn remove(p: &Path) -> Result<()> {
+    match std::fs::remove_file(p) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(Error::io(format!("removing {}", p.display()), e))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -108,7 +121,7 @@ pub(super) fn remove_checkpoints(
     me: usize,
     parts: usize,
 ) -> Result<()> {
-    Checkpoints::new(out_dir, name, me, parts).prune(None)
+    Checkpoints::new(out_dir, name, me, parts).prune(None, true)
 }
 
 /// Where a part is: the next distance and the levels that found a slot.
@@ -141,13 +154,21 @@ pub(super) fn solve_part_compact<G: TierGame, T: Transport>(
     let (share, mut at) = match loaded {
         Some(s) => s,
         None => {
-            let share = Share::new(game, tier, children, range.clone(), (me, parts));
             progress.stage_in(
                 &format!("{name} scan (compact, part {me} of {parts})"),
                 range.end - range.start,
                 "slots",
             );
-            let scanned = share.and_then(|s| s.scan(progress).map(|()| s));
+            let scanned = scan_share(
+                game,
+                tier,
+                children,
+                &range,
+                (me, parts),
+                &ckpts,
+                options,
+                progress,
+            );
             progress.finish_stage();
             let (share, refused) = match scanned {
                 Ok(s) => (Some(s), None),
@@ -209,9 +230,9 @@ pub(super) fn solve_part_compact<G: TierGame, T: Transport>(
         let stop = any(STOP);
         if any(DUE) || stop {
             let t = Instant::now();
-            share.save(&ckpts.path(at.from), at.from, at.levels)?;
+            share.save(&ckpts.path(at.from), None, (at.from, at.levels))?;
             net.agree(Ok(Vec::new()))?;
-            ckpts.prune(Some(at.from))?;
+            ckpts.prune(Some(at.from), true)?;
             progress.message(&format!(
                 "{name}: checkpoint of part {me} before distance {} ({:.1} s)",
                 at.from,
@@ -254,6 +275,57 @@ pub(super) fn solve_part_compact<G: TierGame, T: Transport>(
     Ok(Compact::Solved(stats.levels, traffic))
 }
 
+/// This part's share scanned: from its own checkpoint of a scan under way
+/// when there is a whole one (else from the start), in passes of a 16th of
+/// the share, the bytes saved after a pass when `options` say a checkpoint
+/// is due (and on a stop request, which then ends the scan).
+#[allow(clippy::too_many_arguments)]
+fn scan_share<'a, G: TierGame>(
+    game: &'a G,
+    tier: G::Tier,
+    children: &'a ChildValues<G::Tier>,
+    range: &std::ops::Range<u64>,
+    (me, parts): (usize, usize),
+    ckpts: &Checkpoints,
+    options: &SplitOptions,
+    progress: &dyn Progress,
+) -> Result<Share<'a, G>> {
+    let path = ckpts.scan_path();
+    let resumed = Share::load(game, tier, children, range.clone(), (me, parts), &path)
+        .ok()
+        .flatten()
+        .filter(|(s, c, f, _)| *f == 0 && *c <= s.chunks());
+    let (share, mut done) = match resumed {
+        Some((s, c, _, _)) => (s, c),
+        None => (
+            Share::new(game, tier, children, range.clone(), (me, parts))?,
+            0,
+        ),
+    };
+    progress.advance((done * CHUNK_SLOTS).min(range.end as usize - range.start as usize) as u64);
+    let chunks = share.chunks();
+    let pass = chunks.div_ceil(16).max(1);
+    let mut last = Instant::now();
+    while done < chunks {
+        let end = (done + pass).min(chunks);
+        share.scan(done..end, progress)?;
+        done = end;
+        let stop = stop_requested() || options.stop_scan_after.is_some_and(|p| done >= p);
+        let due = options
+            .checkpoint_every
+            .is_some_and(|e| last.elapsed() >= e);
+        if done < chunks && (due || stop) {
+            share.save(&path, Some(done), (0, 0))?;
+            last = Instant::now();
+        }
+        if stop && done < chunks {
+            return Err(Error::Interrupted);
+        }
+    }
+    remove(&path)?;
+    Ok(share)
+}
+
 /// The latest boundary every part holds a checkpoint of, loaded; `None` (every
 /// part's checkpoints removed) when there is none or some part cannot load it.
 fn resume<'a, G: TierGame, T: Transport>(
@@ -291,17 +363,19 @@ fn resume<'a, G: TierGame, T: Transport>(
         )
         .ok()
         .flatten()
-        .filter(|(_, f, _)| *f == from),
+        .filter(|(s, c, f, _)| *f == from && *c == s.chunks()),
         None => None,
     };
     let ok = net.gather(vec![u8::from(loaded.is_some())])?;
     if common.is_some() && ok.iter().all(|b| b.first() == Some(&1)) {
-        if let Some((share, from, levels)) = loaded {
-            ckpts.prune(Some(from))?;
+        if let Some((share, _, from, levels)) = loaded {
+            ckpts.prune(Some(from), true)?;
             return Ok(Some((share, At { from, levels })));
         }
     }
-    ckpts.prune(None)?;
+    // No boundary every part holds: the level checkpoints go, a scan under
+    // way is kept (each part goes on with its own).
+    ckpts.prune(None, false)?;
     Ok(None)
 }
 

@@ -213,6 +213,10 @@ pub struct SplitOptions {
     /// ([`Error::Interrupted`]) at the first level boundary at or past this
     /// distance, as a killed job's rerun would find it.
     pub stop_at: Option<u32>,
+    /// Test hook: a compact split tier's scan stops ([`Error::Interrupted`],
+    /// its own checkpoint written) once this many chunks of the part are
+    /// scanned, as a job killed during the scan would leave it.
+    pub stop_scan_after: Option<usize>,
 }
 
 impl Default for SplitOptions {
@@ -223,6 +227,7 @@ impl Default for SplitOptions {
             compact: true,
             checkpoint_every: Some(crate::retro::driver::DEFAULT_CHECKPOINT_EVERY),
             stop_at: None,
+            stop_scan_after: None,
         }
     }
 }

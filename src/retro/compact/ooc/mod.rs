@@ -45,6 +45,9 @@ mod store;
 
 pub(crate) use share::{share_bytes, Share};
 
+/// Slots of a chunk: the unit of a share's scan ([`Share::scan`]).
+pub(crate) const CHUNK_SLOTS: usize = CHUNK;
+
 use super::{record, Boundary, Bytes, CompactKind, CHUNK, SET_WORDS};
 use crate::error::{Error, Result};
 use crate::progress::{stop_requested, Progress};

@@ -31,6 +31,10 @@ pub(crate) fn share_bytes(slots: u64) -> u64 {
     slots.div_ceil(CHUNK as u64) * CHUNK as u64 * 2 + slots / 256
 }
 
+/// A checkpoint's `from` marking a scan under way (its `levels`: the chunks
+/// scanned).
+const SCANNING: u32 = u32::MAX;
+
 /// The records of one round for the other shares, by share.
 struct Memory(Vec<Mutex<Vec<u64>>>);
 
@@ -120,12 +124,12 @@ impl<'a, G: TierGame> Share<'a, G> {
         self.bytes.len
     }
 
-    /// Scans every slot of the share (exits from the children), in parallel.
-    /// A position whose in-tier moves a counter byte cannot hold, or a
-    /// distance past the compact solver's, is refused ([`Error::Memory`]).
-    pub(crate) fn scan(&self, progress: &dyn Progress) -> Result<()> {
+    /// Scans the share's chunks `chunks` (exits from the children), in
+    /// parallel. A position whose in-tier moves a counter byte cannot hold,
+    /// or a distance past the compact solver's, is refused ([`Error::Memory`]).
+    pub(crate) fn scan(&self, chunks: Range<usize>, progress: &dyn Progress) -> Result<()> {
         let c = &self.ctx;
-        (0..self.bytes.len.div_ceil(CHUNK))
+        chunks
             .into_par_iter()
             .try_for_each_init(Scratch::new, |scratch, ch| -> Result<()> {
                 if stop_requested() {
@@ -143,6 +147,11 @@ impl<'a, G: TierGame> Share<'a, G> {
                 progress.advance((((ch + 1) * CHUNK).min(self.bytes.len) - ch * CHUNK) as u64);
                 Ok(())
             })
+    }
+
+    /// Chunks of the share (of [`CHUNK`] slots: the unit of [`Share::scan`]).
+    pub(crate) fn chunks(&self) -> usize {
+        self.bytes.len.div_ceil(CHUNK)
     }
 
     /// The smallest distance at or above `from` this share holds.
@@ -219,10 +228,16 @@ impl<'a, G: TierGame> Share<'a, G> {
         share_tier(&self.ctx.name, self.k, self.parts, self.lo, self.bytes.len)
     }
 
-    /// Writes the share at the boundary before level `from` (`levels`
-    /// propagated with some slot) to `path` (temporary file and rename);
+    /// Writes the share to `path` (temporary file and rename): scanned to
+    /// `scanned` chunks when the scan is under way (`Some`), else at the
+    /// boundary before level `from` with `levels` propagated with some slot;
     /// returns the bytes written.
-    pub(crate) fn save(&self, path: &Path, from: u32, levels: u32) -> Result<u64> {
+    pub(crate) fn save(
+        &self,
+        path: &Path,
+        scanned: Option<usize>,
+        (from, levels): (u32, u32),
+    ) -> Result<u64> {
         let tier = self.id_text();
         let id = Identity {
             rules: &self.rules,
@@ -230,16 +245,29 @@ impl<'a, G: TierGame> Share<'a, G> {
             tier: &tier,
             size: self.bytes.len as u64,
         };
-        let at = Boundary {
-            scanned: self.bytes.len as u64,
-            from,
-            levels,
+        // The part format keeps a boundary's `from` and `levels`, not the
+        // slots scanned: a scan under way is marked by `from` = SCANNING, its
+        // chunks scanned in `levels`.
+        let at = match scanned {
+            Some(c) => Boundary {
+                scanned: self.bytes.len as u64,
+                from: SCANNING,
+                levels: u32::try_from(c).map_err(|_| {
+                    Error::Internal(format!("{c} chunks scanned do not fit a checkpoint"))
+                })?,
+            },
+            None => Boundary {
+                scanned: self.bytes.len as u64,
+                from,
+                levels,
+            },
         };
         store::write(path, &id, &self.bytes, at, None)
     }
 
-    /// The share saved at `path` with its boundary's `from` and `levels`,
-    /// `None` when there is no file; a file of another share, rules or tier,
+    /// The share saved at `path` with where it was: the chunks scanned (all
+    /// of them once the scan is done), the boundary's `from` and `levels`;
+    /// `None` when there is no file. A file of another share, rules or tier,
     /// or damaged, is an error.
     pub(crate) fn load(
         game: &'a G,
@@ -248,7 +276,7 @@ impl<'a, G: TierGame> Share<'a, G> {
         range: Range<u64>,
         (k, parts): (usize, usize),
         path: &Path,
-    ) -> Result<Option<(Self, u32, u32)>> {
+    ) -> Result<Option<(Self, usize, u32, u32)>> {
         let (rules, name) = (game.rules_string(), game.tier_name(tier));
         let len = (range.end - range.start) as usize;
         let tier_text = share_tier(&name, k, parts, range.start as usize, len);
@@ -261,15 +289,12 @@ impl<'a, G: TierGame> Share<'a, G> {
         let Some(part) = store::read(path, &id, CompactKind::Counted)? else {
             return Ok(None);
         };
-        if part.at.scanned != len as u64 {
-            return Err(Error::Internal(format!(
-                "{} holds a share not scanned to its end",
-                path.display()
-            )));
-        }
-        let (from, levels) = (part.at.from, part.at.levels);
+        let (scanned, from, levels) = match part.at.from {
+            SCANNING => (part.at.levels as usize, 0, 0),
+            from => (len.div_ceil(CHUNK), from, part.at.levels),
+        };
         let share = Self::with_bytes(game, tier, children, range, (k, parts), part.bytes);
-        Ok(Some((share, from, levels)))
+        Ok(Some((share, scanned, from, levels)))
     }
 }
 
