@@ -49,7 +49,9 @@
 //! receipt; the levels are the out-of-core passes' (`crate::retro::compact::ooc`),
 //! with the same records. Each part checkpoints its bytes at level boundaries
 //! ([`SplitOptions::checkpoint_every`], files `DIR/<tier>.p<k>of<n>.c<d>`), and a
-//! rerun resumes from the latest boundary every part holds.
+//! rerun resumes from the latest boundary every part holds; during its scan
+//! (which exchanges nothing) each part checkpoints on its own
+//! (`DIR/<tier>.p<k>of<n>.cscan`) and goes on from it.
 //! [`part_memory`] with `compact` is its estimate. A tier the encoding cannot hold (a
 //! position with more than 254 in-tier moves, a distance past 83) is given up
 //! by every part together and solved by the full split solver.
