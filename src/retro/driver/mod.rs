@@ -344,7 +344,7 @@ pub(crate) fn tier_meta<G: Solvable>(
 type Done<T> = (T, TierSummary, Option<Arc<Vec<u16>>>, bool);
 
 /// Removes a checkpoint whose tier's table is safe on disk (absent: nothing to do).
-fn remove_checkpoint(path: &Path) -> Result<()> {
+pub(crate) fn remove_checkpoint(path: &Path) -> Result<()> {
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
             Err(Error::io(format!("removing {}", path.display()), e))

@@ -26,6 +26,7 @@ use super::{round_records, u32_at, u64_at, Net, Partition, SplitOptions, Traffic
 use crate::error::{Error, Result};
 use crate::progress::{stop_requested, Progress};
 use crate::retro::compact::ooc::{Share, CHUNK_SLOTS};
+use crate::retro::driver::remove_checkpoint;
 use crate::retro::solver::{ChildValues, TierStats};
 use crate::tier::TierGame;
 use std::path::{Path, PathBuf};
@@ -94,22 +95,13 @@ impl Checkpoints {
     fn prune(&self, keep: Option<u32>, scan: bool) -> Result<()> {
         for from in self.list()? {
             if Some(from) != keep {
-                remove(&self.path(from))?;
+                remove_checkpoint(&self.path(from))?;
             }
         }
         if scan {
-            remove(&self.scan_path())?;
+            remove_checkpoint(&self.scan_path())?;
         }
         Ok(())
-    }
-}
-
-fn remove(p: &Path) -> Result<()> {
-    match std::fs::remove_file(p) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(Error::io(format!("removing {}", p.display()), e))
-        }
-        _ => Ok(()),
     }
 }
 
@@ -322,7 +314,7 @@ fn scan_share<'a, G: TierGame>(
             return Err(Error::Interrupted);
         }
     }
-    remove(&path)?;
+    remove_checkpoint(&path)?;
     Ok(share)
 }
 

@@ -526,6 +526,37 @@ fn start_over<G: TierGame>(run: &mut Run<G>) -> Result<()> {
     Ok(())
 }
 
+/// Chunks `chunks` of `bytes` (the tier's slots from `lo`: a part out of
+/// core, a share split across processes) scanned in parallel, exactly (a
+/// counter past a byte is refused: no part re-checks another's children),
+/// each chunk's slots reported to `progress`; a stop request ends it.
+fn scan_chunks<G: TierGame>(
+    ctx: &Ctx<G>,
+    bytes: &Bytes,
+    lo: usize,
+    chunks: Range<usize>,
+    progress: &dyn Progress,
+) -> Result<()> {
+    chunks
+        .into_par_iter()
+        .try_for_each_init(Scratch::new, |scratch, c| -> Result<()> {
+            if stop_requested() {
+                return Err(Error::Interrupted);
+            }
+            super::scan_chunk(
+                ctx.game,
+                ctx.tier,
+                ctx.children,
+                bytes,
+                (c, lo),
+                true,
+                scratch,
+            )?;
+            progress.advance((((c + 1) * CHUNK).min(bytes.len) - c * CHUNK) as u64);
+            Ok(())
+        })
+}
+
 /// Phase 1: every part not yet on disk scanned and written.
 fn scan_parts<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<()> {
     let parts = run.layout.parts;
@@ -541,25 +572,7 @@ fn scan_parts<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<
         }
         let bytes = Bytes::new(r.end - r.start, &run.ctx.name, CompactKind::Counted)?;
         let chunks = (r.end - r.start).div_ceil(CHUNK);
-        (0..chunks).into_par_iter().try_for_each_init(
-            Scratch::new,
-            |scratch, c| -> Result<()> {
-                if stop_requested() {
-                    return Err(Error::Interrupted);
-                }
-                super::scan_chunk(
-                    run.ctx.game,
-                    run.ctx.tier,
-                    run.ctx.children,
-                    &bytes,
-                    (c, r.start),
-                    true,
-                    scratch,
-                )?;
-                progress.advance(((c + 1) * CHUNK).min(bytes.len) as u64 - (c * CHUNK) as u64);
-                Ok(())
-            },
-        )?;
+        scan_chunks(&run.ctx, &bytes, r.start, 0..chunks, progress)?;
         let at = Boundary {
             scanned: bytes.len as u64,
             from: 0,

@@ -14,9 +14,9 @@
 
 use super::pass::{apply, level_chunk, Job};
 use super::store::{self, Dirty};
-use super::{count_outcomes, Ctx, Owner, Sink};
+use super::{count_outcomes, scan_chunks, Ctx, Owner, Sink};
 use crate::error::{Error, Result};
-use crate::progress::{stop_requested, Progress};
+use crate::progress::Progress;
 use crate::retro::compact::{record, Boundary, Bytes, CompactKind, CHUNK};
 use crate::retro::solver::checkpoint::Identity;
 use crate::retro::solver::{ChildValues, Scratch};
@@ -128,25 +128,7 @@ impl<'a, G: TierGame> Share<'a, G> {
     /// parallel. A position whose in-tier moves a counter byte cannot hold,
     /// or a distance past the compact solver's, is refused ([`Error::Memory`]).
     pub(crate) fn scan(&self, chunks: Range<usize>, progress: &dyn Progress) -> Result<()> {
-        let c = &self.ctx;
-        chunks
-            .into_par_iter()
-            .try_for_each_init(Scratch::new, |scratch, ch| -> Result<()> {
-                if stop_requested() {
-                    return Err(Error::Interrupted);
-                }
-                crate::retro::compact::scan_chunk(
-                    c.game,
-                    c.tier,
-                    c.children,
-                    &self.bytes,
-                    (ch, self.lo),
-                    true,
-                    scratch,
-                )?;
-                progress.advance((((ch + 1) * CHUNK).min(self.bytes.len) - ch * CHUNK) as u64);
-                Ok(())
-            })
+        scan_chunks(&self.ctx, &self.bytes, self.lo, chunks, progress)
     }
 
     /// Chunks of the share (of [`CHUNK`] slots: the unit of [`Share::scan`]).
