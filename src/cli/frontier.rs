@@ -57,6 +57,12 @@ pub(crate) struct Args {
     /// Most classes enumerated above and at the frontier.
     #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = super::args::whole::<usize>(1, 1_000_000_000, "classes"))]
     max_positions: usize,
+    /// Treat the shared proof table's entries alike whatever selection made
+    /// them (the behaviour before table generations; for measurements). By
+    /// default each selection starts a new generation and older entries are
+    /// replaced first.
+    #[arg(long)]
+    no_table_generations: bool,
     #[command(flatten)]
     opts: ProverOpts,
     #[command(flatten)]
@@ -112,6 +118,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         symmetry: probe.symmetry,
         init: probe.init,
         quick_check: probe.quick_check,
+        generations: !args.no_table_generations,
     };
     let bars = out::Bars::new();
     let res = match side {

@@ -117,6 +117,10 @@ pub struct FrontierConfig {
     pub init: Init,
     /// The prover's win-in-one test.
     pub quick_check: bool,
+    /// Each selection a new generation of the shared proof table (earlier
+    /// selections' entries replaced first); `false`: every entry on an equal
+    /// footing, as before generations existed (for measurements).
+    pub generations: bool,
 }
 
 impl Default for FrontierConfig {
@@ -135,6 +139,7 @@ impl Default for FrontierConfig {
             symmetry: p.symmetry,
             init: p.init,
             quick_check: p.quick_check,
+            generations: true,
         }
     }
 }

@@ -15,9 +15,19 @@
 //! the most survive. A final entry (proven or disproven) is never overwritten
 //! by a non-final one for the same key: finals are facts, the rest heuristics.
 //!
+//! Entries also carry the table's *generation* when stored (8 bits). A driver
+//! that runs many searches on one table (the frontier) starts a new generation
+//! for each batch of runs ([`ProofTable::new_generation`]); a store then
+//! replaces an older generation's heuristic entries first, then its finals,
+//! and only then the current generation's by work. Without it a long run's
+//! table filled with old searches' costly heuristics, which no new search could
+//! displace: each new run had one slot a bucket to work in.
+//!
 //! Beside the slots, a small map keeps the *repetition sets* of path-dependent
 //! disproofs (see [`crate::prove`]): the ancestors whose presence on the path
 //! the disproof needs. It is consulted only for entries marked as such hints.
+//! When the map is full, a new generation's first store drops the sets whose
+//! entries are gone from the slots or belong to an older generation.
 //!
 //! Memory: `--hash MiB` is the prover's whole budget ([`MemoryBudget`], see
 //! [`super::budget`]). The table takes 1/2 of it for the slots (24 bytes
@@ -94,7 +104,9 @@ pub(crate) const WAYS: usize = 4;
 /// Bytes per slot.
 pub(crate) const SLOT_BYTES: usize = 24;
 
-const WORK_MASK: u64 = (1 << 40) - 1;
+const WORK_MASK: u64 = (1 << 32) - 1;
+const GEN_SHIFT: u32 = 32;
+const GEN_MASK: u64 = 0xff;
 const DIST_SHIFT: u32 = 40;
 const DIST_MASK: u64 = (1 << 21) - 1;
 const FINAL_BIT: u64 = 1 << 63;
@@ -142,6 +154,10 @@ pub struct ProofTable {
     reps_cap: usize,
     fixed_bytes: usize,
     budget: MemoryBudget,
+    /// The current generation (its low 8 bits are stored in each entry).
+    generation: AtomicU64,
+    /// The generation whose stale repetition sets were last dropped.
+    purged: AtomicU64,
 }
 
 impl ProofTable {
@@ -183,7 +199,25 @@ impl ProofTable {
             reps_cap,
             fixed_bytes,
             budget,
+            generation: AtomicU64::new(0),
+            purged: AtomicU64::new(0),
         }
+    }
+
+    /// Starts a new generation: the entries stored so far become the first
+    /// to be replaced (see the module docs).
+    pub(crate) fn new_generation(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn current(&self) -> u64 {
+        self.generation.load(Ordering::Relaxed) & GEN_MASK
+    }
+
+    /// Per mille of the repetition-set map's capacity in use.
+    pub(crate) fn reps_full(&self) -> u32 {
+        let m = self.reps.lock().unwrap_or_else(|p| p.into_inner());
+        (m.len() * 1000 / self.reps_cap.max(1)) as u32
     }
 
     /// Number of slots (the unit test's view).
@@ -214,8 +248,16 @@ impl ProofTable {
     /// Stores the repetition set of `key` (dropped when the map is full).
     pub(crate) fn store_reps(&self, key: u64, r: Reps) {
         let mut m = self.reps.lock().unwrap_or_else(|p| p.into_inner());
+        let cap = self.reps_cap.min(m.capacity());
+        let gen = self.generation.load(Ordering::Relaxed);
+        if m.len() >= cap && self.purged.swap(gen, Ordering::Relaxed) != gen {
+            // Full, for the first time in this generation: keep only the sets
+            // of the current generation's hint entries.
+            let now = gen & GEN_MASK;
+            m.retain(|&k, _| self.generation_of(k) == Some(now));
+        }
         // Below the capacity the map was made with, so it never reallocates.
-        if m.len() < self.reps_cap.min(m.capacity()) || m.contains_key(&key) {
+        if m.len() < cap || m.contains_key(&key) {
             m.insert(key, r);
         }
     }
@@ -253,6 +295,16 @@ impl ProofTable {
         }
     }
 
+    /// The generation of `key`'s entry, if present.
+    fn generation_of(&self, key: u64) -> Option<u64> {
+        let key = key.max(1);
+        let b = self.bucket(key);
+        (b..b + WAYS).find_map(|i| {
+            let (k, n, a) = self.read(i);
+            (k == key && n != 0).then_some((a >> GEN_SHIFT) & GEN_MASK)
+        })
+    }
+
     /// The entry of `key`, if present. Key 0 is never stored (an empty slot).
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         let key = key.max(1);
@@ -272,6 +324,7 @@ impl ProofTable {
         let b = self.bucket(key);
         let mut victim = b;
         let mut least = u64::MAX;
+        let now = self.current();
         for i in b..b + WAYS {
             let (k, n, a) = self.read(i);
             if k == key && n != 0 {
@@ -281,13 +334,22 @@ impl ProofTable {
                 victim = i;
                 break;
             }
-            // Empty or torn slots go first; then the least work, finals weighed double.
+            // Empty or torn slots go first; then an older generation's
+            // heuristics, then its finals, then the least work, finals
+            // weighed double (work is below 2^32, so the classes never mix).
+            let work = a & WORK_MASK;
+            let stale = (a >> GEN_SHIFT) & GEN_MASK != now;
+            let fin = a & FINAL_BIT != 0;
             let cost = if n == 0 || k != (self.slots[i][0].load(Ordering::Relaxed) ^ n ^ a) {
                 0
-            } else if a & FINAL_BIT != 0 {
-                (a & WORK_MASK).saturating_mul(2) + 1
+            } else if stale && !fin {
+                1 + work
+            } else if stale {
+                (1 << 34) + work
+            } else if fin {
+                (2 << 34) + work * 2
             } else {
-                (a & WORK_MASK) + 1
+                (2 << 34) + work
             };
             if cost < least {
                 least = cost;
@@ -298,6 +360,7 @@ impl ProofTable {
         // `n` is never 0 for a stored entry: a (0, 0) pair cannot occur.
         debug_assert!(n != 0);
         let a = e.work.min(WORK_MASK)
+            | now << GEN_SHIFT
             | (e.dist as u64).min(DIST_MASK) << DIST_SHIFT
             | if e.is_final() { FINAL_BIT } else { 0 }
             | if e.hint { HINT_BIT } else { 0 };
@@ -366,5 +429,64 @@ mod tests {
         assert_eq!(t.probe(2).map(|x| x.pn), Some(0));
         t.remove(2);
         assert_eq!(t.probe(2), None);
+    }
+
+    #[test]
+    fn older_generations_are_replaced_first() {
+        let t = ProofTable::new(0); // one bucket
+        let e = |pn, dn, work| Entry {
+            pn,
+            dn,
+            work,
+            dist: 0,
+            hint: false,
+        };
+        t.store(1, e(1, 2, 1_000_000));
+        t.store(2, e(0, INF, 1_000_000));
+        t.store(3, e(1, 2, 2_000_000));
+        t.store(4, e(1, 2, 3_000_000));
+        t.new_generation();
+        // The old heuristics go first, least work first, then the old final,
+        // although every new entry has done less work than any of them.
+        for (k, gone) in [(10, 1), (11, 3), (12, 4), (13, 2)] {
+            t.store(k, e(1, 1, 1));
+            assert_eq!(t.probe(gone), None, "key {gone} stays after {k}");
+            assert!(t.probe(10).is_some(), "a new entry went before an old one");
+        }
+        // All current now: the least work goes.
+        t.store(14, e(1, 1, 7));
+        assert_eq!(t.probe(10), None);
+        assert!(t.probe(14).is_some());
+        // Without a new generation, nothing changes: the least work goes.
+        t.store(15, e(1, 1, 9));
+        assert_eq!(t.probe(11), None);
+    }
+
+    #[test]
+    fn a_full_repetition_map_drops_older_generations_sets() {
+        let t = ProofTable::new(1);
+        let hint = Entry {
+            pn: 1,
+            dn: 1,
+            work: 1,
+            dist: 0,
+            hint: true,
+        };
+        let mut k = 1u64;
+        while t.reps_full() < 1000 {
+            k += 1;
+            t.store(k, hint);
+            t.store_reps(k, Reps::one(k));
+        }
+        // Full: within the generation a new set is dropped.
+        t.store(u64::MAX, hint);
+        t.store_reps(u64::MAX, Reps::one(7));
+        assert_eq!(t.reps(u64::MAX), None);
+        t.new_generation();
+        t.store(u64::MAX - 1, hint);
+        t.store_reps(u64::MAX - 1, Reps::one(8));
+        assert_eq!(t.reps(u64::MAX - 1), Some(Reps::one(8)));
+        assert_eq!(t.reps(2), None);
+        assert!(t.reps_full() < 10);
     }
 }

@@ -211,16 +211,18 @@ pub(super) fn prove_frontier(
             }
         }
         drop(tx);
-        let run = drive(ctx, &pool, &rx, state, marks, result, progress);
+        let run = drive(ctx, &pool, &tt, &rx, state, marks, result, progress);
         pool.close();
         run
     })
 }
 
 /// The driver's loop (see [`prove_frontier`]).
+#[allow(clippy::too_many_arguments)]
 fn drive(
     ctx: &Ctx,
     pool: &Pool,
+    tt: &ProofTable,
     rx: &mpsc::Receiver<Done>,
     state: &mut State,
     marks: &mut Marks,
@@ -270,7 +272,7 @@ fn drive(
                 progress.stage("frontier: proving", 0);
             }
             // 3. Select and queue the selected positions.
-            let queued = queue_selection(ctx, pool, state, marks, result, progress);
+            let queued = queue_selection(ctx, pool, tt, state, marks, result, progress);
             if queued == 0 {
                 return Ok(None);
             }
@@ -312,10 +314,12 @@ fn drive(
 }
 
 /// Step 3: selects the positions to prove next and queues them; the number
-/// queued (0: nothing is left to try).
+/// queued (0: nothing is left to try). Each selection is a new generation of
+/// the proof table: the earlier selections' entries are replaced first.
 fn queue_selection(
     ctx: &Ctx,
     pool: &Pool,
+    tt: &ProofTable,
     state: &State,
     marks: &Marks,
     result: &mut FrontierResult,
@@ -336,12 +340,17 @@ fn queue_selection(
         return 0;
     }
     progress.message(&format!(
-        "selection {}: {} positions (cost to prove {}, to disprove {})",
+        "selection {}: {} positions (cost to prove {}, to disprove {}; table {}‰ full, repetition sets {}‰)",
         result.selections,
         sel.jobs.len(),
         cost_text(sel.proof_cost.unwrap_or(INF)),
-        cost_text(sel.disproof_cost.unwrap_or(INF))
+        cost_text(sel.disproof_cost.unwrap_or(INF)),
+        tt.hashfull(),
+        tt.reps_full()
     ));
+    if ctx.cfg.generations {
+        tt.new_generation();
+    }
     let n = sel.jobs.len();
     pool.push(sel.jobs);
     n
