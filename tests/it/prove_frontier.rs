@@ -67,6 +67,29 @@ fn frontier_agrees(spec: &str, depths: &[u32]) {
     }
 }
 
+/// With a one-MiB table (entries replaced all the time) the frontier's value
+/// is the exact one whether each selection starts a new generation of the
+/// table or not: generations choose what is replaced, never what is true.
+#[test]
+fn table_generations_keep_the_frontier_exact_under_pressure() {
+    let g = game("kaooa");
+    let exact = exact_start_value(&g, "generations");
+    let none = TableDirs::open(&g, &[]).unwrap();
+    for generations in [true, false] {
+        let cfg = FrontierConfig {
+            depth: 3,
+            hash_mib: 1,
+            generations,
+            ..Default::default()
+        };
+        let (v, runs) = frontier_value(&g, &none, &cfg, &NoProgress).unwrap();
+        assert_eq!(v, Some(exact), "generations {generations}");
+        assert!(runs
+            .iter()
+            .all(|r| r.certificate.as_ref().is_some_and(|c| c.holds)));
+    }
+}
+
 #[test]
 fn frontier_equals_exact_solves_on_kaooa() {
     frontier_agrees("kaooa", &[1, 3, 6]);
