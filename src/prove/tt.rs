@@ -17,7 +17,7 @@
 //!
 //! Entries also carry the table's *generation* when stored (8 bits). A driver
 //! that runs many searches on one table (the frontier) starts a new generation
-//! for each batch of runs ([`ProofTable::new_generation`]); a store then
+//! for each batch of runs (`ProofTable::new_generation`); a store then
 //! replaces an older generation's heuristic entries first, then its finals,
 //! and only then the current generation's by work. Without it a long run's
 //! table filled with old searches' costly heuristics, which no new search could
