@@ -400,6 +400,17 @@ impl ProofTable {
 mod tests {
     use super::*;
 
+    /// A plain entry (no distance, no hint).
+    fn e(pn: u32, dn: u32, work: u64) -> Entry {
+        Entry {
+            pn,
+            dn,
+            work,
+            dist: 0,
+            hint: false,
+        }
+    }
+
     #[test]
     fn store_probe_and_replacement() {
         let t = ProofTable::new(0); // one bucket
@@ -408,13 +419,6 @@ mod tests {
         r.retain(|h| h != 5);
         assert_eq!(r.hashes(), &[6]);
         assert_eq!(t.capacity(), WAYS);
-        let e = |pn, dn, work| Entry {
-            pn,
-            dn,
-            work,
-            dist: 0,
-            hint: false,
-        };
         for k in 1..=WAYS as u64 {
             t.store(k, e(1, 2, k * 10));
         }
@@ -434,13 +438,6 @@ mod tests {
     #[test]
     fn older_generations_are_replaced_first() {
         let t = ProofTable::new(0); // one bucket
-        let e = |pn, dn, work| Entry {
-            pn,
-            dn,
-            work,
-            dist: 0,
-            hint: false,
-        };
         t.store(1, e(1, 2, 1_000_000));
         t.store(2, e(0, INF, 1_000_000));
         t.store(3, e(1, 2, 2_000_000));
