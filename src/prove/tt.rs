@@ -21,7 +21,9 @@
 //! replaces an older generation's heuristic entries first, then its finals,
 //! and only then the current generation's by work. Without it a long run's
 //! table filled with old searches' costly heuristics, which no new search could
-//! displace: each new run had one slot a bucket to work in.
+//! displace: each new run had one slot a bucket to work in. (The generation
+//! wraps at 256: an entry that old looks current again and is weighed by its
+//! work, as every entry was before generations.)
 //!
 //! Beside the slots, a small map keeps the *repetition sets* of path-dependent
 //! disproofs (see [`crate::prove`]): the ancestors whose presence on the path
