@@ -41,7 +41,6 @@ use crate::error::{Error, Result};
 use crate::tier::RECORD_ENCODING;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::cell::RefCell;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use stream::{stream_table, StreamError};
@@ -340,11 +339,6 @@ fn block_entries(
     Ok((blocks, next))
 }
 
-thread_local! {
-    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
-        const { RefCell::new(None) };
-}
-
 /// Checks and decodes one compressed block of `n` records. Pure function over bytes.
 pub(crate) fn decode_block(
     bytes: &[u8],
@@ -377,17 +371,8 @@ pub(crate) fn decode_block_into(
             "block {b} checksum mismatch (corrupt block)"
         )));
     }
-    // Reusing one decompression context per thread saves an allocation per block.
-    let raw = DECOMPRESSOR.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?);
-        }
-        match slot.as_mut() {
-            Some(d) => d.decompress(bytes, 2 * n).map_err(|e| e.to_string()),
-            None => Err("no decompressor".to_string()),
-        }
-    });
+    // One decompression context per thread (super::zstd_ctx) saves an allocation per block.
+    let raw = super::zstd_ctx::decompress(bytes, 2 * n);
     let raw = raw.map_err(|e| corrupt(format!("corrupt block {b}: does not decompress ({e})")))?;
     if raw.len() != 2 * n {
         return Err(corrupt(format!(

@@ -19,6 +19,7 @@ mod format_error;
 pub mod probe;
 pub mod query;
 pub mod verify;
+pub(crate) mod zstd_ctx;
 
 pub use analyze::{
     analyze_dir, analyze_dir_with, AnalyzeOptions, AnalyzeReport, SideStats, TierStats, Weighted,

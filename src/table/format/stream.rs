@@ -68,7 +68,7 @@ pub(super) fn stream_table<W: Write + std::io::Seek>(
                 let mut raw = Vec::with_capacity(chunk.len() * 2);
                 raw.extend(chunk.iter().map(|r| r.to_le_bytes()[0]));
                 raw.extend(chunk.iter().map(|r| r.to_le_bytes()[1]));
-                zstd::bulk::compress(&raw, level)
+                super::super::zstd_ctx::compress(&raw, level)
                     .map_err(|e| corrupt(format!("compression failed: {e}")))
             })
             .collect::<std::result::Result<_, _>>()

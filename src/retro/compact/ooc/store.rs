@@ -204,7 +204,7 @@ pub(super) fn write(
                     }
                     let r = raw(bytes, &sets, array, index);
                     let crc = crc32fast::hash(&r);
-                    let z = zstd::bulk::compress(&r, 1)?;
+                    let z = crate::table::zstd_ctx::compress(&r, 1)?;
                     let f = Frame {
                         array,
                         index: index as u32,
@@ -384,7 +384,7 @@ fn frame_bytes(file: &File, f: &Frame, path: &Path) -> Result<Vec<u8>> {
     let mut z = vec![0u8; f.packed as usize];
     file.read_exact_at(&mut z, f.offset)
         .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    let r = zstd::bulk::decompress(&z, f.raw as usize)
+    let r = crate::table::zstd_ctx::decompress(&z, f.raw as usize)
         .map_err(|e| corrupt(path, || format!("a frame does not decompress: {e}")))?;
     ensure(
         r.len() == f.raw as usize && crc32fast::hash(&r) == f.crc,
