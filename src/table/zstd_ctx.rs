@@ -1,11 +1,12 @@
 //! zstd with one compression and one decompression context per thread.
 //!
 //! `zstd::bulk::compress` and `decompress` create a context for every call,
-//! and a level-1 context's workspace is large enough to come from fresh pages
-//! each time: on the out-of-core solver's 64 KiB frames, creating contexts and
-//! zeroing their pages was about a tenth of the solve's CPU (measured with
-//! `perf` on the peralikatuma49 7-cow tier). The bytes written are the same as
-//! the one-shot functions' (same level, same parameters).
+//! and the out-of-core solver calls them once per 64 KiB frame: in a `perf`
+//! profile of a pass on the peralikatuma49 7-cow tier, creating the contexts
+//! was 4.4 % of the samples, beside the kernel zeroing fresh pages. Keeping
+//! them per thread cut `bench --retro --out-of-core` by about 7 %
+//! (results/out-of-core.md). The bytes written are the same as the one-shot
+//! functions' (same level, same parameters; tested).
 
 use std::cell::RefCell;
 use std::io;
@@ -21,9 +22,13 @@ thread_local! {
 pub(crate) fn compress(data: &[u8], level: i32) -> io::Result<Vec<u8>> {
     COMPRESSOR.with(|cell| {
         let mut slot = cell.borrow_mut();
-        let fresh = !matches!(slot.as_ref(), Some((l, _)) if *l == level);
-        if fresh {
-            *slot = Some((level, zstd::bulk::Compressor::new(level)?));
+        match slot.as_mut() {
+            Some((l, c)) if *l != level => {
+                c.set_compression_level(level)?;
+                *l = level;
+            }
+            Some(_) => {}
+            None => *slot = Some((level, zstd::bulk::Compressor::new(level)?)),
         }
         match slot.as_mut() {
             Some((_, c)) => c.compress(data),
@@ -53,7 +58,7 @@ mod tests {
     #[test]
     fn same_bytes_as_the_one_shot_functions_and_back() {
         let data: Vec<u8> = (0..200_000u32).map(|i| (i * 7 % 13) as u8).collect();
-        for level in [1, 3, 1] {
+        for level in [1, 3, 1, 19, 1] {
             let z = compress(&data, level).unwrap();
             assert_eq!(z, zstd::bulk::compress(&data, level).unwrap());
             assert_eq!(decompress(&z, data.len()).unwrap(), data);
