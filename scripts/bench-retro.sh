@@ -10,7 +10,7 @@
 # SPECS="RULES TIERS;RULES TIERS" replaces the default list of tiers.
 #
 # Run it on an idle machine: the ratios compare two solvers in one run, but a loaded machine
-# moves them (see results/seed-endgames.md). Child tiers come from an empty directory: the
+# moves them (see results/methods.md). Child tiers come from an empty directory: the
 # tiers below are the lowest stored tiers of their games (their children are terminal), except
 # diviyan-keliya's and caikaboroda's, whose children are solved in the same run (the ratio is
 # the last tier's: 4 cows on every leopard board, as the other two; 3 attackers for the tafl).

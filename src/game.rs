@@ -303,70 +303,72 @@ pub trait FullGame: Game + Notation + Evaluate {}
 
 impl<T: Game + Notation + Evaluate> FullGame for T {}
 
-/// Traditional names of the two sides of each family, singular and plural:
-/// (family, side, names). [`side_by_name`] accepts them beside
-/// [`Game::side_name`].
-pub(crate) const SIDE_ALIASES: &[(&str, usize, &[&str])] = &[
-    (
-        "hunt",
-        0,
-        &[
-            "hunter", "hunters", "leopard", "leopards", "tiger", "tigers", "vulture", "vultures",
-        ],
-    ),
-    (
-        "hunt",
-        1,
-        &["prey", "cow", "cows", "goat", "goats", "crow", "crows"],
-    ),
-    (
-        "tafl",
-        0,
-        &[
-            "attacker",
-            "attackers",
-            "muscovite",
-            "muscovites",
-            "kalikiri",
-            "kalikiris",
-        ],
-    ),
-    (
-        "tafl",
-        1,
-        &[
-            "defender",
-            "defenders",
-            "swede",
-            "swedes",
-            "king",
-            "citikiri",
-            "citikiris",
-            "ranikiri",
-        ],
-    ),
+/// The family's generic words for its two sides, accepted for any game of
+/// the family beside the game's own words: (family, side, words).
+const GENERIC_SIDE_WORDS: &[(&str, usize, &[&str])] = &[
+    ("hunt", 0, &["hunter", "hunters"]),
+    ("hunt", 1, &["prey"]),
+    ("tafl", 0, &["attacker", "attackers"]),
+    ("tafl", 1, &["defender", "defenders", "king"]),
 ];
 
-/// The side (0 or 1) that `name` names: the game's own side name, a
-/// traditional name of its family (`SIDE_ALIASES`: `crows` for Kaooa's prey,
-/// `tigers` for Bagh-Chal's hunters), or the index `0`/`1`; case-insensitive.
+/// Other names of one game's side, keyed by that side's label.
+const LABEL_WORDS: &[(&str, &[&str])] = &[("citikiris", &["ranikiri"])];
+
+/// The words that name `side` of `game`: its label, the label's singular or
+/// plural, its machine name, the family's generic words and the side's other
+/// names. Another game's words (`tigers` for Mogol's leopards) are not among them.
+pub fn side_words<G: Game>(game: &G, side: usize) -> Vec<String> {
+    let label = game.side_label(side);
+    let mut words = vec![label.to_string()];
+    match label.strip_suffix('s') {
+        Some(one) => words.push(one.to_string()),
+        None if label != "prey" => words.push(format!("{label}s")),
+        None => {}
+    }
+    words.push(game.side_name(side).to_string());
+    for (family, s, list) in GENERIC_SIDE_WORDS {
+        if *family == game.family() && *s == side {
+            words.extend(list.iter().map(|w| w.to_string()));
+        }
+    }
+    for (l, list) in LABEL_WORDS {
+        if *l == label {
+            words.extend(list.iter().map(|w| w.to_string()));
+        }
+    }
+    let mut seen = Vec::new();
+    words.retain(|w| {
+        let fresh = !seen.contains(w);
+        seen.push(w.clone());
+        fresh
+    });
+    words
+}
+
+/// What `--side` accepts for `game`, for an error message: `leopards
+/// (leopard, hunter, hunters) or cows (cow, prey), or 0/1`.
+pub fn side_choices<G: Game>(game: &G) -> String {
+    let one = |s: usize| {
+        let w = side_words(game, s);
+        format!("{} ({})", w[0], w[1..].join(", "))
+    };
+    format!("{} or {}, or 0/1", one(0), one(1))
+}
+
+/// The side (0 or 1) that `name` names: one of [`side_words`] (the game's own
+/// words and its family's generic ones, never another game's), or the index
+/// `0`/`1`; case-insensitive.
 pub fn side_by_name<G: Game>(game: &G, name: &str) -> Option<usize> {
     let name = name.trim();
-    if let Some(s) = (0..2).find(|&s| {
-        game.side_name(s).eq_ignore_ascii_case(name)
-            || game.side_label(s).eq_ignore_ascii_case(name)
-    }) {
-        return Some(s);
-    }
     if let Ok(s) = name.parse::<usize>() {
         return (s < 2).then_some(s);
     }
-    SIDE_ALIASES
-        .iter()
-        .find(|(family, _, names)| {
-            *family == game.family() && names.iter().any(|n| n.eq_ignore_ascii_case(name))
-        })
-        .map(|&(_, side, _)| side)
+    (0..2).find(|&s| {
+        side_words(game, s)
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(name))
+    })
 }
 
 /// The game's own word for the side a machine name (`hunter`, `prey`) or any

@@ -70,6 +70,9 @@ pub trait Progress: Sync {
     fn note(&self, msg: &str) {
         self.message(msg)
     }
+    /// A note on the solver's internals (how a level was split, what spilled),
+    /// for a user who asked for them (`--verbose`). Default: ignored.
+    fn detail(&self, _msg: &str) {}
     /// `done` of the job's `total` tiers are finished (solved or kept from disk).
     fn tiers_done(&self, _done: usize, _total: usize) {}
     /// The current stage is finished.
@@ -135,6 +138,9 @@ impl Progress for SharedJob<'_> {
     }
     fn note(&self, msg: &str) {
         self.shared.inner.note(msg);
+    }
+    fn detail(&self, msg: &str) {
+        self.shared.inner.detail(msg);
     }
     fn tiers_done(&self, done: usize, total: usize) {
         self.shared.inner.tiers_done(done, total);

@@ -12,16 +12,28 @@
 //! (same proof table), their distances are not given. When the time runs out
 //! first, the answer keeps the proven value and says the distance is at most
 //! the proof's length.
+//!
+//! The best move is never a guess. When the distance search finished, its
+//! best move is proven optimal. Otherwise the best move is the proof's first
+//! move, read from the proof table: for a win, the winning reply the proof
+//! stores with the shortest proof (and the principal variation follows the
+//! proof); for a draw, the move the disproof of the opponent's win stores. A
+//! loss has no proof move (every move loses; which delays longest is what the
+//! unfinished distance search would have said), and neither has a value whose
+//! proof entries were overwritten: the answer then names no best move.
 
 use super::query::{answer_as_configured, ProofSummary, SearchAnswer};
 use crate::game::{FullGame, Oracle, Value};
-use crate::progress::NoProgress;
-use crate::prove::dfpn::{ProveConfig, Prover};
+use crate::progress::{NoProgress, Progress};
+use crate::prove::dfpn::{Known, ProveConfig, Prover, Worker};
 use crate::prove::tt::ProofTable;
 use crate::search::{Limit, SearchConfig, TransTable};
 use std::time::{Duration, Instant};
 
-/// Answers `pos` exactly: prover value, then the bounded distance search.
+/// Answers `pos` exactly: prover value, then the bounded distance search;
+/// `time` bounds the whole answer (prover, distance search and the moves'
+/// values share it). Stages are reported to `progress`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
     game: &G,
     pos: &G::Pos,
@@ -30,6 +42,7 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
     threads: usize,
     time: Option<Duration>,
     tt: &TransTable,
+    progress: &dyn Progress,
 ) -> SearchAnswer {
     let t0 = Instant::now();
     let ptt = ProofTable::new(hash_mib.max(1));
@@ -43,7 +56,9 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
             ..Default::default()
         },
     );
-    let (value, runs) = prover.value(pos, &NoProgress);
+    progress.stage("proving the value", 0);
+    let (value, runs) = prover.value(pos, progress);
+    progress.finish_stage();
     let last = runs.last().expect("a value takes at least one run");
     let bound = runs.iter().find_map(|r| r.proof_plies);
     let mut summary = ProofSummary {
@@ -55,14 +70,22 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
         distance_exact: false,
         stopped: last.stopped,
     };
+    // The proof's own line, read before other searches share the proof table.
+    let mover = game.side_to_move(pos);
+    let proof_line = match value {
+        Some(Value::Win) => win_line(&prover, pos, mover, bound.unwrap_or(0)),
+        Some(Value::Draw) => draw_move(&prover, pos, mover).into_iter().collect(),
+        _ => Vec::new(),
+    };
     let left = time.map(|t| t.saturating_sub(t0.elapsed()));
     let depth = match value {
         Some(Value::Win) | Some(Value::Loss) => bound.unwrap_or(1).max(1),
         _ => 1,
     };
     let mut limits = vec![Limit::Depth(depth)];
+    // Half of what is left for the distance, the rest for the moves' values.
     if let Some(l) = left {
-        limits.push(Limit::Time(l.max(Duration::from_millis(1))));
+        limits.push(Limit::Time((l / 2).max(Duration::from_millis(1))));
     }
     let cfg = SearchConfig {
         exact: true,
@@ -72,12 +95,20 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
         ..Default::default()
     };
     tt.clear();
+    progress.stage("searching the distance", 0);
     let mut a = answer_as_configured(game, pos, oracle, &cfg, tt);
+    progress.finish_stage();
     // Values of the moves the search did not prove, from the prover.
     if value.is_some() {
         let mut moves = Vec::new();
         game.legal_moves(pos, &mut moves);
+        let open = a.moves.iter().filter(|m| m.value.is_none()).count() as u64;
+        progress.stage("proving the moves' values", open);
         for am in a.moves.iter_mut().filter(|m| m.value.is_none()) {
+            progress.advance(1);
+            if time.is_some_and(|t| t0.elapsed() >= t) {
+                break;
+            }
             let Some(&m) = moves.iter().find(|&&m| game.format_move(pos, m) == am.mv) else {
                 continue;
             };
@@ -86,8 +117,10 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
                 am.value = Some(v.flip().name());
             }
         }
+        progress.finish_stage();
     }
     let name = value.map(|v| v.name());
+    let searched_best = a.best.take();
     match value {
         Some(Value::Draw) => {
             a.distance = Some(0);
@@ -96,9 +129,114 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
         Some(_) if a.value == name => summary.distance_exact = true,
         _ => a.distance = None,
     }
+    if value.is_some() && a.value == name && value != Some(Value::Draw) {
+        // The distance search proved the value: its move and line are optimal.
+        a.best = searched_best;
+    } else {
+        a.best = proof_line.first().map(|&m| game.format_move(pos, m));
+        a.pv = line_text(game, pos, &proof_line);
+    }
+    // A move named best is one whose value is the position's.
+    if let (Some(best), Some(v)) = (&a.best, name) {
+        if let Some(m) = a.moves.iter_mut().find(|m| &m.mv == best) {
+            m.value = Some(v);
+        }
+    }
     a.value = name;
+    order_moves(&mut a);
     a.source = if depth > 1 { "prover+search" } else { "prover" };
     a.seconds = t0.elapsed().as_secs_f64();
     a.proof = Some(summary);
     a
+}
+
+/// Moves best first by proven value (wins, draws, unknown, losses), the best
+/// move first among its equals, the search's order otherwise kept.
+fn order_moves(a: &mut SearchAnswer) {
+    let rank = |v: Option<&str>| match v {
+        Some("win") => 0,
+        Some("draw") => 1,
+        None => 2,
+        _ => 3,
+    };
+    let best = a.best.clone();
+    a.moves
+        .sort_by_key(|m| (rank(m.value), Some(&m.mv) != best.as_ref()));
+}
+
+fn line_text<G: FullGame>(game: &G, pos: &G::Pos, line: &[G::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    line.iter()
+        .map(|&m| {
+            let s = game.format_move(&p, m);
+            p = game.play(&p, m);
+            s
+        })
+        .collect()
+}
+
+/// The proof's value of a child for `worker`'s goal side, from the proof
+/// table (no search).
+fn known<G: FullGame, O: Oracle<G>>(w: &mut Worker<'_, G, O>, child: &G::Pos) -> Known {
+    let key = w.key(child);
+    w.known(child, key)
+}
+
+/// The winner's line of a stored win proof for `side` from `pos`: at the
+/// winner's turns the child with the shortest stored proof, at the loser's the
+/// reply with the longest; it stops at the game's end, at an entry the table
+/// no longer holds, or after `max_plies` (the proof's length) plies.
+fn win_line<G: FullGame, O: Oracle<G>>(
+    prover: &Prover<'_, G, O>,
+    pos: &G::Pos,
+    side: usize,
+    max_plies: u32,
+) -> Vec<G::Move> {
+    let mut w = prover.worker(side, 0);
+    let mut line = Vec::new();
+    let mut p = pos.clone();
+    let mut moves = Vec::new();
+    while (line.len() as u32) < max_plies.max(1) && game_open(prover.game, &p) {
+        let winner = prover.game.side_to_move(&p) == side;
+        prover.game.legal_moves(&p, &mut moves);
+        let mut pick: Option<(G::Move, u32)> = None;
+        for &m in &moves {
+            let child = prover.game.play(&p, m);
+            match known(&mut w, &child) {
+                Known::Win(d) => {
+                    let better = pick.is_none_or(|(_, b)| if winner { d < b } else { d > b });
+                    if better {
+                        pick = Some((m, d));
+                    }
+                }
+                // At the loser's turn every reply must be a stored win.
+                _ if !winner => return line,
+                _ => {}
+            }
+        }
+        let Some((m, _)) = pick else { break };
+        line.push(m);
+        p = prover.game.play(&p, m);
+    }
+    line
+}
+
+fn game_open<G: FullGame>(game: &G, p: &G::Pos) -> bool {
+    game.outcome(p).is_none()
+}
+
+/// The drawing move of a drawn `pos`: the child where the stored disproof of
+/// the opponent's win goes (a final entry, not one that holds only on a path).
+fn draw_move<G: FullGame, O: Oracle<G>>(
+    prover: &Prover<'_, G, O>,
+    pos: &G::Pos,
+    mover: usize,
+) -> Option<G::Move> {
+    let mut w = prover.worker(1 - mover, 0);
+    let mut moves = Vec::new();
+    prover.game.legal_moves(pos, &mut moves);
+    moves.into_iter().find(|&m| {
+        let child = prover.game.play(pos, m);
+        matches!(known(&mut w, &child), Known::NoWin)
+    })
 }

@@ -25,5 +25,8 @@ pub mod position;
 pub mod query;
 
 pub use crosscheck::{crosscheck_dir, CrossReport, CrossSample};
-pub use position::{answer_position, exact_pv, Answered, Policy, ProverUse, Source, TABLE_DRAW_PV};
+pub use position::{
+    answer_position, answer_position_with, exact_pv, Answered, Policy, ProverUse, Source,
+    TABLE_DRAW_PV,
+};
 pub use query::{answer, SearchAnswer};

@@ -20,7 +20,7 @@ use super::exact::exact_answer;
 use super::query::{answer, from_table, SearchAnswer};
 use crate::error::{Error, Result};
 use crate::game::{FullGame, NoOracle, Value};
-use crate::progress::stop_requested;
+use crate::progress::{stop_requested, NoProgress, Progress};
 use crate::search::{Limit, SearchConfig, TransTable};
 use crate::table::query::{compare_results, Exact};
 use crate::table::{query_with, TableOracle};
@@ -119,6 +119,19 @@ pub fn answer_position<G: TierGame + FullGame>(
     policy: &Policy,
     tt: &TransTable,
 ) -> Result<Answered> {
+    answer_position_with(game, pos, tables, policy, tt, &NoProgress)
+}
+
+/// [`answer_position`] with the prover's stages reported to `progress`
+/// (`query --exact` shows them; a search reports nothing).
+pub fn answer_position_with<G: TierGame + FullGame>(
+    game: &G,
+    pos: &G::Pos,
+    tables: &[&TableOracle<G>],
+    policy: &Policy,
+    tt: &TransTable,
+    progress: &dyn Progress,
+) -> Result<Answered> {
     let started = Instant::now();
     let answered = |answer, source, table| Answered {
         answer,
@@ -183,7 +196,7 @@ pub fn answer_position<G: TierGame + FullGame>(
     }
     let first = tables.first().copied();
     let table = first.map(|_| 0);
-    if let Some(a) = prove(game, pos, first, policy, tt)? {
+    if let Some(a) = prove(game, pos, first, policy, tt, progress)? {
         return Ok(answered(a, Source::Proof, table));
     }
     Ok(answered(search(first)?, Source::Search, table))
@@ -197,6 +210,7 @@ fn prove<G: TierGame + FullGame>(
     oracle: Option<&TableOracle<G>>,
     policy: &Policy,
     tt: &TransTable,
+    progress: &dyn Progress,
 ) -> Result<Option<SearchAnswer>> {
     let search_time = policy.search.limits.iter().find_map(|l| match l {
         Limit::Time(t) => Some(*t),
@@ -211,11 +225,15 @@ fn prove<G: TierGame + FullGame>(
             let time = policy.budget.map(|b| b / 2).or(search_time);
             (hash_mib, 1, time, false)
         }
-        ProverUse::Instead { hash_mib } => (hash_mib, policy.search.threads, search_time, true),
+        ProverUse::Instead { hash_mib } => {
+            // Exact or refused: the prover treats every cycle as a draw.
+            crate::prove::check_repetition_rule(game)?;
+            (hash_mib, policy.search.threads, search_time, true)
+        }
     };
     let a = match oracle {
-        Some(o) => exact_answer(game, pos, o, hash_mib, threads, time, tt),
-        None => exact_answer(game, pos, &NoOracle, hash_mib, threads, time, tt),
+        Some(o) => exact_answer(game, pos, o, hash_mib, threads, time, tt, progress),
+        None => exact_answer(game, pos, &NoOracle, hash_mib, threads, time, tt, progress),
     };
     let a = checked(a, oracle)?;
     Ok((stands || a.value.is_some()).then_some(a))

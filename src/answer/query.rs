@@ -184,8 +184,12 @@ pub(crate) fn from_table(
     // The best known move is best only if it reaches the position's value; when
     // the optimal move leads outside the tables, search's choice stands in.
     let reaches = q.moves.first().is_some_and(|m| m.value == q.value);
+    // The search's choice counts only where it proved the position's value.
     let best = match searched {
-        Some(a) if !reaches => a.best.clone(),
+        Some(a) if !reaches => a.best.clone().filter(|b| {
+            let value = q.value.map(|v| v.name());
+            value.is_some() && a.moves.iter().any(|m| &m.mv == b && m.value == value)
+        }),
         _ => q.best.clone(),
     };
     SearchAnswer {

@@ -135,5 +135,11 @@ fn text(b: &Bounds) -> String {
         },
         b.seconds
     ));
+    if !b.open.is_empty() {
+        s.push_str(
+            "hint     the open thresholds need a longer --time, --tables as leaves, or `huntsolve frontier`; \
+             the bounds recorded with certificates for the seed games are in results/README.md\n",
+        );
+    }
     s
 }

@@ -95,10 +95,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
         .map(|s| {
             huntsolve::game::side_by_name(&game, s).ok_or_else(|| {
                 Error::Input(format!(
-                    "--side {}: expected {} or {} (or a traditional name of a side, or 0/1)",
+                    "--side {}: not a side of these rules; expected {}",
                     huntsolve::error::quote(s),
-                    game.side_label(0),
-                    game.side_label(1)
+                    huntsolve::game::side_choices(&game)
                 ))
             })
         })

@@ -35,6 +35,9 @@ pub mod verify;
 #[derive(Parser, Debug)]
 #[command(name = "huntsolve", version, about, long_about = None)]
 pub(crate) struct Cli {
+    /// Also show the solvers' internal notes (how levels were split, memory use).
+    #[arg(long, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -104,6 +107,7 @@ impl Command {
 pub(crate) fn main() -> (Result<()>, bool) {
     let cli = Cli::try_parse().unwrap_or_else(|e| exit_on_usage_error(e));
     let json = cli.command.json();
+    out::set_verbose(cli.verbose);
     let result = match cli.command {
         Command::Presets(a) => presets::run(a),
         Command::Perft(a) => perft::run(a),

@@ -63,6 +63,14 @@ pub(crate) struct Bars {
     log: Option<Mutex<Log>>,
 }
 
+/// `--verbose`: the solvers' internal notes are shown ([`Progress::detail`]).
+static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Sets `--verbose` for the whole run.
+pub(crate) fn set_verbose(on: bool) {
+    VERBOSE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// A line at least this often while work finishes (and any stage this long).
 pub(crate) const LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 /// A line during a stage that has run this long since the last line.
@@ -212,6 +220,11 @@ impl Progress for Bars {
     fn note(&self, msg: &str) {
         self.message(msg);
         self.with_log(|log| log.line(msg));
+    }
+    fn detail(&self, msg: &str) {
+        if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) {
+            self.note(msg);
+        }
     }
     fn tiers_done(&self, done: usize, total: usize) {
         self.with_log(|log| {

@@ -294,11 +294,10 @@ fn engine_specs<G: FullGame>(g: &G, args: &Args) -> Result<[String; 2]> {
         })?;
         let side = huntsolve::game::side_by_name(g, name).ok_or_else(|| {
             Error::Input(format!(
-                "--side {}: unknown side {}; expected {} or {} (or a traditional name of a side, or 0/1)",
+                "--side {}: {} is not a side of these rules; expected {}",
                 huntsolve::error::quote(item),
                 huntsolve::error::quote(name),
-                g.side_label(0),
-                g.side_label(1)
+                huntsolve::game::side_choices(g)
             ))
         })?;
         if let Some((given, _)) = &specs[side] {

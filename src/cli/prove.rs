@@ -200,10 +200,9 @@ pub(crate) fn position_and_side<G: TierGame>(
 fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
     huntsolve::game::side_by_name(game, name).ok_or_else(|| {
         Error::Input(format!(
-            "--side {}: expected {} or {} (or a traditional name of a side, or 0/1)",
+            "--side {}: not a side of these rules; expected {}",
             huntsolve::error::quote(name),
-            game.side_label(0),
-            game.side_label(1)
+            huntsolve::game::side_choices(game)
         ))
     })
 }

@@ -19,7 +19,7 @@
 use super::args::{Hash, Json, MaybeTables, Threads};
 use super::job::apply_evals;
 use super::out;
-use huntsolve::answer::{answer_position, Policy, ProverUse, SearchAnswer, Source};
+use huntsolve::answer::{answer_position_with, Policy, ProverUse, SearchAnswer, Source};
 use huntsolve::game::FullGame;
 use huntsolve::retro::TierGame;
 use huntsolve::search::{score_text, Limit, SearchConfig, TransTable};
@@ -31,6 +31,10 @@ use std::time::Duration;
 
 /// Default search depth without `--depth`/`--time` (plies).
 const DEFAULT_DEPTH: u32 = 6;
+
+/// Time of `query --exact` without `--time` or `--depth` (the prover, the
+/// distance search and the moves' values share it); stated on every answer.
+const EXACT_TIME: Duration = Duration::from_secs(60);
 
 /// Memory budget of the prover of `--exact` without `--hash` (MiB).
 const PROVE_HASH_MIB: usize = 256;
@@ -47,7 +51,7 @@ pub(crate) struct Args {
     /// Search depth in plies (default 6; with --exact: the exact alpha-beta to this depth instead of the prover).
     #[arg(long, conflicts_with = "time", value_parser = super::args::DEPTH)]
     depth: Option<u32>,
-    /// Search time in seconds per position.
+    /// Search time in seconds per position (with --exact: the whole answer's, default 60).
     #[arg(long, value_parser = super::args::seconds())]
     time: Option<f64>,
     #[command(flatten)]
@@ -112,10 +116,10 @@ fn config(args: &Args) -> SearchConfig {
     let limit = match (args.depth, args.time) {
         (Some(d), _) => Limit::Depth(d),
         (None, Some(t)) => Limit::Time(Duration::from_secs_f64(t)),
-        // `--exact` without `--depth`: the prover, no depth cap.
+        // `--exact` without `--depth`: the prover, no depth cap, within the default time.
         (None, None) if args.exact => {
             return SearchConfig {
-                limits: Vec::new(),
+                limits: vec![Limit::Time(EXACT_TIME)],
                 threads: args.threads.or(1),
                 exact: true,
                 ..Default::default()
@@ -144,7 +148,9 @@ fn answer_one<G: TierGame + FullGame>(
     let pos = game.parse_position(text)?;
     let pos = huntsolve::game::play_line(game, &pos, moves)?;
     let tables: Vec<&TableOracle<G>> = tables.into_iter().collect();
-    let a = answer_position(game, &pos, &tables, policy, tt)?;
+    let bars = super::out::Bars::new();
+    let a = answer_position_with(game, &pos, &tables, policy, tt, &bars)?;
+    drop(bars);
     if !tables.is_empty() && a.source != Source::Table {
         // Not an error (tables may hold only some tiers), but never silent.
         eprintln!(
@@ -250,8 +256,16 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<Strin
     };
     s.push_str(&format!("value    {value}{whose}\n"));
     if let Some(p) = &a.proof {
+        let limit = match (args.time, args.depth) {
+            (Some(t), _) => format!(", time limit {t} s"),
+            (None, None) => format!(
+                ", time limit {} s (--time S to change)",
+                EXACT_TIME.as_secs()
+            ),
+            _ => String::new(),
+        };
         s.push_str(&format!(
-            "prover   {} nodes, {:.2} s{}\n",
+            "prover   {} nodes, {:.2} s{}{limit}\n",
             p.nodes,
             p.seconds,
             p.plies_at_most
@@ -270,8 +284,12 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<Strin
         ));
     }
     s.push('\n');
-    if let Some(b) = &a.best {
-        s.push_str(&format!("best     {b}\n"));
+    match (&a.best, &a.proof) {
+        (Some(b), _) => s.push_str(&format!("best     {b}\n")),
+        (None, Some(_)) if a.value.is_some() => s.push_str(
+            "best     not determined (no move is proven best within the limits; more --time or --hash would)\n",
+        ),
+        _ => {}
     }
     if !a.pv.is_empty() {
         s.push_str(&format!("pv       {}\n", a.pv.join(" ")));
@@ -313,6 +331,10 @@ fn run_game<G: TierGame + FullGame>(
     tables: Option<&TableOracle<G>>,
     args: &Args,
 ) -> Result<()> {
+    if args.exact {
+        // Every exact path refuses a repetition rule other than a draw.
+        huntsolve::prove::check_repetition_rule(game)?;
+    }
     let policy = policy(args);
     let tt = TransTable::new(args.hash.or(64))?;
     let moves = args.moves.join(" ");

@@ -62,9 +62,12 @@ impl Notation for HuntGame {
         let bad = |m: String| Error::Position(format!("{quoted}: {m}"));
         let parts: Vec<&str> = text.split(['/', '|']).collect();
         if parts.len() != 3 {
-            return Err(bad(
-                "expected POINTS/h<n>p<n>c<n>/<h|p>, e.g. 'H..P/h1p23c0/h', or 'start'".into(),
-            ));
+            // The example is this game's own start, so it fits this board.
+            return Err(bad(format!(
+                "expected POINTS/h<n>p<n>c<n>/<h|p> ({} point characters), e.g. '{}' (the start), or 'start'",
+                self.board.len(),
+                self.format_position(&self.start())
+            )));
         }
         let cells = parts[0];
         if cells.chars().count() != self.board.len() {

@@ -76,6 +76,9 @@ pub struct SideStats {
     pub side: usize,
     /// Side name ([`Game::side_name`](crate::game::Game::side_name)).
     pub name: String,
+    /// The game's own word for the side ([`Game::side_label`](crate::game::Game::side_label):
+    /// `leopards`, `goats`), as the text report names it.
+    pub label: String,
     /// Positions with this side to move.
     pub positions: u64,
     /// Of those, won by this side.
@@ -123,10 +126,11 @@ impl Weighted {
 
 impl SideStats {
     /// An empty total (weighted counts start at zero; a tier without them clears them).
-    fn new(side: usize, name: &str) -> Self {
+    fn new(side: usize, name: &str, label: &str) -> Self {
         SideStats {
             side,
             name: name.into(),
+            label: label.into(),
             weighted: Some(Weighted::default()),
             ..SideStats::default()
         }
@@ -347,6 +351,7 @@ fn side_rows<G: TierGame>(game: &G, tally: [Tally; 2]) -> Vec<SideStats> {
             SideStats {
                 side,
                 name: game.side_name(side).into(),
+                label: game.side_label(side).into(),
                 positions: t.positions,
                 wins: t.wins,
                 losses: t.losses,
@@ -396,8 +401,8 @@ pub fn analyze_dir_with<G: TierGame>(
     };
     if opts.by_side {
         report.by_side = vec![
-            SideStats::new(0, game.side_name(0)),
-            SideStats::new(1, game.side_name(1)),
+            SideStats::new(0, game.side_name(0), game.side_label(0)),
+            SideStats::new(1, game.side_name(1), game.side_label(1)),
         ];
     }
     // Min-heap of the `top` longest wins: (distance, earliest index first on ties).
@@ -521,12 +526,12 @@ impl AnalyzeReport {
     /// Human-readable report.
     pub fn to_text(&self) -> String {
         let mut s = format!(
-            "rules {} (fingerprint {})\n{} positions: {} wins, {} losses, {} draws (side to move)\n\n",
+            "rules {} (fingerprint {})\n{} classes (positions up to symmetry): {} wins, {} losses, {} draws (side to move)\n\n",
             self.rules, self.fingerprint, self.positions, self.wins, self.losses, self.draws
         );
         s.push_str(&format!(
             "{:<14} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>10}\n",
-            "tier", "positions", "wins", "losses", "draws", "max win", "max loss", "bytes"
+            "tier", "classes", "wins", "losses", "draws", "max win", "max loss", "bytes"
         ));
         for t in &self.tiers {
             s.push_str(&format!(
@@ -572,15 +577,7 @@ impl AnalyzeReport {
         let mut s = String::from("\nby side to move (wins, losses, draws of the side to move)\n");
         s.push_str(&format!(
             "{:<14} {:<10} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8} {:>8}\n",
-            "tier",
-            "to move",
-            "positions",
-            "wins",
-            "losses",
-            "draws",
-            "won %",
-            "max win",
-            "max loss"
+            "tier", "to move", "classes", "wins", "losses", "draws", "won %", "max win", "max loss"
         ));
         let row = |s: &mut String, tier: &str, x: &SideStats| {
             let share = if x.positions == 0 {
@@ -590,7 +587,7 @@ impl AnalyzeReport {
             };
             s.push_str(&format!(
                 "{:<14} {:<10} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8} {:>8}\n",
-                tier, x.name, x.positions, x.wins, x.losses, x.draws, share, x.max_win, x.max_loss
+                tier, x.label, x.positions, x.wins, x.losses, x.draws, share, x.max_win, x.max_loss
             ));
         };
         for t in &self.tiers {
@@ -621,7 +618,7 @@ impl AnalyzeReport {
                 s.push_str(&format!(
                     "{:<14} {:<10} {:>14} {:>14} {:>8} {:>14} {:>8} {:>14} {:>8}\n",
                     tier,
-                    x.name,
+                    x.label,
                     w.positions,
                     w.wins,
                     pct(w.wins),

@@ -316,3 +316,86 @@ fn an_unknown_value_without_tables_says_tables_would_answer() {
     assert!(!v["value"].is_null() && v.get("hint").is_none(), "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `query --exact` named a drawing move best: on this Mogol endgame the tables
+/// say a3-a4 is the only win (in 33) and a1-c1 draws, yet the answer was
+/// `best a1-c1` with a line shuffling a1-c1 ... c1-a1 (the unfinished distance
+/// search's choice). The best move is now the proof's (or none), the line
+/// follows the proof, and every move named best has the position's value.
+#[test]
+fn exact_query_names_only_a_proven_move_best() {
+    let pos = "H.....H..........P....P.P.P........../h0p0c20/h";
+    let (code, out, err) = run(&[
+        "query",
+        "cows-leopards-mogol",
+        pos,
+        "--exact",
+        "--time",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let a: Json = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(a["value"], "win", "{out}");
+    assert_eq!(a["best"], "a3-a4", "{out}");
+    assert_eq!(a["pv"][0], "a3-a4", "{out}");
+    let moves = a["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["move"], "a3-a4", "{out}");
+    // No other move is a win (the tables say they draw): none may claim it.
+    assert!(moves[1..].iter().all(|m| m["value"] != "win"), "{out}");
+    // The text names the time limit it ran under.
+    let (code, out, err) = run(&[
+        "query",
+        "cows-leopards-mogol",
+        pos,
+        "--exact",
+        "--time",
+        "6",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("best     a3-a4\n"), "{out}");
+    assert!(out.contains("time limit 6 s"), "{out}");
+}
+
+/// `query --exact` on a position no proof settles within the limit says the
+/// best move is not determined rather than naming the search's guess.
+#[test]
+fn exact_query_without_a_proof_names_no_best_move() {
+    let (code, out, err) = run(&[
+        "query",
+        "cows-leopards-peralikatuma",
+        "start",
+        "--exact",
+        "--time",
+        "0.5",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let a: Json = serde_json::from_str(out.trim()).unwrap();
+    assert!(a["value"].is_null(), "{out}");
+    assert!(a["best"].is_null(), "{out}");
+}
+
+/// Every exact path refuses rules whose repetition is not a draw:
+/// `query --exact` answered "exact" under `repetition=forbid`.
+#[test]
+fn exact_query_refuses_other_repetition_rules() {
+    for extra in [&[][..], &["--depth", "3"][..]] {
+        let mut args = vec!["query", "kaooa,repetition=forbid", "start", "--exact"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{out}{err}");
+        assert!(err.contains("repetition=draw"), "{err}");
+    }
+}
+
+/// A malformed position's hint gives an example of this game's board (it gave
+/// a four-point example that fits no board).
+#[test]
+fn a_bad_position_hints_with_this_games_start() {
+    let (code, _, err) = run(&["query", "kaooa", "t0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(".........."), "{err}");
+    assert!(err.contains("10 point characters"), "{err}");
+    assert!(!err.contains("h1p23c0"), "{err}");
+}

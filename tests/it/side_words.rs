@@ -156,7 +156,10 @@ fn side_takes_the_games_words() {
     assert_eq!(v["runs"][0]["side_name"], "hunter", "{out}");
     let (code, _, err) = run(&["prove", rules, pos, "--side", "attackers", "--time", "10"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("expected leopards or cows"), "{err}");
+    assert!(
+        err.contains("expected leopards (leopard, hunter, hunters) or cows (cow, prey)"),
+        "{err}"
+    );
 }
 
 /// The position text was documented nowhere: `show --help` now describes it,

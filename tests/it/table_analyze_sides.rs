@@ -259,6 +259,20 @@ fn check_cli<G: Game>(dir: &Path, game: &G) {
         out.contains("by side to move") && out.contains("total"),
         "{out}"
     );
+    // The text speaks the game's words for the sides, and counts classes as classes.
+    assert_eq!(sides[0]["label"], game.side_label(0));
+    for s in 0..2 {
+        let label = game.side_label(s);
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("total") && l.contains(label)),
+            "{label}: {out}"
+        );
+    }
+    if game.side_label(0) != game.side_name(0) {
+        assert!(!out.contains(&format!(" {} ", game.side_name(0))), "{out}");
+    }
+    assert!(out.contains("classes"), "{out}");
 
     let (code, _, err) = run(&["analyze", "--tables", d, "--by-side", "--threads", "0"]);
     assert_eq!(code, 2);

@@ -286,14 +286,21 @@ fn sides_go_by_their_traditional_names_too() {
     for (name, side) in [
         ("hunter", 0),
         ("vulture", 0),
-        ("Tigers", 0),
+        ("Vultures", 0),
         ("prey", 1),
         ("crows", 1),
-        ("goats", 1),
+        ("crow", 1),
         ("1", 1),
     ] {
         assert_eq!(side_by_name(&kaooa, name), Some(side), "{name}");
     }
+    // Another game's words are refused (tigers and goats are Bagh-Chal's).
+    assert_eq!(side_by_name(&kaooa, "tigers"), None);
+    assert_eq!(side_by_name(&kaooa, "goats"), None);
+    let mogol = huntsolve::hunt::from_spec("cows-leopards-mogol").unwrap();
+    assert_eq!(side_by_name(&mogol, "tigers"), None);
+    assert_eq!(side_by_name(&mogol, "leopard"), Some(0));
+    assert_eq!(side_by_name(&mogol, "cow"), Some(1));
     assert_eq!(side_by_name(&kaooa, "attackers"), None);
     assert_eq!(side_by_name(&kaooa, "2"), None);
     let tafl = huntsolve::tafl::from_spec("brandubh").unwrap();
@@ -304,7 +311,12 @@ fn sides_go_by_their_traditional_names_too() {
     assert!(out.contains("run: crows win? proven"), "{out}");
     let (code, _, err) = run_within(&["prove", "kaooa", "--side", "dragons"], 20);
     assert_eq!(code, Some(2));
-    assert!(err.contains("traditional"), "{err}");
+    assert!(err.contains("vulture (vultures, hunter"), "{err}");
+    // Bagh-Chal's tigers are no side of Mogol; the error lists Mogol's words.
+    let (code, _, err) = run_within(&["prove", "cows-leopards-mogol", "--side", "tigers"], 20);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("leopards (leopard, hunter"), "{err}");
+    assert!(err.contains("cows (cow, prey)"), "{err}");
 }
 
 /// "1 tiers".
@@ -328,5 +340,55 @@ fn one_tier_is_singular() {
     assert!(all.contains("total: 1 tier,"), "{all}");
     assert!(all.contains("]: 1 tier,"), "{all}");
     assert!(!all.contains("1 tiers"), "{all}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `solve kaooa --max-prey 99` was accepted silently (kaooa has 7 crows).
+#[test]
+fn max_prey_beyond_the_rules_is_refused() {
+    let d = tmpdir("max-prey-99");
+    let out = d.join("t");
+    let (code, _, err) = run_within(
+        &[
+            "solve",
+            "kaooa",
+            "--max-prey",
+            "99",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        60,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("7 crows") && err.contains("at most 7"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
+
+/// Every Mogol solve printed "1 levels processed in parts, 0 slots marked in
+/// the words past the lists' budget": solver internals now wait for --verbose.
+#[test]
+fn solver_internals_only_with_verbose() {
+    let d = tmpdir("verbose");
+    for (verbose, dir) in [(false, "quiet"), (true, "verbose")] {
+        let out = d.join(dir);
+        let mut args = vec![
+            "solve",
+            "cows-leopards-mogol",
+            "--max-prey",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if verbose {
+            args.push("--verbose");
+        }
+        let (code, text, err) = run_within(&args, 300);
+        assert_eq!(code, Some(0), "{err}");
+        let all = format!("{text}{err}");
+        assert_eq!(all.contains("processed in parts"), verbose, "{all}");
+    }
     let _ = std::fs::remove_dir_all(&d);
 }

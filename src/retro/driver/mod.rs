@@ -290,7 +290,7 @@ pub(crate) fn solve_and_write_tier_with<G: Solvable>(
     let placements = game.tier_placements(tier);
     let res = solve_tier_checkpointed(game, tier, children, progress, Absorb::Hint, ckpt)?;
     if res.lists.split_levels > 0 || res.lists.spilled > 0 {
-        progress.note(&format!(
+        progress.detail(&format!(
             "{name}: {} levels processed in parts, {} slots marked in the words past the lists' budget",
             res.lists.split_levels, res.lists.spilled
         ));

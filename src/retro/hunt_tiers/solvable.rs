@@ -28,6 +28,12 @@ impl Solvable for HuntGame {
             match scope {
                 Scope::Whole => vec![self.tier_of(&self.start())],
                 Scope::Movement => movement(u32::MAX),
+                Scope::MaxPrey(n) if *n > r.prey as u32 => return Err(Error::Input(format!(
+                    "max-prey={n}: these rules have {} {}; give at most {} (or solve the movement phase: --phase movement)",
+                    r.prey,
+                    self.side_label(1),
+                    r.prey
+                ))),
                 Scope::MaxPrey(n) => movement(*n),
                 Scope::MaxInHand(n) => {
                     // Never more in hand than at the start (Bagh-Chal's tigers start on board).

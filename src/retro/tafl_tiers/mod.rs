@@ -598,7 +598,7 @@ impl Solvable for TaflGame {
 
     /// Measured: Caikabōraḍa material 4,1 (2.81 G slots) in 2,889 CPU seconds,
     /// 0.97 M slots per CPU second, with the fast paths of `preds.rs` (build
-    /// 64cf824, 2 threads, results/tafl-endgames.md; 0.40 M before them, 0.2 M
+    /// 64cf824, 2 threads, results/caikaboroda.md; 0.40 M before them, 0.2 M
     /// on material 4,0 with the first tafl solver). Rounded down: the rate
     /// varies with the material and the load.
     fn core_rate(&self, _tier: TaflTier) -> f64 {
