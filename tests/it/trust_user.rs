@@ -136,7 +136,7 @@ fn play_takes_the_games_own_side_names() {
         "{out}"
     );
     for (args, want) in [
-        (&["--side", "dragons=random"][..], "unknown side 'dragons'"),
+        (&["--side", "dragons=random"][..], "'dragons' is not a side"),
         (&["--side", "crows"][..], "expected NAME=ENGINE"),
         (
             &["--side", "crows=random", "--prey", "random"][..],
