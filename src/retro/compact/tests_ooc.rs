@@ -216,3 +216,139 @@ fn the_driver_goes_out_of_core_below_the_compact_need() {
     ));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The update files in `dir`, by (level, producer, dest), latest last.
+fn update_files(dir: &Path) -> Vec<(u32, usize, usize)> {
+    let mut out: Vec<(u32, usize, usize)> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            let f: Vec<u64> = name
+                .strip_prefix("upd-")?
+                .split('-')
+                .map(|x| x.parse().ok())
+                .collect::<Option<_>>()?;
+            Some((f[1] as u32, f[2] as usize, f[0] as usize))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// An interrupted tier whose update files were removed, damaged, planted or
+/// named for a part that does not exist was resumed and its table written
+/// with exit 0 (1,335 of 4,858 blocks wrong), or panicked: each now starts
+/// the tier over, and the records are right.
+#[test]
+fn update_files_missing_damaged_or_planted_start_the_tier_over() {
+    let g = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
+    let (t, children, want) = tier_of(&g, &Scope::MaxPrey(3), "h0p0c21");
+    let n = want.len();
+    let dir = temp_dir("ooc-updates");
+    let whole = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &NoProgress).unwrap();
+    let writes = whole.report.writes;
+    whole.remove_files().unwrap();
+    for damage in ["missing", "damaged", "planted", "part 99", "list damaged"] {
+        // Stopped where update files wait (the latest were made by the part
+        // just written, for parts not yet past that pass: none applied yet).
+        let mut stop = writes * 2 / 3;
+        let (l, p, d) = loop {
+            let first = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, Some(stop)), &NoProgress);
+            assert!(matches!(first, Err(Error::Interrupted)), "{damage}");
+            if let Some(&u) = update_files(&dir).last() {
+                break u;
+            }
+            stop += 1;
+            assert!(stop < writes, "{damage}: no update file waits");
+        };
+        let file = dir.join(format!("upd-{d}-{l}-{p}"));
+        match damage {
+            "missing" => std::fs::remove_file(&file).unwrap(),
+            "damaged" => {
+                let mut bytes = std::fs::read(&file).unwrap();
+                bytes[0] ^= 0x01;
+                std::fs::write(&file, bytes).unwrap();
+            }
+            // A part never writes updates for itself: no list names this one.
+            "planted" => {
+                std::fs::copy(&file, dir.join(format!("upd-{p}-{l}-{p}"))).unwrap();
+            }
+            "part 99" => std::fs::write(dir.join("upd-99-0-0"), [0u8; 8]).unwrap(),
+            _ => std::fs::write(
+                dir.join(format!("list-{l}-{p}")),
+                "huntsolve updates 1\nx\n",
+            )
+            .unwrap(),
+        }
+        let res = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &NoProgress).unwrap();
+        assert!(!res.report.resumed, "{damage}: resumed");
+        assert!(res.records(0..n) == want, "{damage}: records differ");
+        res.remove_files().unwrap();
+        assert!(!dir.exists(), "{damage}");
+    }
+    // Undamaged, the same stop resumes.
+    let stop = writes * 2 / 3;
+    let first = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, Some(stop)), &NoProgress);
+    assert!(matches!(first, Err(Error::Interrupted)));
+    let res = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &NoProgress).unwrap();
+    assert!(res.report.resumed);
+    assert!(res.records(0..n) == want);
+    res.remove_files().unwrap();
+}
+
+/// "The tier starts over" deleted every file of DIR/<tier>.ooc, through a
+/// symbolic link too; a pipe there blocked the solve; a state linked to
+/// /dev/zero was read to 2 GB. A directory that is not the solver's own is
+/// now refused, and only the solver's files are ever removed.
+#[test]
+fn a_directory_not_the_solver_s_own_is_refused() {
+    let g = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
+    let (t, children, want) = tier_of(&g, &Scope::MaxPrey(3), "h0p0c21");
+    let root = temp_dir("ooc-own");
+    std::fs::create_dir_all(&root).unwrap();
+    let refused = |d: &Path| {
+        let r = solve_tier_ooc(&g, t, &children, &opts(d, 3, None), &NoProgress);
+        assert!(
+            matches!(r, Err(Error::Input(_))),
+            "{}: {:?}",
+            d.display(),
+            r.err()
+        );
+    };
+    // A file of another name.
+    let foreign = root.join("foreign.ooc");
+    std::fs::create_dir_all(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), "mine").unwrap();
+    refused(&foreign);
+    assert!(foreign.join("notes.txt").exists());
+    // A symbolic link to a directory holding other things.
+    let target = root.join("elsewhere");
+    std::fs::create_dir_all(&target).unwrap();
+    std::fs::write(target.join("keep"), "mine").unwrap();
+    let link = root.join("link.ooc");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    refused(&link);
+    assert!(target.join("keep").exists());
+    // A state that is a link to /dev/zero, and one that is a pipe.
+    let zero = root.join("zero.ooc");
+    std::fs::create_dir_all(&zero).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", zero.join("state")).unwrap();
+    refused(&zero);
+    let fifo = root.join("fifo.ooc");
+    std::fs::create_dir_all(&fifo).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(fifo.join("state"))
+        .status();
+    if made.is_ok_and(|s| s.success()) {
+        refused(&fifo);
+    }
+    // After a solve, a file put beside the solver's stays, and so does its directory.
+    let own = root.join("own.ooc");
+    let res = solve_tier_ooc(&g, t, &children, &opts(&own, 3, None), &NoProgress).unwrap();
+    assert!(res.records(0..want.len()) == want);
+    std::fs::write(own.join("later.txt"), "mine").unwrap();
+    res.remove_files().unwrap();
+    assert!(own.join("later.txt").exists());
+    assert!(!own.join("state").exists());
+    let _ = std::fs::remove_dir_all(&root);
+}

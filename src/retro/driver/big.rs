@@ -47,13 +47,9 @@ pub(crate) fn ooc_path(out_dir: &Path, name: &str) -> PathBuf {
 }
 
 /// Removes an out-of-core directory whose tier's table is safe on disk.
+/// Only the solver's own files go, and the directory if that empties it.
 pub(super) fn remove_ooc_dir(path: &Path) -> Result<()> {
-    match std::fs::remove_dir_all(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(Error::io(format!("removing {}", path.display()), e))
-        }
-        _ => Ok(()),
-    }
+    crate::retro::compact::ooc::remove_own(path)
 }
 
 /// [`solve_and_write_tier_compact`] out of core ([`super::compact::ooc`]): the

@@ -12,8 +12,17 @@
 //!   `level + 1`); clear, a won child taking bits 48-55 edges off the slot's
 //!   counter); written to a temporary file and renamed when the producer's
 //!   pass is done, removed once `dest` has applied them;
+//! - `list-<level>-<producer>`: the update files that pass wrote, each with
+//!   its record count and CRC-32, written after them and before the
+//!   producer's part: a file is applied only as its list names it, so a
+//!   missing, damaged or foreign update file is never applied (the tier
+//!   starts over instead);
 //! - `state`: the layout, the next distance, the levels counted and the pass
 //!   under way (text, temporary file and rename).
+//!
+//! The directory is the solver's own: a symbolic link, a file of another
+//! name or anything but a regular file in it is refused ([`check_dir`]), and
+//! only the solver's names are ever removed ([`remove_own`]).
 
 use crate::error::{Error, Result};
 use std::collections::BTreeSet;
@@ -86,6 +95,103 @@ fn update_path(dir: &Path, dest: usize, level: u32, producer: usize) -> PathBuf 
     dir.join(format!("upd-{dest}-{level}-{producer}"))
 }
 
+/// Path of the list of update files that `producer` wrote at pass `level`.
+fn list_path(dir: &Path, level: u32, producer: usize) -> PathBuf {
+    dir.join(format!("list-{level}-{producer}"))
+}
+
+/// The numbers of `prefix` followed by `n` numbers joined by `sep`.
+fn numbers(name: &str, prefix: &str, seps: &[&str]) -> Option<Vec<u64>> {
+    let mut rest = name.strip_prefix(prefix)?;
+    let mut out = Vec::new();
+    for sep in seps.iter().chain([&""]) {
+        let (num, tail) = if sep.is_empty() {
+            (rest, "")
+        } else {
+            rest.split_once(sep)?
+        };
+        if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) || num.len() > 19 {
+            return None;
+        }
+        out.push(num.parse().ok()?);
+        rest = tail;
+    }
+    Some(out)
+}
+
+/// Whether `name` is one the out-of-core solver writes (a part, an update
+/// file, a list, the state, or a temporary file of one of them).
+pub(super) fn own_name(name: &str) -> bool {
+    let base = match name.find(".tmp") {
+        Some(i) => {
+            let pid = &name[i + 4..];
+            if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+                return false;
+            }
+            &name[..i]
+        }
+        None => name,
+    };
+    base == "state"
+        || numbers(base, "part-", &["of"]).is_some()
+        || numbers(base, "upd-", &["-", "-"]).is_some()
+        || numbers(base, "list-", &["-"]).is_some()
+}
+
+/// Refuses a directory that is not the solver's own: a symbolic link (a
+/// tier that starts over would clear what the link reaches), a file of a
+/// name the solver does not write, or a link, pipe, device or directory under
+/// one of its names (a pipe would block the solve, a link to `/dev/zero`
+/// would be read without end). An absent directory is fine.
+pub(in crate::retro) fn check_dir(dir: &Path) -> Result<()> {
+    let refuse = |why: String| {
+        Err(Error::Input(format!(
+            "{}: {why}; the out-of-core solver works in a directory of its own and removes \
+             only its own files there: move it away, or give another --out",
+            dir.display()
+        )))
+    };
+    match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(format!("reading {}", dir.display()), e)),
+        Ok(m) if m.file_type().is_symlink() => return refuse("a symbolic link".into()),
+        Ok(m) if !m.is_dir() => return refuse("not a directory".into()),
+        Ok(_) => {}
+    }
+    let io = |e| Error::io(format!("reading {}", dir.display()), e);
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !own_name(&name) {
+            return refuse(format!("it holds '{name}', which the solver did not write"));
+        }
+        if !entry.file_type().map_err(io)?.is_file() {
+            return refuse(format!("'{name}' is not a regular file"));
+        }
+    }
+    Ok(())
+}
+
+/// Removes the solver's own files of `dir` (regular files of its names) and
+/// then the directory if that leaves it empty; a symbolic link is left alone.
+pub(in crate::retro) fn remove_own(dir: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        _ => return Ok(()),
+    }
+    let io = |e| Error::io(format!("clearing {}", dir.display()), e);
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if own_name(&name) && entry.file_type().map_err(io)?.is_file() {
+            remove(&entry.path())?;
+        }
+    }
+    // Not empty: something that is not the solver's stays, with its directory.
+    let _ = std::fs::remove_dir(dir);
+    Ok(())
+}
+
 /// The update files in `dir`, as (dest, level, producer); temporary files
 /// (of a killed run) are removed.
 pub(super) fn list_updates(dir: &Path) -> Result<BTreeSet<(usize, u32, usize)>> {
@@ -98,17 +204,110 @@ pub(super) fn list_updates(dir: &Path) -> Result<BTreeSet<(usize, u32, usize)>> 
             remove(&entry.path())?;
             continue;
         }
-        let Some(rest) = name.strip_prefix("upd-") else {
-            continue;
-        };
-        let f: Vec<&str> = rest.split('-').collect();
-        if let [d, l, p] = f[..] {
-            if let (Ok(d), Ok(l), Ok(p)) = (d.parse(), l.parse(), p.parse()) {
-                out.insert((d, l, p));
+        if let Some([d, l, p]) = numbers(&name, "upd-", &["-", "-"]).as_deref() {
+            let (Ok(d), Ok(l), Ok(p)) =
+                (usize::try_from(*d), u32::try_from(*l), usize::try_from(*p))
+            else {
+                return Err(Error::Input(format!(
+                    "{}: update file '{name}' has numbers no solve writes",
+                    dir.display()
+                )));
+            };
+            out.insert((d, l, p));
+        }
+    }
+    Ok(out)
+}
+
+/// The lists in `dir`, as (level, producer).
+pub(super) fn list_lists(dir: &Path) -> Result<BTreeSet<(u32, usize)>> {
+    let io = |e| Error::io(format!("reading {}", dir.display()), e);
+    let mut out = BTreeSet::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let name = entry
+            .map_err(io)?
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        if let Some([l, p]) = numbers(&name, "list-", &["-"]).as_deref() {
+            if let (Ok(l), Ok(p)) = (u32::try_from(*l), usize::try_from(*p)) {
+                out.insert((l, p));
             }
         }
     }
     Ok(out)
+}
+
+/// One update file as its pass's list records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Written {
+    /// The part the updates are for.
+    pub dest: usize,
+    /// Its records (8 bytes each).
+    pub records: u64,
+    /// CRC-32 of its bytes.
+    pub crc: u32,
+}
+
+const LIST_HEADER: &str = "huntsolve updates 1";
+
+/// Writes the list of pass `level` of `producer` (temporary file and rename).
+pub(super) fn write_list(dir: &Path, level: u32, producer: usize, files: &[Written]) -> Result<()> {
+    let mut text = format!("{LIST_HEADER}\n");
+    for w in files {
+        text.push_str(&format!("{} {} {:08x}\n", w.dest, w.records, w.crc));
+    }
+    crate::retro::solver::checkpoint::write_atomically(
+        &list_path(dir, level, producer),
+        |mut f| {
+            f.write_all(text.as_bytes())?;
+            f.sync_all()?;
+            Ok(text.len() as u64)
+        },
+    )?;
+    Ok(())
+}
+
+/// Reads a list: `None` when it is damaged (or longer than `parts` entries).
+pub(super) fn read_list(
+    dir: &Path,
+    level: u32,
+    producer: usize,
+    parts: usize,
+) -> Option<Vec<Written>> {
+    let text = read_small(&list_path(dir, level, producer), 64 + 48 * parts as u64)?;
+    let mut lines = text.lines();
+    if lines.next()? != LIST_HEADER {
+        return None;
+    }
+    let mut out = Vec::new();
+    for line in lines {
+        let mut f = line.split(' ');
+        let dest = f.next()?.parse().ok()?;
+        let records = f.next()?.parse().ok()?;
+        let crc = u32::from_str_radix(f.next()?, 16).ok()?;
+        if f.next().is_some() || out.iter().any(|w: &Written| w.dest == dest) {
+            return None;
+        }
+        out.push(Written { dest, records, crc });
+    }
+    Some(out)
+}
+
+/// Removes the list of pass `level` of `producer`.
+pub(super) fn remove_list(dir: &Path, level: u32, producer: usize) -> Result<()> {
+    remove(&list_path(dir, level, producer))
+}
+
+/// A small text file, `None` when unreadable, not UTF-8 or over `max` bytes.
+fn read_small(path: &Path, max: u64) -> Option<String> {
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(max + 1)
+        .read_to_string(&mut text)
+        .ok()?;
+    (text.len() as u64 <= max).then_some(text)
 }
 
 /// Removes a file (absent: nothing to do).
@@ -127,15 +326,54 @@ pub(super) fn remove_update(dir: &Path, (d, l, p): (usize, u32, usize)) -> Resul
 }
 
 /// Reads update file (dest, level, producer) in batches of at most
-/// [`APPLY_RECORDS`], calling `apply` on each.
+/// [`APPLY_RECORDS`], calling `apply` on each. Refused before any record is
+/// applied when its length is not the list's; its checksum is compared with
+/// the list's at the end (an error then: the caller writes nothing of what
+/// it applied).
 pub(super) fn read_updates(
     dir: &Path,
     (d, l, p): (usize, u32, usize),
+    want: &Written,
     apply: &mut dyn FnMut(&[u64]) -> Result<()>,
 ) -> Result<u64> {
     let path = update_path(dir, d, l, p);
     let io = |e| Error::io(format!("reading {}", path.display()), e);
     let mut file = std::fs::File::open(&path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    if len != want.records.saturating_mul(8) {
+        return Err(Error::table(
+            &path,
+            crate::error::TableFault::Truncated,
+            format!(
+                "an update file of the out-of-core solver has {len} bytes, its list says {} records",
+                want.records
+            ),
+        ));
+    }
+    let mut crc = crc32fast::Hasher::new();
+    let bytes = read_records(&mut file, &path, &mut crc, apply)?;
+    if crc.finalize() != want.crc {
+        return Err(Error::table(
+            &path,
+            crate::error::TableFault::Checksum,
+            "an update file of the out-of-core solver does not match its list's checksum",
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Whether update file `u` is whole: the length and checksum its list gives.
+pub(super) fn update_is_whole(dir: &Path, u: UpdateFile, want: &Written) -> bool {
+    read_updates(dir, u, want, &mut |_| Ok(())).is_ok()
+}
+
+fn read_records(
+    file: &mut std::fs::File,
+    path: &Path,
+    crc: &mut crc32fast::Hasher,
+    apply: &mut dyn FnMut(&[u64]) -> Result<()>,
+) -> Result<u64> {
+    let io = |e| Error::io(format!("reading {}", path.display()), e);
     let mut raw = vec![0u8; APPLY_RECORDS * 8];
     let mut recs = Vec::with_capacity(APPLY_RECORDS);
     let mut bytes = 0u64;
@@ -147,9 +385,10 @@ pub(super) fn read_updates(
                 k => got += k,
             }
         }
+        crc.update(&raw[..got]);
         if got % 8 != 0 {
             return Err(Error::table(
-                &path,
+                path,
                 crate::error::TableFault::Truncated,
                 "an update file of the out-of-core solver ends inside a record",
             ));
@@ -176,7 +415,14 @@ pub(super) struct Outboxes {
     dir: PathBuf,
     level: u32,
     producer: usize,
-    files: Vec<Mutex<Option<BufWriter<std::fs::File>>>>,
+    files: Vec<Mutex<Option<Outbox>>>,
+}
+
+/// One update file being written: its writer, records and checksum so far.
+struct Outbox {
+    writer: BufWriter<std::fs::File>,
+    records: u64,
+    crc: crc32fast::Hasher,
 }
 
 impl Outboxes {
@@ -210,21 +456,28 @@ impl Outboxes {
             .map_err(|_| Error::Internal("an update file's lock is poisoned".into()))?;
         if slot.is_none() {
             let f = std::fs::File::create(&tmp).map_err(io)?;
-            *slot = Some(BufWriter::with_capacity(WRITE_BUFFER, f));
+            *slot = Some(Outbox {
+                writer: BufWriter::with_capacity(WRITE_BUFFER, f),
+                records: 0,
+                crc: crc32fast::Hasher::new(),
+            });
         }
         if let Some(w) = slot.as_mut() {
             let mut buf = Vec::with_capacity(recs.len() * 8);
             for r in recs {
                 buf.extend_from_slice(&r.to_le_bytes());
             }
-            w.write_all(&buf).map_err(io)?;
+            w.writer.write_all(&buf).map_err(io)?;
+            w.crc.update(&buf);
+            w.records += recs.len() as u64;
         }
         Ok(())
     }
 
-    /// Syncs and renames every file written; returns their (dest, level,
-    /// producer) and their bytes. On an error every temporary file is removed.
-    pub(super) fn finish(self) -> Result<(Vec<UpdateFile>, u64)> {
+    /// Syncs and renames every file written, then writes their list; returns
+    /// their (dest, level, producer), what the list says of each, and their
+    /// bytes. On an error every temporary file is removed.
+    pub(super) fn finish(self) -> Result<(Vec<(UpdateFile, Written)>, u64)> {
         let mut done = Vec::new();
         let mut bytes = 0;
         let mut first_err = None;
@@ -233,7 +486,14 @@ impl Outboxes {
                 Ok(mut g) => g.take(),
                 Err(_) => None,
             };
-            let Some(w) = w else { continue };
+            let Some(Outbox {
+                writer: w,
+                records,
+                crc,
+            }) = w
+            else {
+                continue;
+            };
             let tmp = self.tmp(dest);
             let res = (|| -> std::io::Result<u64> {
                 let f = w.into_inner().map_err(|e| e.into_error())?;
@@ -248,7 +508,12 @@ impl Outboxes {
             match res {
                 Ok(len) => {
                     bytes += len;
-                    done.push((dest, self.level, self.producer));
+                    let written = Written {
+                        dest,
+                        records,
+                        crc: crc.finalize(),
+                    };
+                    done.push(((dest, self.level, self.producer), written));
                 }
                 Err(e) => {
                     let _ = std::fs::remove_file(&tmp);
@@ -256,10 +521,12 @@ impl Outboxes {
                 }
             }
         }
-        match first_err {
-            Some(e) => Err(e),
-            None => Ok((done, bytes)),
+        if let Some(e) = first_err {
+            return Err(e);
         }
+        let listed: Vec<Written> = done.iter().map(|&(_, w)| w).collect();
+        write_list(&self.dir, self.level, self.producer, &listed)?;
+        Ok((done, bytes))
     }
 }
 
@@ -284,7 +551,7 @@ fn state_path(dir: &Path) -> PathBuf {
 pub(super) fn write_state(dir: &Path, layout: &Layout, p: &Passes) -> Result<()> {
     let path = state_path(dir);
     let text = format!(
-        "huntsolve out-of-core 1\nslots {}\nparts {}\nfrom {}\nlevels {}\npass {}\n",
+        "huntsolve out-of-core 2\nslots {}\nparts {}\nfrom {}\nlevels {}\npass {}\n",
         layout.n,
         layout.parts,
         p.from,
@@ -307,9 +574,9 @@ pub(super) fn has_state(dir: &Path) -> bool {
 /// Reads the state: `None` when there is none, or when it is of another layout
 /// or unreadable (the caller starts the tier over).
 pub(super) fn read_state(dir: &Path, layout: &Layout) -> Option<Passes> {
-    let text = std::fs::read_to_string(state_path(dir)).ok()?;
+    let text = read_small(&state_path(dir), 4096)?;
     let mut lines = text.lines();
-    if lines.next()? != "huntsolve out-of-core 1" {
+    if lines.next()? != "huntsolve out-of-core 2" {
         return None;
     }
     let mut field = |key: &str| -> Option<String> {
@@ -386,7 +653,7 @@ mod tests {
             assert_eq!(read_state(&dir, &l), Some(p));
             assert_eq!(read_state(&dir, &Layout::new(5 * CHUNK, 2)), None);
         }
-        std::fs::write(dir.join("state"), "huntsolve out-of-core 1\nslots x\n").unwrap();
+        std::fs::write(dir.join("state"), "huntsolve out-of-core 2\nslots x\n").unwrap();
         assert_eq!(read_state(&dir, &l), None);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -54,13 +54,15 @@ use crate::progress::{stop_requested, Progress};
 use crate::retro::solver::checkpoint::Identity;
 use crate::retro::solver::{ChildValues, Scratch, TierStats};
 use crate::tier::{decode, Outcomes, TierGame};
+pub(in crate::retro) use files::{check_dir, remove_own};
 use files::{
-    has_state, list_updates, part_path, read_state, remove, remove_update, write_state, Layout,
-    Passes, SLOT_BITS, SLOT_MASK, WRITE_BUFFER,
+    has_state, list_lists, list_updates, part_path, read_list, read_state, remove_list,
+    remove_update, update_is_whole, write_state, Layout, Passes, UpdateFile, Written, SLOT_BITS,
+    SLOT_MASK, WRITE_BUFFER,
 };
 use pass::pass_part;
 use rayon::prelude::*;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -199,6 +201,9 @@ struct Run<'a, G: TierGame> {
     found: Vec<bool>,
     /// Update files on disk: (dest, level, producer).
     updates: BTreeSet<(usize, u32, usize)>,
+    /// The lists of the finished passes whose files are not all applied:
+    /// (level, producer) to what each of its files holds.
+    lists: BTreeMap<(u32, usize), Vec<Written>>,
     report: OocReport,
     writes_left: Option<u64>,
 }
@@ -265,6 +270,41 @@ impl<'a, G: TierGame> Run<'a, G> {
             .collect()
     }
 
+    /// Whether update file `u` was applied by its part (which was written
+    /// after the pass that applied it).
+    fn spent(&self, (d, l, p): UpdateFile) -> bool {
+        self.done[d] > 0 && (l, p) < (self.done[d] - 1, d)
+    }
+
+    /// What the list of its pass says of update file `u`.
+    fn listed(&self, (d, l, p): UpdateFile) -> Result<Written> {
+        self.lists
+            .get(&(l, p))
+            .and_then(|ws| ws.iter().find(|w| w.dest == d))
+            .copied()
+            .ok_or_else(|| {
+                Error::Internal(format!(
+                    "update file upd-{d}-{l}-{p} of tier {} is named by no list",
+                    self.ctx.name
+                ))
+            })
+    }
+
+    /// Removes the lists all of whose files are applied.
+    fn prune_lists(&mut self) -> Result<()> {
+        let done: Vec<(u32, usize)> = self
+            .lists
+            .iter()
+            .filter(|(&(l, p), ws)| ws.iter().all(|w| !self.updates.contains(&(w.dest, l, p))))
+            .map(|(&k, _)| k)
+            .collect();
+        for (l, p) in done {
+            remove_list(self.dir, l, p)?;
+            self.lists.remove(&(l, p));
+        }
+        Ok(())
+    }
+
     /// The next pass's distance from `from`: the smallest a part holds, or
     /// `from` while updates wait (their effects are at `from` or later).
     fn next_level(&self, from: u32) -> Option<u32> {
@@ -315,6 +355,7 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
     })?;
     let layout = Layout::new(n, opts.parts);
     let dir = opts.dir.as_path();
+    check_dir(dir)?;
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
     let mut run = Run {
@@ -332,6 +373,7 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
         done: vec![0; layout.parts],
         found: vec![false; layout.parts],
         updates: BTreeSet::new(),
+        lists: BTreeMap::new(),
         report: OocReport {
             parts: layout.parts,
             ..OocReport::default()
@@ -457,9 +499,11 @@ fn resume<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<Opti
     let dir = run.dir;
     let state = read_state(dir, &run.layout);
     run.updates = list_updates(dir)?;
-    // A state of another layout (or none beside update files, which only
-    // passes make): files of another solve, not to be mixed with this one's.
-    if state.is_none() && (has_state(dir) || !run.updates.is_empty()) {
+    // A state of another layout (or none beside update files or lists, which
+    // only passes make): files of another solve, not to be mixed with this one's.
+    if state.is_none()
+        && (has_state(dir) || !run.updates.is_empty() || !list_lists(dir)?.is_empty())
+    {
         progress.note(&format!(
             "{}: the out-of-core files in {} are of another layout; the tier starts over",
             run.ctx.name,
@@ -499,28 +543,113 @@ fn resume<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<Opti
             run.layout.parts
         ));
     }
+    if let Err(why) = check_updates(run)? {
+        progress.note(&format!(
+            "{}: {why} in {}; the tier starts over",
+            run.ctx.name,
+            dir.display()
+        ));
+        start_over(run)?;
+        return Ok(None);
+    }
     // The updates each part applied before it was written are spent.
     let spent: Vec<_> = run
         .updates
         .iter()
-        .filter(|&&(k, l, p)| run.done[k] > 0 && (l, p) < (run.done[k] - 1, k))
+        .filter(|&&u| run.spent(u))
         .copied()
         .collect();
     for u in spent {
         remove_update(dir, u)?;
         run.updates.remove(&u);
     }
+    run.prune_lists()?;
     Ok(state)
 }
 
-/// Removes every file of the tier's directory.
+/// Checks the update files left on disk against the lists of the passes that
+/// wrote them (the parts' boundaries read): the files and list of a pass its
+/// producer did not finish are removed (the pass makes them again); every
+/// other file must be named by its list, with the length and checksum the
+/// list gives unless its part has applied it, and every file a list names
+/// must be there until applied. `Ok(Err(why))` when they are not: a file
+/// missing, damaged, of another solve or naming parts this layout has not.
+fn check_updates<G: TierGame>(run: &mut Run<G>) -> Result<std::result::Result<(), String>> {
+    let dir = run.dir;
+    let parts = run.layout.parts;
+    if let Some(&(d, l, p)) = run
+        .updates
+        .iter()
+        .find(|&&(d, _, p)| d >= parts || p >= parts)
+    {
+        return Ok(Err(format!(
+            "update file upd-{d}-{l}-{p} names a part of no {parts}-part layout"
+        )));
+    }
+    run.lists.clear();
+    for (l, p) in list_lists(dir)? {
+        let Some(ws) = read_list(dir, l, p, parts).filter(|ws| ws.iter().all(|w| w.dest < parts))
+        else {
+            return Ok(Err(format!("the list list-{l}-{p} is damaged")));
+        };
+        if p >= parts {
+            return Ok(Err(format!(
+                "the list list-{l}-{p} names a part of no {parts}-part layout"
+            )));
+        }
+        if run.done[p] <= l {
+            remove_list(dir, l, p)?;
+        } else {
+            run.lists.insert((l, p), ws);
+        }
+    }
+    let unfinished: Vec<UpdateFile> = run
+        .updates
+        .iter()
+        .filter(|&&(_, l, p)| run.done[p] <= l)
+        .copied()
+        .collect();
+    for u in unfinished {
+        remove_update(dir, u)?;
+        run.updates.remove(&u);
+    }
+    for &u in &run.updates {
+        let (d, l, p) = u;
+        let Ok(w) = run.listed(u) else {
+            return Ok(Err(format!(
+                "update file upd-{d}-{l}-{p} is named by no list of a finished pass"
+            )));
+        };
+        if !run.spent(u) && !update_is_whole(dir, u, &w) {
+            return Ok(Err(format!(
+                "update file upd-{d}-{l}-{p} is not what its list says (damaged)"
+            )));
+        }
+    }
+    for (&(l, p), ws) in &run.lists {
+        for w in ws {
+            let u = (w.dest, l, p);
+            if !run.spent(u) && !run.updates.contains(&u) {
+                return Ok(Err(format!(
+                    "update file upd-{}-{l}-{p} is missing",
+                    w.dest
+                )));
+            }
+        }
+    }
+    Ok(Ok(()))
+}
+
+/// Removes the solver's files of the tier's directory (the directory was
+/// checked to hold nothing else).
 fn start_over<G: TierGame>(run: &mut Run<G>) -> Result<()> {
     let dir = run.dir;
-    let io = |e| Error::io(format!("clearing {}", dir.display()), e);
-    for entry in std::fs::read_dir(dir).map_err(io)? {
-        remove(&entry.map_err(io)?.path())?;
-    }
+    remove_own(dir)?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
     run.updates.clear();
+    run.lists.clear();
+    run.report.resumed = false;
     run.held.iter_mut().for_each(|h| *h = [0; SET_WORDS]);
     run.done.iter_mut().for_each(|d| *d = 0);
     Ok(())
@@ -653,11 +782,6 @@ impl OocTier {
 
     /// Removes the tier's directory (its table is written).
     pub(crate) fn remove_files(&self) -> Result<()> {
-        match std::fs::remove_dir_all(&self.dir) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                Err(Error::io(format!("removing {}", self.dir.display()), e))
-            }
-            _ => Ok(()),
-        }
+        remove_own(&self.dir)
     }
 }

@@ -75,8 +75,9 @@ pub(super) fn pass_part<G: TierGame>(
     let lo = run.layout.range(k).start;
     for &u in waiting {
         let level = u.1;
+        let want = run.listed(u)?;
         let (dir, ctx) = (run.dir, &run.ctx);
-        read_updates(dir, u, &mut |recs| {
+        read_updates(dir, u, &want, &mut |recs| {
             recs.par_iter()
                 .try_for_each_init(Scratch::new, |scan, &rec| {
                     apply(ctx, bytes, &dirty, lo, rec, level, scan)
@@ -101,7 +102,9 @@ pub(super) fn pass_part<G: TierGame>(
     };
     let (made, update_bytes) = boxes.finish()?;
     run.report.update_bytes += update_bytes;
-    run.updates.extend(made);
+    run.updates.extend(made.iter().map(|&(u, _)| u));
+    run.lists
+        .insert((d, k), made.iter().map(|&(_, w)| w).collect());
     let at = Boundary {
         scanned: bytes.len as u64,
         from: d + 1,
@@ -114,6 +117,7 @@ pub(super) fn pass_part<G: TierGame>(
         remove_update(run.dir, u)?;
         run.updates.remove(&u);
     }
+    run.prune_lists()?;
     progress.message(&format!(
         "distance {d}: part {k} of {parts}, {found} positions (out of core)"
     ));
