@@ -10,7 +10,10 @@
 # with compulsory capture: 0.1 s each, caikaboroda material 2,0: under a
 # second), starts the server on a free port, runs tests/browser/explorer.test.mjs, and always stops the server. With
 # SCREENSHOT_DIR, the tests also save their screenshots there. Bounded in time:
-# every step has a timeout.
+# every step has a timeout. The test file reads two variables from the
+# environment: ONLY=REGEX runs the tests whose names match, EXPLORER_ASSETS=DIR
+# serves the page's files from DIR (e.g. assets/explorer while editing it)
+# instead of the copy embedded in the binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shots="${1:-}"

@@ -23,6 +23,7 @@ const S = {
   focus: null, // point name to focus again after a redraw (keyboard play)
   focusList: false, // focus the move list again after a redraw (keyboard play)
   busy: 0, // position requests in flight
+  edit: null, // the position editor's state while it is open
 };
 
 // ---------- API ----------
@@ -184,10 +185,20 @@ function drawBoard(svg, geo, a, interactive) {
     for (const p of geo.points) {
       const [x, y] = L.pos[p.name];
       el('circle', { cx: x, cy: y, r: 5, class: 'pt' }, svg);
-      el('text', { x: x + 8, y: y - 8, class: 'label' }, svg).textContent = p.name;
     }
   }
-  if (!a) return;
+  // Point names go on top of everything, beside the point: up and right of
+  // the piece and of the ring around it, so no piece hides them.
+  const labels = () => {
+    if (geo.kind === 'grid') return;
+    const g = el('g', { class: 'labels', 'aria-hidden': 'true' }, svg);
+    for (const p of geo.points) {
+      const [x, y] = L.pos[p.name];
+      el('text', { x: x + pieceR + 5, y: y - pieceR - 3, class: 'label' }, g).textContent = p.name;
+    }
+  };
+  if (!a) { labels(); return; }
+  const kinds = pieceKinds(geo);
   const moves = a.moves.map((m) => ({ ...m, ...parseMove(m.move) }));
   const arrows = el('g', { class: 'arrows' }, svg); // filled below, drawn under the pieces
   // Rings around pieces that can move, coloured by their best move.
@@ -195,8 +206,7 @@ function drawBoard(svg, geo, a, interactive) {
   for (const m of moves) if (m.from && (!fromBest[m.from] || better(m, fromBest[m.from]))) fromBest[m.from] = m;
   for (const [name, letter] of Object.entries(a.pieces)) {
     const [x, y] = L.pos[name];
-    el('circle', { cx: x, cy: y, r: pieceR, class: `piece ${letter}`, 'data-piece': letter, 'data-point': name }, svg);
-    el('text', { x, y, class: `letter ${letter}` }, svg).textContent = letter;
+    drawPiece(svg, x, y, pieceR, letter, kinds, name);
     const b = fromBest[name];
     if (b && interactive) {
       el('circle', { cx: x, cy: y, r: pieceR + 5, class: `ring${b.source === 'search' ? ' searched' : ''}`,
@@ -262,12 +272,13 @@ function drawBoard(svg, geo, a, interactive) {
       'data-distance': m.distance ?? '' }, svg);
     if (m.from === null) t.dataset.move = m.move;
   }
+  labels();
   if (interactive) {
     for (const p of geo.points) {
       const [x, y] = L.pos[p.name];
       // Reachable by Tab, played by Enter or Space (as a click).
       const hit = el('circle', { cx: x, cy: y, r: pieceR + 4, class: 'hit', 'data-point': p.name,
-        tabindex: 0, role: 'button', 'aria-label': pointLabel(p.name, a, targets) }, svg);
+        tabindex: 0, role: 'button', 'aria-label': pointLabel(p.name, a, targets, kinds) }, svg);
       hit.addEventListener('click', () => clickPoint(p.name));
       hit.addEventListener('keydown', (ev) => {
         if (ev.key !== 'Enter' && ev.key !== ' ') return;
@@ -284,24 +295,136 @@ function drawBoard(svg, geo, a, interactive) {
   }
 }
 
-// What a screen reader says of a point: its name, its piece, its move's value.
-function pointLabel(name, a, targets) {
+// What a screen reader says of a point: its name, its piece, its move's value
+// (in the editor: what a click does).
+function pointLabel(name, a, targets, kinds) {
   const parts = [`point ${name}`];
-  if (a.pieces[name]) parts.push(`piece ${a.pieces[name]}`);
+  const letter = a.pieces[name];
+  parts.push(letter ? (kinds[letter] ? kinds[letter].name : letter) : 'empty');
   const t = targets[name];
   if (t) parts.push(`move ${t.move}: ${valueText(t.value, t.distance)}`);
-  return parts.join(', ');
+  if (S.edit) {
+    const k = S.edit.kind;
+    parts.push(!k || letter === k ? (letter ? 'click to clear' : '') : `click to place: ${kinds[k].name}`);
+  }
+  return parts.filter(Boolean).join(', ');
+}
+
+// ---------- pieces ----------
+// One piece of a side, named from the side's label (plural for several
+// pieces): crows → crow.
+const SINGULAR = { leopards: 'leopard', cows: 'cow', tigers: 'tiger', goats: 'goat', vultures: 'vulture',
+  crows: 'crow', kalikiris: 'kalikiri', citikiris: 'citikiri', muscovites: 'Muscovite', swedes: 'Swede',
+  attackers: 'attacker', defenders: 'defender' };
+const singular = (label) => SINGULAR[label] || label;
+const plural = (word, n) => (n === 1 ? word : `${word}s`);
+
+// The piece kinds of a game (`geo`: its /api/board answer), letter → { name, glyph }:
+// the game's own words (leopard and cow, tiger and goat, vulture and crow;
+// the tafl roles beside the game's word for them).
+function pieceKinds(geo) {
+  const labels = geo.side_labels || geo.sides;
+  if (geo.family === 'tafl') {
+    const role = (label, r) => { const w = singular(label); return w === r ? w : `${w} (${r})`; };
+    return {
+      A: { name: role(labels[0], 'attacker'), glyph: 'attacker' },
+      D: { name: role(labels[1], 'defender'), glyph: 'defender' },
+      K: { name: labels[1] === 'citikiris' ? 'ranikiri (king)' : 'king', glyph: 'king' },
+    };
+  }
+  const h = singular(labels[0]), p = singular(labels[1]);
+  return { H: { name: h, glyph: GLYPHS[h] ? h : 'hunter' }, P: { name: p, glyph: GLYPHS[p] ? p : 'prey' } };
+}
+
+// Each mark drawn around (0, 0) in a disc of radius 20.
+const disc = (g, fill) => el('circle', { r: 19, class: 'body', fill }, g);
+const mark = (g, d, stroke, width) => el('path', { d, class: 'mark', stroke, 'stroke-width': width }, g);
+const GLYPHS = {
+  // Hunters: dark or tawny bodies.
+  leopard: (g) => {
+    disc(g, '#e0a526');
+    for (const [x, y, r] of [[-8, -8, 3], [5, -11, 2.6], [11, 1, 3], [-3, 10, 3], [2, -1, 2.6], [-12, 4, 2.4], [8, 11, 2.2]]) {
+      el('circle', { cx: x, cy: y, r, fill: '#3b2a10' }, g);
+    }
+  },
+  tiger: (g) => {
+    disc(g, '#e8801e');
+    mark(g, 'M-16,-8 q7,3 1,8 M-15,7 q7,-1 3,8 M16,-8 q-7,3 -1,8 M15,7 q-7,-1 -3,8 M-5,-18 q5,5 0,10 M5,-18 q-5,5 0,10', '#1d1208', 3);
+  },
+  vulture: (g) => {
+    disc(g, '#6b4423');
+    mark(g, 'M-14,-2 L-6,3 L0,10 L6,3 L14,-2', '#fdf6e3', 3.5);
+    el('circle', { cx: 0, cy: -6, r: 3.6, fill: '#fdf6e3' }, g);
+  },
+  hunter: (g) => {
+    disc(g, '#7a1f12');
+    mark(g, 'M-8,-10 L0,-2 L8,-10 M0,-2 L0,11', '#fff', 3);
+  },
+  // Prey: light bodies (the crow is black, beside a brown vulture).
+  cow: (g) => {
+    disc(g, '#f6f1e1');
+    mark(g, 'M-6,-6 Q-14,-7 -12,-15 M6,-6 Q14,-7 12,-15', '#222', 2.5);
+    el('ellipse', { cx: 0, cy: 6, rx: 7.5, ry: 5, fill: '#e9b8a8', stroke: '#222', 'stroke-width': 1.2 }, g);
+    el('circle', { cx: -2.6, cy: 6, r: 1.3, fill: '#222' }, g);
+    el('circle', { cx: 2.6, cy: 6, r: 1.3, fill: '#222' }, g);
+  },
+  goat: (g) => {
+    disc(g, '#f6f1e1');
+    mark(g, 'M-4,-6 Q-6,-16 -14,-11 M4,-6 Q6,-16 14,-11', '#222', 2.5);
+    el('path', { d: 'M-4,4 L0,15 L4,4 Z', fill: '#7a6a55', stroke: '#222', 'stroke-width': 1 }, g);
+  },
+  crow: (g) => {
+    disc(g, '#262626');
+    el('path', { d: 'M2,-5 L16,0 L2,5 Z', fill: '#f2c230', stroke: '#222', 'stroke-width': 1 }, g);
+    el('circle', { cx: -4, cy: -4, r: 2.6, fill: '#fff' }, g);
+  },
+  prey: (g) => {
+    disc(g, '#f6f1e1');
+    el('circle', { r: 6, fill: '#b8a77f' }, g);
+  },
+  // Tafl: a dark diamond, a light disc with a ring, a golden crown.
+  attacker: (g) => {
+    el('path', { d: 'M0,-20 L20,0 L0,20 L-20,0 Z', class: 'body', fill: '#3a2a1a' }, g);
+    el('circle', { r: 5, fill: '#c9b17a' }, g);
+  },
+  defender: (g) => {
+    disc(g, '#f6f1e1');
+    el('circle', { r: 9, fill: 'none', stroke: '#222', 'stroke-width': 2.5 }, g);
+  },
+  king: (g) => {
+    disc(g, '#f6d97a');
+    el('path', { d: 'M-12,7 L-12,-6 L-6,0 L0,-11 L6,0 L12,-6 L12,7 Z', fill: '#b8860b', stroke: '#222', 'stroke-width': 1.5 }, g);
+  },
+};
+
+// One piece at (x, y), radius r: its mark, named for screen readers and on hover.
+function drawPiece(parent, x, y, r, letter, kinds, point) {
+  const k = kinds[letter] || { name: letter, glyph: 'hunter' };
+  const g = el('g', { class: `piece ${letter} ${k.glyph}`, transform: `translate(${x},${y}) scale(${r / 20})`,
+    'data-piece': letter, role: 'img', 'aria-label': point ? `${k.name} on ${point}` : k.name }, parent);
+  if (point) g.dataset.point = point;
+  el('title', {}, g).textContent = k.name;
+  GLYPHS[k.glyph](g);
+  return g;
+}
+
+// A small piece mark for the hands.
+function miniPiece(letter, kinds) {
+  const svg = el('svg', { class: 'mini', viewBox: '-21 -21 42 42', 'aria-hidden': 'true' });
+  drawPiece(svg, 0, 0, 20, letter, kinds, null).querySelector('title').remove();
+  return svg;
 }
 
 // Pieces in hand and captured, drawn as small discs with counts.
-function drawHand(div, a) {
+function drawHand(div, a, geo) {
   div.innerHTML = '';
   if (!a || !a.hand) return;
+  const kinds = pieceKinds(geo || { family: 'hunt', side_labels: sideLabels(a) });
   const part = (label, letter, count, cls) => {
     const s = document.createElement('span');
     s.className = `handPart ${cls}`;
     s.dataset.count = count;
-    s.innerHTML = `${label} <span class="mini ${letter}">${letter}</span>&times;${count}`;
+    s.append(`${label} `, miniPiece(letter, kinds), `\u00d7${count}`);
     div.appendChild(s);
   };
   part(`${sideLabels(a)[0]} in hand`, 'H', a.hand[0], 'hunterHand');
@@ -338,6 +461,7 @@ function current() {
 async function show(push = true) {
   const seq = ++S.seq;
   document.body.dataset.ready = '0';
+  closeEditor();
   try {
     let geo, a;
     try {
@@ -357,8 +481,9 @@ async function show(push = true) {
     S.focus = null;
     $('paneA').querySelector('.paneRules').textContent = a.rules;
     showTableSets(a);
-    drawHand($('handA'), a);
+    drawHand($('handA'), a, geo);
     $('statusA').innerHTML = statusHtml(a);
+    drawPv($('pvA'), a, true);
     $('posText').value = a.position;
     $('posError').textContent = '';
     drawMoves(a);
@@ -383,6 +508,9 @@ async function show(push = true) {
     $('paneA').querySelector('.paneRules').textContent = S.rules;
     for (const id of ['undo', 'redo', 'first', 'last', 'best']) $(id).disabled = true;
     $('paneB').hidden = true;
+    $('pvA').hidden = true;
+    $('boards').classList.remove('two');
+    document.querySelector('main').classList.remove('two');
     // The table sets (and their statistics) are those of rules that parse;
     // after a rules error none is offered and an open statistics panel closes.
     showTableSets(geo ? { rules: geo.rules, tables: S.tables } : null);
@@ -486,6 +614,7 @@ function go(ply) {
 }
 
 function clickPoint(name) {
+  if (S.edit) return editClick(name);
   const a = current();
   if (!a) return;
   const moves = a.moves.map((m) => ({ ...m, ...parseMove(m.move) }));
@@ -514,8 +643,179 @@ function clickPoint(name) {
 }
 
 function redraw() {
+  if (S.edit) return drawEdit();
   const a = current();
   if (a) drawBoard($('boardA'), S.boards.get(S.rules), a, true);
+}
+
+// ---------- position editor ----------
+// Board A becomes the editor: a click places the chosen kind of piece (or
+// clears the point); the side to move and, in hunt games, the pieces in hand
+// and the prey captured complete the position text of docs/positions.md, which
+// "analyse" sends through the server's own parser (/api/position) like any
+// typed position. The counts in hand follow the board: what is not on it (nor
+// captured) is in hand.
+function openEditor() {
+  const a = current();
+  const geo = S.boards.get(S.rules);
+  if (!a || !geo) return;
+  const kinds = pieceKinds(geo);
+  const letters = Object.keys(kinds);
+  const hunt = geo.family === 'hunt';
+  const on = (l) => Object.values(a.pieces).filter((x) => x === l).length;
+  S.edit = {
+    geo, kinds, hunt,
+    pieces: { ...a.pieces },
+    kind: letters[0],
+    side: a.sides.indexOf(a.side),
+    hand: hunt ? [...a.hand] : null,
+    captured: hunt ? a.captured : 0,
+    totals: hunt ? [on('H') + a.hand[0], on('P') + a.hand[1] + a.captured] : null,
+    labels: sideLabels(a),
+  };
+  const radios = (div, name, items, checked, change) => {
+    div.innerHTML = '';
+    for (const [value, text] of items) {
+      const label = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = 'radio';
+      input.name = name;
+      input.value = value;
+      input.checked = value === checked;
+      input.addEventListener('change', () => { if (input.checked) change(value); });
+      label.append(input, ` ${text}`);
+      div.appendChild(label);
+    }
+  };
+  radios($('editKinds'), 'editKind', [...letters.map((l) => [l, `place ${kinds[l].name}`]), ['', 'clear']], S.edit.kind,
+    (v) => { S.edit.kind = v; drawEdit(); });
+  radios($('editSide'), 'editSide', S.edit.labels.map((l, i) => [String(i), `${l} to move`]), String(S.edit.side),
+    (v) => { S.edit.side = Number(v); editUpdate(); });
+  const counts = $('editCounts');
+  counts.innerHTML = '';
+  if (hunt) {
+    const number = (id, text, value, change) => {
+      const label = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = 'number'; input.min = 0; input.id = id; input.value = value;
+      input.addEventListener('input', () => { change(Math.max(0, parseInt(input.value, 10) || 0)); editUpdate(false); });
+      label.append(`${text} `, input);
+      counts.appendChild(label);
+    };
+    const E = S.edit;
+    number('editHandH', `${E.labels[0]} in hand`, E.hand[0], (n) => { E.hand[0] = n; });
+    number('editHandP', `${E.labels[1]} in hand`, E.hand[1], (n) => {
+      E.hand[1] = n;
+      E.captured = Math.max(0, E.totals[1] - onBoard('P') - n);
+      $('editCaptured').value = E.captured;
+    });
+    number('editCaptured', `${E.labels[1]} captured`, E.captured, (n) => {
+      E.captured = n;
+      E.hand[1] = Math.max(0, E.totals[1] - onBoard('P') - n);
+      $('editHandP').value = E.hand[1];
+    });
+  }
+  $('editor').hidden = false;
+  $('editButton').setAttribute('aria-expanded', 'true');
+  $('paneA').classList.add('editing');
+  editUpdate();
+}
+
+function closeEditor() {
+  if (!S.edit) return;
+  S.edit = null;
+  $('editor').hidden = true;
+  $('editButton').setAttribute('aria-expanded', 'false');
+  $('paneA').classList.remove('editing');
+  $('editCheck').textContent = '';
+}
+
+const onBoard = (letter) => Object.values(S.edit.pieces).filter((l) => l === letter).length;
+
+function editClick(name) {
+  const E = S.edit;
+  if (!E.kind || E.pieces[name] === E.kind) delete E.pieces[name];
+  else {
+    // One king at most: placing it moves it.
+    if (E.kind === 'K') for (const [p, l] of Object.entries(E.pieces)) if (l === 'K') delete E.pieces[p];
+    E.pieces[name] = E.kind;
+  }
+  if (E.hunt) {
+    // What is not on the board is in hand (captures kept while they fit).
+    E.hand[0] = Math.max(0, E.totals[0] - onBoard('H'));
+    E.captured = Math.min(E.captured, Math.max(0, E.totals[1] - onBoard('P')));
+    E.hand[1] = Math.max(0, E.totals[1] - onBoard('P') - E.captured);
+    $('editHandH').value = E.hand[0];
+    $('editHandP').value = E.hand[1];
+    $('editCaptured').value = E.captured;
+  }
+  S.focus = name;
+  editUpdate();
+}
+
+// The position text of the editor (docs/positions.md).
+function editText() {
+  const E = S.edit;
+  if (E.hunt) {
+    const pts = [...E.geo.points].sort((p, q) => p.id - q.id);
+    const board = pts.map((p) => E.pieces[p.name] || '.').join('');
+    return `${board}/h${E.hand[0]}p${E.hand[1]}c${E.captured}/${E.side === 0 ? 'h' : 'p'}`;
+  }
+  const n = E.geo.n;
+  const at = {};
+  for (const p of E.geo.points) at[`${p.x},${p.y}`] = p.name;
+  const rows = [];
+  for (let y = n - 1; y >= 0; y--) {
+    let row = '';
+    for (let x = 0; x < n; x++) row += E.pieces[at[`${x},${y}`]] || '.';
+    rows.push(row);
+  }
+  return `${rows.join('/')} ${E.side === 0 ? 'a' : 'd'}`;
+}
+
+// What the editor can tell before asking the server: the counts of
+// docs/positions.md add up (hunt games), one king at most (tafl). '' when fine.
+function editProblem() {
+  const E = S.edit;
+  if (!E.hunt) return onBoard('K') > 1 ? 'more than one king' : '';
+  const [h, p] = [onBoard('H'), onBoard('P')];
+  const [nh, np] = [E.kinds.H.name, E.kinds.P.name];
+  if (h + E.hand[0] !== E.totals[0]) {
+    return `${h} ${plural(nh, h)} on the board and ${E.hand[0]} in hand make ${h + E.hand[0]}; the rules have ${E.totals[0]}`;
+  }
+  if (p + E.hand[1] + E.captured !== E.totals[1]) {
+    return `${p} ${plural(np, p)} on the board, ${E.hand[1]} in hand and ${E.captured} captured make ${p + E.hand[1] + E.captured}; the rules have ${E.totals[1]}`;
+  }
+  return '';
+}
+
+function editUpdate(draw = true) {
+  const text = editText();
+  $('posText').value = text;
+  $('posError').textContent = '';
+  const bad = editProblem();
+  $('editCheck').textContent = bad || 'the counts add up; "analyse" asks the server';
+  $('editCheck').classList.toggle('bad', !!bad);
+  $('editAnalyse').disabled = !!bad;
+  if (draw) drawEdit();
+}
+
+function drawEdit() {
+  const E = S.edit;
+  drawBoard($('boardA'), E.geo, { pieces: E.pieces, moves: [], position: editText(), best: null }, true);
+  S.focus = null;
+}
+
+async function analyseEdit() {
+  if (!S.edit || editProblem()) return;
+  const text = editText();
+  try {
+    const a = await answer(S.rules, text, S.tables);
+    await newRoot(a.position);
+  } catch (e) {
+    $('editCheck').textContent = `the server does not accept it: ${refusal(e.message)}`;
+    $('editCheck').classList.add('bad');
+  }
 }
 
 // ---------- second variant ----------
@@ -532,9 +832,56 @@ function compareMark(a, b) {
   return ` <span class="notcompared" data-compare="not-compared">not compared: ${which}</span>`;
 }
 
+// Why the position `a` (of the first pane's rules, board `geoA`) cannot be set
+// up under the second variant's rules (board `geoB`, start `startB`): a
+// sentence, or '' when it may be (then the server has the last word). Known
+// misfits are not even asked: a request known to fail would only log an error.
+function misfit(a, geoA, geoB, startB) {
+  const rules2 = S.rules2;
+  if (geoA.family !== geoB.family) return `${rules2} is a ${geoB.family} game, this is a ${geoA.family} game`;
+  const names = (g) => g.points.map((p) => p.name).join(' ');
+  if (names(geoA) !== names(geoB)) {
+    return `${rules2} is played on another board (${geoB.points.length} points; this one has ${geoA.points.length})`;
+  }
+  if (geoA.family !== 'hunt' || !a.hand || !startB.hand) return '';
+  const material = (x) => {
+    const on = Object.values(x.pieces);
+    return [on.filter((l) => l === 'H').length + x.hand[0], on.filter((l) => l === 'P').length + x.hand[1] + x.captured];
+  };
+  const [ha, pa] = material(a), [hb, pb] = material(startB);
+  if (ha === hb && pa === pb) return '';
+  const kinds = pieceKinds(geoB);
+  const count = (h, p) => `${h} ${plural(kinds.H.name, h)} and ${p} ${plural(kinds.P.name, p)}`;
+  return `${rules2} is played with ${count(hb, pb)}; this position has ${count(ha, pa)}`;
+}
+
+// The rules' refusal of a position, said as a sentence (the parser's words
+// after its "invalid position ...:" prefix).
+function refusal(message) {
+  const why = String(message).replace(/^.*invalid position[^:]*:\s*/i, '').replace(/^error:\s*/i, '');
+  return why ? `its rules do not allow it (${why})` : 'its rules do not allow it';
+}
+
+// The second variant at the same moves from its start, played move by move
+// on answers that exist (no request for a move it cannot play); null when a
+// move of the line is not legal there.
+async function sameLine(startB, moves) {
+  let b = startB;
+  for (const mv of moves) {
+    const m = b.moves.find((x) => x.move === mv);
+    if (!m) return null;
+    b = await answer(S.rules2, m.position, '');
+  }
+  return b;
+}
+
+// Longest line replayed in the second variant when it cannot hold the position.
+const SAME_LINE_MAX = 24;
+
 async function showCompare(a, seq) {
   const pane = $('paneB');
   $('boards').classList.toggle('two', !!S.rules2);
+  document.querySelector('main').classList.toggle('two', !!S.rules2);
   if (!S.rules2) { pane.hidden = true; return; }
   pane.hidden = false;
   pane.querySelector('.paneRules').textContent = S.rules2;
@@ -544,30 +891,36 @@ async function showCompare(a, seq) {
   note.hidden = true;
   try {
     const geo = await board(S.rules2);
-    let b, why = '';
-    try {
-      b = await answer(S.rules2, a.position, '');
-    } catch (e) {
+    const startB = await answer(S.rules2, 'start', '');
+    let b = null, why = misfit(a, S.boards.get(S.rules), geo, startB);
+    if (!why) {
+      try {
+        b = await answer(S.rules2, a.position, '');
+      } catch (e) {
+        why = refusal(e.message);
+      }
+    }
+    if (why) {
       // Another material (kaooa's seven crows in kaooa-6): compare the same line
       // from the second variant's start where it is legal there, else its start.
-      why = `${S.rules2} cannot hold this position (${e.message})`;
+      let shown = 'its start';
+      b = startB;
       const startA = await answer(S.rules, 'start', S.tables);
-      if (S.positions[0] === startA.position && S.ply > 0) {
-        try {
-          b = await answer(S.rules2, 'start', '', S.moves.slice(0, S.ply));
-          why += `; shown: the same ${S.ply === 1 ? 'move' : `${S.ply} moves`} from its start`;
-        } catch (e2) { b = null; }
+      if (S.positions[0] === startA.position && S.ply > 0 && S.ply <= SAME_LINE_MAX) {
+        const same = await sameLine(startB, S.moves.slice(0, S.ply));
+        if (same) {
+          b = same;
+          shown = `the same ${S.ply === 1 ? 'move' : `${S.ply} moves`} from its start`;
+        }
       }
-      if (!b) {
-        b = await answer(S.rules2, 'start', '');
-        why += '; shown: its start';
-      }
+      why = `${S.rules2} cannot hold this position: ${why}. Shown instead: ${shown}.`;
     }
     if (seq !== S.seq) return;
     if (why) { note.textContent = why; note.hidden = false; }
     drawBoard($('boardB'), geo, b, false);
-    drawHand($('handB'), b);
+    drawHand($('handB'), b, geo);
     $('statusB').innerHTML = statusHtml(b) + (why ? '' : compareMark(a, b));
+    drawPv($('pvB'), b, false);
     ol.innerHTML = '';
     for (const m of b.moves) {
       const li = document.createElement('li');
@@ -587,10 +940,76 @@ async function showCompare(a, seq) {
     $('handB').textContent = '';
     ol.innerHTML = '';
     $('statusB').innerHTML = '';
+    drawPv($('pvB'), null, false);
     // Above the (empty) board, where it is seen.
     note.textContent = `not comparable: ${e.message}`;
     note.hidden = false;
   }
+}
+
+// ---------- principal variation ----------
+// Most moves of a principal variation shown (a drawn table line goes on).
+const PV_SHOWN = 16;
+
+// The answer's principal variation under its status: in the first pane each
+// move is a button playing the line up to it.
+function drawPv(div, a, interactive) {
+  div.innerHTML = '';
+  const pv = (a && !a.over && a.pv) || [];
+  div.hidden = !pv.length;
+  if (!pv.length) return;
+  const what = a.source === 'search' ? 'principal variation (search, not proven)' : 'principal variation';
+  const lab = document.createElement('span');
+  lab.className = 'pvLabel';
+  lab.textContent = `${what}:`;
+  div.appendChild(lab);
+  pv.slice(0, PV_SHOWN).forEach((mv, i) => {
+    let e;
+    if (interactive) {
+      e = document.createElement('button');
+      e.type = 'button';
+      e.setAttribute('aria-label', `play the principal variation up to ${mv} (${i + 1} ${plural('move', i + 1)})`);
+      e.addEventListener('click', () => playLine(pv.slice(0, i + 1)));
+    } else {
+      e = document.createElement('span');
+    }
+    e.className = 'pvMove';
+    e.dataset.ply = i;
+    e.textContent = mv;
+    div.appendChild(e);
+  });
+  if (pv.length > PV_SHOWN) div.append(` … (${pv.length} plies)`);
+}
+
+// Plays `moves` from the current ply (asking each position on the way, as the
+// chart would), then shows the last; a later line that starts the same way stays.
+async function playLine(moves) {
+  const token = S.seq;
+  const line = S.moves.slice(0, S.ply), positions = S.positions.slice(0, S.ply + 1);
+  let a = current();
+  try {
+    for (const [i, mv] of moves.entries()) {
+      const m = a && a.moves.find((x) => x.move === mv);
+      if (!m) break;
+      line.push(mv);
+      positions.push(m.position);
+      if (i + 1 < moves.length) a = await answer(S.rules, m.position, S.tables);
+      if (token !== S.seq) return;
+    }
+  } catch (e) {
+    toast(e.message);
+    return;
+  }
+  if (line.length === S.ply) return;
+  if (line.every((mv, i) => S.moves[i] === mv)) {
+    S.positions = [...positions, ...S.positions.slice(positions.length)];
+  } else {
+    S.moves = line;
+    S.positions = positions;
+  }
+  S.ply = line.length;
+  S.selected = null; S.partial = [];
+  show();
 }
 
 // ---------- value history ----------
@@ -615,7 +1034,9 @@ async function drawChart(seq) {
     pts.push(a);
   }
   svg.innerHTML = '';
-  const W = 340, H = 170, padL = 28, padR = 8, mid = H / 2;
+  // The labels sit in bands above and below the plotting area, which the
+  // current-ply line never leaves.
+  const W = 340, H = 200, padL = 8, padR = 8, band = 20, top = band, bottom = H - band, mid = H / 2;
   let maxD = 1;
   for (const a of pts) if (a.value && a.value !== 'draw') maxD = Math.max(maxD, a.distance ?? 0);
   const n = Math.max(S.moves.length, 1);
@@ -623,14 +1044,15 @@ async function drawChart(seq) {
   const y = (a) => {
     if (a.value === 'draw') return mid;
     const firstWins = (a.value === 'win') === (a.side === a.sides[0]);
-    const off = ((H / 2 - 10) * (a.distance ?? 0)) / maxD;
+    const off = ((mid - top - 10) * (a.distance ?? 0)) / maxD;
     return firstWins ? mid - 4 - off : mid + 4 + off;
   };
+  el('rect', { x: 0, y: top, width: W, height: bottom - top, class: 'plot' }, svg);
   el('line', { x1: padL, y1: mid, x2: W - padR, y2: mid, class: 'axis' }, svg);
-  el('text', { x: 2, y: 12, class: 'upper' }, svg).textContent = `↑ win for ${pts[0] ? sideLabels(pts[0])[0] : 'the first side'}`;
-  el('text', { x: 2, y: H - 4, class: 'lower' }, svg).textContent = `↓ win for ${pts[0] ? sideLabels(pts[0])[1] : 'the second side'}`;
-  el('text', { x: W - 60, y: 12 }, svg).textContent = `max ${maxD} plies`;
-  el('line', { x1: x(S.ply), y1: 4, x2: x(S.ply), y2: H - 4, class: 'now' }, svg);
+  el('text', { x: 4, y: 14, class: 'upper' }, svg).textContent = `↑ win for ${pts[0] ? sideLabels(pts[0])[0] : 'the first side'}`;
+  el('text', { x: 4, y: H - 6, class: 'lower' }, svg).textContent = `↓ win for ${pts[0] ? sideLabels(pts[0])[1] : 'the second side'}`;
+  el('text', { x: W - 4, y: 14, class: 'max', 'text-anchor': 'end' }, svg).textContent = `max ${maxD} plies`;
+  el('line', { x1: x(S.ply), y1: top + 1, x2: x(S.ply), y2: bottom - 1, class: 'now' }, svg);
   let path = '';
   pts.forEach((a, i) => { if (a.value) path += `${path ? 'L' : 'M'}${x(i)},${y(a)} `; });
   if (path) el('path', { d: path, fill: 'none', stroke: '#888', 'stroke-width': 1.5 }, svg);
@@ -822,6 +1244,22 @@ async function init() {
   $('last').addEventListener('click', () => go(S.moves.length));
   $('best').addEventListener('click', playBest);
   $('startButton').addEventListener('click', () => newRoot('start'));
+  $('editButton').addEventListener('click', () => { if (S.edit) { closeEditor(); redraw(); } else openEditor(); });
+  $('editCancel').addEventListener('click', () => { closeEditor(); redraw(); $('posText').value = current()?.position ?? ''; });
+  $('editClear').addEventListener('click', () => {
+    if (!S.edit) return;
+    const keep = S.edit.kind;
+    S.edit.kind = '';
+    for (const p of Object.keys(S.edit.pieces)) editClick(p);
+    S.edit.kind = keep;
+  });
+  $('editAnalyse').addEventListener('click', analyseEdit);
+  // Skip to the moves: the first move (or the list when there is none).
+  $('skipLink').addEventListener('click', (ev) => {
+    ev.preventDefault();
+    const li = $('movesA').querySelector('li');
+    (li || $('movesA')).focus();
+  });
   $('posForm').addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const text = $('posText').value.trim();
@@ -836,6 +1274,11 @@ async function init() {
   document.addEventListener('keydown', (ev) => {
     const t = ev.target;
     if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return;
+    // While editing a position, only Escape (cancel the editor) is a shortcut.
+    if (S.edit) {
+      if (ev.key === 'Escape') { closeEditor(); redraw(); $('posText').value = current()?.position ?? ''; }
+      return;
+    }
     // Space on a focused button or move is that control's own (a click), never "best move".
     const onControl = t instanceof Element && t !== document.body && !!t.closest('button, a, [tabindex], [role=button]');
     if (ev.key === ' ') { if (onControl) return; ev.preventDefault(); playBest(); }
