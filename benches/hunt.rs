@@ -5,7 +5,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use huntsolve::game::{perft, Game};
 use huntsolve::hunt::{from_spec, HuntGame, HuntPos};
-use huntsolve::random::Rng;
+use huntsolve::Rng;
 
 /// Positions from seeded random games (plies 10..60), for move generation.
 fn sample(g: &HuntGame, n: usize) -> Vec<HuntPos> {

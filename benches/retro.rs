@@ -5,9 +5,9 @@
 //! baseline it is compared with.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::driver::plan;
+use huntsolve::retro::plan;
 use huntsolve::retro::{solve_tier, ChildValues, Scope, TierGame};
+use huntsolve::NoProgress;
 use std::sync::Arc;
 
 /// Solves every tier of `scope` in order, keeping records in memory.

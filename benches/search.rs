@@ -4,8 +4,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use huntsolve::game::{Evaluate, Game, NoOracle};
-use huntsolve::search::{self, suite, SearchConfig, TransTable};
-use huntsolve::variant::AnyGame;
+use huntsolve::search::{self, SearchConfig, TransTable};
+use huntsolve::AnyGame;
 use std::hint::black_box;
 
 const PRESETS: &[(&str, usize, u32)] = &[
@@ -28,7 +28,7 @@ fn run_suite<G: Evaluate>(g: &G, positions: &[G::Pos], depth: u32, tt: &TransTab
 
 fn bench(c: &mut Criterion) {
     let tt = TransTable::new(16).expect("a 16 MiB table");
-    let ttt = huntsolve::toy::TicTacToe::default();
+    let ttt = huntsolve::TicTacToe::default();
     let exact = SearchConfig {
         exact: true,
         ..Default::default()
@@ -39,10 +39,7 @@ fn bench(c: &mut Criterion) {
             black_box(search::search(&ttt, &ttt.start(), &NoOracle, &exact, &tt).nodes)
         })
     });
-    let known: Vec<&str> = huntsolve::variant::all_presets()
-        .iter()
-        .map(|p| p.1)
-        .collect();
+    let known: Vec<&str> = huntsolve::all_presets().iter().map(|p| p.1).collect();
     for &(name, plies, depth) in PRESETS {
         if !known.contains(&name) {
             continue;
@@ -51,7 +48,7 @@ fn bench(c: &mut Criterion) {
             continue;
         };
         huntsolve::with_game!(&any, g => {
-            let positions = suite::random_positions(g, 2, plies, 1);
+            let positions = search::random_positions(g, 2, plies, 1);
             c.bench_function(&format!("{name} depth {depth}"), |b| {
                 b.iter(|| black_box(run_suite(g, &positions, depth, &tt)))
             });

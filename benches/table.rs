@@ -5,12 +5,12 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use huntsolve::game::{Game, Oracle};
-use huntsolve::random::Rng;
 use huntsolve::table::{
     encode_table, table_path, write_table, write_table_with, TableMeta, TableOracle, TableSet,
     WriteOptions,
 };
-use huntsolve::tier::RECORD_ENCODING;
+use huntsolve::Rng;
+use huntsolve::RECORD_ENCODING;
 
 #[path = "../tests/it/common/table.rs"]
 mod table_common;

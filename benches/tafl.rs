@@ -13,8 +13,8 @@ use hnefatafl::game::GameStatus;
 use hnefatafl::preset::{boards, rules};
 use hnefatafl::rules::Ruleset;
 use huntsolve::game::Game;
-use huntsolve::random::Rng;
 use huntsolve::tafl::{from_spec, TaflGame};
+use huntsolve::Rng;
 use std::hint::black_box;
 
 const MAX_PLIES: u32 = 1000;

@@ -8,7 +8,7 @@
 //!
 //! SCOPE in manifest form: whole (default), movement, max-prey=N, max-in-hand=N.
 
-use huntsolve::retro::driver::{format_bytes, plan};
+use huntsolve::retro::{format_bytes, plan};
 use huntsolve::retro::{Scope, Solvable};
 use huntsolve::{AnyGame, Result};
 use std::collections::BTreeMap;

@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """The house rules of src/, measured (run by scripts/house-check.sh, which .ci/run calls).
 
-Three rules; the script prints what it measured and exits 1 naming every violation:
+Two rules; the script prints what it measured and exits 1 naming every violation. Its own
+tests (scripts/test_house_check.py: a tiny fake crate per case, each rule shown to report
+what it must and to stay quiet where it must) run first, from scripts/house-check.sh.
 
-1. **File size.** No file in src/ holds more than MAX_LINES lines of non-test code. A file's
-   non-test lines are its lines (as `wc -l` counts them: comments and blank lines included)
-   outside its `#[cfg(test)]` modules, from the attribute's line to the module's closing
-   brace. A file that is itself a test module (declared by `#[cfg(test)] mod tests;`, or
-   any file below one) is all test code.
+1. **File size: a ceiling, not a target.** No file in src/ holds more than MAX_LINES
+   (1,200) lines of non-test code. The number is a ceiling for one concept in one longer
+   file, not a size to aim at or to cut to: a file is split when it holds two concepts,
+   along the line between them, never by moving code whole to get under the number. A
+   file's non-test lines are its lines (as `wc -l` counts them: comments and blank lines
+   included) outside its `#[cfg(test)]` modules, from the attribute's line to the
+   module's closing brace. A file that is itself a test module (declared by
+   `#[cfg(test)] mod tests;`, or any file below one) is all test code. A `.rs` file under
+   src/ that no `mod` declares is reported too.
 
 2. **No file circles.** The crate (src/lib.rs) and the binary (src/main.rs) are read as
    trees of modules (`mod x;` files and inline `mod x { .. }` blocks; test modules and
@@ -33,13 +39,13 @@ Three rules; the script prints what it measured and exits 1 naming every violati
    (`x.f()`, `Self::f`) is seen only through the `use` of its type or trait, which a file
    naming another module's items normally has.
 
-3. **pub fn.** At most MAX_PUB_FN lines match `^\\s*pub fn ` in src/ (the count
-   `grep -rhE '^\\s*pub fn ' src | wc -l` gives, test code included): a function that
-   nothing outside its crate calls is `pub(crate)` or narrower.
+(Public functions are not counted here: the compiler's `unreachable_pub` lint, denied in
+CI, and the facade src/lib.rs keep what is `pub` honest.)
 
 Usage: scripts/house-check.py [--root DIR] [--sizes N] [--edges]
-  --sizes N  also print the N largest files by non-test lines
-  --edges    also print every lifted dependency edge
+  --root DIR  the crate to check (DIR/src/lib.rs and/or DIR/src/main.rs); default: this repo
+  --sizes N   also print the N largest files by non-test lines
+  --edges     also print every lifted dependency edge
 """
 
 import argparse
@@ -47,8 +53,7 @@ import os
 import re
 import sys
 
-MAX_LINES = 700
-MAX_PUB_FN = 200
+MAX_LINES = 1200
 
 
 # ---------------------------------------------------------------- reading Rust text
@@ -329,7 +334,7 @@ class House:
                     self.nodes[child] = node
                     self.nodes[parent].children.add(name)
             else:
-                sub_dir = child_dir if not outer else os.path.join(child_dir, *child[len(modpath):])
+                sub_dir = os.path.join(child_dir, *parent[len(modpath):])
                 for cand in (os.path.join(sub_dir, name + ".rs"), os.path.join(sub_dir, name, "mod.rs")):
                     if os.path.exists(cand):
                         self.load(cand, parent + (name,), test_here)
@@ -350,10 +355,7 @@ class House:
                 self.nodes[node].uses[name] = (segs, at)
         info["inline"] = inline
         info["use_stmts"] = stmts
-        use_spans = []
-        for k, (at, t) in enumerate(toks):
-            if t == "use" and any(s[0] == at for s in stmts):
-                use_spans.append((at, item_end(code, at)))
+        use_spans = [(at, item_end(code, at)) for at in sorted({at for at, _, _ in stmts})]
         info["paths"] = [(at, segs) for at, segs, _ in stmts] + inline_paths(toks, tests, use_spans)
 
     @staticmethod
@@ -414,7 +416,7 @@ class House:
                 target = self.resolve(context, segs)
                 if target is None:
                     continue
-                src_file_node = self.nodes[info["node"]].path
+                src_file_node = info["node"]
                 dst_file_node = self.file_node(target)
                 if dst_file_node == src_file_node:
                     continue
@@ -484,14 +486,19 @@ def cycles(edges):
     return found
 
 
-# ---------------------------------------------------------------- the three rules
+# ---------------------------------------------------------------- the two rules
+
+
+def line_count(text):
+    """Lines as `wc -l` counts them, plus a last line without its newline."""
+    return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
 def non_test_lines(info):
     if info["is_test"]:
         return 0
     text = info["text"]
-    total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    total = line_count(text)
     test_lines = set()
     for a, b, name in info["tests"]:
         if name is None:
@@ -500,50 +507,20 @@ def non_test_lines(info):
     return total - len(test_lines)
 
 
-def count_pub_fn(src):
-    pat = re.compile(r"^\s*pub fn ")
-    n = 0
-    for d, _, names in os.walk(src):
-        for f in names:
-            with open(os.path.join(d, f), encoding="utf-8", errors="replace") as fh:
-                n += sum(1 for line in fh if pat.match(line))
-    return n
-
-
-def self_test():
-    """The reading of Rust text, on the cases the rules rely on (fails loudly if broken)."""
-    t = 'let s = "crate::a::b"; // crate::c\nlet q = \'"\'; /* crate::d */ crate::e::F'
-    c = code_only(t)
-    assert "crate::a" not in c and "crate::c" not in c and "crate::d" not in c, c
-    assert c.endswith("crate::e::F") and len(c) == len(t) and c.count("\n") == 1, c
-    toks = tokens("use super::{a::X, b::{self, Y as Z}, c::*};")
-    trees, _ = parse_use_tree(toks, 1)
-    assert trees == [
-        (["super", "a", "X"], "X"),
-        (["super", "b"], "b"),
-        (["super", "b", "Y"], "Z"),
-        (["super", "c", "*"], None),
-    ], trees
-    code = code_only("fn a() {}\n#[cfg(test)]\n#[allow(x)]\nmod tests {\n  fn b() { {} }\n}\nfn c() {}\n")
-    spans = test_items(code)
-    assert [(line_of(code, a), line_of(code, b - 1), n) for a, b, n in spans] == [(2, 6, "tests")], spans
-    assert inline_paths(tokens("x = crate::m::f(super::g); $crate::h; a::crate::i"), [], []) == [
-        (4, ["crate", "m", "f"]),
-        (16, ["super", "g"]),
-    ]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     ap.add_argument("--sizes", type=int, default=0)
     ap.add_argument("--edges", action="store_true")
     args = ap.parse_args()
-    self_test()
     root = os.path.normpath(args.root)
     house = House(root)
-    for crate, name in (("lib", "lib.rs"), ("bin", "main.rs")):
-        house.load(os.path.join(house.src, name), (crate,), False)
+    roots = [(crate, os.path.join(house.src, name)) for crate, name in (("lib", "lib.rs"), ("bin", "main.rs"))]
+    roots = [(crate, path) for crate, path in roots if os.path.exists(path)]
+    if not roots:
+        raise SystemExit(f"house-check: neither {house.src}/lib.rs nor {house.src}/main.rs exists")
+    for crate, path in roots:
+        house.load(path, (crate,), False)
     failures = []
 
     # 1. sizes
@@ -559,12 +536,12 @@ def main():
             sizes.append((non_test_lines(house.files[rel]), rel))
     sizes.sort(key=lambda s: (-s[0], s[1]))
     over = [(n, rel) for n, rel in sizes if n > MAX_LINES]
-    print(f"file sizes: {len(sizes)} files, largest {sizes[0][1]} with {sizes[0][0]} non-test lines (limit {MAX_LINES})")
+    print(f"file sizes: {len(sizes)} files, largest {sizes[0][1]} with {sizes[0][0]} non-test lines (ceiling {MAX_LINES})")
     for n, rel in sizes[: args.sizes]:
         print(f"  {n:5}  {rel}")
     for n, rel in over:
-        total = house.files[rel]["text"].count("\n")
-        failures.append(f"{rel}: {n} lines of non-test code ({total} in all), over the limit of {MAX_LINES}")
+        total = line_count(house.files[rel]["text"])
+        failures.append(f"{rel}: {n} lines of non-test code ({total} in all), over the ceiling of {MAX_LINES}")
 
     # 2. circles
     edges = house.edges()
@@ -584,12 +561,6 @@ def main():
                     more = f" (+{len(refs) - 2} more)" if len(refs) > 2 else ""
                     lines.append(f"    {house.display(parent, a)} uses {house.display(parent, b)}: {shown}{more}")
         failures.append("\n".join(lines))
-
-    # 3. pub fn
-    n_pub = count_pub_fn(house.src)
-    print(f"pub fn: {n_pub} (limit {MAX_PUB_FN})")
-    if n_pub > MAX_PUB_FN:
-        failures.append(f"{n_pub} lines match `^\\s*pub fn ` in src/, over the limit of {MAX_PUB_FN}")
 
     if failures:
         print(f"\nhouse-check: {len(failures)} violation(s) of the house rules (scripts/house-check.py says how each is measured):")

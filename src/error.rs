@@ -30,6 +30,15 @@ pub enum Error {
     },
     /// A manifest, configuration or other input file is invalid.
     Input(String),
+    /// Rules from an untrusted source (a certificate, an explorer request) name
+    /// a board file, which only the command line may: the board named and the
+    /// built-in boards.
+    BoardFileRefused {
+        /// The board the rules name.
+        board: String,
+        /// The built-in boards, for the message.
+        builtin: String,
+    },
     /// A job would need more memory than allowed.
     Memory(String),
     /// The work was interrupted (Ctrl-C or a stop flag); finished work is on disk.
@@ -121,6 +130,12 @@ impl fmt::Display for Error {
             Error::Move(m) => write!(f, "invalid move: {m}"),
             Error::Table { path, reason, .. } => write!(f, "table {}: {reason}", path.display()),
             Error::Input(m) => write!(f, "invalid input: {m}"),
+            Error::BoardFileRefused { board, builtin } => write!(
+                f,
+                "invalid rules: board {}: only built-in boards are accepted here ({builtin}); \
+                 board files are read only at the command line",
+                quote(board)
+            ),
             Error::Memory(m) => write!(f, "not enough memory: {m}"),
             Error::Interrupted => write!(f, "interrupted; finished work is kept on disk"),
             Error::Io { context, source } => write!(f, "{context}: {source}"),

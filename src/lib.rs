@@ -1,48 +1,41 @@
 //! huntsolve: rules engines, solvers and statistics for hunt games
 //! (leopards and cows, Bagh-Chal, Kaooa) and tafl (Caikabōraḍa, Tablut, Brandubh).
 //!
-//! # Layers
-//! Each layer uses only the layers above it in this list (a test,
-//! `tests/it/layers.rs`, reads every `crate::` path and keeps it so):
-//! 1. base: [`error`], [`progress`], [`random`] (random numbers and hashing), [`choice`]
-//!    (option words described once);
-//! 2. geometry: [`board`] (points, lines, jumps, symmetries);
-//! 3. the rules interface: [`game`] (the [`Game`] traits, [`Value`], [`Oracle`]),
-//!    then [`tier`] (the tier vocabulary: [`tier::TierGame`] and the record
-//!    encoding, spoken by both the solver and the table format);
-//! 4. rules: [`hunt`], [`tafl`], [`toy`] (a test game), then [`variant`]
-//!    ([`AnyGame`], one value for any rules string);
-//! 5. storage: [`table`] (file format, probing, verification, analysis);
-//! 6. generation: [`retro`] (the retrograde solver), which writes through
-//!    [`table`]'s public API; then `cluster` (feature `mpi`: the same tier graph
-//!    solved by MPI processes across machines, over [`retro`]'s driver);
-//! 7. search: [`search`] (alpha-beta), which sees tables only as an [`Oracle`],
-//!    and [`prove`] (the df-pn prover and its certificates; it reads tables
-//!    as leaves through [`table`]);
-//! 8. combinations of tables and search: [`answer`] (query with fallback,
-//!    `verify --search`);
-//! 9. statistics: [`stats`] (tournaments, intervals, reports, sweeps);
-//! 10. faces: [`serve`] (the browser explorer's server and JSON API; it serves,
-//!     and like the command line it may use every layer above).
-//!
-//! The library never prints; the binary (`src/main.rs`, `src/cli/`) does.
-//!
-//! # The public API in four families
+//! # The public API
+//! Ten modules and the re-exports at the crate root; every other module is
+//! private, and what the faces use of it is re-exported here.
 //! - **Rules**: [`hunt::from_spec`], [`tafl::from_spec`] and [`AnyGame::parse`] turn a
 //!   rules string (a preset with `key=value` options, docs/rules.md) into a game; the
-//!   [`Game`] and [`Notation`] traits play it (`start`, `legal_moves`, `play`,
-//!   `outcome`, the text forms of positions and moves), [`game::perft`] counts its tree.
+//!   [`Game`] and [`Notation`] traits of [`game`] play it (`start`, `legal_moves`,
+//!   `play`, `outcome`, the text forms of positions and moves), [`game::perft`]
+//!   counts its tree. [`TierGame`] splits a game into tiers and ranks its positions.
 //! - **Solve**: [`retro::solve`] solves a [`retro::Scope`] of a game's tiers into a
 //!   directory of self-describing tables, one per tier, with `summary.json`
 //!   ([`retro::SolveOptions`]: threads, memory bound, checkpoints, the compact solver).
 //! - **Query**: [`table::TableOracle`] reads those tables (value and distance of a
 //!   position); [`table::query_tables`] answers a position with every move's value,
-//!   [`table::verify_dir`] re-derives tables from their children.
+//!   [`table::verify_dir`] re-derives tables from their children; [`answer`] answers a
+//!   position by tables, prover or search, as `query` and the explorer do.
 //! - **Prove**: [`prove::Prover`] (df-pn with tables as leaves) decides a position, and
-//!   [`prove::extract`] writes the proof as a certificate that
-//!   [`prove::check::check`], which shares no code with the prover, re-checks.
+//!   [`prove::extract`] writes the proof as a certificate that [`prove::check()`],
+//!   which shares no code with the prover, re-checks.
+//! - **Search and statistics**: [`search`] (alpha-beta that sees tables only as an
+//!   [`Oracle`]), [`stats`] (tournaments, intervals, reports, sweeps) and the explorer's
+//!   server [`serve`].
+//! - **At the root**: errors ([`Error`], [`Result`]), progress and Ctrl-C
+//!   ([`Progress`], [`NoProgress`], [`stop_requested`]), seeded random numbers
+//!   ([`Rng`]), boards ([`Board`]), the record encoding ([`encode`], [`decode`]),
+//!   and a small test game ([`TicTacToe`]).
 //!
-//! The statistics ([`stats`]) and the explorer's server ([`serve`]) are built on these.
+//! # Layers
+//! Each layer uses only the layers above it (`tests/it/layers.rs` reads every
+//! `crate::` path and keeps it so): base (`error`, `progress`, `random`, `choice`);
+//! geometry (`board`); the rules interface (`game`, then `tier`: the tier vocabulary
+//! the solver and the table format both speak); rules (`hunt`, `tafl`, `toy`, then
+//! `variant`); storage (`table`); generation (`retro`, then `cluster` with the
+//! feature `mpi`); search (`search`, `prove`); `answer`; `stats`; and the face `serve`.
+//!
+//! The library never prints; the binary (`src/main.rs`, `src/cli/`) does.
 //!
 //! ## Rules
 //! ```
@@ -63,7 +56,7 @@
 //!
 //! ## Solve and query
 //! ```
-//! use huntsolve::progress::NoProgress;
+//! use huntsolve::NoProgress;
 //! use huntsolve::retro::{solve, Scope, SolveOptions};
 //! use huntsolve::table::{query_tables, TableOracle};
 //! use huntsolve::{Game, Value};
@@ -82,8 +75,8 @@
 //! ## Prove
 //! ```
 //! use huntsolve::game::NoOracle;
-//! use huntsolve::progress::NoProgress;
-//! use huntsolve::prove::{check::check, extract, ProofTable, ProveConfig, Prover, RunOutcome};
+//! use huntsolve::NoProgress;
+//! use huntsolve::prove::{check, extract, ProofTable, ProveConfig, Prover, RunOutcome};
 //! use huntsolve::{Game, Value};
 //! let g = huntsolve::hunt::from_spec("kaooa").unwrap();
 //! let start = g.start();
@@ -99,28 +92,45 @@
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![warn(unreachable_pub)]
 
+// The library's public face: ten modules, one per family of the API, and the
+// re-exports below. Every other module is private; what the faces use of it is
+// re-exported here, and the compiler (`unreachable_pub`, dead code) finds the rest.
 pub mod answer;
-pub mod board;
-pub mod choice;
-#[cfg(feature = "mpi")]
-pub mod cluster;
-pub mod error;
 pub mod game;
 pub mod hunt;
-pub mod progress;
 pub mod prove;
-pub mod random;
 pub mod retro;
 pub mod search;
 pub mod serve;
 pub mod stats;
 pub mod table;
 pub mod tafl;
-pub mod tier;
-pub mod toy;
-pub mod variant;
 
-pub use error::{Error, Result, TableFault};
+mod board;
+mod choice;
+#[cfg(feature = "mpi")]
+mod cluster;
+mod error;
+mod progress;
+mod random;
+mod tier;
+mod toy;
+mod variant;
+
+pub use board::{Board, BUILTIN, MAX_BOARD_FILE};
+#[cfg(feature = "mpi")]
+pub use cluster::{
+    solve_mpi, Cluster, ClusterOptions, Event as ClusterEvent, Observer as ClusterObserver,
+};
+pub use error::{bounded, quote, Error, Result, TableFault, QUOTE_CHARS};
 pub use game::{Evaluate, FullGame, Game, Notation, Oracle, Value};
-pub use variant::AnyGame;
+pub use progress::{
+    check_seconds, clear_stop, max_threads, request_stop, stop_requested, NoProgress, Progress,
+    MAX_SECONDS,
+};
+pub use random::{mix64, Rng};
+pub use tier::{decode, encode, Outcomes, TierGame, RECORD_ENCODING, REC_NONE};
+pub use toy::{TicTacToe, TttPos};
+pub use variant::{all_presets, AnyGame};

@@ -28,10 +28,10 @@ fn exit_code(e: &Error) -> u8 {
 fn main() -> ExitCode {
     // Ctrl-C asks the library to stop at its next check; finished work stays on disk.
     let _ = ctrlc::set_handler(|| {
-        if huntsolve::progress::stop_requested() {
+        if huntsolve::stop_requested() {
             std::process::exit(INTERRUPTED.into());
         }
-        huntsolve::progress::request_stop();
+        huntsolve::request_stop();
     });
     let (result, json) = cli::main();
     let Err(e) = result else {

@@ -13,6 +13,18 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// an `Instant` (`--time 1e308` panicked).
 pub const MAX_SECONDS: f64 = 1e6;
 
+/// Fewest threads the bound allows whatever the machine: more than any core
+/// count this tool targets; the bound refuses typos like `threads = 100000`,
+/// which would exhaust the process's stack space or hang thread start-up.
+const MIN_THREAD_BOUND: usize = 256;
+
+/// The most worker threads any option or manifest may ask for: 256, or four
+/// per core on bigger machines.
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    MIN_THREAD_BOUND.max(4 * cores)
+}
+
 /// Whether `s` is a usable time limit in seconds: finite, above 0 and at most
 /// `MAX_SECONDS`.
 pub(crate) fn valid_seconds(s: f64) -> bool {

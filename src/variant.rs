@@ -98,8 +98,8 @@ fn unknown_preset(name: &str) -> Error {
 macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
-            $crate::variant::AnyGame::Hunt($g) => $body,
-            $crate::variant::AnyGame::Tafl($g) => $body,
+            $crate::AnyGame::Hunt($g) => $body,
+            $crate::AnyGame::Tafl($g) => $body,
         }
     };
 }

@@ -9,10 +9,10 @@
 mod common;
 
 use common::graph::GraphGame;
-use huntsolve::error::Error;
-use huntsolve::progress::{clear_stop, request_stop, NoProgress, Progress};
-use huntsolve::retro::driver::{load_records, solve};
+use huntsolve::retro::{load_records, solve};
 use huntsolve::retro::{Scope, SolveOptions};
+use huntsolve::Error;
+use huntsolve::{clear_stop, request_stop, NoProgress, Progress};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Requests a stop once `after` solver stages have finished.

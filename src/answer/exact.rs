@@ -17,8 +17,9 @@
 //! best move is proven optimal. Otherwise the best move is the proof's first
 //! move, read from the proof table: for a win, the winning reply the proof
 //! stores with the shortest proof (and the principal variation follows the
-//! proof); for a draw, the move the disproof of the opponent's win stores. A
-//! loss has no proof move (every move loses; which delays longest is what the
+//! proof); for a draw, the move the disproof of the opponent's win stores;
+//! failing those, a move the prover proved to keep the value. A loss has no
+//! proof move (every move loses; which delays longest is what the
 //! unfinished distance search would have said), and neither has a value whose
 //! proof entries were overwritten: the answer then names no best move.
 
@@ -135,6 +136,14 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
     } else {
         a.best = proof_line.first().map(|&m| game.format_move(pos, m));
         a.pv = line_text(game, pos, &proof_line);
+    }
+    // No proof entry named a move (overwritten, or a draw proven without a
+    // stored drawing child): a move the prover proved to keep the value.
+    if a.best.is_none() && matches!(value, Some(Value::Win | Value::Draw)) {
+        if let Some(m) = a.moves.iter().find(|m| m.value == name) {
+            a.best = Some(m.mv.clone());
+            a.pv = vec![m.mv.clone()];
+        }
     }
     // A move named best is one whose value is the position's.
     if let (Some(best), Some(v)) = (&a.best, name) {

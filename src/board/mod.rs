@@ -50,11 +50,11 @@ use crate::error::{Error, Result};
 pub(crate) const MAX_POINTS: usize = 64;
 
 /// Marker in `Board::jump_to` for "no jump".
-pub const NO_JUMP: u8 = u8::MAX;
+pub(crate) const NO_JUMP: u8 = u8::MAX;
 
 /// One point of a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Point {
+pub(crate) struct Point {
     /// Id (index into `Board::points`).
     pub id: u8,
     /// Horizontal coordinate (grows to the right).

@@ -7,7 +7,7 @@ use super::args::{Json, Tables, Threads};
 use super::job::{dispatch, set_threads, TierJob};
 use super::out;
 use huntsolve::retro::TierGame;
-use huntsolve::table::analyze::{analyze_dir_with, AnalyzeOptions};
+use huntsolve::table::{analyze_dir_with, AnalyzeOptions};
 use huntsolve::table::{rules_of_dir, AnalyzeReport};
 use huntsolve::{AnyGame, Error, Result};
 

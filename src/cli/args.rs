@@ -9,7 +9,7 @@
 //! parsed its own `f64`. tests/it/cli_bounds.rs walks every subcommand's options.
 
 use clap::builder::TypedValueParser;
-use huntsolve::retro::driver::{default_memory_limit, format_bytes};
+use huntsolve::retro::{default_memory_limit, format_bytes};
 use std::marker::PhantomData;
 use std::path::PathBuf;
 
@@ -96,9 +96,9 @@ pub(crate) const fn real(min: f64, min_included: bool, max: f64, unit: &'static 
 }
 
 /// The value parser of a time limit in seconds: above 0, at most
-/// [`huntsolve::progress::MAX_SECONDS`] (the README's bound of every time limit).
+/// [`huntsolve::MAX_SECONDS`] (the README's bound of every time limit).
 pub(crate) const fn seconds() -> Real {
-    real(0.0, false, huntsolve::progress::MAX_SECONDS, "seconds")
+    real(0.0, false, huntsolve::MAX_SECONDS, "seconds")
 }
 
 impl Real {
@@ -150,7 +150,7 @@ pub(crate) const RANDOM_PLIES: Whole<u32> = whole(0, 10_000, "plies");
 /// A seed: every 64-bit value.
 pub(crate) const SEED: Whole<u64> = whole(0, u64::MAX, "");
 /// Games of a tournament or ladder: each game's record is kept in memory.
-pub(crate) const GAMES: Whole<u64> = whole(1, huntsolve::stats::tournament::MAX_GAMES, "games");
+pub(crate) const GAMES: Whole<u64> = whole(1, huntsolve::stats::MAX_GAMES, "games");
 /// A node limit: a million nodes a second for `MAX_SECONDS` (11.6 days).
 pub(crate) const NODES: Whole<u64> = whole(1, 1_000_000_000_000, "nodes");
 
@@ -161,20 +161,14 @@ pub(crate) const CHECKPOINT_MINUTES: Real = real(0.0, true, 16_666.0, "minutes")
 /// A memory size (`512M`, `8G`, `1.5G`, bytes): checked here, kept as the text the
 /// user gave (the commands quote it back in their reproduce lines).
 pub(crate) fn size(text: &str) -> Result<String, String> {
-    huntsolve::retro::driver::parse_size(text)
+    huntsolve::retro::parse_size(text)
         .map(|_| text.to_string())
         .map_err(|e| format!("{e}; expected a size such as 512M or 8G, at most 16 EiB"))
 }
 
-/// Fewest threads a bound allows whatever the machine: more than any core count this
-/// tool targets; the bound is there to refuse typos like `--threads 100000`, which
-/// would exhaust the stack space of the process or hang thread start-up.
-const MIN_THREAD_BOUND: usize = 256;
-
-/// The largest accepted `--threads`: 256, or four per core on bigger machines.
+/// The largest accepted `--threads` ([`huntsolve::max_threads`]: 256, or four per core).
 pub(crate) fn max_threads() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    MIN_THREAD_BOUND.max(4 * cores)
+    huntsolve::max_threads()
 }
 
 fn parse_threads(text: &str) -> Result<usize, String> {

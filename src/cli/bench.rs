@@ -15,8 +15,8 @@ use super::args::{Hash, Threads};
 use super::out::println;
 use huntsolve::game::FullGame;
 use huntsolve::game::NoOracle;
-use huntsolve::search::{self, suite, Limit, SearchConfig, TransTable};
-use huntsolve::variant::AnyGame;
+use huntsolve::search::{self, Limit, SearchConfig, TransTable};
+use huntsolve::AnyGame;
 use huntsolve::{Error, Result};
 use std::time::Duration;
 
@@ -139,7 +139,7 @@ struct Line {
 }
 
 fn bench_game<G: FullGame>(g: &G, args: &Args, plies: usize, tt: &TransTable) -> Line {
-    let positions = suite::random_positions(g, args.positions, plies, args.seed);
+    let positions = search::random_positions(g, args.positions, plies, args.seed);
     let mut line = Line {
         nodes: 0,
         time: Duration::ZERO,
@@ -174,8 +174,8 @@ fn bench_mcts<G: huntsolve::game::FullGame>(
     plies: usize,
     iterations: u64,
 ) -> MctsLine {
-    use huntsolve::stats::mcts::{search, MctsConfig};
-    let positions = suite::random_positions(g, args.positions, plies, args.seed);
+    use huntsolve::stats::{search, MctsConfig};
+    let positions = search::random_positions(g, args.positions, plies, args.seed);
     let cfg = MctsConfig {
         iterations: Some(iterations),
         cutoff: args.cutoff,
@@ -183,7 +183,7 @@ fn bench_mcts<G: huntsolve::game::FullGame>(
     };
     let mut line = MctsLine::default();
     for (i, pos) in positions.iter().enumerate() {
-        let mut rng = huntsolve::random::Rng::new(args.seed.wrapping_add(i as u64));
+        let mut rng = huntsolve::Rng::new(args.seed.wrapping_add(i as u64));
         let r = search(g, pos, &[], &NoOracle, &cfg, &mut rng);
         line.iterations += r.iterations;
         line.playout_plies += r.playout_plies;
@@ -266,10 +266,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
             )));
         }
     }
-    let known: Vec<&str> = huntsolve::variant::all_presets()
-        .iter()
-        .map(|p| p.1)
-        .collect();
+    let known: Vec<&str> = huntsolve::all_presets().iter().map(|p| p.1).collect();
     let tt = TransTable::new(args.hash.or(64))?;
     let mut total = Line {
         nodes: 0,
@@ -305,7 +302,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     }
     if ran == 0 {
         // No bench preset exists yet (engines not built): bench the test game.
-        let g = huntsolve::toy::TicTacToe { line_weight: 10 };
+        let g = huntsolve::TicTacToe { line_weight: 10 };
         let line = bench_game(&g, &args, 2, &tt);
         println(&format!(
             "{:<22} {:>5} {:>14} {:>10.3} {:>12.0}",

@@ -3,8 +3,8 @@
 
 use super::bench::Args;
 use super::out::println;
-use huntsolve::stats::speed::{bench_rungs, SpeedReport};
 use huntsolve::stats::EngineSpec;
+use huntsolve::stats::{bench_rungs, SpeedReport};
 use huntsolve::{AnyGame, Error, Result};
 
 /// Games per rung of the ladder the speed statement names (3 variants × 4
@@ -12,7 +12,7 @@ use huntsolve::{AnyGame, Error, Result};
 const LADDER_GAMES: u64 = 200;
 
 /// Runs `bench --ladder`.
-pub(crate) fn run(args: &Args, progress: &dyn huntsolve::progress::Progress) -> Result<()> {
+pub(crate) fn run(args: &Args, progress: &dyn huntsolve::Progress) -> Result<()> {
     let engines: Vec<EngineSpec> = args
         .engines
         .iter()

@@ -4,7 +4,7 @@
 
 use super::out;
 use super::prove::ProverOpts;
-use huntsolve::prove::dfpn::num;
+use huntsolve::prove::num;
 use huntsolve::prove::{ProofTable, ProveConfig, Prover, RunOutcome};
 use huntsolve::{AnyGame, Error, Result};
 
@@ -40,7 +40,7 @@ fn bench_prove_game<G: huntsolve::FullGame>(
     let positions = if plies == 0 {
         vec![g.start()]
     } else {
-        huntsolve::search::suite::random_positions(g, count, plies, seed)
+        huntsolve::search::random_positions(g, count, plies, seed)
     };
     let mut line = BenchLine {
         nodes: 0,
@@ -52,7 +52,7 @@ fn bench_prove_game<G: huntsolve::FullGame>(
     for pos in positions {
         tt.clear();
         let p = Prover::new(g, &huntsolve::game::NoOracle, &tt, cfg.clone());
-        let (v, runs) = p.value(&pos, &huntsolve::progress::NoProgress);
+        let (v, runs) = p.value(&pos, &huntsolve::NoProgress);
         line.nodes += runs.iter().map(|r| r.nodes).sum::<u64>();
         line.positions += runs.iter().map(|r| r.positions).sum::<u64>();
         line.seconds += runs.iter().map(|r| r.seconds).sum::<f64>();
@@ -71,7 +71,7 @@ fn bench_search_game<G: huntsolve::FullGame>(
     let positions = if plies == 0 {
         vec![g.start()]
     } else {
-        huntsolve::search::suite::random_positions(g, count, plies, seed)
+        huntsolve::search::random_positions(g, count, plies, seed)
     };
     let tt = huntsolve::search::TransTable::new(64)?;
     let (mut n, mut s) = (0, 0.0);
@@ -295,7 +295,7 @@ fn seed_row<G: huntsolve::FullGame>(
     let positions = if plies == 0 {
         vec![g.start()]
     } else {
-        huntsolve::search::suite::random_positions(g, count, plies, seed)
+        huntsolve::search::random_positions(g, count, plies, seed)
     };
     let mut row = SeedRow {
         rules: rules.to_string(),
@@ -315,7 +315,7 @@ fn seed_row<G: huntsolve::FullGame>(
                 ..Default::default()
             }),
         );
-        let r = p.prove_side(&pos, 0, &huntsolve::progress::NoProgress);
+        let r = p.prove_side(&pos, 0, &huntsolve::NoProgress);
         row.nodes += r.nodes;
         row.seconds += r.seconds;
         let outcome = match r.outcome {

@@ -3,17 +3,13 @@
 
 use super::bench::Args;
 use super::out::println;
-use huntsolve::retro::bench::{bench_tiers, BenchReport, Solver};
 use huntsolve::retro::Solvable;
+use huntsolve::retro::{bench_tiers, BenchReport, Solver};
 use huntsolve::{AnyGame, Error, Result};
 use std::path::Path;
 
 /// Runs `bench --retro`.
-pub(crate) fn run(
-    args: &Args,
-    rules: &str,
-    progress: &dyn huntsolve::progress::Progress,
-) -> Result<()> {
+pub(crate) fn run(args: &Args, rules: &str, progress: &dyn huntsolve::Progress) -> Result<()> {
     let tiers = args.tiers.as_deref().ok_or_else(|| {
         Error::Input("--retro needs --tiers T1,T2,... (children first), e.g. --tiers h0p1c2".into())
     })?;
@@ -64,7 +60,7 @@ fn bench_game<G: Solvable>(
     tiers: &str,
     dir: &Path,
     runs: &[(Solver, usize)],
-    progress: &dyn huntsolve::progress::Progress,
+    progress: &dyn huntsolve::Progress,
 ) -> Result<BenchReport> {
     let list = tiers
         .split(',')

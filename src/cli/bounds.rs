@@ -7,10 +7,10 @@
 use super::args::{Hash, Json, Threads};
 use super::out;
 use super::prove::ProverOpts;
-use huntsolve::progress::Progress;
-use huntsolve::prove::bounds::{bounds, Bounds, BoundsConfig};
-use huntsolve::prove::dfpn::num;
+use huntsolve::prove::num;
 use huntsolve::prove::RunOutcome;
+use huntsolve::prove::{bounds, Bounds, BoundsConfig};
+use huntsolve::Progress;
 use huntsolve::{AnyGame, Error, Result};
 use std::path::PathBuf;
 use std::time::Duration;

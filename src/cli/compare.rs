@@ -3,7 +3,7 @@
 
 use super::args::Threads;
 use super::out::{println, Bars};
-use huntsolve::stats::report::{run_compare_with, write_compare};
+use huntsolve::stats::{run_compare_with, write_compare};
 use huntsolve::stats::{EngineSpec, TournamentConfig};
 use huntsolve::Result;
 use std::path::PathBuf;
@@ -60,7 +60,7 @@ pub(crate) struct Args {
     /// this many games per variant and fit the rungs' ratings (Bradley-Terry
     /// with a side-0 advantage); the ladder is then ordered by measured
     /// strength and says when a rung is not stronger than the one below.
-    #[arg(long, default_value_t = 0, value_parser = super::args::whole::<u64>(0, huntsolve::stats::tournament::MAX_GAMES, "games"))]
+    #[arg(long, default_value_t = 0, value_parser = super::args::whole::<u64>(0, huntsolve::stats::MAX_GAMES, "games"))]
     pub rate: u64,
     /// With --tables: the tables do not end games; they serve the `perfect`
     /// engine and the exact values of the openings (the calibration) only.
@@ -75,7 +75,7 @@ const MAX_SOFTMAX: f64 = 1e6;
 /// Runs `compare`.
 pub(crate) fn run(args: Args) -> Result<()> {
     let engine = EngineSpec::parse(&args.engine)?;
-    huntsolve::stats::tournament::check_games(args.games)?;
+    huntsolve::stats::check_games(args.games)?;
     let cfg = TournamentConfig {
         games: args.games,
         seed: args.seed,
@@ -91,7 +91,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         let names: Vec<String> = args
             .rules
             .iter()
-            .map(|r| huntsolve::stats::report::safe_name(r))
+            .map(|r| huntsolve::stats::safe_name(r))
             .collect();
         PathBuf::from(DEFAULT_DIR).join(format!("compare-{}", names.join("-vs-")))
     });
@@ -107,7 +107,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     let bars = Bars::new();
     // Taken before the games: the checkout may move on during a long run.
     let build = build_info();
-    let tables = huntsolve::stats::referee::table_dirs(&args.tables)?;
+    let tables = huntsolve::stats::table_dirs(&args.tables)?;
     if !args.engines.is_empty() {
         return run_ladder_cli(&args, &cfg, &tables, &out, &command, &build, &bars);
     }
@@ -162,13 +162,13 @@ pub(crate) fn run(args: Args) -> Result<()> {
 fn run_ladder_cli(
     args: &Args,
     cfg: &TournamentConfig,
-    tables: &[huntsolve::stats::referee::TableDir],
+    tables: &[huntsolve::stats::TableDir],
     out: &std::path::Path,
     command: &str,
     build: &str,
     bars: &Bars,
 ) -> Result<()> {
-    use huntsolve::stats::ladder::{run_ladder, write_ladder, LadderOptions};
+    use huntsolve::stats::{run_ladder, write_ladder, LadderOptions};
     if args.no_referee && tables.is_empty() {
         return Err(huntsolve::Error::Input(
             "--no-referee needs --tables (the tables it keeps from refereeing)".into(),
@@ -185,7 +185,7 @@ fn run_ladder_cli(
         .map(|e| EngineSpec::parse(e))
         .collect::<Result<_>>()?;
     let r = run_ladder(
-        &huntsolve::stats::ladder::LadderRun {
+        &huntsolve::stats::LadderRun {
             specs: &args.rules,
             engines: &engines,
             base: cfg,
@@ -334,8 +334,8 @@ pub(crate) fn build_info() -> String {
 
 /// Who made a solve's `summary.json` (or a report): this process's command
 /// line ([`command_line`]) and the build ([`build_info`]).
-pub(crate) fn made_by() -> huntsolve::retro::driver::MadeBy {
-    huntsolve::retro::driver::MadeBy {
+pub(crate) fn made_by() -> huntsolve::retro::MadeBy {
+    huntsolve::retro::MadeBy {
         command: command_line(),
         build: build_info(),
     }

@@ -5,9 +5,9 @@
 use super::args::Threads;
 use super::compare::made_by;
 use super::out::{println, Bars};
-use huntsolve::retro::driver::{default_memory_limit, parse_size, SolveOptions};
-use huntsolve::stats::explore::{run_explore, write_explore, ExploreConfig, GridOption};
-use huntsolve::stats::report::safe_name;
+use huntsolve::retro::{default_memory_limit, parse_size, SolveOptions};
+use huntsolve::stats::safe_name;
+use huntsolve::stats::{run_explore, write_explore, ExploreConfig, GridOption};
 use huntsolve::stats::{EngineSpec, TournamentConfig};
 use huntsolve::Result;
 use std::path::PathBuf;
@@ -55,7 +55,7 @@ pub(crate) struct Args {
 
 /// Runs `explore`.
 pub(crate) fn run(args: Args) -> Result<()> {
-    huntsolve::stats::tournament::check_games(args.games)?;
+    huntsolve::stats::check_games(args.games)?;
     let grid: Vec<GridOption> = args
         .grid
         .iter()
@@ -131,7 +131,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
             "{:>3} {:<60} {:<6} balance {:.2} [{:.2},{:.2}]  decisive {:.2}  length {:.1}{}",
             i + 1,
             x.rules,
-            if x.method == huntsolve::stats::explore::Method::Exact {
+            if x.method == huntsolve::stats::Method::Exact {
                 "exact"
             } else {
                 "ladder"

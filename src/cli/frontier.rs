@@ -10,10 +10,10 @@ use super::args::{Hash, Json, Threads};
 use super::out;
 use super::prove::ProverOpts;
 use huntsolve::game::{Game, Value};
-use huntsolve::progress::Progress;
-use huntsolve::prove::frontier::{frontier, frontier_value, FrontierConfig, FrontierResult};
-use huntsolve::prove::tables::TableDirs;
 use huntsolve::prove::RunOutcome;
+use huntsolve::prove::TableDirs;
+use huntsolve::prove::{frontier, frontier_value, FrontierConfig, FrontierResult};
+use huntsolve::Progress;
 use huntsolve::{AnyGame, Error, Result};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -96,7 +96,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
             huntsolve::game::side_by_name(&game, s).ok_or_else(|| {
                 Error::Input(format!(
                     "--side {}: not a side of these rules; expected {}",
-                    huntsolve::error::quote(s),
+                    huntsolve::quote(s),
                     huntsolve::game::side_choices(&game)
                 ))
             })

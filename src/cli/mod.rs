@@ -159,7 +159,7 @@ fn run_bench(args: bench::Args) -> Result<()> {
             args.hash.or(64),
             args.seed,
             args.spread_plies
-                .unwrap_or(huntsolve::prove::dfpn::DEFAULT_SPREAD_PLIES),
+                .unwrap_or(huntsolve::prove::DEFAULT_SPREAD_PLIES),
             args.prover,
             args.json,
         );
@@ -169,13 +169,13 @@ fn run_bench(args: bench::Args) -> Result<()> {
 
 /// Prints a usage error and exits as clap does, except that a long value or
 /// argument it quotes is shortened like the library's messages
-/// ([`huntsolve::error::bounded`]): clap echoes an invalid `--threads` of 100 kB whole.
+/// ([`huntsolve::bounded`]): clap echoes an invalid `--threads` of 100 kB whole.
 fn exit_on_usage_error(e: clap::Error) -> ! {
     use clap::error::{ContextKind, ContextValue};
     let long: Vec<String> = [ContextKind::InvalidValue, ContextKind::InvalidArg]
         .into_iter()
         .filter_map(|k| match e.get(k) {
-            Some(ContextValue::String(v)) if v.chars().count() > huntsolve::error::QUOTE_CHARS => {
+            Some(ContextValue::String(v)) if v.chars().count() > huntsolve::QUOTE_CHARS => {
                 Some(v.clone())
             }
             _ => None,
@@ -189,7 +189,7 @@ fn exit_on_usage_error(e: clap::Error) -> ! {
     }
     let mut text = e.render().to_string();
     for v in &long {
-        text = text.replace(v.as_str(), &huntsolve::error::bounded(v));
+        text = text.replace(v.as_str(), &huntsolve::bounded(v));
     }
     if wants_json && is_error {
         // `--json` was asked for: the usage error too is a JSON document on

@@ -9,14 +9,14 @@
 use super::args::{Hash, Threads};
 use super::job::apply_evals;
 use super::out::{println, Bars};
-use huntsolve::answer::openings::{prove_openings, ProveOpeningsConfig, ProvenOpening};
+use huntsolve::answer::{prove_openings, ProveOpeningsConfig, ProvenOpening};
 use huntsolve::game::Game;
 use huntsolve::hunt::{HuntGame, HuntPos};
 use huntsolve::prove::check_repetition_rule;
-use huntsolve::prove::tables::TableDirs;
-use huntsolve::search::openings::{rank_openings, OpeningLine, OpeningsConfig};
+use huntsolve::prove::TableDirs;
 use huntsolve::search::score_text;
-use huntsolve::variant::AnyGame;
+use huntsolve::search::{rank_openings, OpeningLine, OpeningsConfig};
+use huntsolve::AnyGame;
 use huntsolve::{Error, Result};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -73,14 +73,6 @@ fn canon(g: &HuntGame, p: &HuntPos) -> (u64, u64, u8, u8, u8, bool) {
         p.captured,
         p.hunter_to_move,
     )
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
 
 /// Runs `openings`.
@@ -209,25 +201,46 @@ fn write_files(
     let suffix = if args.plies == 2 { "-2ply" } else { "" };
     let csv_path = args.out.join(format!("openings-{name}{suffix}.csv"));
     let mut csv = format!(
-        "# {command}\n# {secs:.1} s; score in centi-cows, proven value from the first mover's view ({}); source: table, proof (df-pn) or search; plies_at_most: the proof's length\nrank,line,class_size,score,proven,source,distance,plies_at_most,prover_nodes,nodes,pv\n",
+        "# {command}\n# {secs:.1} s; score in centi-cows, proven value from the first mover's view ({}); source: table, proof (df-pn) or search; plies_at_most: the proof's length\n",
         g.side_label(g.side_to_move(&g.start()))
     );
+    // The records through the csv crate (RFC 4180 quoting), after the comment lines.
+    let bad = |e: csv::Error| Error::Internal(format!("encoding {}: {e}", csv_path.display()));
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "rank",
+        "line",
+        "class_size",
+        "score",
+        "proven",
+        "source",
+        "distance",
+        "plies_at_most",
+        "prover_nodes",
+        "nodes",
+        "pv",
+    ])
+    .map_err(bad)?;
     for (i, (l, p)) in lines.iter().enumerate() {
-        csv.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{}\n",
-            i + 1,
-            csv_field(&l.text),
-            l.class_size,
-            l.score,
-            p.value.map(|v| v.name()).unwrap_or(""),
-            p.source.map(|s| s.name()).unwrap_or(""),
+        w.write_record([
+            (i + 1).to_string(),
+            l.text.clone(),
+            l.class_size.to_string(),
+            l.score.to_string(),
+            p.value.map(|v| v.name()).unwrap_or("").to_string(),
+            p.source.map(|s| s.name()).unwrap_or("").to_string(),
             p.distance.map(|d| d.to_string()).unwrap_or_default(),
             p.plies_at_most.map(|d| d.to_string()).unwrap_or_default(),
-            p.prover_nodes,
-            l.nodes,
-            csv_field(&l.pv)
-        ));
+            p.prover_nodes.to_string(),
+            l.nodes.to_string(),
+            l.pv.clone(),
+        ])
+        .map_err(bad)?;
     }
+    let records = w
+        .into_inner()
+        .map_err(|e| Error::Internal(format!("encoding {}: {e}", csv_path.display())))?;
+    csv.push_str(&String::from_utf8_lossy(&records));
     std::fs::write(&csv_path, csv)
         .map_err(|e| Error::io(format!("writing {}", csv_path.display()), e))?;
     let json_path = csv_path.with_extension("json");

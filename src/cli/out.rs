@@ -2,7 +2,7 @@
 //! pipe into a clean exit, and indicatif progress bars behind the library's
 //! [`Progress`] trait.
 
-use huntsolve::progress::Progress;
+use huntsolve::Progress;
 use huntsolve::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;

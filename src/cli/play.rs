@@ -23,9 +23,9 @@ use super::job::apply_evals;
 use super::out::{print, println};
 use huntsolve::game::FullGame;
 use huntsolve::game::{NoOracle, Value};
-use huntsolve::random::Rng;
 use huntsolve::search::{self, Limit, SearchConfig, TransTable};
-use huntsolve::variant::AnyGame;
+use huntsolve::AnyGame;
+use huntsolve::Rng;
 use huntsolve::{Error, Result};
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -47,7 +47,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "NAME=ENGINE")]
     pub side: Vec<String>,
     /// Number of games.
-    #[arg(long, default_value_t = 1, value_parser = super::args::whole::<u32>(1, huntsolve::stats::tournament::MAX_GAMES, "games"))]
+    #[arg(long, default_value_t = 1, value_parser = super::args::whole::<u32>(1, huntsolve::stats::MAX_GAMES, "games"))]
     pub games: u32,
     /// Seed of the random engines and of the random opening plies.
     #[arg(long, default_value_t = 1, value_parser = super::args::SEED)]
@@ -73,23 +73,26 @@ pub(crate) enum Engine {
     /// Search with these limits.
     Search(Limit),
     /// Monte Carlo tree search (`mcts=N`, `mcts-time=S`).
-    Mcts(huntsolve::stats::mcts::MctsSpec),
+    Mcts(huntsolve::stats::MctsSpec),
     /// Uniform random legal moves.
     Random,
     /// Moves typed on standard input.
     Human,
 }
 
+/// The most nodes a `nodes=N` engine may search a move.
+const MAX_NODES: u64 = 1_000_000_000_000;
+
 impl Engine {
     /// Parses `depth=N`, `time=S`, `nodes=N`, `mcts=N`, `mcts-time=S`, `random`, `human`.
     pub(crate) fn parse(text: &str) -> Result<Engine> {
-        if let Some(m) = huntsolve::stats::mcts::MctsSpec::parse(text) {
+        if let Some(m) = huntsolve::stats::MctsSpec::parse(text) {
             return m.map(Engine::Mcts).map_err(Error::Input);
         }
         let bad = || {
             Error::Input(format!(
                 "engine {}: accepted depth=N, time=SECONDS, nodes=N, mcts=N, mcts-time=SECONDS, random, human",
-                huntsolve::error::quote(text)
+                huntsolve::quote(text)
             ))
         };
         match text.trim() {
@@ -108,11 +111,17 @@ impl Engine {
             }
             "nodes" => {
                 let n: u64 = v.trim().parse().map_err(|_| bad())?;
-                Ok(Engine::Search(Limit::Nodes(n.max(1))))
+                if !(1..=MAX_NODES).contains(&n) {
+                    return Err(Error::Input(format!(
+                        "engine {}: nodes from 1 to {MAX_NODES}",
+                        huntsolve::quote(text)
+                    )));
+                }
+                Ok(Engine::Search(Limit::Nodes(n)))
             }
             "time" => {
                 let s: f64 = v.trim().parse().map_err(|_| bad())?;
-                huntsolve::progress::check_seconds("time", s).map_err(|_| bad())?;
+                huntsolve::check_seconds("time", s).map_err(|_| bad())?;
                 Ok(Engine::Search(Limit::Time(Duration::from_secs_f64(s))))
             }
             _ => Err(bad()),
@@ -173,7 +182,7 @@ fn play_game<G: FullGame>(
         if record.len() >= limit {
             break (None, format!("move limit of {limit} plies"));
         }
-        if huntsolve::progress::stop_requested() {
+        if huntsolve::stop_requested() {
             return Err(Error::Interrupted);
         }
         let side = g.side_to_move(&pos);
@@ -192,16 +201,10 @@ fn play_game<G: FullGame>(
                 Engine::Human => human_move(g, &pos)?,
                 Engine::Mcts(spec) => {
                     let mut cfg = spec.config();
-                    cfg.repetition_winner = huntsolve::stats::tournament::repetition_winner(g);
+                    cfg.repetition_winner = huntsolve::stats::repetition_winner(g);
                     let mut tree_rng = Rng::new(rng.next_u64());
-                    let r = huntsolve::stats::mcts::search(
-                        g,
-                        &pos,
-                        &history,
-                        &NoOracle,
-                        &cfg,
-                        &mut tree_rng,
-                    );
+                    let r =
+                        huntsolve::stats::search(g, &pos, &history, &NoOracle, &cfg, &mut tree_rng);
                     r.best
                         .ok_or_else(|| Error::Internal("MCTS returned no move".into()))?
                 }
@@ -288,22 +291,22 @@ fn engine_specs<G: FullGame>(g: &G, args: &Args) -> Result<[String; 2]> {
         let (name, engine) = item.split_once('=').ok_or_else(|| {
             Error::Input(format!(
                 "--side {}: expected NAME=ENGINE, e.g. {}=random",
-                huntsolve::error::quote(item),
+                huntsolve::quote(item),
                 g.side_label(1)
             ))
         })?;
         let side = huntsolve::game::side_by_name(g, name).ok_or_else(|| {
             Error::Input(format!(
                 "--side {}: {} is not a side of these rules; expected {}",
-                huntsolve::error::quote(item),
-                huntsolve::error::quote(name),
+                huntsolve::quote(item),
+                huntsolve::quote(name),
                 huntsolve::game::side_choices(g)
             ))
         })?;
         if let Some((given, _)) = &specs[side] {
             return Err(Error::Input(format!(
                 "--side {}: the {} already has an engine ({given})",
-                huntsolve::error::quote(item),
+                huntsolve::quote(item),
                 g.side_label(side)
             )));
         }

@@ -6,7 +6,7 @@
 use super::out;
 use huntsolve::game::FullGame;
 use huntsolve::game::Value;
-use huntsolve::random::{mix64, Rng};
+use huntsolve::{mix64, Rng};
 use huntsolve::{with_game, AnyGame, Error, Result};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -104,7 +104,7 @@ fn run_game<G: FullGame>(g: &G, args: &Args) -> Result<()> {
         let mut moves = Vec::new();
         let mut t = Tally::default();
         for i in c * chunk..((c + 1) * chunk).min(args.games) {
-            if huntsolve::progress::stop_requested() {
+            if huntsolve::stop_requested() {
                 break;
             }
             t = t.add(one_game(g, args.seed.wrapping_add(i), limit, &mut moves));
@@ -119,7 +119,7 @@ fn run_game<G: FullGame>(g: &G, args: &Args) -> Result<()> {
             .map(work)
             .reduce(Tally::default, Tally::add)
     };
-    if huntsolve::progress::stop_requested() {
+    if huntsolve::stop_requested() {
         return Err(Error::Interrupted);
     }
     let secs = started.elapsed().as_secs_f64().max(1e-9);

@@ -13,7 +13,7 @@ pub(crate) struct Args {
 
 /// Lists the presets.
 pub(crate) fn run(args: Args) -> Result<()> {
-    let presets = huntsolve::variant::all_presets();
+    let presets = huntsolve::all_presets();
     if args.json.json {
         let v: Vec<_> = presets
             .iter()

@@ -15,16 +15,16 @@ use super::args::{Hash, Json, Threads};
 use super::job::{dispatch, TierJob};
 use super::out;
 use super::out::sha256_hex;
-use huntsolve::progress::Progress;
-use huntsolve::prove::certificate::{Certificate, TableRef};
-use huntsolve::prove::check::check_with_tables;
-use huntsolve::prove::dfpn::num;
+use huntsolve::prove::check_with_tables;
 use huntsolve::prove::extract;
-use huntsolve::prove::tables::TableDirs;
+use huntsolve::prove::num;
+use huntsolve::prove::TableDirs;
 use huntsolve::prove::{
     check_repetition_rule, ProofTable, ProveConfig, Prover, RunOutcome, RunReport,
 };
+use huntsolve::prove::{Certificate, TableRef};
 use huntsolve::retro::TierGame;
+use huntsolve::Progress;
 use huntsolve::{AnyGame, Error, Result};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -67,7 +67,7 @@ pub(crate) struct Args {
     /// Bound the claim by plies: "the side forces a win within N plies" is
     /// proven or refuted by an exhaustive bounded search (no tables; without
     /// --side, for both sides), with a certificate check-proof re-checks.
-    #[arg(long, value_name = "PLIES", value_parser = super::args::whole::<u32>(1, huntsolve::prove::within::MAX_WITHIN as u64, "plies"))]
+    #[arg(long, value_name = "PLIES", value_parser = super::args::whole::<u32>(1, huntsolve::prove::MAX_WITHIN as u64, "plies"))]
     pub(crate) within: Option<u32>,
     #[command(flatten)]
     pub(crate) opts: ProverOpts,
@@ -81,7 +81,7 @@ pub(crate) struct ProverOpts {
     /// Initial proof/disproof numbers of new nodes: `heuristic` (from the position,
     /// df-pn+) or `plain` (1, 1).
     #[arg(long, value_name = "plain|heuristic", default_value = "heuristic")]
-    pub init: huntsolve::prove::dfpn::Init,
+    pub init: huntsolve::prove::Init,
     /// Key the proof table by the position's own hash, not by its symmetry class.
     #[arg(long)]
     pub no_symmetry: bool,
@@ -201,7 +201,7 @@ fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
     huntsolve::game::side_by_name(game, name).ok_or_else(|| {
         Error::Input(format!(
             "--side {}: not a side of these rules; expected {}",
-            huntsolve::error::quote(name),
+            huntsolve::quote(name),
             huntsolve::game::side_choices(game)
         ))
     })
@@ -213,7 +213,7 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
     let tables = TableDirs::open(game, &args.tables)?;
     if let Some(file) = &args.save {
         // Before the proof: a bad path must not cost the proof.
-        huntsolve::prove::certificate::check_save_path(file)?;
+        huntsolve::prove::check_save_path(file)?;
     }
     let tt = ProofTable::new(args.hash.or(256).max(1));
     let cfg = args.opts.apply(ProveConfig {
@@ -247,7 +247,7 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
     if let Some(e) = tables.take_error() {
         return Err(e);
     }
-    if huntsolve::progress::stop_requested() {
+    if huntsolve::stop_requested() {
         return Err(Error::Interrupted);
     }
     // A failed extraction or save is reported after the proof's report, which
@@ -340,8 +340,8 @@ fn save_certificates<G: TierGame>(
         certs.push(SavedCert {
             file: path.display().to_string(),
             kind: match cert.header.kind {
-                huntsolve::prove::certificate::Kind::Win => "win",
-                huntsolve::prove::certificate::Kind::NoWin => "no-win",
+                huntsolve::prove::Kind::Win => "win",
+                huntsolve::prove::Kind::NoWin => "no-win",
             }
             .to_string(),
             side: r.side_name.to_string(),
@@ -427,8 +427,8 @@ pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
     let any = match &args.rules {
         Some(rules) => AnyGame::parse(rules)?,
         None => AnyGame::parse_builtin(&cert.header.rules).map_err(|e| match e {
-            Error::Rules(m) if m.contains("only built-in boards") => Error::Rules(format!(
-                "the certificate's rules: {m}; to check a certificate of rules with a board file, give those rules with --rules"
+            e @ Error::BoardFileRefused { .. } => Error::Rules(format!(
+                "the certificate's rules: {e}; to check a certificate of rules with a board file, give those rules with --rules"
             )),
             e => e,
         })?,
@@ -440,7 +440,7 @@ pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
         struct CheckOut<'a> {
             sha256: &'a str,
             #[serde(flatten)]
-            report: &'a huntsolve::prove::check::CheckReport,
+            report: &'a huntsolve::prove::CheckReport,
         }
         let o = CheckOut {
             sha256: &sha256,
@@ -454,9 +454,9 @@ pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
             report.rules,
             report.position,
             match report.kind {
-                huntsolve::prove::certificate::Kind::Win =>
+                huntsolve::prove::Kind::Win =>
                     out::side_says(words.label(&report.side), "forces", "force") + " a win",
-                huntsolve::prove::certificate::Kind::NoWin =>
+                huntsolve::prove::Kind::NoWin =>
                     format!("{} cannot force a win", words.label(&report.side)),
             },
             report.nodes,
@@ -491,7 +491,7 @@ pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
 struct Check<'a>(&'a CheckArgs, &'a Certificate);
 
 impl TierJob for Check<'_> {
-    type Out = huntsolve::prove::check::CheckReport;
+    type Out = huntsolve::prove::CheckReport;
     fn run<G: TierGame>(self, game: &G) -> Result<Self::Out> {
         let (args, cert) = (self.0, self.1);
         if !cert.header.tables.is_empty() && args.tables.is_empty() {

@@ -8,10 +8,10 @@
 use super::job::{dispatch, TierJob};
 use super::out;
 use super::prove::{peak_memory, position_and_side, Args};
-use huntsolve::progress::Progress;
-use huntsolve::prove::within::{prove_within, WithinConfig, WithinReport};
 use huntsolve::prove::RunOutcome;
+use huntsolve::prove::{prove_within, WithinConfig, WithinReport};
 use huntsolve::retro::TierGame;
+use huntsolve::Progress;
 use huntsolve::{AnyGame, Error, Result};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -82,10 +82,10 @@ fn within_game<G: TierGame>(
         ));
     }
     if let Some(t) = args.time {
-        huntsolve::progress::check_seconds("--time", t).map_err(Error::Input)?;
+        huntsolve::check_seconds("--time", t).map_err(Error::Input)?;
     }
     if let Some(file) = &args.save {
-        huntsolve::prove::certificate::check_save_path(file)?;
+        huntsolve::prove::check_save_path(file)?;
     }
     let mover = game.side_to_move(pos);
     let sides: Vec<usize> = match side {
@@ -120,7 +120,7 @@ fn within_game<G: TierGame>(
                 Err(e) => return Err(e),
             };
         bars.finish_stage();
-        if huntsolve::progress::stop_requested() {
+        if huntsolve::stop_requested() {
             return Err(Error::Interrupted);
         }
         let claim = match report.outcome {

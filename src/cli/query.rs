@@ -105,7 +105,7 @@ fn check_tables<G: TierGame>(game: &G, dir: &Path) -> Result<()> {
     let first = names.first().ok_or_else(|| {
         Error::table(
             dir,
-            huntsolve::error::TableFault::Missing,
+            huntsolve::TableFault::Missing,
             "no table files (*.hst) in this directory; solve the rules into it or drop --tables",
         )
     })?;
@@ -221,8 +221,8 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<Strin
             let p = a.proof.as_ref().expect("checked");
             format!(
                 "unknown (root pn {} dn {} after {} prover nodes{})",
-                huntsolve::prove::dfpn::num(p.pn),
-                huntsolve::prove::dfpn::num(p.dn),
+                huntsolve::prove::num(p.pn),
+                huntsolve::prove::num(p.dn),
                 p.nodes,
                 p.stopped
                     .map_or(String::new(), |r| format!(", stopped: {}", r.text()))
@@ -369,14 +369,11 @@ fn run_game<G: TierGame + FullGame>(
             Err(e) => {
                 failed += 1;
                 if args.json.json {
-                    let shown = huntsolve::error::bounded(text);
+                    let shown = huntsolve::bounded(text);
                     let obj = serde_json::json!({"position": shown, "error": e.to_string()});
                     out::println(&obj.to_string())?;
                 } else {
-                    out::println(&format!(
-                        "{}: error: {e}\n",
-                        huntsolve::error::bounded(text)
-                    ))?;
+                    out::println(&format!("{}: error: {e}\n", huntsolve::bounded(text)))?;
                 }
             }
         }

@@ -3,13 +3,11 @@
 
 use super::args::{Json, Threads};
 use super::out::{println, Bars};
-use huntsolve::retro::driver::{
+use huntsolve::retro::Scope;
+use huntsolve::retro::{
     check_index, default_memory_limit, format_bytes, parse_size, Compact, SolveOptions, SolveReport,
 };
-use huntsolve::retro::manifest::{
-    plan_any, results_markdown, JobResult, Manifest, DEFAULT_MANIFEST,
-};
-use huntsolve::retro::Scope;
+use huntsolve::retro::{plan_any, results_markdown, JobResult, Manifest, DEFAULT_MANIFEST};
 use huntsolve::{AnyGame, Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -299,7 +297,7 @@ pub(super) fn announce_plan(
             ""
         };
         // The rates are the in-memory solvers'; out of core costs more.
-        let slower = if matches!(t.method, huntsolve::retro::driver::TierMethod::OutOfCore { .. }) {
+        let slower = if matches!(t.method, huntsolve::retro::TierMethod::OutOfCore { .. }) {
             " (out of core took about 4x the in-memory time on a draw-heavy tier, results/out-of-core.md)"
         } else {
             ""

@@ -1,5 +1,5 @@
 //! `huntsolve solve ... --mpi`: the same solve across the processes of an MPI job
-//! (library: `huntsolve::cluster`, feature `mpi`). Rank 0 prints the plan, one
+//! (library: `huntsolve::solve_mpi`, feature `mpi`). Rank 0 prints the plan, one
 //! line per solved tier and the summary; workers print nothing unless they fail
 //! before the job starts.
 
@@ -18,15 +18,13 @@ pub(crate) fn run(_args: Args) -> Result<()> {
 #[cfg(feature = "mpi")]
 pub(crate) fn run(args: Args) -> Result<()> {
     use super::solve::{announce_plan, run_with};
-    use huntsolve::cluster::{solve_mpi, Cluster, ClusterOptions};
-    use huntsolve::retro::driver::parse_size;
+    use huntsolve::retro::parse_size;
+    use huntsolve::{solve_mpi, Cluster, ClusterOptions};
 
     // Workers choose each tier's solver as `--compact auto` does (the full
     // solver where it fits their limit, else the compact one); another choice
     // is not carried to them, so it is refused rather than ignored.
-    if huntsolve::retro::driver::Compact::parse(&args.compact)?
-        != huntsolve::retro::driver::Compact::Auto
-    {
+    if huntsolve::retro::Compact::parse(&args.compact)? != huntsolve::retro::Compact::Auto {
         return Err(Error::Input(format!(
             "--compact {} with --mpi: MPI workers choose each tier's solver as --compact auto does; leave --compact out",
             args.compact
@@ -45,7 +43,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
                 threads,
                 quiet,
                 true,
-                huntsolve::retro::driver::Compact::Auto,
+                huntsolve::retro::Compact::Auto,
             )?;
         }
         let options = ClusterOptions {
@@ -86,7 +84,7 @@ fn watchdog(printer: &Printer) {
     let reported = printer.reported.clone();
     std::thread::spawn(move || loop {
         std::thread::sleep(std::time::Duration::from_millis(20));
-        if huntsolve::progress::stop_requested() {
+        if huntsolve::stop_requested() {
             // At once: `mpirun` may kill this process soon after its stop signal.
             if !reported.swap(true, std::sync::atomic::Ordering::SeqCst) {
                 let tier = current.lock().ok().and_then(|c| c.clone());
@@ -106,10 +104,10 @@ fn watchdog(printer: &Printer) {
 }
 
 #[cfg(feature = "mpi")]
-impl huntsolve::cluster::Observer for Printer {
-    fn event(&self, event: &huntsolve::cluster::Event) {
-        use huntsolve::cluster::Event;
-        use huntsolve::retro::split::SplitEvent;
+impl huntsolve::ClusterObserver for Printer {
+    fn event(&self, event: &huntsolve::ClusterEvent) {
+        use huntsolve::retro::SplitEvent;
+        use huntsolve::ClusterEvent as Event;
         match event {
             Event::Started {
                 workers,
@@ -169,7 +167,7 @@ impl huntsolve::cluster::Observer for Printer {
                 eprintln!(
                     "mpi: split solve: {tiers} tiers, {kept} kept from disk, {} to solve, each split in {parts} parts; memory per rank ≈ {}",
                     tiers - kept,
-                    huntsolve::retro::driver::format_bytes(*memory_per_part)
+                    huntsolve::retro::format_bytes(*memory_per_part)
                 )
             }
             Event::Split(SplitEvent::Solved {

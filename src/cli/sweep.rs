@@ -4,9 +4,9 @@
 use super::args::Threads;
 use super::compare::made_by;
 use super::out::{println, Bars};
-use huntsolve::retro::driver::{default_memory_limit, parse_size, SolveOptions};
-use huntsolve::stats::report::safe_name;
-use huntsolve::stats::sweep::{run_sweep, write_sweep, SweepParam};
+use huntsolve::retro::{default_memory_limit, parse_size, SolveOptions};
+use huntsolve::stats::safe_name;
+use huntsolve::stats::{run_sweep, write_sweep, SweepParam};
 use huntsolve::Result;
 use std::path::PathBuf;
 

@@ -10,7 +10,7 @@ use super::args::{Json, Tables, Threads};
 use super::job::{dispatch, set_threads, TierJob};
 use super::out;
 use huntsolve::answer::{crosscheck_dir, CrossReport};
-use huntsolve::retro::driver::{default_memory_limit, parse_size};
+use huntsolve::retro::{default_memory_limit, parse_size};
 use huntsolve::retro::{Solvable, TierGame};
 use huntsolve::table::{
     list_tiers, rules_of_dir, table_path, verify_dir_scoped, Table, VerifyReport, VerifyScope,

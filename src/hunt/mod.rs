@@ -31,7 +31,7 @@ mod movegen;
 mod notation;
 mod playout;
 mod position;
-pub mod rules;
+pub(crate) mod rules;
 
 pub use eval::EvalWeights;
 pub use position::{HuntMove, HuntPos, MoveKind};
@@ -56,11 +56,10 @@ pub fn from_spec(spec: &str) -> Result<HuntGame> {
 pub(crate) fn from_spec_builtin(spec: &str) -> Result<HuntGame> {
     let rules = HuntRules::parse(spec)?;
     if !is_builtin_board(&rules.board) {
-        return Err(Error::Rules(format!(
-            "board {}: only built-in boards are accepted here ({}); board files are read only at the command line",
-            quote(&rules.board),
-            builtin_board_names()
-        )));
+        return Err(Error::BoardFileRefused {
+            board: rules.board.clone(),
+            builtin: builtin_board_names(),
+        });
     }
     HuntGame::new(rules)
 }

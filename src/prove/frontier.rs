@@ -67,7 +67,8 @@ mod graph;
 mod run;
 mod state;
 
-pub use state::{Entry, State, STATE_FILE};
+use state::State;
+pub use state::STATE_FILE;
 
 use super::dfpn::{Init, ProveConfig, RunOutcome};
 use super::tables::TableDirs;

@@ -13,7 +13,7 @@
 //! interface (only `start`, `legal_moves`, `play`, `outcome`, `hash` and
 //! `side_to_move` of [`crate::game::Game`]), with the 1+ε threshold trick
 //! (Pawlewicz & Lew 2007: a child's threshold is `⌈(1+ε)·second-best⌉`, which
-//! cuts the re-expansions of plain df-pn), and a transposition table ([`tt`])
+//! cuts the re-expansions of plain df-pn), and a transposition table (`tt`)
 //! of proof and disproof numbers in a fixed amount of memory, replaced by work
 //! done. Leaves: terminal positions ([`crate::game::Game::outcome`]) and every
 //! position an [`crate::game::Oracle`] knows (the tables given with `--tables`).
@@ -32,7 +32,7 @@
 //!   the quotient as for any game; a move into an image of an ancestor is a
 //!   repetition of the quotient, and the opponent's strategy that closes on it
 //!   unfolds into one of the game by applying the symmetry. Certificates are
-//!   built on the actual positions ([`certificate`] keys its nodes by
+//!   built on the actual positions (`certificate` keys its nodes by
 //!   [`crate::game::Game::hash`], asking the table by class), because the
 //!   checker replays moves: an image needs nodes of its own.
 //! - **Initial numbers** ([`ProveConfig::init`]): a new node gets
@@ -115,7 +115,7 @@
 //! The closure search follows one strategy depth first; when the opponent's
 //! drawing region is large (two leopards against two cows on the 49-point
 //! board: about 2.6 million positions), its line outgrows the stack or the
-//! budget. The third phase of each round ([`dfpn`]'s `local` module) walks
+//! budget. The third phase of each round (`dfpn`'s `local` module) walks
 //! breadth first every position reachable from the root, up to half a
 //! phase's nodes and the memory budget, stopping at known positions
 //! (terminal, table, final table entries); what it could not expand is the
@@ -130,34 +130,34 @@
 //! Non-final numbers are heuristics and may come from any path; they decide
 //! only where to search, never a value. The root's final result is therefore a
 //! sound proof or disproof. A 64-bit hash collision in the table could in
-//! principle corrupt a result; certificates ([`certificate`]) are checked by
+//! principle corrupt a result; certificates (`certificate`) are checked by
 //! replaying the rules ([`check`]), which removes that doubt.
 //!
 //! # Memory
 //! `--hash MiB` bounds everything the prover keeps: the table, the search
 //! frames, the closure search's set and the certificate being built are
-//! charged to one budget before they are allocated ([`budget`]). A run that
+//! charged to one budget before they are allocated (`budget`). A run that
 //! would exceed it stops unknown with [`StopReason::Memory`] ("out of memory
 //! budget"); certificate extraction returns [`crate::error::Error::Memory`].
 //!
 //! # Certificates
-//! [`extract`] (beside the prover, in [`dfpn`]) turns a finished run into a
-//! solution graph, written in the format of [`certificate`]: for a
+//! [`extract`] (beside the prover, in `dfpn`) turns a finished run into a
+//! solution graph, written in the format of `certificate`: for a
 //! proof, an acyclic graph with one move at S's nodes and every legal move at
 //! the opponent's; for a disproof, a closed strategy graph of the opponent (one
 //! move at its nodes, every move at S's; cycles are draws). Leaves are terminal
 //! positions or table values. [`check`] re-checks a certificate with the rules
-//! engine, the certificate format and the tables only (no code of [`dfpn`]).
+//! engine, the certificate format and the tables only (no code of `dfpn`).
 
-pub mod bounds;
-pub mod budget;
-pub mod certificate;
-pub mod check;
-pub mod dfpn;
-pub mod frontier;
-pub mod tables;
-pub mod tt;
-pub mod within;
+pub(crate) mod bounds;
+pub(crate) mod budget;
+pub(crate) mod certificate;
+pub(crate) mod check;
+pub(crate) mod dfpn;
+pub(crate) mod frontier;
+pub(crate) mod tables;
+pub(crate) mod tt;
+pub(crate) mod within;
 
 pub use dfpn::{
     extract, wins_for, LeafTable, ProveConfig, Prover, RunOutcome, RunReport, StopReason,
@@ -178,3 +178,11 @@ mod tests_leaves;
 mod tests_memory;
 #[cfg(test)]
 mod tests_within;
+
+pub use bounds::{bounds, threshold_variant, Bounds, BoundsConfig};
+pub use certificate::{check_save_path, CertHeader, Certificate, Kind, Node, TableRef};
+pub use check::{check, check_with_tables, CheckReport};
+pub use dfpn::{num, Init, DEFAULT_SPREAD_PLIES};
+pub use frontier::{frontier, frontier_value, FrontierConfig, FrontierResult, STATE_FILE};
+pub use tables::TableDirs;
+pub use within::{prove_within, WithinConfig, WithinReport, MAX_WITHIN};

@@ -116,7 +116,7 @@ const HINT_BIT: u64 = 1 << 62;
 
 /// A decoded entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Proof number (0: proven, `INF`: disproven).
     pub pn: u32,
     /// Disproof number (0: disproven, `INF`: proven).

@@ -29,10 +29,10 @@ pub enum Solver {
     /// [`super::solver::solve_tier`], the current solver.
     Current,
     /// `compact::solve_tier_compact`, the one-byte-a-slot solver
-    /// ([`CompactKind::Plain`]).
+    /// (`CompactKind::Plain`).
     Compact,
     /// `compact::solve_tier_compact` with counters
-    /// ([`CompactKind::Counted`], two bytes a slot).
+    /// (`CompactKind::Counted`, two bytes a slot).
     Counted,
     /// The counted compact solver out of core in this many parts on disk.
     OutOfCore(usize),

@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Name of the lock file inside the output directory.
-pub const LOCK_FILE: &str = ".huntsolve.lock";
+pub(crate) const LOCK_FILE: &str = ".huntsolve.lock";
 
 /// File in the output directory naming the tier a split solve is working on
 /// (written by part 0 of `split::solve_split` before the tier starts, removed
@@ -24,7 +24,7 @@ pub const UNFINISHED_MARK: &str = ".split-unfinished";
 
 /// An exclusive claim on an output directory, released when dropped.
 #[derive(Debug)]
-pub struct DirLock {
+pub(crate) struct DirLock {
     path: PathBuf,
 }
 

@@ -71,6 +71,13 @@ impl Manifest {
     pub fn parse(text: &str) -> Result<Manifest> {
         let m: Manifest =
             toml::from_str(text).map_err(|e| Error::Input(format!("manifest: {e}")))?;
+        // The bound of --threads (0: one per core).
+        if let Some(t) = m.threads.filter(|&t| t > crate::progress::max_threads()) {
+            return Err(Error::Input(format!(
+                "manifest: threads = {t}: expected 0 (one per core) to {}",
+                crate::progress::max_threads()
+            )));
+        }
         if m.jobs.is_empty() {
             return Err(Error::Input("manifest: no [[job]] entries".into()));
         }
@@ -219,17 +226,17 @@ pub(crate) fn solve_any(
 }
 
 /// Where a job's `seconds` come from ([`JobResult::timing`]).
-pub mod timing {
+pub(crate) mod timing {
     /// This run solved every tier of the job.
-    pub const THIS_RUN: &str = "this run";
+    pub(crate) const THIS_RUN: &str = "this run";
     /// Every tier was kept from disk; the figures are those of the run that solved
     /// them, carried over from the results file this run rewrites.
-    pub const EARLIER_RUN: &str = "earlier run";
+    pub(crate) const EARLIER_RUN: &str = "earlier run";
     /// This run solved some tiers and kept the others: the seconds cover only the
     /// tiers solved now.
-    pub const PARTIAL: &str = "partial";
+    pub(crate) const PARTIAL: &str = "partial";
     /// Every tier was kept from disk and no earlier figure is known.
-    pub const NOT_TIMED: &str = "not timed";
+    pub(crate) const NOT_TIMED: &str = "not timed";
 }
 
 /// The outcome of one manifest job, for the results summary.
@@ -267,7 +274,7 @@ pub struct JobResult {
     /// Tiers kept from disk by this run (solved by an earlier one).
     #[serde(default)]
     pub kept: usize,
-    /// Where `seconds` come from: one of the [`timing`] constants (empty for a
+    /// Where `seconds` come from: one of the `timing` constants (empty for a
     /// failed job, and in results files written before this field existed).
     #[serde(default)]
     pub timing: String,
@@ -447,5 +454,21 @@ mod tests {
         let ok =
             Manifest::parse("out='t'\n[[job]]\nname='a'\nrules='x'\nscope='max-prey=3'\n").unwrap();
         assert_eq!(ok.job_dir(&ok.jobs[0]), PathBuf::from("t/a"));
+    }
+
+    /// `threads = 99999999999` started threads without end (1000 started 990):
+    /// a manifest's threads take the bound of `--threads`.
+    #[test]
+    fn manifest_threads_are_bounded_like_the_option() {
+        let job = "[[job]]\nname='a'\nrules='x'\n";
+        let max = crate::progress::max_threads();
+        for t in [max + 1, 99_999_999_999] {
+            let e = Manifest::parse(&format!("threads = {t}\n{job}")).unwrap_err();
+            assert!(e.to_string().contains(&format!("to {max}")), "{e}");
+        }
+        for t in [0, 1, max] {
+            let m = Manifest::parse(&format!("threads = {t}\n{job}")).unwrap();
+            assert_eq!(m.threads, Some(t));
+        }
     }
 }

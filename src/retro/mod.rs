@@ -1,38 +1,39 @@
 //! Retrograde analysis: tiers, indexing, the solver, the solve driver.
 //!
-//! - [`crate::tier`] (below this module): the [`TierGame`] interface and the record encoding.
-//! - [`solver`]: [`solve_tier`], backward induction inside one tier; its
-//!   [`solver::checkpoint`]: a tier's solver state on disk at a level boundary, to resume
+//! - `crate::tier` (below this module): the [`TierGame`] interface and the record encoding.
+//! - `solver`: [`solve_tier`], backward induction inside one tier; its
+//!   `solver::checkpoint`: a tier's solver state on disk at a level boundary, to resume
 //!   inside the tier (and the checkpoint machinery both solvers share).
-//! - [`reference`](mod@reference): the previous solver, the baseline of `bench --retro` and a cross-check.
-//! - [`tafl_tiers`]: tafl as a [`TierGame`] (tiers by material, king-cell index).
-//! - [`scope`]: which tiers a solve covers ([`Scope`], [`Solvable`]).
-//! - [`compact`]: the one-byte-a-slot solver for tiers whose solver words do not fit in memory.
-//! - [`split`]: one tier solved in parts (MPI ranks, or threads in tests) exchanging predecessor updates.
-//! - [`compact::checkpoint`]: the same for the compact solver (one zstd stream of its bytes).
-//! - [`driver`]: [`solve`], the tier DAG in order, resume, memory check, summary.
-//! - [`schedule`]: which tier goes to which worker next in an MPI solve (`cluster`), without MPI.
-//! - [`bench`](mod@bench): chosen tiers solved in memory by both solvers, timed.
-//! - [`manifest`]: batches of solves described in TOML.
+//! - `reference`: the previous solver, the baseline of `bench --retro` and a cross-check.
+//! - `tafl_tiers`: tafl as a [`TierGame`] (tiers by material, king-cell index).
+//! - `scope`: which tiers a solve covers ([`Scope`], [`Solvable`]).
+//! - `compact`: the one-byte-a-slot solver for tiers whose solver words do not fit in memory.
+//! - `split`: one tier solved in parts (MPI ranks, or threads in tests) exchanging predecessor updates.
+//! - `compact::checkpoint`: the same for the compact solver (one zstd stream of its bytes).
+//! - `driver`: [`solve`], the tier DAG in order, resume, memory check, summary.
+//! - `schedule`: which tier goes to which worker next in an MPI solve (`cluster`), without MPI.
+//! - `bench`: chosen tiers solved in memory by both solvers, timed.
+//! - `manifest`: batches of solves described in TOML.
 
-pub mod bench;
-pub mod cache;
-pub mod compact;
-pub mod driver;
-pub mod hunt_tiers;
-pub mod lock;
-pub mod manifest;
-pub mod reference;
-pub mod schedule;
-pub mod scope;
-pub mod solver;
-pub mod split;
-pub mod tafl_tiers;
+pub(crate) mod bench;
+pub(crate) mod cache;
+pub(crate) mod compact;
+pub(crate) mod driver;
+pub(crate) mod hunt_tiers;
+mod kernel;
+pub(crate) mod lock;
+pub(crate) mod manifest;
+pub(crate) mod reference;
+pub(crate) mod schedule;
+pub(crate) mod scope;
+pub(crate) mod solver;
+pub(crate) mod split;
+pub(crate) mod tafl_tiers;
 
 mod ttt;
 
 pub use crate::tier::TierGame;
-pub use driver::{solve, SolveOptions, Summary, TierSummary};
+pub use driver::{solve, Plan, SolveOptions, StartValue, Summary, TierSummary};
 pub use scope::{Scope, Solvable};
 pub use solver::{
     solve_tier, Absorb, CheckpointReport, Checkpointing, ChildRecords, ChildValues, ListReport,
@@ -46,3 +47,16 @@ mod tests_solver;
 
 #[cfg(test)]
 mod tests_checkpoint;
+
+pub use bench::{bench_tiers, BenchReport, Solver};
+pub use driver::{
+    check_index, default_memory_limit, format_bytes, kept_tier, load_records, make_summary,
+    parse_size, plan, solve_tier_alone, summary_path, Compact, MadeBy, SolveReport, TierMethod,
+};
+pub use manifest::{plan_any, results_markdown, JobResult, Manifest, DEFAULT_MANIFEST};
+pub use scope::tier_closure;
+pub use split::{
+    part_memory, run_parts, solve_part, solve_split, PartResult, SplitEvent, SplitOptions,
+    SplitSolveOptions, Threads, Transport, UNFINISHED_MARK,
+};
+pub use tafl_tiers::TaflTier;

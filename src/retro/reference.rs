@@ -13,7 +13,8 @@
 //! decrement predecessors' counters); what is left is a draw. State lives in
 //! three arrays (record, counter, flags: 6 bytes a slot).
 
-use super::solver::{edges, ChildValues, TierResult, TierStats};
+use super::kernel::{class_edges, final_records, AUX_INNER};
+use super::solver::{ChildValues, TierResult, TierStats};
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
@@ -30,7 +31,6 @@ const SMALL_TIER: usize = 1 << 14;
 const MIN_JOB: usize = 1 << 10;
 
 /// `aux` bit: the slot holds a position with at least one in-tier move.
-const AUX_INNER: u16 = 1 << 15;
 /// `aux` bit: some exit leads to a draw or a win, so the position never loses.
 const AUX_ESCAPE: u16 = 1 << 14;
 /// `aux` bits: worst forced loss distance through an exit (0: no exit).
@@ -365,20 +365,7 @@ impl<G: TierGame> Work<'_, G> {
 
     /// Phase 3: the records, an in-tier slot still undecided being a draw.
     fn into_records(self, min_len: usize) -> Vec<u16> {
-        let aux = &self.aux;
-        self.rec
-            .into_par_iter()
-            .zip(aux.par_iter())
-            .with_min_len(min_len)
-            .map(|(r, &a)| {
-                let r = r.into_inner();
-                if r == REC_NONE && a & AUX_INNER != 0 {
-                    REC_DRAW
-                } else {
-                    r
-                }
-            })
-            .collect()
+        final_records(self.rec, &self.aux, min_len)
     }
 }
 
@@ -417,7 +404,7 @@ fn pred_edges<G: TierGame>(
     tier: G::Tier,
     child: u64,
     buf: &mut Vec<G::Pos>,
-    classes: &mut Vec<(u64, u32)>,
+    classes: &mut Vec<(u64, Option<u32>)>,
     moves: &mut Vec<G::Move>,
     out: &mut Vec<(u64, u16)>,
 ) {
@@ -428,33 +415,10 @@ fn pred_edges<G: TierGame>(
     let (_, stab_c) = game.rank_orbit(tier, &rep);
     game.unmoves(&rep, buf);
     classes.clear();
-    let mut exact = stab_c.is_some();
-    for p in buf.iter() {
-        if game.tier_of(p) != tier {
-            continue;
-        }
-        let (q, sq) = game.rank_orbit(tier, p);
-        exact &= sq.is_some();
-        classes.push((q, sq.unwrap_or(0)));
-    }
-    classes.sort_unstable();
-    if let (true, Some(sc)) = (exact, stab_c) {
-        let mut i = 0;
-        while i < classes.len() {
-            let (q, sq) = classes[i];
-            let mut j = i;
-            while j < classes.len() && classes[j].0 == q {
-                j += 1;
-            }
-            let u = (j - i) as u32;
-            debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
-            out.push((q, (u * sq / sc) as u16));
-            i = j;
-        }
-    } else {
-        classes.dedup_by_key(|x| x.0);
-        for &(q, _) in classes.iter() {
-            out.push((q, edges(game, tier, q, child, moves)));
-        }
-    }
+    classes.extend(
+        buf.iter()
+            .filter(|p| game.tier_of(p) == tier)
+            .map(|p| game.rank_orbit(tier, p)),
+    );
+    class_edges(game, tier, child, stab_c, classes, moves, out);
 }

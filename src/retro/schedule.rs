@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BinaryHeap};
 
 /// What the manager does with a worker's report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// Taken: the tier is finished (a solved report) or the run is failing (a
     /// failed report).
     Accepted,
@@ -29,7 +29,7 @@ pub enum Verdict {
 /// The scheduling state of one run: which tiers are finished, ready, in flight,
 /// and which workers are idle. Workers are named by their rank.
 #[derive(Clone, Debug)]
-pub struct Schedule {
+pub(crate) struct Schedule {
     /// Slots of each tier (the larger ready tier goes first).
     sizes: Vec<u64>,
     /// Children of each tier not yet finished.

@@ -2,7 +2,7 @@
 //!
 //! Negamax with principal variation search, iterative deepening, aspiration
 //! windows, a capture quiescence search, move ordering (table move, captures,
-//! killers, history), a shared lock-free transposition table ([`tt`]),
+//! killers, history), a shared lock-free transposition table (`tt`),
 //! repetition detection (a position repeated on the current line or in the game
 //! history scores as a draw), exact values from an [`Oracle`] and Lazy SMP:
 //! every thread runs its own iterative deepening on the shared table, helpers
@@ -24,11 +24,14 @@
 //! exact mode, so the graph-history problems of repetition cannot leak into
 //! proofs.
 
-pub mod openings;
+pub(crate) mod openings;
 mod score;
-pub mod suite;
-pub mod tt;
+pub(crate) mod suite;
+pub(crate) mod tt;
 mod worker;
+
+pub use openings::{rank_openings, OpeningLine, OpeningsConfig};
+pub use suite::random_positions;
 
 use crate::error::Result;
 use crate::game::{Evaluate, Game, Oracle, Value};

@@ -66,7 +66,7 @@ pub(crate) type Params = BTreeMap<String, String>;
 
 /// Why a request failed: the HTTP status and a message for `{"error": ...}`.
 #[derive(Debug)]
-pub enum ApiError {
+pub(crate) enum ApiError {
     /// 400: the request is malformed (unknown rules, bad position, illegal move ...).
     BadRequest(String),
     /// 404: no such page or table set.
@@ -96,9 +96,11 @@ impl ApiError {
 impl From<Error> for ApiError {
     fn from(e: Error) -> Self {
         match e {
-            Error::Rules(_) | Error::Position(_) | Error::Move(_) | Error::Input(_) => {
-                ApiError::BadRequest(e.to_string())
-            }
+            Error::Rules(_)
+            | Error::BoardFileRefused { .. }
+            | Error::Position(_)
+            | Error::Move(_)
+            | Error::Input(_) => ApiError::BadRequest(e.to_string()),
             _ => ApiError::Internal(e.to_string()),
         }
     }
@@ -123,7 +125,7 @@ struct TableSetEntry {
 }
 
 /// Everything the handlers share: table sets, built games, cached statistics.
-pub struct State {
+pub(crate) struct State {
     sets: Vec<TableSetEntry>,
     games: Mutex<HashMap<String, Arc<AnyGame>>>,
     stats: Mutex<HashMap<String, Arc<String>>>,

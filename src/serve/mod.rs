@@ -30,9 +30,9 @@
 //! - `GET /api/stats?tables=NAME`: outcome counts, distance histogram and
 //!   longest wins of a table set (the report of `huntsolve analyze --json`).
 //!
-//! See [`api`] for the shapes.
+//! See `api` for the shapes.
 
-pub mod api;
+pub(crate) mod api;
 mod assets;
 mod conn;
 mod http;

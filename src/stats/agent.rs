@@ -45,7 +45,7 @@ pub(crate) fn uniform_move<G: FullGame>(game: &G, pos: &G::Pos, rng: &mut Rng) -
 }
 
 /// Exact values shared by the agents and the referee of a tournament.
-pub type SharedOracle<G> = std::sync::Arc<dyn crate::game::Oracle<G> + Send>;
+pub(crate) type SharedOracle<G> = std::sync::Arc<dyn crate::game::Oracle<G> + Send>;
 
 /// Winner when a position occurs for the third time: nobody (a draw), except
 /// under `repetition=defenders_lose` (Copenhagen), where the side named

@@ -17,10 +17,10 @@ pub enum EngineSpec {
     Depth(u32),
     /// Alpha-beta search for a fixed time per move, in seconds.
     Time(f64),
-    /// Monte Carlo tree search (UCT with MCTS-Solver), see [`crate::stats::mcts`].
+    /// Monte Carlo tree search (UCT with MCTS-Solver), see `crate::stats::mcts`.
     Mcts(crate::stats::mcts::MctsSpec),
     /// Plays from solved tables where they cover the position, alpha-beta at
-    /// a fixed depth elsewhere (see [`crate::stats::perfect`]); needs `--tables`.
+    /// a fixed depth elsewhere (see `crate::stats::perfect`); needs `--tables`.
     Perfect,
     /// An alpha-beta engine (`Depth` or `Time`, never another) whose search
     /// takes the solved tables' exact values as leaves: `depth=D:tables`,

@@ -16,7 +16,7 @@ use crate::random::Rng;
 use statrs::distribution::{ChiSquared, ContinuousCDF, Discrete, Hypergeometric};
 
 /// The two-sided 95 % normal quantile, z₀.₉₇₅.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// A confidence interval `[lo, hi]` around an estimate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -32,6 +32,9 @@ use crate::game::{Evaluate, FullGame, Game, Oracle, Value};
 use crate::random::Rng;
 use std::time::{Duration, Instant};
 
+/// The largest exploration constant `:c=X` takes (UCT's is about 1.4).
+const MAX_EXPLORATION: f64 = 100.0;
+
 /// Node index meaning "no child created yet".
 const NONE: u32 = u32::MAX;
 
@@ -571,7 +574,7 @@ impl MctsSpec {
         }
         let bad = |why: &str| {
             Err(format!(
-                "engine {}: {why}; expected mcts=N (iterations, 1..=10^9) or mcts-time=S (seconds > 0), optionally with :cutoff=K (plies, 1..=10000) and :c=X (exploration > 0)",
+                "engine {}: {why}; expected mcts=N (iterations, 1..=10^9) or mcts-time=S (seconds > 0), optionally with :cutoff=K (plies, 1..=10000) and :c=X (exploration above 0 and at most 100)",
                 crate::error::quote(t)
             ))
         };
@@ -605,7 +608,7 @@ impl MctsSpec {
                     _ => return Some(bad("bad cutoff")),
                 },
                 Some(("c", x)) => match x.parse::<f64>() {
-                    Ok(x) if x.is_finite() && x > 0.0 && spec.exploration.is_none() => {
+                    Ok(x) if x > 0.0 && x <= MAX_EXPLORATION && spec.exploration.is_none() => {
                         spec.exploration = Some(x)
                     }
                     _ => return Some(bad("bad exploration constant")),

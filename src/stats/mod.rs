@@ -1,27 +1,27 @@
 //! Statistical comparison of rule variants: hand-written statistics
-//! ([`math`]), agents and a resumable parallel self-play runner
-//! ([`agent`], [`tournament`]), metrics with confidence intervals and tests
-//! between variants ([`metrics`]), reports ([`report`]) and SVG plots ([`plot`]).
+//! (`math`), agents and a resumable parallel self-play runner
+//! (`agent`, `tournament`), metrics with confidence intervals and tests
+//! between variants (`metrics`), reports (`report`) and SVG plots (`plot`).
 
-pub mod agent;
-pub mod engine;
-pub mod explore;
+pub(crate) mod agent;
+pub(crate) mod engine;
+pub(crate) mod explore;
 pub(crate) mod files;
-pub mod ladder;
-pub mod material;
-pub mod math;
-pub mod mcts;
-pub mod metrics;
-pub mod perfect;
-pub mod played;
-pub mod plot;
-pub mod rating;
-pub mod referee;
-pub mod report;
-pub mod search_agent;
-pub mod speed;
-pub mod sweep;
-pub mod tournament;
+pub(crate) mod ladder;
+pub(crate) mod material;
+pub(crate) mod math;
+pub(crate) mod mcts;
+pub(crate) mod metrics;
+pub(crate) mod perfect;
+pub(crate) mod played;
+pub(crate) mod plot;
+pub(crate) mod rating;
+pub(crate) mod referee;
+pub(crate) mod report;
+pub(crate) mod search_agent;
+pub(crate) mod speed;
+pub(crate) mod sweep;
+pub(crate) mod tournament;
 
 pub use agent::{Agent, GreedyAgent, RandomAgent};
 pub use engine::{make_agent, EngineSpec};
@@ -29,3 +29,16 @@ pub use tournament::{play_game, run_tournament, EndReason, GameRecord, Tournamen
 
 #[cfg(test)]
 mod tests;
+
+pub use explore::{run_explore, write_explore, ExploreConfig, ExploreReport, GridOption, Method};
+pub use ladder::{
+    cell_of, kendall_tau_b, pair_verdict, run_ladder, write_ladder, LadderOptions, LadderRun,
+};
+pub use ladder::{Calibration, PairCheck, RungCalibration, VariantRating};
+pub use mcts::{search, MctsConfig, MctsSpec};
+pub use metrics::variant_metrics;
+pub use referee::{referee_text, table_dirs, TableDir};
+pub use report::{assemble, run_compare_with, run_variant, safe_name, write_compare};
+pub use speed::{bench_rungs, SpeedReport};
+pub use sweep::{run_sweep, write_sweep, SweepParam};
+pub use tournament::{check_games, load_games, repetition_winner, MAX_GAMES};

@@ -22,11 +22,11 @@ use crate::error::{Error, Result};
 use crate::stats::math::{Interval, Z95};
 
 /// Elo points per logistic unit.
-pub const ELO_PER_UNIT: f64 = 400.0 / std::f64::consts::LN_10;
+pub(crate) const ELO_PER_UNIT: f64 = 400.0 / std::f64::consts::LN_10;
 
 /// Games between two engines with fixed sides, summed.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Match {
+pub(crate) struct Match {
     /// Engine playing side 0.
     pub side0: usize,
     /// Engine playing side 1.

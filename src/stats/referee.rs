@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 /// The first answer of several oracles (table directories of one game, e.g.
 /// one with the movement endgames and one with the end of the placement).
-pub struct FirstOf<G: Game>(pub Vec<SharedOracle<G>>);
+pub(crate) struct FirstOf<G: Game>(pub Vec<SharedOracle<G>>);
 
 impl<G: Game> Oracle<G> for FirstOf<G> {
     fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)> {

@@ -14,7 +14,7 @@ use crate::game::{FullGame, Game};
 use crate::progress::Progress;
 use crate::stats::agent::SharedOracle;
 use crate::stats::engine::make_agent_with;
-use crate::stats::files::{csv_field, ReportDir};
+use crate::stats::files::{csv_table, markdown_table, Column, ReportDir};
 use crate::stats::math::{format_p, Interval, TestResult};
 use crate::stats::metrics::{self, PairComparison, VariantMetrics};
 use crate::stats::played::Played;
@@ -221,7 +221,7 @@ pub fn assemble(
 /// Runs one tournament per rules string and compares them, writing nothing
 /// but the games files (call [`write_compare`] for the report), with solved
 /// tables: each variant's games are refereed by
-/// the directories solved for its rules (see [`crate::stats::referee`]), and
+/// the directories solved for its rules (see `crate::stats::referee`), and
 /// MCTS engines use them as proven leaves. `cfg.referee` is set per variant.
 pub fn run_compare_with(
     specs: &[String],
@@ -400,25 +400,7 @@ fn outcomes_section(s: &mut String, r: &CompareReport) {
 /// The Ludii-style metrics, game lengths and captures, with their definitions.
 fn metrics_section(s: &mut String, r: &CompareReport) {
     let _ = writeln!(s, "\n## Ludii-style metrics (95 % intervals: Wilson for shares, bootstrap for balance, advantage and duration)\n");
-    let _ = writeln!(
-        s,
-        "| variant | balance | completion | drawishness | timeouts | first-player advantage (first mover) | duration (plies) |"
-    );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
-    for v in &r.variants {
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} ({}) | {} |",
-            v.name,
-            num(&v.balance),
-            pct(&v.completion),
-            pct(&v.drawishness),
-            pct(&v.timeouts),
-            num(&v.first_player_advantage),
-            v.side_names[v.first as usize],
-            num(&v.length_mean)
-        );
-    }
+    s.push_str(&markdown_table(&metric_columns(r), &r.variants));
     let _ = writeln!(s, "\n## Game length and captures\n");
     let _ = writeln!(
         s,
@@ -503,91 +485,136 @@ fn tests_section(s: &mut String, r: &CompareReport) {
     }
 }
 
+/// The three CSV values of an interval (estimate, low, high).
+fn interval_values(iv: &Interval) -> Vec<String> {
+    [iv.estimate, iv.lo, iv.hi]
+        .iter()
+        .map(|x| format!("{x:.6}"))
+        .collect()
+}
+
+/// The per-variant statistics, each defined once: the columns of
+/// `metrics.csv` and, where shown, of the report's metrics table.
+fn metric_columns(r: &CompareReport) -> Vec<Column<'_, VariantMetrics>> {
+    type V = VariantMetrics;
+    let iv = |names: &[&'static str], get: fn(&VariantMetrics) -> &Interval| {
+        Column::many(names, move |v: &V| interval_values(get(v)))
+    };
+    vec![
+        Column::one("variant", |v: &V| v.name.clone()).shown("variant", |v: &V| v.name.clone()),
+        Column::one("rules", |v: &V| v.rules.clone()),
+        Column::one("fingerprint", |v: &V| v.fingerprint.to_string()),
+        Column::one("engine", |_: &V| r.engine.clone()),
+        Column::one("seed", |_: &V| r.seed.to_string()),
+        Column::one("games", |v: &V| v.games.to_string()),
+        Column::one("side0", |v: &V| v.side_names[0].clone()),
+        Column::one("side1", |v: &V| v.side_names[1].clone()),
+        Column::one("first", |v: &V| v.first.to_string()),
+        Column::one("side0_wins", |v: &V| v.wins[0].to_string()),
+        Column::one("side1_wins", |v: &V| v.wins[1].to_string()),
+        Column::one("rule_draws", |v: &V| v.rule_draws.to_string()),
+        Column::one("repetition_draws", |v: &V| v.repetition_draws.to_string()),
+        Column::one("move_limit", |v: &V| v.move_limit.to_string()),
+        iv(&["side0_win_rate", "side0_lo", "side0_hi"], |v: &V| {
+            &v.win_rate[0]
+        }),
+        iv(&["side1_win_rate", "side1_lo", "side1_hi"], |v: &V| {
+            &v.win_rate[1]
+        }),
+        iv(&["balance", "balance_lo", "balance_hi"], |v: &V| &v.balance)
+            .shown("balance", |v: &V| num(&v.balance)),
+        iv(
+            &["completion", "completion_lo", "completion_hi"],
+            |v: &V| &v.completion,
+        )
+        .shown("completion", |v: &V| pct(&v.completion)),
+        iv(
+            &["drawishness", "drawishness_lo", "drawishness_hi"],
+            |v: &V| &v.drawishness,
+        )
+        .shown("drawishness", |v: &V| pct(&v.drawishness)),
+        iv(&["timeouts", "timeouts_lo", "timeouts_hi"], |v: &V| {
+            &v.timeouts
+        })
+        .shown("timeouts", |v: &V| pct(&v.timeouts)),
+        iv(
+            &[
+                "first_advantage",
+                "first_advantage_lo",
+                "first_advantage_hi",
+            ],
+            |v: &V| &v.first_player_advantage,
+        )
+        .shown("first-player advantage (first mover)", |v: &V| {
+            format!(
+                "{} ({})",
+                num(&v.first_player_advantage),
+                v.side_names[v.first as usize]
+            )
+        }),
+        iv(&["length_mean", "length_lo", "length_hi"], |v: &V| {
+            &v.length_mean
+        })
+        .shown("duration (plies)", |v: &V| num(&v.length_mean)),
+        Column::one("length_sd", |v: &V| format!("{:.3}", v.length_sd)),
+        Column::one("length_median", |v: &V| v.length_median.to_string()),
+        Column::one("length_min", |v: &V| v.length_min.to_string()),
+        Column::one("length_max", |v: &V| v.length_max.to_string()),
+        Column::one("captures0_mean", |v: &V| {
+            format!("{:.4}", v.captures_mean[0].estimate)
+        }),
+        Column::one("captures1_mean", |v: &V| {
+            format!("{:.4}", v.captures_mean[1].estimate)
+        }),
+        Column::one("ms_per_game", |v: &V| format!("{:.2}", v.millis_mean)),
+    ]
+}
+
 /// `metrics.csv`: one row per variant.
-pub(crate) fn metrics_csv(r: &CompareReport) -> String {
-    let mut s = String::from(
-        "variant,rules,fingerprint,engine,seed,games,side0,side1,first,side0_wins,side1_wins,rule_draws,repetition_draws,move_limit,\
-side0_win_rate,side0_lo,side0_hi,side1_win_rate,side1_lo,side1_hi,balance,balance_lo,balance_hi,completion,completion_lo,completion_hi,\
-drawishness,drawishness_lo,drawishness_hi,timeouts,timeouts_lo,timeouts_hi,first_advantage,first_advantage_lo,first_advantage_hi,\
-length_mean,length_lo,length_hi,length_sd,length_median,length_min,length_max,captures0_mean,captures1_mean,ms_per_game\n",
-    );
-    for v in &r.variants {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{},{:.4},{:.4},{:.2}",
-            csv_field(&v.name),
-            csv_field(&v.rules),
-            v.fingerprint,
-            csv_field(&r.engine),
-            r.seed,
-            v.games,
-            csv_field(&v.side_names[0]),
-            csv_field(&v.side_names[1]),
-            v.first,
-            v.wins[0],
-            v.wins[1],
-            v.rule_draws,
-            v.repetition_draws,
-            v.move_limit,
-            v.win_rate[0].csv(),
-            v.win_rate[1].csv(),
-            v.balance.csv(),
-            v.completion.csv(),
-            v.drawishness.csv(),
-            v.timeouts.csv(),
-            v.first_player_advantage.csv(),
-            v.length_mean.csv(),
-            v.length_sd,
-            v.length_median,
-            v.length_min,
-            v.length_max,
-            v.captures_mean[0].estimate,
-            v.captures_mean[1].estimate,
-            v.millis_mean
-        );
-    }
-    s
+pub(crate) fn metrics_csv(r: &CompareReport) -> Result<String> {
+    csv_table(&metric_columns(r), &r.variants)
 }
 
 /// `comparisons.csv`: one row per pair of variants and side.
-pub(crate) fn comparisons_csv(r: &CompareReport) -> String {
-    let mut s = String::from("a,b,side,fisher_p,z,z_p,cohens_h,chi2,chi2_df,chi2_p,cramers_v\n");
-    for p in &r.pairs {
-        for w in &p.win_rates {
-            let (chi, df, chip) = match &p.outcomes {
-                Some(t) => (
-                    format!("{:.6}", t.statistic),
-                    t.df.to_string(),
-                    format!("{:.6e}", t.p_value),
-                ),
-                None => (String::new(), String::new(), String::new()),
-            };
-            let _ = writeln!(
-                s,
-                "{},{},{},{:.6e},{:.6},{:.6e},{:.6},{},{},{},{:.6}",
-                csv_field(&p.a),
-                csv_field(&p.b),
-                csv_field(&w.side_name),
-                w.fisher.p_value,
-                w.z.statistic,
-                w.z.p_value,
-                w.cohens_h,
-                chi,
-                df,
-                chip,
-                p.cramers_v
-            );
-        }
-    }
-    s
+pub(crate) fn comparisons_csv(r: &CompareReport) -> Result<String> {
+    type Row<'a> = (&'a PairComparison, &'a metrics::WinRateTest);
+    let rows: Vec<Row<'_>> = r
+        .pairs
+        .iter()
+        .flat_map(|p| p.win_rates.iter().map(move |w| (p, w)))
+        .collect();
+    let outcomes = |(p, _): &Row<'_>| match &p.outcomes {
+        Some(t) => vec![
+            format!("{:.6}", t.statistic),
+            t.df.to_string(),
+            format!("{:.6e}", t.p_value),
+        ],
+        None => vec![String::new(); 3],
+    };
+    let columns: Vec<Column<'_, Row<'_>>> = vec![
+        Column::one("a", |(p, _): &Row<'_>| p.a.clone()),
+        Column::one("b", |(p, _): &Row<'_>| p.b.clone()),
+        Column::one("side", |(_, w): &Row<'_>| w.side_name.clone()),
+        Column::one("fisher_p", |(_, w): &Row<'_>| {
+            format!("{:.6e}", w.fisher.p_value)
+        }),
+        Column::one("z", |(_, w): &Row<'_>| format!("{:.6}", w.z.statistic)),
+        Column::one("z_p", |(_, w): &Row<'_>| format!("{:.6e}", w.z.p_value)),
+        Column::one("cohens_h", |(_, w): &Row<'_>| format!("{:.6}", w.cohens_h)),
+        Column::many(&["chi2", "chi2_df", "chi2_p"], outcomes),
+        Column::one("cramers_v", |(p, _): &Row<'_>| {
+            format!("{:.6}", p.cramers_v)
+        }),
+    ];
+    csv_table(&columns, &rows)
 }
 
 /// Writes the report files into `dir`; returns their paths.
 pub fn write_compare(dir: &Path, r: &CompareReport) -> Result<Vec<PathBuf>> {
     let mut files = ReportDir::create(dir)?;
     files.text("report.md", &markdown(r))?;
-    files.text("metrics.csv", &metrics_csv(r))?;
-    files.text("comparisons.csv", &comparisons_csv(r))?;
+    files.text("metrics.csv", &metrics_csv(r)?)?;
+    files.text("comparisons.csv", &comparisons_csv(r)?)?;
     files.json("report.json", r)?;
     let title = format!(
         "Win rates, {} games per variant, engine {}",

@@ -15,7 +15,7 @@ const HASH_MIB: usize = 4;
 /// (games run in parallel instead). Opening plies may be sampled from a
 /// softmax over the root moves' scores.
 #[derive(Clone, Debug)]
-pub struct SearchAgent {
+pub(crate) struct SearchAgent {
     /// Depth or time per move.
     pub limit: Limit,
     /// Softmax temperature in evaluation units (centi-pieces) for opening
@@ -148,7 +148,7 @@ impl<G: FullGame> Oracle<G> for Leaves<'_, G> {
 /// [`SearchAgent`] whose search ends a line in a position the solved tables
 /// cover, with its exact value (the engines `depth=D:tables` and
 /// `time=S:tables`). Elsewhere it searches as [`SearchAgent`] does.
-pub struct TableSearchAgent<G: FullGame> {
+pub(crate) struct TableSearchAgent<G: FullGame> {
     /// The search (depth or time per move, opening softmax).
     pub search: SearchAgent,
     /// The exact values used as leaves.

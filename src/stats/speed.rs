@@ -12,7 +12,7 @@ use crate::stats::tournament::{check_games, play_game, TournamentConfig};
 use std::time::Instant;
 
 /// CPU time below which a rung's games per CPU second are not given.
-pub const MIN_CPU_SECONDS: f64 = 0.5;
+pub(crate) const MIN_CPU_SECONDS: f64 = 0.5;
 
 /// The timing of one rung.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]

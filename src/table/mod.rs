@@ -1,25 +1,27 @@
 //! Table files on disk: format, compression, probing, verification, statistics.
 //!
-//! - [`format`](mod@format): the self-describing file format (byte layout in its docs),
+//! - `format`: the self-describing file format (byte layout in its docs),
 //!   [`write_table`] and the pure parsers over bytes.
-//! - [`file`](mod@file): [`Table`], an open file with random access by positioned reads.
-//! - [`cache`]: [`BlockCache`], decoded blocks shared across tables and threads.
-//! - [`probe`]: [`TableSet`] (tables of a directory by tier name) and
+//! - `file`](mod@file): [`Table`, an open file with random access by positioned reads.
+//! - `cache`: [`BlockCache`], decoded blocks shared across tables and threads.
+//! - `probe`: [`TableSet`] (tables of a directory by tier name) and
 //!   [`TableOracle`] (exact values by position, an [`Oracle`](crate::game::Oracle)).
-//! - [`verify`]: re-derivation of every record from its children.
-//! - [`analyze`]: outcome counts, distance histograms, longest wins.
-//! - [`query`]: a position's value and every move's value, best first.
+//! - `verify`: re-derivation of every record from its children.
+//! - `analyze`: outcome counts, distance histograms, longest wins.
+//! - `query`: a position's value and every move's value, best first.
 
-pub mod analyze;
-pub mod cache;
-pub mod complete;
-pub mod file;
-pub mod format;
+pub(crate) mod analyze;
+pub(crate) mod cache;
+pub(crate) mod complete;
+pub(crate) mod file;
+pub(crate) mod format;
 mod format_error;
-pub mod probe;
-pub mod query;
-pub mod verify;
+pub(crate) mod probe;
+pub(crate) mod query;
+pub(crate) mod verify;
 pub(crate) mod zstd_ctx;
+
+pub use query::Exact;
 
 pub use analyze::{
     analyze_dir, analyze_dir_with, AnalyzeOptions, AnalyzeReport, SideStats, TierStats, Weighted,

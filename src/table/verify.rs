@@ -55,7 +55,7 @@ pub struct Mismatch {
 
 /// The number of placements (positions with side to move, before symmetry
 /// reduction) of a tier, counted without the index: `Solvable::tier_placements` of
-/// the generation layer, passed down for [orbit accounting](self).
+/// the generation layer, passed down for orbit accounting (this module's docs).
 pub type Placements<G> = fn(&G, <G as TierGame>::Tier) -> u64;
 
 /// Verification result of one tier.
@@ -370,7 +370,7 @@ impl Tally {
 }
 
 /// Verifies the table of `tier` in the oracle's directory; with `placements`,
-/// accounts for the orbits of its classes too ([orbit accounting](self)).
+/// accounts for the orbits of its classes too (orbit accounting (this module's docs)).
 pub(crate) fn verify_tier<G: TierGame>(
     oracle: &TableOracle<G>,
     tier: G::Tier,
@@ -531,7 +531,7 @@ pub fn verify_dir<G: TierGame>(
 }
 
 /// Verifies every table in `dir` with a block cache of `cache_bytes` decoded bytes
-/// and, with `placements`, the [orbit accounting](self) of every tier. Drops and
+/// and, with `placements`, the orbit accounting (this module's docs) of every tier. Drops and
 /// captures land all over a child tier's index, so a cache smaller than the child
 /// tables decodes a block per probe; one that holds them decodes each block once.
 pub fn verify_dir_with<G: TierGame>(

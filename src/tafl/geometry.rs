@@ -6,7 +6,7 @@
 use crate::random::keys;
 
 /// No cell (off the board, or a captured king).
-pub const NONE: u8 = 255;
+pub(crate) const NONE: u8 = 255;
 
 /// Direction order: east (+x), north (+y), west (-x), south (-y). East and north
 /// increase the cell index, west and south decrease it.

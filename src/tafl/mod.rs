@@ -2,7 +2,7 @@
 //!
 //! One rules value ([`TaflRules`], every option of rules-spec §2.2) drives one
 //! generic engine on `u128` bitboards. Slides are found by scanning precomputed
-//! ray masks for the first blocker ([`geometry`]).
+//! ray masks for the first blocker (`geometry`).
 //!
 //! # Notation
 //! Cells are named `a1`…`i9` (file a = x 0, rank 1 = y 0). A move is a rook
@@ -27,11 +27,11 @@
 //! move is judged by `no_moves`. Repetition is left to search.
 
 mod eval;
-pub mod geometry;
+pub(crate) mod geometry;
 mod movegen;
 mod notation;
 mod position;
-pub mod rules;
+pub(crate) mod rules;
 mod slides;
 
 use crate::error::Result;
@@ -171,3 +171,5 @@ mod tests_diff;
 
 #[cfg(test)]
 mod tests_rules;
+
+pub use rules::KEYS;

@@ -191,3 +191,17 @@ fn a_refused_time_limit_names_the_option_and_the_range() {
     assert_eq!(code, Some(2), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// An exclusive minimum stays exclusive: a time limit of 0 seconds is
+/// refused, a small positive one is taken. (The walk above never tries
+/// the minimum itself.)
+#[test]
+fn an_exclusive_minimum_refuses_the_minimum_itself() {
+    for zero in ["0", "0.0", "0e5"] {
+        let (code, _, err) = run_within(&["query", "kaooa", "start", "--time", zero], 20);
+        assert_eq!(code, Some(2), "--time {zero}: {err}");
+        assert!(err.contains("above 0"), "{err}");
+    }
+    let (code, _, err) = run_within(&["query", "kaooa", "start", "--time", "0.001"], 60);
+    assert_eq!(code, Some(0), "{err}");
+}

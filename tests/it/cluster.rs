@@ -6,11 +6,11 @@
 //! `scripts/mpi-check.sh` (they need Open MPI and `mpirun`).
 
 use crate::common::graph::GraphGame;
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::driver::{
+use huntsolve::retro::{
     kept_tier, load_records, make_summary, plan, solve, solve_tier_alone, Compact,
 };
 use huntsolve::retro::{Scope, SolveOptions};
+use huntsolve::NoProgress;
 use std::collections::{BTreeMap, HashMap};
 
 #[test]

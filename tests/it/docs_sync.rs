@@ -1,11 +1,11 @@
 //! docs/rules.md is the rules specification: it says (in its header, as the README does) that it
 //! defines every preset, option and board of huntsolve. This checks that claim against what the
 //! code knows, both ways, reading nothing but docs/rules.md and the library's public lists:
-//! - every preset ([`huntsolve::variant::all_presets`]) has its heading in a preset block of
+//! - every preset ([`huntsolve::all_presets`]) has its heading in a preset block of
 //!   docs/rules.md, and every preset heading there is a preset the code knows;
 //! - every option key of both families ([`huntsolve::hunt::KEYS`],
-//!   [`huntsolve::tafl::rules::KEYS`]) is named there (`key=value` or `` `key` ``);
-//! - every built-in board ([`huntsolve::board::BUILTIN`]) is named there, and every `board=NAME`
+//!   [`huntsolve::tafl::KEYS`]) is named there (`key=value` or `` `key` ``);
+//! - every built-in board ([`huntsolve::BUILTIN`]) is named there, and every `board=NAME`
 //!   there is a board some preset can be played on (rules parsed with
 //!   [`huntsolve::AnyGame::parse_builtin`], so no board file is read).
 //!
@@ -98,7 +98,7 @@ fn board_values(text: &str) -> Vec<&str> {
 
 /// Whether some preset accepts `board=NAME` (built-in boards only: no file is read).
 fn board_exists(name: &str) -> bool {
-    huntsolve::variant::all_presets()
+    huntsolve::all_presets()
         .iter()
         .any(|&(_, preset, _)| AnyGame::parse_builtin(&format!("{preset},board={name}")).is_ok())
 }
@@ -112,7 +112,7 @@ fn report(what: &str, missing: &[String]) {
 fn every_preset_of_the_code_is_defined_in_docs_rules_md_and_no_other() {
     let text = rules_md();
     let headings = preset_headings(&text);
-    let presets = huntsolve::variant::all_presets();
+    let presets = huntsolve::all_presets();
     let missing: Vec<String> = presets
         .iter()
         .map(|&(_, name, _)| name)
@@ -140,7 +140,7 @@ fn every_option_key_of_the_code_is_named_in_docs_rules_md() {
     let missing: Vec<String> = huntsolve::hunt::KEYS
         .iter()
         .map(|k| ("hunt", *k))
-        .chain(huntsolve::tafl::rules::KEYS.iter().map(|k| ("tafl", *k)))
+        .chain(huntsolve::tafl::KEYS.iter().map(|k| ("tafl", *k)))
         .filter(|(_, k)| !names_key(&text, k) && !NOT_YET_IN_RULES_MD.contains(k))
         .map(|(family, k)| format!("{k} ({family})"))
         .collect();
@@ -153,7 +153,7 @@ fn every_option_key_of_the_code_is_named_in_docs_rules_md() {
 #[test]
 fn the_boards_of_docs_rules_md_and_of_the_code_are_the_same() {
     let text = rules_md();
-    let missing: Vec<String> = huntsolve::board::BUILTIN
+    let missing: Vec<String> = huntsolve::BUILTIN
         .iter()
         .map(|b| b.0)
         .filter(|name| !names_word(&text, name))
@@ -184,10 +184,10 @@ fn the_boards_of_docs_rules_md_and_of_the_code_are_the_same() {
 fn the_known_gaps_are_still_gaps() {
     let text = rules_md();
     let headings = preset_headings(&text);
-    let presets = huntsolve::variant::all_presets();
+    let presets = huntsolve::all_presets();
     let keys: Vec<&str> = huntsolve::hunt::KEYS
         .iter()
-        .chain(huntsolve::tafl::rules::KEYS.iter())
+        .chain(huntsolve::tafl::KEYS.iter())
         .copied()
         .collect();
     let mut stale = Vec::new();

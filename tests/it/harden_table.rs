@@ -3,7 +3,7 @@
 //! tables (issue 15).
 
 use huntsolve::table::{decode_table, encode_table, TableMeta, WriteOptions};
-use huntsolve::tier::RECORD_ENCODING;
+use huntsolve::RECORD_ENCODING;
 use serde::Serialize;
 
 /// The header fields in file order (the layout in `src/table/format.rs`): bincode of

@@ -3,13 +3,13 @@
 //! soundness against solved tables, determinism, engine specs.
 
 use huntsolve::game::{FullGame, Game, NoOracle, Notation, Value};
-use huntsolve::progress::NoProgress;
-use huntsolve::random::Rng;
 use huntsolve::retro::{solve, Scope, SolveOptions};
-use huntsolve::stats::mcts::{search, MctsConfig, MctsSpec};
 use huntsolve::stats::EngineSpec;
+use huntsolve::stats::{search, MctsConfig, MctsSpec};
 use huntsolve::table::TableOracle;
 use huntsolve::AnyGame;
+use huntsolve::NoProgress;
+use huntsolve::Rng;
 use std::collections::HashMap;
 
 /// Positions along seeded random games (every `step`-th ply, terminal ones included).
@@ -120,7 +120,7 @@ fn tafl_random_move_is_uniform_over_exactly_the_legal_moves() {
 }
 
 /// Exact values of every tic-tac-toe position by plain negamax.
-fn ttt_value(g: &huntsolve::toy::TicTacToe, p: &huntsolve::toy::TttPos) -> Value {
+fn ttt_value(g: &huntsolve::TicTacToe, p: &huntsolve::TttPos) -> Value {
     if let Some(v) = g.outcome(p) {
         return v;
     }
@@ -135,7 +135,7 @@ fn ttt_value(g: &huntsolve::toy::TicTacToe, p: &huntsolve::toy::TttPos) -> Value
 
 #[test]
 fn mcts_solver_proves_only_true_values_in_tictactoe() {
-    let g = huntsolve::toy::TicTacToe::default();
+    let g = huntsolve::TicTacToe::default();
     let positions = sample_positions(&g, 60, 9, 1);
     let (mut proven, mut children_proven) = (0, 0);
     for (i, p) in positions.iter().enumerate() {
@@ -192,7 +192,7 @@ fn solved_tables(spec: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) 
     let dir = std::env::temp_dir().join(format!(
         "huntsolve-mcts-{}-{}",
         std::process::id(),
-        huntsolve::stats::report::safe_name(spec)
+        huntsolve::stats::safe_name(spec)
     ));
     let options = SolveOptions {
         threads: 2,
@@ -335,7 +335,7 @@ fn mcts_engine_specs_parse_and_print() {
 
 #[test]
 fn kendall_tau_b_known_values() {
-    use huntsolve::stats::ladder::kendall_tau_b;
+    use huntsolve::stats::kendall_tau_b;
     assert_eq!(kendall_tau_b(&[1.0, 2.0, 3.0], &[0.1, 0.2, 0.3]), 1.0);
     assert_eq!(kendall_tau_b(&[1.0, 2.0, 3.0], &[0.3, 0.2, 0.1]), -1.0);
     // One discordant pair of three: (2 - 1) / 3.
@@ -356,8 +356,8 @@ fn tmp(name: &str) -> std::path::PathBuf {
 /// replays nothing.
 #[test]
 fn ladder_on_a_tiny_case() {
-    use huntsolve::stats::ladder::{run_ladder, write_ladder};
     use huntsolve::stats::TournamentConfig;
+    use huntsolve::stats::{run_ladder, write_ladder};
     let out = tmp("ladder");
     let specs = vec!["kaooa".to_string(), "kaooa-6".to_string()];
     let engines: Vec<EngineSpec> = ["random", "depth=2", "mcts=100"]
@@ -371,12 +371,12 @@ fn ladder_on_a_tiny_case() {
         ..TournamentConfig::default()
     };
     let r = run_ladder(
-        &huntsolve::stats::ladder::LadderRun {
+        &huntsolve::stats::LadderRun {
             specs: &specs,
             engines: &engines,
             base: &base,
             tables: &[],
-            opts: &huntsolve::stats::ladder::LadderOptions {
+            opts: &huntsolve::stats::LadderOptions {
                 asymmetric: true,
                 ..Default::default()
             },
@@ -407,12 +407,12 @@ fn ladder_on_a_tiny_case() {
     assert!(md.contains("Kendall") && md.contains(&r.verdicts[0].sentence));
     assert!(out.join("mcts=100").join("report.md").exists());
     let again = run_ladder(
-        &huntsolve::stats::ladder::LadderRun {
+        &huntsolve::stats::LadderRun {
             specs: &specs,
             engines: &engines,
             base: &base,
             tables: &[],
-            opts: &huntsolve::stats::ladder::LadderOptions {
+            opts: &huntsolve::stats::LadderOptions {
                 asymmetric: true,
                 ..Default::default()
             },
@@ -433,10 +433,10 @@ fn ladder_on_a_tiny_case() {
 /// after the random opening plies with the exact value of that position.
 #[test]
 fn exact_referee_adjudicates_with_table_values() {
-    use huntsolve::stats::referee::table_dirs;
-    use huntsolve::stats::report::run_compare_with;
-    use huntsolve::stats::tournament::{load_games, EndReason};
+    use huntsolve::stats::run_compare_with;
+    use huntsolve::stats::table_dirs;
     use huntsolve::stats::TournamentConfig;
+    use huntsolve::stats::{load_games, EndReason};
     let (g, dir) = solved_tables("kaooa-6");
     let tables = table_dirs(std::slice::from_ref(&dir)).unwrap();
     let out = tmp("referee");
@@ -460,7 +460,7 @@ fn exact_referee_adjudicates_with_table_values() {
     assert_eq!(r.variants[0].adjudicated, 16);
     let oracle = TableOracle::new(&g, &dir).unwrap();
     let mut vcfg = cfg.clone();
-    vcfg.referee = huntsolve::stats::referee::referee_text(&tables, &g.rules_string());
+    vcfg.referee = huntsolve::stats::referee_text(&tables, &g.rules_string());
     let games = load_games(&g, &vcfg, &out.join("games-kaooa-6.jsonl")).unwrap();
     assert_eq!(games.len(), 16);
     for rec in &games {
@@ -498,20 +498,18 @@ fn exact_referee_adjudicates_with_table_values() {
 #[test]
 fn explore_mixes_exact_and_ladder_rows() {
     use crate::common::exact::solve_reachable;
-    use huntsolve::stats::explore::{
-        run_explore, write_explore, ExploreConfig, GridOption, Method,
-    };
     use huntsolve::stats::TournamentConfig;
+    use huntsolve::stats::{run_explore, write_explore, ExploreConfig, GridOption, Method};
     let out = tmp("explore");
     let grid = vec![
         GridOption::parse("hunter_win=2..3").unwrap(),
         GridOption::parse("prey=5,6").unwrap(),
     ];
     let plan = |spec: &str| {
-        huntsolve::retro::manifest::plan_any(
+        huntsolve::retro::plan_any(
             &AnyGame::parse(spec).unwrap(),
             &Scope::Whole,
-            huntsolve::retro::driver::Compact::Auto,
+            huntsolve::retro::Compact::Auto,
             None,
         )
         .unwrap()
@@ -568,7 +566,7 @@ fn explore_mixes_exact_and_ladder_rows() {
     // Issue 41: the report said "Time: 0.6 s wall for this run" when it was
     // rendered again from the stored games. Two ladder rows, two engines, 8 games.
     assert_eq!((r.played.games, r.played.now), (32, 32));
-    let md = |r: &huntsolve::stats::explore::ExploreReport| {
+    let md = |r: &huntsolve::stats::ExploreReport| {
         let files = write_explore(&out, r).unwrap();
         let f = files
             .iter()
@@ -600,9 +598,9 @@ fn explore_mixes_exact_and_ladder_rows() {
 /// reversal, no difference.
 #[test]
 fn ladder_verdicts_say_what_the_intervals_say() {
-    use huntsolve::stats::ladder::{cell_of, pair_verdict};
-    use huntsolve::stats::metrics::variant_metrics;
-    use huntsolve::stats::tournament::{EndReason, GameRecord};
+    use huntsolve::stats::variant_metrics;
+    use huntsolve::stats::{cell_of, pair_verdict};
+    use huntsolve::stats::{EndReason, GameRecord};
     // A variant's games at one strength: `w0` side-0 wins, `w1` side-1 wins, `d` draws.
     let cell = |name: &str, engine: &str, w0: usize, w1: usize, d: usize| {
         let rec = |winner: Option<u8>| GameRecord {

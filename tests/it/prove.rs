@@ -1,20 +1,20 @@
 //! The df-pn prover against solved tables and hand-built cyclic graphs, and
 //! its certificates against the independent checker.
 
-use huntsolve::error::Result;
 use huntsolve::game::{Game, NoOracle, Notation, Oracle, Value};
 use huntsolve::hunt::from_spec;
-use huntsolve::progress::NoProgress;
-use huntsolve::prove::certificate::{Certificate, Node};
-use huntsolve::prove::check::check;
+use huntsolve::prove::check;
 use huntsolve::prove::extract;
+use huntsolve::prove::{Certificate, Node};
 use huntsolve::prove::{ProofTable, ProveConfig, Prover, RunOutcome};
-use huntsolve::random::{mix64, Rng};
-use huntsolve::retro::driver::solve;
+use huntsolve::retro::solve;
 use huntsolve::retro::{Scope, SolveOptions};
 use huntsolve::table::TableOracle;
-use huntsolve::tier::TierGame;
-use huntsolve::toy::TicTacToe;
+use huntsolve::NoProgress;
+use huntsolve::Result;
+use huntsolve::TicTacToe;
+use huntsolve::TierGame;
+use huntsolve::{mix64, Rng};
 use std::sync::Arc;
 
 fn solved(spec: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) {
@@ -80,7 +80,7 @@ fn kaooa_start_is_proven_with_a_checked_certificate() {
     }
     assert!(!check(&g, &bad, &none).unwrap().ok());
     let mut bad = cert.clone();
-    bad.header.kind = huntsolve::prove::certificate::Kind::NoWin;
+    bad.header.kind = huntsolve::prove::Kind::NoWin;
     assert!(!check(&g, &bad, &none).unwrap().ok());
     // A flipped byte is a corrupt file.
     let mut bytes = cert.encode();
@@ -425,7 +425,7 @@ struct Agreement {
 /// Draws `samples` seeded random positions from the solved tables of `game`
 /// (scope `scope`) and proves each with `leaves`; every value must equal the
 /// table's.
-fn agree_with_tables<G: huntsolve::retro::scope::Solvable>(
+fn agree_with_tables<G: huntsolve::retro::Solvable>(
     game: &G,
     scope: &Scope,
     leaves: Leaves,

@@ -4,13 +4,13 @@
 
 use huntsolve::game::{Game, Value};
 use huntsolve::hunt::{HuntGame, HuntRules};
-use huntsolve::progress::NoProgress;
-use huntsolve::prove::bounds::{bounds, threshold_variant, BoundsConfig};
-use huntsolve::prove::dfpn::Init;
+use huntsolve::prove::Init;
 use huntsolve::prove::RunOutcome;
-use huntsolve::retro::driver::solve;
+use huntsolve::prove::{bounds, threshold_variant, BoundsConfig};
+use huntsolve::retro::solve;
 use huntsolve::retro::{Scope, SolveOptions};
 use huntsolve::table::TableOracle;
+use huntsolve::NoProgress;
 
 /// Whether the hunters force a win from the start of `game`, by a whole-game solve.
 fn hunters_win_exactly(game: &HuntGame, tag: &str) -> bool {

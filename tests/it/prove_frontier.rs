@@ -4,13 +4,13 @@
 
 use huntsolve::game::{Game, Value};
 use huntsolve::hunt::HuntGame;
-use huntsolve::progress::NoProgress;
-use huntsolve::prove::frontier::{frontier, frontier_value, FrontierConfig, STATE_FILE};
-use huntsolve::prove::tables::TableDirs;
 use huntsolve::prove::RunOutcome;
-use huntsolve::retro::driver::solve;
+use huntsolve::prove::TableDirs;
+use huntsolve::prove::{frontier, frontier_value, FrontierConfig, STATE_FILE};
+use huntsolve::retro::solve;
 use huntsolve::retro::{Scope, SolveOptions};
 use huntsolve::table::TableOracle;
+use huntsolve::NoProgress;
 use std::path::PathBuf;
 
 fn temp(tag: &str) -> PathBuf {
@@ -245,7 +245,7 @@ fn frontier_command_writes_a_checkable_certificate_and_refuses_tafl() {
 #[test]
 fn bounds_by_the_frontier_equal_the_exact_intervals() {
     use huntsolve::hunt::HuntRules;
-    use huntsolve::prove::bounds::{bounds, BoundsConfig};
+    use huntsolve::prove::{bounds, BoundsConfig};
     // Kaooa: the crows keep the vulture from any capture (disproven N >= 1);
     // three leopards on the 25-point board force every capture (proven N <= 3).
     for (spec, proven, disproven) in [

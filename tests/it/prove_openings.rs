@@ -1,11 +1,11 @@
 //! `openings --prove`: the proven values of opening lines against solved
 //! tables, and the command's CSV and JSON output.
 
-use huntsolve::answer::openings::{prove_openings, ProveOpeningsConfig, ProvenSource};
+use huntsolve::answer::{prove_openings, ProveOpeningsConfig, ProvenSource};
 use huntsolve::game::{Game, NoOracle, Oracle, Value};
-use huntsolve::progress::NoProgress;
-use huntsolve::search::openings::{rank_openings, OpeningsConfig};
+use huntsolve::search::{rank_openings, OpeningsConfig};
 use huntsolve::table::TableOracle;
+use huntsolve::NoProgress;
 
 fn solved(spec: &str, tag: &str) -> (huntsolve::hunt::HuntGame, std::path::PathBuf) {
     crate::common::retro::solved_whole(spec, &format!("prove-openings-{tag}"))

@@ -5,12 +5,12 @@
 use crate::common::table::run;
 use huntsolve::game::{Game, Notation, Oracle, Value};
 use huntsolve::hunt::{from_spec, HuntGame};
-use huntsolve::prove::certificate::{CertHeader, Certificate, Kind, Node, TableRef};
-use huntsolve::prove::check::{check, CheckReport};
-use huntsolve::prove::within::{prove_within, WithinConfig};
 use huntsolve::prove::RunOutcome;
-use huntsolve::random::Rng;
+use huntsolve::prove::{check, CheckReport};
+use huntsolve::prove::{prove_within, WithinConfig};
+use huntsolve::prove::{CertHeader, Certificate, Kind, Node, TableRef};
 use huntsolve::table::TableOracle;
+use huntsolve::Rng;
 
 fn solved_kaooa() -> (HuntGame, TableOracle<HuntGame>) {
     let (g, dir) = crate::common::retro::solved_whole("kaooa", "within-kaooa");

@@ -3,10 +3,10 @@
 //! same records with 1 and 2 threads.
 
 use crate::common::graph::GraphGame;
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::driver::{load_records, solve};
+use huntsolve::decode;
+use huntsolve::retro::{load_records, solve};
 use huntsolve::retro::{Scope, SolveOptions, TierGame};
-use huntsolve::tier::decode;
+use huntsolve::NoProgress;
 
 fn tmpdir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-{name}-{}", std::process::id()));

@@ -2,13 +2,13 @@
 //! every position reachable from the start (a different algorithm, sharing no
 //! code with the solver), and the same records with 1 and 2 threads.
 
+use huntsolve::decode;
 use huntsolve::game::Game;
 use huntsolve::game::Notation;
 use huntsolve::hunt::{from_spec, HuntPos};
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::driver::{load_records, solve, Compact};
+use huntsolve::retro::{load_records, solve, Compact};
 use huntsolve::retro::{Scope, Solvable, SolveOptions, TierGame};
-use huntsolve::tier::decode;
+use huntsolve::NoProgress;
 
 fn check_whole(spec: &str) {
     let g = from_spec(spec).unwrap();
@@ -85,7 +85,7 @@ fn small_alquerque_game_matches_exhaustive_search() {
 #[test]
 fn memory_limit_batches_waves_with_the_same_records() {
     let g = from_spec("kaooa-6").unwrap();
-    let plan = huntsolve::retro::driver::plan(&g, &Scope::Whole).unwrap();
+    let plan = huntsolve::retro::plan(&g, &Scope::Whole).unwrap();
     assert!(
         plan.memory_serial < plan.memory,
         "{} {}",
@@ -189,7 +189,7 @@ fn sixty_four_bit_index_round_trip_past_two_to_the_32() {
     let t = g.parse_tier("h0p0c17").unwrap();
     let size = g.tier_size(t);
     assert!(size > 1 << 34, "{size}");
-    let mut rng = huntsolve::random::Rng::new(17);
+    let mut rng = huntsolve::Rng::new(17);
     let mut checked = 0;
     let mut starts: Vec<u64> = (0..200)
         .map(|_| (1 << 32) + rng.below((size - (1 << 32) - 64) as usize) as u64)

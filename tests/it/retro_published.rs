@@ -2,7 +2,7 @@
 //! (tests/data/hunt/published.txt): the number of symmetry classes of a scope is
 //! counted slot by slot through `unrank`, the same path the solver takes.
 
-use huntsolve::retro::driver::plan;
+use huntsolve::retro::plan;
 use huntsolve::retro::{Scope, TierGame};
 use rayon::prelude::*;
 

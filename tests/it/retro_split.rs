@@ -7,13 +7,13 @@
 //! what one process needs is enough for each of 3 parts. The MPI runs are in
 //! `scripts/mpi-check.sh`.
 
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::driver::{load_records, plan, solve, Compact};
-use huntsolve::retro::split::{
+use huntsolve::retro::{load_records, plan, solve, Compact};
+use huntsolve::retro::{
     part_memory, run_parts, solve_part, solve_split, PartResult, SplitOptions, SplitSolveOptions,
     Threads, Transport,
 };
 use huntsolve::retro::{solve_tier, ChildValues, Scope, Solvable, SolveOptions, TierGame};
+use huntsolve::NoProgress;
 use huntsolve::{Error, Result};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -76,7 +76,7 @@ fn split_records<G: Solvable>(
 fn check_split(spec: &str, scope: Scope, pick: Option<&str>, crosses: bool) {
     let g = huntsolve::hunt::from_spec(spec).unwrap();
     let (tier, want, children) = one_process(&g, &scope, pick);
-    let want_stats = huntsolve::tier::Outcomes::of_records(&want);
+    let want_stats = huntsolve::Outcomes::of_records(&want);
     assert!(want_stats.classes > 0);
     // Small batches (many exchange rounds a level) on the small tiers only.
     let small = if g.tier_size(tier) < 200_000 {
@@ -152,7 +152,7 @@ fn split_solve<G: Solvable>(
     dir: &std::path::Path,
     parts: usize,
     limit: Option<u64>,
-) -> Vec<Result<Option<huntsolve::retro::driver::SolveReport>>> {
+) -> Vec<Result<Option<huntsolve::retro::SolveReport>>> {
     split_solve_with(game, scope, dir, parts, limit, SplitOptions::default())
 }
 
@@ -163,7 +163,7 @@ fn split_solve_with<G: Solvable>(
     parts: usize,
     limit: Option<u64>,
     split: SplitOptions,
-) -> Vec<Result<Option<huntsolve::retro::driver::SolveReport>>> {
+) -> Vec<Result<Option<huntsolve::retro::SolveReport>>> {
     let opts = SplitSolveOptions {
         memory_limit: limit,
         split: SplitOptions {
@@ -210,9 +210,7 @@ fn scope_solved_split_equals_solve_and_resumes() {
         .filter(|e| !e.file_name().to_string_lossy().ends_with(".hst"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
-    assert!(!split
-        .join(huntsolve::retro::split::UNFINISHED_MARK)
-        .exists());
+    assert!(!split.join(huntsolve::retro::UNFINISHED_MARK).exists());
 
     // A rerun keeps every table.
     let again = split_solve(&g, &scope, &split, 2, None);
@@ -226,7 +224,7 @@ fn scope_solved_split_equals_solve_and_resumes() {
     let table = huntsolve::table::table_path(&split, &name);
     std::fs::remove_file(&table).unwrap();
     // As a run killed on that tier leaves it: its mark, which the rerun reports.
-    let mark = split.join(huntsolve::retro::split::UNFINISHED_MARK);
+    let mark = split.join(huntsolve::retro::UNFINISHED_MARK);
     std::fs::write(&mark, format!("{name}\n")).unwrap();
     // (Write the parts by solving the tier alone again: same records.)
     let mut children = ChildValues::new();
@@ -414,9 +412,8 @@ fn check_compact_split<G: Solvable>(game: &G, scope: &Scope, tag: &str) {
             ..Default::default()
         };
         let results = run_parts(parts, 1, &|t: &mut Threads| {
-            let observe = |e: &huntsolve::retro::split::SplitEvent| {
-                events.lock().unwrap().push(format!("{e:?}"))
-            };
+            let observe =
+                |e: &huntsolve::retro::SplitEvent| events.lock().unwrap().push(format!("{e:?}"));
             solve_split(game, scope, &dir, t, &opts, &observe, &NoProgress)
         });
         for r in results {

@@ -4,14 +4,14 @@
 //! same records with 1 and 2 threads. Also the index: rank/unrank round trip
 //! and symmetry classes that cover every placement exactly once.
 
+use huntsolve::decode;
 use huntsolve::game::Game;
 use huntsolve::game::Notation;
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::driver::{load_records, solve};
-use huntsolve::retro::tafl_tiers::TaflTier;
+use huntsolve::retro::TaflTier;
+use huntsolve::retro::{load_records, solve};
 use huntsolve::retro::{Scope, Solvable, SolveOptions, TierGame};
 use huntsolve::tafl::{from_spec, TaflGame, TaflPos};
-use huntsolve::tier::decode;
+use huntsolve::NoProgress;
 use std::collections::{BTreeMap, HashSet};
 
 /// Every placement of `a` attackers and `d` defenders plus the king on cells

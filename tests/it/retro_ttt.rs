@@ -1,12 +1,12 @@
 //! Tic-tac-toe solved tier by tier and checked against exhaustive search.
 
+use huntsolve::decode;
 use huntsolve::game::Notation;
 use huntsolve::game::{Game, Value};
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::driver::{load_records, solve, summary_path, Summary};
+use huntsolve::retro::{load_records, solve, summary_path, Summary};
 use huntsolve::retro::{Scope, SolveOptions, TierGame};
-use huntsolve::tier::decode;
-use huntsolve::toy::{TicTacToe, TttPos};
+use huntsolve::NoProgress;
+use huntsolve::{TicTacToe, TttPos};
 
 fn tmpdir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-{name}-{}", std::process::id()));

@@ -3,8 +3,8 @@
 //! its exact distance and must never call a cyclic draw proven.
 
 use huntsolve::game::{Evaluate, Game, NoOracle, Notation, Value};
-use huntsolve::random::{mix64, Rng};
 use huntsolve::search::{self, Limit, SearchConfig};
+use huntsolve::{mix64, Rng};
 use huntsolve::{Error, Result};
 
 /// A position is a node of a directed graph and the side to move; moving

@@ -2,11 +2,11 @@
 //! consistent proofs with two threads, on seeded playout positions of presets.
 
 use huntsolve::game::NoOracle;
-use huntsolve::search::{self, suite, Limit, SearchConfig};
-use huntsolve::variant::AnyGame;
+use huntsolve::search::{self, Limit, SearchConfig};
+use huntsolve::AnyGame;
 
 fn check<G: huntsolve::FullGame>(g: &G, depth: u32) {
-    for pos in suite::random_positions(g, 3, 8, 11) {
+    for pos in search::random_positions(g, 3, 8, 11) {
         let run = |threads: usize| {
             let cfg = SearchConfig {
                 limits: vec![Limit::Depth(depth)],

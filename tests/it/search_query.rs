@@ -4,7 +4,7 @@
 
 use huntsolve::game::Game;
 use huntsolve::game::Notation;
-use huntsolve::random::Rng;
+use huntsolve::Rng;
 use serde_json::Value as Json;
 use std::io::Write;
 use std::path::PathBuf;

@@ -5,9 +5,9 @@
 
 use huntsolve::game::Notation;
 use huntsolve::game::{Game, NoOracle, Oracle, Value};
-use huntsolve::random::Rng;
 use huntsolve::search::{self, Limit, SearchConfig, TransTable};
 use huntsolve::table::TableOracle;
+use huntsolve::Rng;
 
 fn check(spec: &str, samples: usize, reach: u32) {
     let (g, dir) = crate::common::retro::solved_whole(spec, &format!("search-{spec}"));

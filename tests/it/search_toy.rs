@@ -4,7 +4,7 @@
 use huntsolve::game::Notation;
 use huntsolve::game::{Game, NoOracle, Oracle, Value};
 use huntsolve::search::{self, Limit, SearchConfig, TransTable};
-use huntsolve::toy::{TicTacToe, TttPos};
+use huntsolve::{TicTacToe, TttPos};
 use std::collections::HashMap;
 
 /// Exact value and distance-to-end of every reachable position (winner
@@ -278,8 +278,8 @@ fn repetition_in_history_scores_a_draw() {
 
 #[test]
 fn openings_up_to_symmetry() {
-    use huntsolve::progress::NoProgress;
-    use huntsolve::search::openings::{rank_openings, OpeningsConfig};
+    use huntsolve::search::{rank_openings, OpeningsConfig};
+    use huntsolve::NoProgress;
     let g = TicTacToe::default();
     // The 8 symmetries of the 3x3 square as cell permutations.
     let rot = [6u8, 3, 0, 7, 4, 1, 8, 5, 2];

@@ -4,9 +4,9 @@
 //! the page and its assets are served from the binary.
 
 use huntsolve::game::{Game, Notation};
-use huntsolve::random::Rng;
 use huntsolve::serve::{Config, Explorer, StopHandle};
 use huntsolve::table::{query_tables, TableOracle};
+use huntsolve::Rng;
 use serde_json::Value as Json;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -163,7 +163,7 @@ fn strip(v: &Json, keys: &[&str]) -> Vec<Json> {
 fn pv_by_queries<G: Notation>(
     game: &G,
     pos: &G::Pos,
-    exact: &dyn Fn(&G::Pos) -> huntsolve::Result<huntsolve::table::query::Exact>,
+    exact: &dyn Fn(&G::Pos) -> huntsolve::Result<huntsolve::table::Exact>,
     max_plies: usize,
 ) -> huntsolve::Result<Vec<String>> {
     let mut line = Vec::new();
@@ -423,7 +423,7 @@ fn board_geometry_presets_stats_and_assets() {
     let (_, p) = get_json(srv.addr, "/api/presets");
     assert_eq!(
         p["presets"].as_array().unwrap().len(),
-        huntsolve::variant::all_presets().len()
+        huntsolve::all_presets().len()
     );
     let sets: Vec<&str> = p["tables"]
         .as_array()
@@ -677,7 +677,7 @@ fn boards_in_requests_are_built_in_names_only() {
 
 #[test]
 fn board_files_at_the_command_line_are_regular_small_files() {
-    use huntsolve::board::{Board, MAX_BOARD_FILE};
+    use huntsolve::{Board, MAX_BOARD_FILE};
     let d = std::env::temp_dir().join(format!("huntsolve-serve-boards-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();

@@ -1,11 +1,11 @@
 //! End-to-end self-play and reports on tic-tac-toe (the hunt and tafl engines
 //! are tested the same way through `huntsolve compare` once they land).
 
-use huntsolve::progress::NoProgress;
-use huntsolve::stats::report::{assemble, run_variant, write_compare};
-use huntsolve::stats::tournament::load_games;
+use huntsolve::stats::load_games;
 use huntsolve::stats::*;
-use huntsolve::toy::TicTacToe;
+use huntsolve::stats::{assemble, run_variant, write_compare};
+use huntsolve::NoProgress;
+use huntsolve::TicTacToe;
 use std::path::PathBuf;
 
 fn tmp_dir(name: &str) -> PathBuf {
@@ -135,7 +135,7 @@ fn games_are_deterministic_and_resumable() {
 fn greedy_takes_wins_and_blocks() {
     let game = TicTacToe::default();
     let agent = GreedyAgent;
-    let mut rng = huntsolve::random::Rng::new(1);
+    let mut rng = huntsolve::Rng::new(1);
     // X to move with two in a row on the bottom line: must complete it.
     let pos = huntsolve::Notation::parse_position(&game, "XX.OO....").unwrap();
     let mv = Agent::<TicTacToe>::choose(&agent, &game, &pos, &[], &mut rng).unwrap();
@@ -214,7 +214,7 @@ fn exact_solver_knows_tictactoe() {
 
 #[test]
 fn repetition_rule_follows_the_rules_string() {
-    use huntsolve::stats::tournament::repetition_winner;
+    use huntsolve::stats::repetition_winner;
     let plain = huntsolve::AnyGame::parse("brandubh").unwrap();
     assert_eq!(
         huntsolve::with_game!(&plain, g => repetition_winner(g)),
@@ -235,7 +235,7 @@ fn repetition_rule_follows_the_rules_string() {
 /// stored before their time of play was kept say "not recorded".
 #[test]
 fn a_ladder_rendered_from_stored_games_tells_when_they_were_played() {
-    use huntsolve::stats::ladder::{run_ladder, write_ladder, LadderOptions, LadderRun};
+    use huntsolve::stats::{run_ladder, write_ladder, LadderOptions, LadderRun};
     let out = tmp_dir("played");
     let specs = vec!["kaooa".to_string()];
     let engines: Vec<EngineSpec> = ["random", "greedy"]

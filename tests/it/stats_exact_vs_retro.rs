@@ -2,9 +2,9 @@
 //! tiered retrograde solver of `retro` agree on the start value and distance.
 
 use crate::common::exact::solve_reachable;
-use huntsolve::progress::NoProgress;
 use huntsolve::retro::{solve, Scope, SolveOptions};
 use huntsolve::AnyGame;
+use huntsolve::NoProgress;
 
 #[test]
 fn exact_and_tiered_solvers_agree() {
@@ -22,7 +22,7 @@ fn exact_and_tiered_solvers_agree() {
         let dir = std::env::temp_dir().join(format!(
             "huntsolve-xcheck-{}-{}",
             std::process::id(),
-            huntsolve::stats::report::safe_name(spec)
+            huntsolve::stats::safe_name(spec)
         ));
         let options = SolveOptions {
             threads: 2,
@@ -43,8 +43,8 @@ fn exact_and_tiered_solvers_agree() {
 /// the plan refuses before solving.
 #[test]
 fn sweep_agrees_with_the_exact_solver_and_resumes() {
-    use huntsolve::retro::driver::SolveOptions;
-    use huntsolve::stats::sweep::{run_sweep, write_sweep, SweepParam};
+    use huntsolve::retro::SolveOptions;
+    use huntsolve::stats::{run_sweep, write_sweep, SweepParam};
     let base = "diviyan-keliya,board=alquerque25,hunters=2,prey=2";
     let param = SweepParam::parse("hunter_win=1..2").unwrap();
     let root = std::env::temp_dir().join(format!("huntsolve-sweep-{}", std::process::id()));

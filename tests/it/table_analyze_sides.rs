@@ -4,12 +4,12 @@
 
 use crate::common::table::{run, solved_dir, write_tier, TierTtt};
 use huntsolve::game::{Game, Value};
-use huntsolve::progress::NoProgress;
-use huntsolve::retro::driver::{load_records, solve};
+use huntsolve::retro::{load_records, solve};
 use huntsolve::retro::{Scope, SolveOptions, TierGame};
-use huntsolve::table::analyze::{analyze_dir_with, AnalyzeOptions, SideStats};
 use huntsolve::table::{analyze_dir, table_path, AnalyzeReport, Table};
-use huntsolve::tier::{decode, encode, REC_NONE};
+use huntsolve::table::{analyze_dir_with, AnalyzeOptions, SideStats};
+use huntsolve::NoProgress;
+use huntsolve::{decode, encode, REC_NONE};
 use std::path::{Path, PathBuf};
 
 fn tmpdir(name: &str) -> PathBuf {

@@ -111,7 +111,7 @@ fn a_summary_names_the_commit_the_binary_was_built_from() {
 #[test]
 fn kaooa_solve_verify_query_analyze() {
     use huntsolve::table::{table_path, write_table, Table};
-    use huntsolve::tier::{decode, encode};
+    use huntsolve::{decode, encode};
     let d = tmpdir("kaooa");
     let dir = d.to_str().unwrap();
     let (code, _, err) = run(&["solve", "kaooa", "--out", dir]);

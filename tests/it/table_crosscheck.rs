@@ -3,9 +3,9 @@
 
 use crate::common::table::run;
 use huntsolve::answer::crosscheck_dir;
-use huntsolve::progress::NoProgress;
 use huntsolve::table::{table_path, write_table, Table};
-use huntsolve::tier::{decode, encode};
+use huntsolve::NoProgress;
+use huntsolve::{decode, encode};
 
 fn solved(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-cc-{name}-{}", std::process::id()));

@@ -4,12 +4,12 @@
 //! same-tier child lookups of `verify` that tic-tac-toe (no in-tier moves) cannot.
 
 use huntsolve::game::{Evaluate, Game, Notation, Oracle, Value};
-use huntsolve::progress::NoProgress;
-use huntsolve::random::Rng;
 use huntsolve::table::{
     table_path, verify_dir, write_table_with, TableMeta, TableOracle, WriteOptions,
 };
-use huntsolve::tier::{decode, encode, TierGame, RECORD_ENCODING};
+use huntsolve::NoProgress;
+use huntsolve::Rng;
+use huntsolve::{decode, encode, TierGame, RECORD_ENCODING};
 use huntsolve::{Error, Result};
 
 const TIERS: u32 = 4;

@@ -1,12 +1,12 @@
 //! Table file format: round trips, one distinct error per corruption kind, and
 //! truncation / bit-flip sweeps that must give errors, never panics.
 
-use huntsolve::random::Rng;
 use huntsolve::table::{
     decode_table, table_path, write_table, write_table_with, Table, TableMeta, WriteOptions,
 };
-use huntsolve::tier::RECORD_ENCODING;
 use huntsolve::Error;
+use huntsolve::Rng;
+use huntsolve::RECORD_ENCODING;
 use std::path::{Path, PathBuf};
 
 fn tmpdir(name: &str) -> PathBuf {

@@ -5,11 +5,11 @@
 
 use crate::common::table::{solved_dir, write_tier, TierTtt};
 use huntsolve::game::{Game, Notation, Value};
-use huntsolve::progress::NoProgress;
 use huntsolve::table::{table_path, verify_dir, verify_dir_with, Table, DEFAULT_CACHE_BYTES};
-use huntsolve::tier::{TierGame, REC_NONE};
-use huntsolve::toy::TttPos;
+use huntsolve::NoProgress;
 use huntsolve::Result;
+use huntsolve::TttPos;
+use huntsolve::{TierGame, REC_NONE};
 
 /// [`TierTtt`] with orbit sizes (no symmetry: 1 each) and, when `collide`, a broken
 /// index: the X on cell 0 is ranked to the slot of its mirror image, the X on cell 2,

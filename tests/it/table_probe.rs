@@ -4,9 +4,9 @@
 use crate::common::table::{minimax, solved_dir, TierTtt};
 use huntsolve::game::Notation;
 use huntsolve::game::{Game, Oracle, Value};
-use huntsolve::random::Rng;
 use huntsolve::table::{query_tables, table_path, Table, TableOracle, TableSet};
-use huntsolve::tier::{decode, TierGame};
+use huntsolve::Rng;
+use huntsolve::{decode, TierGame};
 use std::collections::HashMap;
 
 #[test]

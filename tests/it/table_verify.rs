@@ -3,11 +3,11 @@
 
 use crate::common::table::{solved_dir, write_tier, TierTtt};
 use huntsolve::game::Value;
-use huntsolve::progress::NoProgress;
 use huntsolve::table::{
     analyze_dir, table_path, verify_dir, verify_dir_scoped, Table, VerifyReport, VerifyScope,
 };
-use huntsolve::tier::{decode, encode, REC_NONE};
+use huntsolve::NoProgress;
+use huntsolve::{decode, encode, REC_NONE};
 
 #[test]
 fn correct_tables_verify() {

@@ -96,7 +96,7 @@ fn generic_perft_agrees_with_bulk_counter() {
 /// A position reached by a few captures-rich random moves, to make symmetry
 /// testing less trivial than the (symmetric) start.
 fn scrambled(g: &TaflGame, seed: u64, plies: usize) -> huntsolve::tafl::TaflPos {
-    let mut rng = huntsolve::random::Rng::new(seed);
+    let mut rng = huntsolve::Rng::new(seed);
     let mut p = g.start();
     let mut moves = Vec::new();
     for _ in 0..plies {

@@ -3,19 +3,13 @@
 //! what it checked, and the decoder never panics on damaged bytes.
 
 use super::trust_rules::kaooa_certificate;
-use huntsolve::prove::certificate::{Certificate, Node};
-use huntsolve::prove::check::check;
-use huntsolve::random::Rng;
+use huntsolve::prove::check;
+use huntsolve::prove::{Certificate, Node};
+use huntsolve::Rng;
 
 fn none<P>(
     _: &P,
-) -> huntsolve::Result<
-    Option<(
-        huntsolve::prove::certificate::TableRef,
-        huntsolve::Value,
-        u32,
-    )>,
-> {
+) -> huntsolve::Result<Option<(huntsolve::prove::TableRef, huntsolve::Value, u32)>> {
     Ok(None)
 }
 
@@ -266,4 +260,48 @@ fn check_proof_without_the_leaves_tables_exits_2() {
     );
     assert_eq!(code, Some(0), "{out}");
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A terminal leaf where the claimant has lost must be refused: without that
+/// rule of the checker, a one-node certificate "the crows win" rooted at a
+/// position the vulture has already won would pass.
+#[test]
+fn a_terminal_leaf_lost_by_the_claimant_is_refused() {
+    use huntsolve::{Game, Notation, Value};
+    let (g, cert) = kaooa_certificate();
+    let crows = g.side_to_move(&g.start());
+    // A finished game the vulture won, from seeded random play.
+    let mut rng = Rng::new(7);
+    let over = (0..2000)
+        .find_map(|_| {
+            let mut p = g.start();
+            let mut moves = Vec::new();
+            for _ in 0..200 {
+                if let Some(v) = g.outcome(&p) {
+                    let loser = if v == Value::Win {
+                        1 - g.side_to_move(&p)
+                    } else {
+                        g.side_to_move(&p)
+                    };
+                    return (v != Value::Draw && loser == crows).then_some(p);
+                }
+                g.legal_moves(&p, &mut moves);
+                let m = moves[rng.below(moves.len())];
+                p = g.play(&p, m);
+            }
+            None
+        })
+        .expect("a random game the vulture wins");
+    let mut c = cert.clone();
+    c.header.position = g.format_position(&over);
+    c.header.side = crows as u8;
+    c.header.side_name = g.side_name(crows).to_string();
+    c.header.nodes = 1;
+    c.nodes = vec![Node::Terminal];
+    let report = check(&g, &c, &none).unwrap();
+    assert!(!report.ok(), "a lost terminal leaf passed: {report:?}");
+    // The same leaf claimed for the winner holds.
+    c.header.side = (1 - crows) as u8;
+    c.header.side_name = g.side_name(1 - crows).to_string();
+    assert!(check(&g, &c, &none).unwrap().ok());
 }

@@ -45,7 +45,7 @@ fn json_usage_errors_are_json_documents() {
 #[test]
 fn a_failing_check_proof_json_prints_one_document() {
     let (_, mut cert) = super::trust_rules::kaooa_certificate();
-    cert.header.kind = huntsolve::prove::certificate::Kind::NoWin;
+    cert.header.kind = huntsolve::prove::Kind::NoWin;
     let d = tmpdir("onedoc");
     let f = d.join("bad.cert");
     std::fs::write(&f, cert.encode()).unwrap();
@@ -228,9 +228,7 @@ fn a_batch_with_out_writes_its_results_summary_under_out() {
 /// `--results` asks.
 #[test]
 fn the_default_batch_leaves_tracked_files_alone() {
-    let m =
-        huntsolve::retro::manifest::Manifest::parse(huntsolve::retro::manifest::DEFAULT_MANIFEST)
-            .unwrap();
+    let m = huntsolve::retro::Manifest::parse(huntsolve::retro::DEFAULT_MANIFEST).unwrap();
     let base = m.results.expect("the default batch writes a summary");
     assert_eq!(base, std::path::Path::new("tables/default-batch"));
     let ignore =

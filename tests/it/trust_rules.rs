@@ -5,11 +5,11 @@
 use super::common::table::run;
 use huntsolve::game::{Game, NoOracle, Repetition};
 use huntsolve::hunt::from_spec;
-use huntsolve::progress::NoProgress;
-use huntsolve::prove::certificate::Certificate;
-use huntsolve::prove::check::check;
+use huntsolve::prove::check;
 use huntsolve::prove::extract;
+use huntsolve::prove::Certificate;
 use huntsolve::prove::{ProofTable, ProveConfig, Prover, RunOutcome};
+use huntsolve::NoProgress;
 use huntsolve::{with_game, AnyGame, Error};
 
 fn tmpdir(name: &str) -> std::path::PathBuf {

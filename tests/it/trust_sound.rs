@@ -18,12 +18,12 @@
 
 use huntsolve::game::{Game, NoOracle, Notation, Value};
 use huntsolve::hunt::{from_spec, HuntGame};
-use huntsolve::progress::NoProgress;
-use huntsolve::prove::certificate::{CertHeader, Certificate, Kind, Node, TableRef};
-use huntsolve::prove::check::{check, check_with_tables, CheckReport};
-use huntsolve::prove::tables::TableDirs;
+use huntsolve::prove::TableDirs;
+use huntsolve::prove::{check, check_with_tables, CheckReport};
 use huntsolve::prove::{extract, ProofTable, ProveConfig, Prover, RunOutcome};
+use huntsolve::prove::{CertHeader, Certificate, Kind, Node, TableRef};
 use huntsolve::retro::TierGame;
+use huntsolve::NoProgress;
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 
@@ -287,7 +287,7 @@ fn kaooa_tables(dir: &Path) -> (HuntGame, PathBuf, PathBuf) {
         memory_limit: None,
         ..Default::default()
     };
-    huntsolve::retro::driver::solve(
+    huntsolve::retro::solve(
         &g,
         &huntsolve::retro::Scope::Whole,
         &all,

@@ -304,3 +304,50 @@ fn check_proof_reads_no_board_file_a_certificate_names() {
     assert_eq!(code, Some(0), "{out}{err}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Numbers inside engine specs skipped the option bounds: `nodes=0` played,
+/// `mcts=10:c=1e308` was accepted.
+#[test]
+fn numbers_inside_engine_specs_are_bounded() {
+    for (args, want) in [
+        (
+            &["play", "kaooa", "--quiet", "--hunter", "nodes=0"][..],
+            "nodes from 1",
+        ),
+        (
+            &[
+                "play",
+                "kaooa",
+                "--quiet",
+                "--hunter",
+                "nodes=99999999999999",
+            ][..],
+            "nodes from 1",
+        ),
+        (
+            &["play", "kaooa", "--quiet", "--hunter", "mcts=10:c=1e308"][..],
+            "exploration",
+        ),
+        (
+            &["play", "kaooa", "--quiet", "--hunter", "mcts=10:c=0"][..],
+            "exploration",
+        ),
+    ] {
+        let (code, _, err) = run_within(args, 30);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    let (code, _, err) = run_within(
+        &[
+            "play",
+            "kaooa",
+            "--quiet",
+            "--hunter",
+            "mcts=10:c=2",
+            "--prey",
+            "nodes=50",
+        ],
+        60,
+    );
+    assert_eq!(code, Some(0), "{err}");
+}

@@ -16,7 +16,7 @@ const STATE_VERSION: u32 = 1;
 
 /// What is known of one frontier position for one goal side (a row of the state file).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The class's key (hex).
     pub key: String,
     /// The position proven (a member of the class).
@@ -43,7 +43,7 @@ pub struct Entry {
 
 /// The state file's document.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct State {
+pub(crate) struct State {
     /// Canonical rules.
     pub rules: String,
     /// Their fingerprint.

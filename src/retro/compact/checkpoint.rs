@@ -54,9 +54,9 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 
 /// First bytes of every compact checkpoint.
-pub const COMPACT_MAGIC: &[u8; 8] = b"HSCKPC\x1a\n";
+pub(crate) const COMPACT_MAGIC: &[u8; 8] = b"HSCKPC\x1a\n";
 /// Format version this build writes and reads.
-pub const COMPACT_VERSION: u32 = 2;
+pub(crate) const COMPACT_VERSION: u32 = 2;
 /// Bytes converted per write or read call.
 const BUF: usize = 1 << 20;
 

@@ -46,7 +46,7 @@ use std::time::{Duration, Instant};
 use crate::table::{table_path, write_table, Table, TableMeta};
 
 /// Version of the index schemes of [`TierGame`] implementations, written into table headers.
-pub const INDEX_VERSION: u32 = 1;
+pub(crate) const INDEX_VERSION: u32 = 1;
 
 /// Bytes of working memory per slot of a tier being solved (the children's
 /// records, 2 bytes a slot, are counted apart): the solver's word (4; the final
@@ -57,7 +57,7 @@ pub const INDEX_VERSION: u32 = 1;
 /// peak (resident set, children included): `solve cows-leopards-mogol --max-prey 6`,
 /// 2.74 GB at the 616.8 M-slot tier h0p0c18 with 123.4 M child slots, 4.0 bytes a
 /// slot with the children apart (the solver of 11 bytes a slot needed 5-10.4).
-pub const WORK_BYTES_PER_SLOT: u64 = 6;
+pub(crate) const WORK_BYTES_PER_SLOT: u64 = 6;
 
 /// Options of [`solve`].
 #[derive(Clone, Debug)]
@@ -67,23 +67,23 @@ pub struct SolveOptions {
     /// Refuse to start when the estimate exceeds this many bytes (`None`: no check).
     pub memory_limit: Option<u64>,
     /// Least time between two checkpoints of a large tier (`DIR/<tier>.ckpt`, see
-    /// [`super::solver::checkpoint`]); zero: at every level; `None`: no checkpoints.
-    /// Default: [`DEFAULT_CHECKPOINT_EVERY`].
+    /// `super::solver::checkpoint`); zero: at every level; `None`: no checkpoints.
+    /// Default: `DEFAULT_CHECKPOINT_EVERY`.
     pub checkpoint_every: Option<Duration>,
     /// Tiers of at least this many slots are checkpointed (default
-    /// [`DEFAULT_CHECKPOINT_MIN_SLOTS`]); smaller ones are quick to solve again.
+    /// `DEFAULT_CHECKPOINT_MIN_SLOTS`); smaller ones are quick to solve again.
     pub checkpoint_min_slots: u64,
-    /// When a tier is solved by the one-byte-a-slot solver ([`super::compact`]).
+    /// When a tier is solved by the one-byte-a-slot solver (`super::compact`).
     pub compact: Compact,
     /// Who asked for the solve, written into `summary.json` (the command-line
     /// tool sets it; `None`, the field is absent).
     pub made_by: Option<MadeBy>,
 }
 
-/// When [`solve`] solves a tier with [`super::compact`] (two bytes a slot where
+/// When [`solve`] solves a tier with `super::compact` (two bytes a slot where
 /// that fits the limit, else one: `compact_kind`; checkpoints in
 /// `DIR/<tier>.compact.ckpt`) instead of
-/// [`super::solver`]. The records are the same.
+/// `super::solver`. The records are the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Compact {
     /// For the tiers whose full estimate (`batch_memory`) exceeds the memory
@@ -122,9 +122,9 @@ impl Compact {
 }
 
 /// Default least time between two checkpoints of a tier: 10 minutes.
-pub const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
+pub(crate) const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 /// Default smallest tier checkpointed: 2^26 slots (256 MiB of solver words).
-pub const DEFAULT_CHECKPOINT_MIN_SLOTS: u64 = 1 << 26;
+pub(crate) const DEFAULT_CHECKPOINT_MIN_SLOTS: u64 = 1 << 26;
 
 impl Default for SolveOptions {
     fn default() -> Self {

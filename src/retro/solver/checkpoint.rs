@@ -53,11 +53,11 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// First bytes of every checkpoint file.
-pub const MAGIC: &[u8; 8] = b"HSCKPT\x1a\n";
+pub(crate) const MAGIC: &[u8; 8] = b"HSCKPT\x1a\n";
 /// Format version this build writes and reads.
 /// Version 2: a decided word may carry the solver's `SPILL` mark, which a
 /// build reading version 1 would not sweep.
-pub const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 2;
 /// Longest rules string or tier name a checkpoint may hold.
 const MAX_TEXT: u32 = 1 << 16;
 /// Words converted per write or read call.

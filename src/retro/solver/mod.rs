@@ -74,7 +74,7 @@
 //! previous solver, kept as baseline and cross-check): a position's value and
 //! distance are a function of the game graph.
 
-pub mod checkpoint;
+pub(crate) mod checkpoint;
 mod levels;
 mod preds;
 mod scan;
@@ -82,10 +82,11 @@ mod sparse;
 mod words;
 
 use levels::propagate;
-pub(super) use preds::{edges, pred_classes, pred_edges, PredScratch};
+pub(super) use preds::{pred_classes, pred_edges, PredScratch};
 use scan::scan_tier;
 pub(super) use scan::{scan_position, terminal_outcome, Scanned, Scratch};
-pub use sparse::{SparseRecords, SPARSE_BYTES_PER_64_SLOTS};
+pub use sparse::SparseRecords;
+pub(crate) use sparse::SPARSE_BYTES_PER_64_SLOTS;
 use words::SEG_BITS;
 pub(super) use words::{ScanLevels, Slot, Words};
 
@@ -299,7 +300,7 @@ pub struct ListReport {
 }
 
 /// Where and how often `solve_tier_checkpointed` saves the state of a tier
-/// (format: [`checkpoint`]).
+/// (format: `checkpoint`).
 #[derive(Clone, Debug)]
 pub struct Checkpointing {
     /// The checkpoint file (written by a temporary file beside it and a rename).

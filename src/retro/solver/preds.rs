@@ -1,5 +1,6 @@
 //! Predecessors of a decided class: the classes, and the edges a decided child removes from each counter.
 
+use crate::retro::kernel::class_edges;
 use crate::tier::TierGame;
 
 /// Buffers of one propagation job, reused child after child.
@@ -79,51 +80,5 @@ pub(in crate::retro) fn pred_edges<G: TierGame>(
         }
         out.truncate(start);
     }
-    let exact = ranks.iter().all(|r| r.1.is_some());
-    match stab_c {
-        Some(sc) if exact => {
-            ranks.sort_unstable();
-            let mut i = 0;
-            while i < ranks.len() {
-                let (q, sq) = ranks[i];
-                let sq = sq.unwrap_or(0);
-                let mut j = i;
-                while j < ranks.len() && ranks[j].0 == q {
-                    j += 1;
-                }
-                let u = (j - i) as u32;
-                debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
-                out.push((q, (u * sq / sc) as u16));
-                i = j;
-            }
-        }
-        _ => {
-            ranks.sort_unstable();
-            ranks.dedup_by_key(|x| x.0);
-            for &(q, _) in ranks.iter() {
-                out.push((q, edges(game, tier, q, child, &mut scratch.moves)));
-            }
-        }
-    }
-}
-
-/// Number of moves of the representative of class `pred` that land in class `child`.
-pub(in crate::retro) fn edges<G: TierGame>(
-    game: &G,
-    tier: G::Tier,
-    pred: u64,
-    child: u64,
-    moves: &mut Vec<G::Move>,
-) -> u16 {
-    let Some(rep) = game.unrank(tier, pred) else {
-        return 0;
-    };
-    game.legal_moves(&rep, moves);
-    moves
-        .iter()
-        .filter(|&&m| {
-            let c = game.play(&rep, m);
-            game.tier_of(&c) == tier && game.rank(tier, &c) == child
-        })
-        .count() as u16
+    class_edges(game, tier, child, stab_c, ranks, &mut scratch.moves, out);
 }

@@ -31,7 +31,7 @@ const GROUP: u64 = 512;
 
 /// Bytes a slot of the bits and group counts (9/64): the part of a sparse
 /// child's size known before its records are read.
-pub const SPARSE_BYTES_PER_64_SLOTS: u64 = 9;
+pub(crate) const SPARSE_BYTES_PER_64_SLOTS: u64 = 9;
 
 /// Records of one tier: a bit per slot set where the record is a win or a
 /// loss, and those records in slot order.

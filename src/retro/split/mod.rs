@@ -95,13 +95,13 @@ use std::sync::Arc;
 
 /// Bytes of state per slot of a part's range: record, counter and exit bits,
 /// 2 bytes each.
-pub const SPLIT_STATE_BYTES_PER_SLOT: u64 = 6;
+pub(crate) const SPLIT_STATE_BYTES_PER_SLOT: u64 = 6;
 /// Bytes per slot of a part's range counted for its frontier lists (4 bytes an
 /// entry; not every slot is listed at once) on top of the state.
-pub const SPLIT_FRONTIER_BYTES_PER_SLOT: u64 = 2;
+pub(crate) const SPLIT_FRONTIER_BYTES_PER_SLOT: u64 = 2;
 
-/// `aux` bit: the slot holds a position with at least one in-tier move.
-const AUX_INNER: u16 = 1 << 15;
+// `aux` bit: the slot holds a position with at least one in-tier move.
+use super::kernel::AUX_INNER;
 /// `aux` bit: some exit leads to a draw or a win, so the position never loses.
 const AUX_ESCAPE: u16 = 1 << 14;
 /// `aux` bits: worst forced loss distance through an exit (0: no exit).
@@ -146,7 +146,7 @@ pub trait Transport {
 
 /// The slots of a tier in `parts` consecutive index ranges of equal size (±1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Partition {
+pub(crate) struct Partition {
     size: u64,
     parts: usize,
 }

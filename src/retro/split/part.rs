@@ -7,7 +7,8 @@ use super::{
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
-use crate::retro::solver::{edges, terminal_outcome, ChildValues, TierStats};
+use crate::retro::kernel::{class_edges, final_records as kernel_final_records};
+use crate::retro::solver::{terminal_outcome, ChildValues, TierStats};
 use crate::tier::{decode, encode, Outcomes, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -152,31 +153,15 @@ fn preds<G: TierGame>(
         s.edges.extend(s.ranks.iter().map(|r| (r.0, 0)));
         return;
     }
-    let exact = s.ranks.iter().all(|r| r.1.is_some());
-    s.ranks.sort_unstable();
-    match stab_c {
-        Some(sc) if exact => {
-            let mut i = 0;
-            while i < s.ranks.len() {
-                let (q, sq) = s.ranks[i];
-                let sq = sq.unwrap_or(0);
-                let mut j = i;
-                while j < s.ranks.len() && s.ranks[j].0 == q {
-                    j += 1;
-                }
-                let u = (j - i) as u32;
-                s.edges.push((q, (u * sq / sc) as u16));
-                i = j;
-            }
-        }
-        _ => {
-            s.ranks.dedup_by_key(|x| x.0);
-            for &(q, _) in s.ranks.iter() {
-                let e = edges(game, tier, q, child, &mut s.moves);
-                s.edges.push((q, e));
-            }
-        }
-    }
+    class_edges(
+        game,
+        tier,
+        child,
+        stab_c,
+        &mut s.ranks,
+        &mut s.moves,
+        &mut s.edges,
+    );
 }
 
 /// One part's state of a split tier.
@@ -476,20 +461,7 @@ fn propagate_part<G: TierGame, T: Transport>(
 fn final_records<G: TierGame>(st: State<'_, G>, options: &SplitOptions) -> Vec<u16> {
     let State { rec, aux, cnt, .. } = st;
     drop(cnt);
-    options.install(|| {
-        rec.into_par_iter()
-            .zip(aux.par_iter())
-            .with_min_len(CHUNK)
-            .map(|(r, &a)| {
-                let r = r.into_inner();
-                if r == REC_NONE && a & AUX_INNER != 0 {
-                    REC_DRAW
-                } else {
-                    r
-                }
-            })
-            .collect()
-    })
+    options.install(|| kernel_final_records(rec, &aux, CHUNK))
 }
 
 /// The whole tier's counts and traffic, from every part's `records` and traffic.

@@ -185,3 +185,35 @@ fn sweep_param_parses() {
         assert!(SweepParam::parse(bad).is_err(), "{bad}");
     }
 }
+
+/// Two-sided Fisher p-values of symmetric tables against the exact sum with
+/// integer binomials: the tables as likely as the observed one are counted
+/// (their probabilities computed through logarithms differ in the last bits,
+/// which the tie tolerance absorbs).
+#[test]
+fn fisher_counts_tables_tied_with_the_observed_one() {
+    fn binom(n: u64, k: u64) -> f64 {
+        (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+    }
+    let mut checked = 0;
+    for m in 2..=40u64 {
+        for a in 0..m {
+            let (r1, c1, n) = (m, m, 2 * m);
+            let p_of = |x: u64| binom(c1, x) * binom(n - c1, r1 - x) / binom(n, r1);
+            let observed = p_of(a);
+            let exact: f64 = (0..=m)
+                .map(p_of)
+                .filter(|&p| p <= observed * (1.0 + 1e-9))
+                .sum();
+            let got = fisher_exact([[a, m - a], [m - a, a]]).p_value;
+            assert!(
+                close(got, exact.min(1.0), 1e-9),
+                "[[{a}, {}], [{}, {a}]]: {got} against {exact}",
+                m - a,
+                m - a
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100);
+}

@@ -10,9 +10,9 @@
 //! Distances are plies to the end under optimal play: the winner hurries, the
 //! loser delays.
 
-use huntsolve::error::{Error, Result};
 use huntsolve::game::{FullGame, Value};
-use huntsolve::progress::{stop_requested, Progress};
+use huntsolve::{stop_requested, Progress};
+use huntsolve::{Error, Result};
 use std::collections::{HashMap, VecDeque};
 
 /// The solution of a game's reachable position graph.

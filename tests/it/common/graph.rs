@@ -2,11 +2,11 @@
 //! fixed-point-free symmetry, to test the solver's in-tier propagation and its
 //! edge counting under symmetry against [`super::retro::exhaustive`].
 
-use huntsolve::error::{Error, Result};
 use huntsolve::game::{Evaluate, Game, Notation, Value};
-use huntsolve::random::Rng;
-use huntsolve::retro::scope::{tier_closure, Scope, Solvable};
 use huntsolve::retro::TierGame;
+use huntsolve::retro::{tier_closure, Scope, Solvable};
+use huntsolve::Rng;
+use huntsolve::{Error, Result};
 use std::sync::Arc;
 
 /// Node `(a, s)` is `2a + s`; base node `a` lies in tier `a / per_tier`.
@@ -114,7 +114,7 @@ impl Game for GraphGame {
     }
 
     fn fingerprint(&self) -> u64 {
-        huntsolve::random::mix64(self.0.edges.iter().map(|e| e.len() as u64).sum::<u64>())
+        huntsolve::mix64(self.0.edges.iter().map(|e| e.len() as u64).sum::<u64>())
     }
 
     fn start(&self) -> u32 {
@@ -143,7 +143,7 @@ impl Game for GraphGame {
     }
 
     fn hash(&self, pos: &u32) -> u64 {
-        huntsolve::random::mix64(*pos as u64)
+        huntsolve::mix64(*pos as u64)
     }
 
     fn side_to_move(&self, _: &u32) -> usize {

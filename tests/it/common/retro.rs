@@ -95,12 +95,12 @@ pub fn solved_whole(spec: &str, tag: &str) -> (huntsolve::hunt::HuntGame, std::p
         memory_limit: None,
         ..Default::default()
     };
-    huntsolve::retro::driver::solve(
+    huntsolve::retro::solve(
         &g,
         &huntsolve::retro::Scope::Whole,
         &dir,
         &opts,
-        &huntsolve::progress::NoProgress,
+        &huntsolve::NoProgress,
     )
     .unwrap();
     (g, dir)

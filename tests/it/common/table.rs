@@ -5,9 +5,9 @@
 
 use huntsolve::game::{Evaluate, Game, Notation, Value};
 use huntsolve::table::{table_path, write_table_with, TableMeta, WriteOptions};
-use huntsolve::tier::{encode, TierGame, RECORD_ENCODING, REC_NONE};
-use huntsolve::toy::{TicTacToe, TttPos};
+use huntsolve::{encode, TierGame, RECORD_ENCODING, REC_NONE};
 use huntsolve::{Error, Result};
+use huntsolve::{TicTacToe, TttPos};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 

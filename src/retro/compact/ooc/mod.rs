@@ -96,7 +96,7 @@ pub(crate) struct OocOptions {
 
 /// What an out-of-core solve did (this run's).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct OocReport {
+pub(crate) struct OocReport {
     /// Parts of the tier.
     pub parts: usize,
     /// Parts read (a pass's and the table's reads).

@@ -1,0 +1,96 @@
+//! The retrograde kernel every solver method shares: the edges a decided
+//! class removes from each predecessor's counter (the orbit formula), and the
+//! final-records pass (an in-tier slot left undecided is a draw). The methods
+//! (the full solver, the compact solver, out of core, the split across
+//! processes, the reference) differ in how they store slots and move updates,
+//! not in this arithmetic.
+
+use crate::tier::{TierGame, REC_DRAW, REC_NONE};
+use rayon::prelude::*;
+use std::sync::atomic::AtomicU16;
+
+/// An aux word's flag: the slot holds an in-tier position (not over, not an
+/// index hole), so one still undecided at the end is a draw.
+pub(super) const AUX_INNER: u16 = 1 << 15;
+
+/// The final-records pass of the solvers that keep a record and an aux word a
+/// slot (the reference, a part of a split tier): the records, an in-tier slot
+/// still undecided being a draw; `min_len` slots at least a job.
+pub(super) fn final_records(rec: Vec<AtomicU16>, aux: &[u16], min_len: usize) -> Vec<u16> {
+    rec.into_par_iter()
+        .zip(aux.par_iter())
+        .with_min_len(min_len)
+        .map(|(r, &a)| {
+            let r = r.into_inner();
+            if r == REC_NONE && a & AUX_INNER != 0 {
+                REC_DRAW
+            } else {
+                r
+            }
+        })
+        .collect()
+}
+
+/// The orbit formula, the one place every solver counts a class's edges: the
+/// predecessor classes of the class `child` (`ranks`: a class with its
+/// stabiliser order, once per un-move reaching `child`) with the number of
+/// moves of each class's representative that land in class `child`. Where every
+/// order is known, `u · |Stab(q)| / |Stab(c)|` for the `u` un-moves from class
+/// `q`; otherwise the moves of each class's representative are regenerated and
+/// counted ([`edges`]). Appends to `out`; sorts `ranks`.
+pub(super) fn class_edges<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    child: u64,
+    stab_c: Option<u32>,
+    ranks: &mut Vec<(u64, Option<u32>)>,
+    moves: &mut Vec<G::Move>,
+    out: &mut Vec<(u64, u16)>,
+) {
+    ranks.sort_unstable();
+    let exact = ranks.iter().all(|r| r.1.is_some());
+    match stab_c {
+        Some(sc) if exact => {
+            let mut i = 0;
+            while i < ranks.len() {
+                let (q, sq) = ranks[i];
+                let sq = sq.unwrap_or(0);
+                let mut j = i;
+                while j < ranks.len() && ranks[j].0 == q {
+                    j += 1;
+                }
+                let u = (j - i) as u32;
+                debug_assert_eq!(u * sq % sc, 0, "orbit counting is not integral");
+                out.push((q, (u * sq / sc) as u16));
+                i = j;
+            }
+        }
+        _ => {
+            ranks.dedup_by_key(|x| x.0);
+            for &(q, _) in ranks.iter() {
+                out.push((q, edges(game, tier, q, child, moves)));
+            }
+        }
+    }
+}
+
+/// Number of moves of the representative of class `pred` that land in class `child`.
+pub(super) fn edges<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    pred: u64,
+    child: u64,
+    moves: &mut Vec<G::Move>,
+) -> u16 {
+    let Some(rep) = game.unrank(tier, pred) else {
+        return 0;
+    };
+    game.legal_moves(&rep, moves);
+    moves
+        .iter()
+        .filter(|&&m| {
+            let c = game.play(&rep, m);
+            game.tier_of(&c) == tier && game.rank(tier, &c) == child
+        })
+        .count() as u16
+}
