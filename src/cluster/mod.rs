@@ -30,7 +30,7 @@
 //! **Split tiers** (`--split-tiers`, or automatically when `memory_limit` is given
 //! and the largest tier fits it only in shares): every rank, rank 0 included, is
 //! a part of every tier, in plan order ([`crate::retro::split`], whose logic is
-//! MPI-free and tested in-process); this module gives it [`MpiTransport`], an
+//! MPI-free and tested in-process); this module gives it `split::MpiTransport`, an
 //! `MPI_Alltoall` of the byte counts and an `MPI_Alltoallv` of the bytes after a
 //! polled non-blocking barrier. A rank killed outright ends the job as above;
 //! a rank still running sees the stop request in that barrier or between its
@@ -56,8 +56,6 @@ mod manager;
 mod messages;
 mod split;
 mod worker;
-
-pub use split::MpiTransport;
 
 use manager::manager;
 use split::solve_split_mpi;

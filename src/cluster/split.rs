@@ -52,7 +52,7 @@ pub(super) fn solve_split_mpi<G: Solvable>(
 /// non-blocking barrier polled with short sleeps, so that a rank waiting for
 /// the others leaves the cores to them and notices a stop request (then it
 /// returns [`Error::Interrupted`]).
-pub struct MpiTransport<'a> {
+pub(crate) struct MpiTransport<'a> {
     world: &'a SimpleCommunicator,
 }
 
