@@ -100,17 +100,35 @@ pub const QUOTE_CHARS: usize = 200;
 /// echoes what the user typed (positions, moves, rules, sizes, names) goes through here.
 pub fn quote(text: &str) -> String {
     match cut(text) {
-        None => format!("'{text}'"),
-        Some(head) => format!("'{head}…' ({} bytes)", text.len()),
+        None => format!("'{}'", visible(text)),
+        Some(head) => format!("'{}…' ({} bytes)", visible(head), text.len()),
     }
+}
+
+/// `text` with its control characters escaped (`\u{1b}`, `\n`), so that echoed
+/// input cannot move the cursor, clear the screen or forge a line of output.
+fn visible(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
 }
 
 /// [`quote`] without the quotation marks: `text`, or its first [`QUOTE_CHARS`]
 /// characters, `…` and its length in bytes.
 pub fn bounded(text: &str) -> String {
     match cut(text) {
-        None => text.to_string(),
-        Some(head) => format!("{head}… ({} bytes)", text.len()),
+        None => visible(text),
+        Some(head) => format!("{}… ({} bytes)", visible(head), text.len()),
     }
 }
 
@@ -188,6 +206,15 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `query -` echoed a line's control bytes raw (an escape sequence reached
+    /// the terminal): quoted input shows them escaped.
+    #[test]
+    fn control_characters_are_escaped_where_input_is_echoed() {
+        assert_eq!(quote("a\u{1b}[2Jb"), "'a\\u{1b}[2Jb'");
+        assert_eq!(bounded("x\ny\tz"), "x\\ny\\tz");
+        assert_eq!(bounded("caikabōraḍa"), "caikabōraḍa");
+    }
 
     #[test]
     fn long_input_is_quoted_by_its_beginning_and_length() {

@@ -435,6 +435,13 @@ pub fn play_line<G: Notation>(game: &G, pos: &G::Pos, line: &str) -> Result<G::P
 pub trait Oracle<G: Game>: Sync {
     /// Exact value and distance in plies (to the end under optimal play) of `pos`.
     fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)>;
+
+    /// Whether a probe met an error (a damaged table): the oracle's answers
+    /// are then incomplete, and a search using it stops rather than go on
+    /// without them. Default: never.
+    fn failed(&self) -> bool {
+        false
+    }
 }
 
 /// The oracle that knows nothing.

@@ -10,6 +10,8 @@
 //! representative position for an index (or `None` for slots that are not a
 //! canonical, well-formed position).
 
+pub(crate) mod cache;
+
 use crate::error::Result;
 use crate::game::{Notation, Value};
 use std::fmt::Debug;
@@ -331,6 +333,42 @@ impl<'a> std::iter::Sum<&'a Outcomes> for Outcomes {
             o.merge(x);
         }
         o
+    }
+}
+
+/// Binomial coefficient C(n, k) (0 when k > n; saturates at `u64::MAX`).
+pub(crate) fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    let mut r: u128 = 1;
+    for i in 0..k {
+        r = r * (n - i) as u128 / (i + 1) as u128;
+    }
+    u64::try_from(r).unwrap_or(u64::MAX)
+}
+
+/// The number of distinct values of `image(s)` for `s` in `0..n` (the images of a
+/// position under a board's few symmetries: a quadratic scan beats hashing, and up
+/// to 16 images stay on the stack, as verify asks this for every stored class).
+pub(crate) fn distinct_images<T: Copy + Default + PartialEq>(
+    n: usize,
+    image: impl Fn(usize) -> T,
+) -> u64 {
+    let count = |items: &[T]| {
+        (0..items.len())
+            .filter(|&i| !items[..i].contains(&items[i]))
+            .count() as u64
+    };
+    let mut buf = [T::default(); 16];
+    if n <= buf.len() {
+        for (s, slot) in buf[..n].iter_mut().enumerate() {
+            *slot = image(s);
+        }
+        count(&buf[..n])
+    } else {
+        count(&(0..n).map(image).collect::<Vec<T>>())
     }
 }
 

@@ -4,6 +4,8 @@
 //! Known facts it must reproduce: perft(9) = 255168 complete games and the start
 //! is a draw.
 
+mod tiers;
+
 use crate::error::{quote, Error, Result};
 use crate::game::{Evaluate, Game, Notation, Value};
 

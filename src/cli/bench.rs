@@ -82,19 +82,19 @@ pub(crate) struct Args {
     #[arg(long, value_name = "RULES")]
     pub retro: Option<String>,
     /// With --retro: tiers to solve, comma-separated, children first (e.g. h0p1c2,h0p1c1).
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", requires = "retro")]
     pub tiers: Option<String>,
     /// With --retro: directory of the solved child tiers (their records are also
     /// compared with tables of the benchmarked tiers found there). Default: tables.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", requires = "retro")]
     pub tables: Option<std::path::PathBuf>,
     /// With --retro: time only the current solver (no baseline runs).
-    #[arg(long)]
+    #[arg(long, requires = "retro")]
     pub no_baseline: bool,
     /// With --retro: also time the compact solver in both kinds (`compact`: one
     /// byte a slot; `counted`: two, state and counter; `solve --compact`) with the
     /// same thread counts.
-    #[arg(long)]
+    #[arg(long, requires = "retro")]
     pub compact: bool,
     /// With --retro: also time the out-of-core solver in this many parts (its
     /// files under DIR/.bench-ooc-<pid>, removed after) against the counted

@@ -121,6 +121,20 @@ pub(crate) fn run(args: Args) -> Result<()> {
             "--no-referee needs --engines (a ladder) and --tables".into(),
         ));
     }
+    // A softmax samples a search's root scores; an engine without them ignores it.
+    let searches = |e: &EngineSpec| {
+        matches!(
+            e,
+            EngineSpec::Depth(_) | EngineSpec::Time(_) | EngineSpec::WithTables(_)
+        )
+    };
+    if args.softmax.is_some() && !searches(&cfg.engine) {
+        return Err(huntsolve::Error::Input(format!(
+            "--softmax samples the opening plies from a search's scores; engine {} does not search \
+             (use depth=D or time=S, or drop --softmax)",
+            cfg.engine.text()
+        )));
+    }
     let mut report = run_compare_with(&args.rules, &cfg, &tables, &out, &command, &bars)?;
     report.build = build;
     let files = write_compare(&out, &report)?;

@@ -45,10 +45,11 @@ pub(crate) struct Args {
     /// go to the ladder even when they would fit in memory (a time guard).
     #[arg(long, default_value_t = 20_000_000, value_parser = super::args::whole::<u64>(0, 10_000_000_000_000, "slots"))]
     pub max_exact_slots: u64,
-    /// Tables root, one directory per exact variant (default: tables/explore-<rules>).
+    /// Tables root, one directory per exact variant (default: OUT/tables with
+    /// --out, else tables/explore-<rules>).
     #[arg(long)]
     pub tables: Option<PathBuf>,
-    /// Report directory (default: results/explore-<rules>).
+    /// Report directory (default: the git-ignored runs/explore-<rules>).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -67,14 +68,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         .map(|e| EngineSpec::parse(e))
         .collect::<Result<_>>()?;
     let name = format!("explore-{}", safe_name(&args.rules));
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(&name));
-    let tables = args
-        .tables
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("tables").join(&name));
+    let (out, tables) = super::out::run_dirs(&name, &args.out, &args.tables);
     let memory_limit = match args.memory.as_deref() {
         Some(t) => Some(parse_size(t)?),
         None => default_memory_limit(),

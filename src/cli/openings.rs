@@ -1,6 +1,6 @@
 //! `huntsolve openings`: ranks the first placements of a hunt game (and the
 //! replies with `--plies 2`) up to the board's symmetries by search, and writes
-//! `results/openings-<rules>.csv` and `.json` (the command line is recorded in
+//! `runs/openings-<rules>.csv` and `.json` (`--out DIR`) (the command line is recorded in
 //! both). With `--prove`, each line's end position is then given to the df-pn
 //! prover (`--prove-nodes`/`--prove-time` per position, the `--tables` as
 //! leaves) and the lines are re-ranked by proven value where one was found
@@ -39,8 +39,9 @@ pub(crate) struct Args {
     /// Evaluation weight `key=value` (repeatable).
     #[arg(long)]
     pub eval: Vec<String>,
-    /// Output folder.
-    #[arg(long, default_value = "results")]
+    /// Output folder (default: the git-ignored runs/; the committed files under
+    /// results/ are re-made by giving --out results).
+    #[arg(long, default_value = "runs")]
     pub out: PathBuf,
     /// Prove each line's end position with the df-pn prover and rank by proven value.
     #[arg(long)]

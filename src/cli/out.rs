@@ -90,6 +90,27 @@ struct Log {
 
 use std::time::Instant;
 
+/// The report and table directories of a run named `name` (`sweep-...`,
+/// `explore-...`): a trial run leaves the tracked results/ alone (the
+/// git-ignored `runs/<name>`, as `compare` does); with `--out`, everything the
+/// run writes goes under it, its tables too (`OUT/tables`, unless `--tables`).
+pub(crate) fn run_dirs(
+    name: &str,
+    out: &Option<std::path::PathBuf>,
+    tables: &Option<std::path::PathBuf>,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    use std::path::PathBuf;
+    let report = out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("runs").join(name));
+    let tables = match (tables, out) {
+        (Some(t), _) => t.clone(),
+        (None, Some(o)) => o.join("tables"),
+        (None, None) => PathBuf::from("tables").join(name),
+    };
+    (report, tables)
+}
+
 /// `n thing` or `n things`.
 fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

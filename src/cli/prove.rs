@@ -15,13 +15,13 @@ use super::args::{Hash, Json, Threads};
 use super::job::{dispatch, TierJob};
 use super::out;
 use super::out::sha256_hex;
-use huntsolve::prove::check_with_tables;
 use huntsolve::prove::extract;
 use huntsolve::prove::num;
 use huntsolve::prove::TableDirs;
 use huntsolve::prove::{
     check_repetition_rule, ProofTable, ProveConfig, Prover, RunOutcome, RunReport,
 };
+use huntsolve::prove::{check_with_other_table_files, check_with_tables};
 use huntsolve::prove::{Certificate, TableRef};
 use huntsolve::retro::TierGame;
 use huntsolve::Progress;
@@ -115,6 +115,11 @@ pub(crate) struct CheckArgs {
     /// names is never read; this one is (it must give the certificate's rules).
     #[arg(long)]
     rules: Option<String>,
+    /// Read a table leaf from the given table of its tier even when its checksum is
+    /// not the one the certificate names (the same records in other blocks: another
+    /// block size or zstd build); every leaf's value is still checked.
+    #[arg(long)]
+    other_table_files: bool,
     #[command(flatten)]
     pub(crate) json: Json,
 }
@@ -469,6 +474,13 @@ pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
         if let Some(d) = report.depth {
             s.push_str(&format!("longest line {d} plies\n"));
         }
+        if report.other_table_files > 0 {
+            s.push_str(&format!(
+                "tables   {} leaves read from table files other than those the certificate names \
+                 (--other-table-files); their values agree with the tables given\n",
+                report.other_table_files
+            ));
+        }
         for e in &report.examples {
             s.push_str(&format!("PROBLEM {e}\n"));
         }
@@ -503,6 +515,10 @@ impl TierJob for Check<'_> {
         }
         // The leaves are read by the checker's own path to the tables, not
         // by the prover's lookup (`TableDirs`).
-        check_with_tables(game, cert, &args.tables)
+        if args.other_table_files {
+            check_with_other_table_files(game, cert, &args.tables)
+        } else {
+            check_with_tables(game, cert, &args.tables)
+        }
     }
 }

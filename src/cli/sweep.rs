@@ -19,7 +19,8 @@ pub(crate) struct Args {
     #[arg(long)]
     pub param: String,
     /// Directory of the tables, one sub-directory per variant; reruns keep
-    /// the tiers solved there (default: tables/sweep-<rules>-<key>).
+    /// the tiers solved there (default: OUT/tables with --out, else
+    /// tables/sweep-<rules>-<key>).
     #[arg(long)]
     pub tables: Option<PathBuf>,
     #[command(flatten)]
@@ -28,7 +29,7 @@ pub(crate) struct Args {
     /// the sweep refuses to start if a variant's plan needs more.
     #[arg(long, value_parser = super::args::size)]
     pub memory: Option<String>,
-    /// Report directory (default: results/sweep-<rules>-<key>).
+    /// Report directory (default: the git-ignored runs/sweep-<rules>-<key>).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -37,14 +38,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Result<()> {
     let param = SweepParam::parse(&args.param)?;
     let name = format!("sweep-{}-{}", safe_name(&args.rules), safe_name(&param.key));
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(&name));
-    let tables = args
-        .tables
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("tables").join(&name));
+    let (out, tables) = super::out::run_dirs(&name, &args.out, &args.tables);
     let memory_limit = match args.memory.as_deref() {
         Some(t) => Some(parse_size(t)?),
         None => default_memory_limit(),

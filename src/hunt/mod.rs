@@ -217,3 +217,4 @@ mod tests_rules;
 
 #[cfg(test)]
 mod tests_props;
+pub(crate) mod tiers;

@@ -213,6 +213,25 @@ pub fn bounds(rules: &HuntRules, cfg: &BoundsConfig, progress: &dyn Progress) ->
             "bounds: the rules have no prey to capture".into(),
         ));
     }
+    // Every --tables DIR serves some threshold (a directory of none would be
+    // used as no leaves at all, silently).
+    let variants: Vec<String> = (1..=prey)
+        .map(|n| threshold_variant(rules, n).map(|g| g.rules_string()))
+        .collect::<Result<_>>()?;
+    for d in &cfg.tables {
+        let serves = variants
+            .iter()
+            .any(|v| !dirs_for(v, std::slice::from_ref(d)).is_ok_and(|found| found.is_empty()));
+        if !serves {
+            return Err(Error::Input(format!(
+                "--tables {}: no tables of these rules or of their capture-threshold variants \
+                 in it or its subdirectories; solve a variant into it (e.g. huntsolve solve \
+                 '{}' --out DIR) or drop --tables",
+                d.display(),
+                variants[0]
+            )));
+        }
+    }
     if let Some(d) = &cfg.save_dir {
         std::fs::create_dir_all(d)
             .map_err(|e| Error::io(format!("creating {}", d.display()), e))?;

@@ -88,6 +88,12 @@ pub struct CheckReport {
     /// The plies the claim is bounded by (absent: for ever).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub within: Option<u32>,
+    /// Table leaves read from a table file other than the one the
+    /// certificate names (same tier, another crc32: the same records in
+    /// other blocks), with [`check_with_other_table_files`]; their values
+    /// were checked against the tables given.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub other_table_files: u64,
     /// Number of problems found.
     pub problems: u64,
     /// The first problems.
@@ -167,7 +173,16 @@ pub fn check<G: Notation>(
     cert: &Certificate,
     tables: &TableProbe<G>,
 ) -> Result<CheckReport> {
-    check_batched(game, cert, &|ps: &[G::Pos]| ps.iter().map(tables).collect())
+    check_batched(
+        game,
+        cert,
+        &|ps: &[G::Pos]| ps.iter().map(tables).collect(),
+        true,
+    )
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// [`check`], with the table leaves read in batches after the replay (each
@@ -176,6 +191,7 @@ fn check_batched<G: Notation>(
     game: &G,
     cert: &Certificate,
     tables: &LeafBatch<G>,
+    same_files: bool,
 ) -> Result<CheckReport> {
     let h = &cert.header;
     if h.rules != game.rules_string() || h.fingerprint != game.fingerprint() {
@@ -215,11 +231,13 @@ fn check_batched<G: Notation>(
             table_leaves: 0,
             depth: None,
             within: h.within,
+            other_table_files: 0,
             problems: 0,
             examples: Vec::new(),
         },
         moves: Vec::new(),
         leaves: Vec::new(),
+        same_files,
         plies_left: match (h.kind, h.within) {
             (Kind::NoWin, Some(d)) => Some(cert.plies_left(d)),
             _ => None,
@@ -292,7 +310,23 @@ pub fn check_with_tables<G: TierGame>(
     dirs: &[PathBuf],
 ) -> Result<CheckReport> {
     let tables = LeafTables::open(game, dirs)?;
-    check_batched(game, cert, &|ps: &[G::Pos]| tables.leaves(ps))
+    check_batched(game, cert, &|ps: &[G::Pos]| tables.leaves(ps), true)
+}
+
+/// [`check_with_tables`] accepting, for a table leaf, any table of the tier
+/// the certificate names, not only the very file (its crc32, which does not
+/// depend on the header: tables solved again by the same build match it):
+/// the same records in other blocks (another block size or zstd build). Sound
+/// as long as the tables given are right (`verify` them): every leaf's value
+/// and distance are still checked against them.
+/// The report counts such leaves ([`CheckReport::other_table_files`]).
+pub fn check_with_other_table_files<G: TierGame>(
+    game: &G,
+    cert: &Certificate,
+    dirs: &[PathBuf],
+) -> Result<CheckReport> {
+    let tables = LeafTables::open(game, dirs)?;
+    check_batched(game, cert, &|ps: &[G::Pos]| tables.leaves(ps), false)
 }
 
 /// The replay of a certificate: what every node is checked against, and the
@@ -308,6 +342,9 @@ struct Walk<'a, G: Notation> {
     moves: Vec<G::Move>,
     /// The table leaves met, read after the replay.
     leaves: Vec<u32>,
+    /// Whether a table leaf must come from the very file the certificate
+    /// names (its crc32), or any table of its tier will do.
+    same_files: bool,
     /// For a `no-win` claim bounded by `within`: the plies each node covers.
     plies_left: Option<Vec<u32>>,
 }
@@ -441,9 +478,19 @@ impl<G: Notation> Walk<'_, G> {
                 )))
             }
             Some((t, val, d)) => {
-                if t != *named {
+                let other_file = t.tier == named.tier && t.crc32 != named.crc32;
+                if other_file && !self.same_files {
+                    self.report.other_table_files += 1;
+                }
+                if t != *named && (self.same_files || t.tier != named.tier) {
+                    let hint = if t.tier == named.tier {
+                        " (the same records in other blocks, e.g. another block size? \
+                         --other-table-files checks the leaves against it)"
+                    } else {
+                        ""
+                    };
                     self.problem(format!(
-                        "node {v}: the proof names table {} (crc32 {:08x}), the position lies in {} (crc32 {:08x})",
+                        "node {v}: the proof names table {} (crc32 {:08x}), the position lies in {} (crc32 {:08x}){hint}",
                         named.tier.escape_debug(), named.crc32, t.tier.escape_debug(), t.crc32
                     ));
                 } else if (val, d) != (*value, *distance) {

@@ -154,6 +154,10 @@ impl<'a, G: Game, O: Oracle<G>> Worker<'a, G, O> {
             {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
+            if self.oracle.failed() {
+                // A damaged table: stop every run, the caller reports the error.
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
             if self.shared.should_stop() || total >= self.shared.phase_end.load(Ordering::Relaxed) {
                 self.stopped = true;
             }

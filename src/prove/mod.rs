@@ -181,7 +181,7 @@ mod tests_within;
 
 pub use bounds::{bounds, threshold_variant, Bounds, BoundsConfig};
 pub use certificate::{check_save_path, CertHeader, Certificate, Kind, Node, TableRef};
-pub use check::{check, check_with_tables, CheckReport};
+pub use check::{check, check_with_other_table_files, check_with_tables, CheckReport};
 pub use dfpn::{num, Init, DEFAULT_SPREAD_PLIES};
 pub use frontier::{frontier, frontier_value, FrontierConfig, FrontierResult, STATE_FILE};
 pub use tables::TableDirs;

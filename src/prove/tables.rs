@@ -76,6 +76,10 @@ impl<G: TierGame> Oracle<G> for TableDirs<G> {
     fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)> {
         self.dirs.iter().find_map(|(_, o)| o.probe(game, pos))
     }
+
+    fn failed(&self) -> bool {
+        self.dirs.iter().any(|(_, o)| o.failed())
+    }
 }
 
 /// crc32 stored in the trailer of a table file (identifies its contents).

@@ -103,6 +103,40 @@ pub struct BenchReport {
     pub checked_against_tables: Vec<String>,
 }
 
+/// Removes the part files a killed benchmark left in `dir`: `.bench-ooc-<pid>`
+/// and `.bench-split-<pid>` of processes that no longer run (the out-of-core
+/// solver's own files only; the split's folder is the benchmark's own).
+fn remove_stale_bench_dirs(dir: &Path) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let (ooc, pid) = match (
+            name.strip_prefix(".bench-ooc-"),
+            name.strip_prefix(".bench-split-"),
+        ) {
+            (Some(p), _) => (true, p),
+            (_, Some(p)) => (false, p),
+            _ => continue,
+        };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        if pid == std::process::id() || crate::table::lock::process_alive(pid) {
+            continue;
+        }
+        let path = entry.path();
+        if ooc {
+            crate::retro::compact::ooc::remove_own(&path)?;
+        } else if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            std::fs::remove_dir_all(&path)
+                .map_err(|e| Error::io(format!("removing {}", path.display()), e))?;
+        }
+    }
+    Ok(())
+}
+
 /// Solves `tiers` (in the order given: a tier's children must be earlier in the
 /// list or solved in `dir`) with every (solver, threads) of `runs`, comparing
 /// the records of all runs and with `dir`'s table of the tier when there is one.
@@ -118,6 +152,7 @@ pub fn bench_tiers<G: Solvable>(
             "nothing to benchmark: no tier or no run".into(),
         ));
     }
+    remove_stale_bench_dirs(dir)?;
     let mut solved: Vec<(G::Tier, Arc<Vec<u16>>)> = Vec::new();
     let mut out = Vec::new();
     let mut checked = Vec::new();
@@ -159,7 +194,11 @@ pub fn bench_tiers<G: Solvable>(
                             parts,
                             stop_after_writes: None,
                         };
-                        let res = solve_tier_ooc(game, t, &children, &o, progress)?;
+                        let res = solve_tier_ooc(game, t, &children, &o, progress);
+                        if res.is_err() {
+                            crate::retro::compact::ooc::remove_own(&o.dir)?;
+                        }
+                        let res = res?;
                         let recs = res.records(0..game.tier_size(t) as usize);
                         if let Some(e) = res.take_error() {
                             return Err(e);

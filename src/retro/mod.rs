@@ -16,12 +16,11 @@
 //! - `manifest`: batches of solves described in TOML.
 
 pub(crate) mod bench;
-pub(crate) mod cache;
 pub(crate) mod compact;
 pub(crate) mod driver;
 pub(crate) mod hunt_tiers;
 mod kernel;
-pub(crate) mod lock;
+pub(crate) use crate::table::lock;
 pub(crate) mod manifest;
 pub(crate) mod reference;
 pub(crate) mod schedule;
@@ -48,6 +47,7 @@ mod tests_solver;
 #[cfg(test)]
 mod tests_checkpoint;
 
+pub use crate::tafl::tiers::TaflTier;
 pub use bench::{bench_tiers, BenchReport, Solver};
 pub use driver::{
     check_index, default_memory_limit, format_bytes, kept_tier, load_records, make_summary,
@@ -59,4 +59,3 @@ pub use split::{
     part_memory, run_parts, solve_part, solve_split, PartResult, SplitEvent, SplitOptions,
     SplitSolveOptions, Threads, Transport, UNFINISHED_MARK,
 };
-pub use tafl_tiers::TaflTier;

@@ -108,15 +108,4 @@ pub fn tier_closure<G: TierGame>(game: &G, roots: &[G::Tier]) -> Vec<G::Tier> {
     seen.into_iter().collect()
 }
 
-/// Binomial coefficient C(n, k) (0 when k > n; saturates at `u64::MAX`).
-pub(crate) fn binomial(n: u64, k: u64) -> u64 {
-    if k > n {
-        return 0;
-    }
-    let k = k.min(n - k);
-    let mut r: u128 = 1;
-    for i in 0..k {
-        r = r * (n - i) as u128 / (i + 1) as u128;
-    }
-    u64::try_from(r).unwrap_or(u64::MAX)
-}
+pub(crate) use crate::tier::binomial;

@@ -76,6 +76,13 @@ impl GridOption {
         if values.iter().any(|v| v.is_empty()) {
             return Err(bad("empty value"));
         }
+        let twice = (1..values.len()).find(|&i| values[..i].contains(&values[i]));
+        if let Some(i) = twice {
+            return Err(bad(&format!(
+                "the value {} is listed twice",
+                quote(&values[i])
+            )));
+        }
         Ok(GridOption {
             key: key.to_string(),
             values,

@@ -22,6 +22,10 @@ impl<G: Game> Oracle<G> for FirstOf<G> {
     fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)> {
         self.0.iter().find_map(|o| o.probe(game, pos))
     }
+
+    fn failed(&self) -> bool {
+        self.0.iter().any(|o| o.failed())
+    }
 }
 
 /// A table directory and the canonical rules its tables were solved for.

@@ -143,6 +143,10 @@ impl<G: FullGame> Oracle<G> for Leaves<'_, G> {
     fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)> {
         self.0.probe(game, pos)
     }
+
+    fn failed(&self) -> bool {
+        self.0.failed()
+    }
 }
 
 /// [`SearchAgent`] whose search ends a line in a position the solved tables

@@ -210,6 +210,37 @@ impl Table {
         Ok(block[(index % br) as usize])
     }
 
+    /// Checks the whole file's bytes against its stored checksum (the trailer's
+    /// crc32 of every byte before it), reading it in 1 MiB pieces without
+    /// decoding a block: what a rerun does before it keeps a finished table.
+    pub(crate) fn check_bytes(&self) -> Result<()> {
+        use std::io::Read;
+        ensure_regular(&self.path)?;
+        let io = |e| Error::io(format!("reading {}", self.path.display()), e);
+        let mut f = std::fs::File::open(&self.path).map_err(io)?;
+        let len = f.metadata().map_err(io)?.len();
+        let damaged =
+            |why: &str| Error::table(&self.path, TableFault::Checksum, format!("damaged: {why}"));
+        if len != self.file_len() || len < 12 {
+            return Err(damaged("its length changed since it was opened"));
+        }
+        let mut left = len - 12;
+        let mut crc = crc32fast::Hasher::new();
+        let mut buf = vec![0u8; 1 << 20];
+        while left > 0 {
+            let n = left.min(buf.len() as u64) as usize;
+            f.read_exact(&mut buf[..n]).map_err(io)?;
+            crc.update(&buf[..n]);
+            left -= n as u64;
+        }
+        let mut stored = [0u8; 4];
+        f.read_exact(&mut stored).map_err(io)?;
+        if crc.finalize() != u32::from_le_bytes(stored) {
+            return Err(damaged("its bytes do not match the file's checksum"));
+        }
+        Ok(())
+    }
+
     /// Reads the whole file and returns every record, checking every block and the
     /// whole-file checksum (and that the file still has the header it was opened with).
     pub fn read_all(&self) -> Result<Vec<u16>> {

@@ -30,6 +30,20 @@
 //! its crc32 when it is read). The whole-file crc32 is checked by full reads
 //! ([`decode_table`], `Table::read_all`).
 //!
+//! **Two solves, two files, one checksum.** The blocks are a function of the
+//! rules, the tier and the records (zstd at a fixed level), but the header's
+//! `extra` JSON holds the solve's statistics: its wall-clock `seconds`, and its
+//! `levels` as the solver method counted them. So two solves of a tier write
+//! files that differ in bytes and length (the seconds' digits). Their
+//! whole-file crc32 is the same all the same: the header is followed by its own
+//! crc32, and the running CRC-32 after a message and its own CRC is a fixed
+//! residue, whatever the message, so the whole-file crc32 depends only on what
+//! follows the header (the block index and the blocks). A certificate names
+//! each leaf table by that crc32, so it checks against tables solved again;
+//! tables of the same records in other blocks (another block size or zstd
+//! build) are checked with `check-proof --other-table-files`. Compare tables by
+//! their records (`scripts/same-records.py`, the block crc32s).
+//!
 //! Every field is checked, and each failure has its own message; no input bytes can
 //! make the parser panic or allocate more than the file's own size allows (the
 //! header length, block count and block lengths are bounded by the file length

@@ -2,7 +2,8 @@
 //!
 //! - `format`: the self-describing file format (byte layout in its docs),
 //!   [`write_table`] and the pure parsers over bytes.
-//! - `file`](mod@file): [`Table`, an open file with random access by positioned reads.
+//! - `file`: [`Table`], an open file with random access by positioned reads.
+//! - `lock`: one writer per output directory, and no debris from the last one.
 //! - `cache`: [`BlockCache`], decoded blocks shared across tables and threads.
 //! - `probe`: [`TableSet`] (tables of a directory by tier name) and
 //!   [`TableOracle`] (exact values by position, an [`Oracle`](crate::game::Oracle)).
@@ -16,6 +17,7 @@ pub(crate) mod complete;
 pub(crate) mod file;
 pub(crate) mod format;
 mod format_error;
+pub(crate) mod lock;
 pub(crate) mod probe;
 pub(crate) mod query;
 pub(crate) mod verify;

@@ -21,6 +21,9 @@ pub struct TableSet {
     dir: PathBuf,
     cache: Arc<BlockCache>,
     open: RwLock<HashMap<String, Option<Arc<Table>>>>,
+    /// Tables that could not be opened (damaged, another tier): the error
+    /// again, without reading the file at every probe.
+    refused: RwLock<HashMap<String, (PathBuf, TableFault, String)>>,
 }
 
 impl TableSet {
@@ -36,6 +39,7 @@ impl TableSet {
             dir: dir.to_path_buf(),
             cache: Arc::new(BlockCache::new(cache_bytes)),
             open: RwLock::new(HashMap::new()),
+            refused: RwLock::new(HashMap::new()),
         })
     }
 
@@ -64,20 +68,45 @@ impl TableSet {
         {
             return Ok(t.clone());
         }
+        if let Some((path, fault, reason)) = self
+            .refused
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(tier)
+        {
+            return Err(Error::table(path, *fault, reason.clone()));
+        }
         let path = table_path(&self.dir, tier);
         let table = if path.exists() {
-            let t = Table::open_with_cache(&path, self.cache.clone())?;
-            if t.meta().tier != tier {
-                return Err(Error::table(
-                    &path,
-                    TableFault::WrongTier,
-                    format!(
-                        "the header says tier '{}' but the file name says '{tier}'",
-                        t.meta().tier
-                    ),
-                ));
+            let opened = Table::open_with_cache(&path, self.cache.clone()).and_then(|t| {
+                if t.meta().tier != tier {
+                    return Err(Error::table(
+                        &path,
+                        TableFault::WrongTier,
+                        format!(
+                            "the header says tier '{}' but the file name says '{tier}'",
+                            t.meta().tier
+                        ),
+                    ));
+                }
+                Ok(t)
+            });
+            match opened {
+                Ok(t) => Some(Arc::new(t)),
+                Err(Error::Table {
+                    path,
+                    fault,
+                    reason,
+                }) => {
+                    let e = Error::table(&path, fault, reason.clone());
+                    self.refused
+                        .write()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .insert(tier.to_string(), (path, fault, reason));
+                    return Err(e);
+                }
+                Err(e) => return Err(e),
             }
-            Some(Arc::new(t))
         } else {
             None
         };
@@ -120,6 +149,8 @@ pub struct TableOracle<G: TierGame> {
     set: TableSet,
     tiers: RwLock<HashMap<G::Tier, Option<Arc<Table>>>>,
     error: Mutex<Option<Error>>,
+    /// Set with the first error (read by [`Oracle::failed`] without the lock).
+    failed: std::sync::atomic::AtomicBool,
 }
 
 impl<G: TierGame> std::fmt::Debug for TableOracle<G> {
@@ -147,6 +178,7 @@ impl<G: TierGame> TableOracle<G> {
             set,
             tiers: RwLock::new(HashMap::new()),
             error: Mutex::new(None),
+            failed: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -247,9 +279,15 @@ impl<G: TierGame> Oracle<G> for TableOracle<G> {
                 if slot.is_none() {
                     *slot = Some(e);
                 }
+                self.failed
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
                 None
             }
         }
+    }
+
+    fn failed(&self) -> bool {
+        self.failed.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

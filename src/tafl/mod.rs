@@ -171,5 +171,6 @@ mod tests_diff;
 
 #[cfg(test)]
 mod tests_rules;
+pub(crate) mod tiers;
 
 pub use rules::KEYS;

@@ -305,3 +305,72 @@ fn a_terminal_leaf_lost_by_the_claimant_is_refused() {
     c.header.side_name = g.side_name(1 - crows).to_string();
     assert!(check(&g, &c, &none).unwrap().ok());
 }
+
+/// A certificate names each leaf table by its file's crc32 (the trailer's). Two
+/// solves of a tier write files that differ in the header (it holds the solve's
+/// seconds), yet the same crc32: the header is followed by its own crc32, so
+/// the running crc32 after it is CRC-32's fixed residue, whatever the header
+/// holds. A certificate therefore checks against tables solved again. A table
+/// of the same records in other blocks (another block size) has another
+/// crc32: refused, with a hint, unless `--other-table-files`, which checks every
+/// leaf's value and distance against it.
+#[test]
+fn check_proof_against_tables_solved_again() {
+    use super::harden_cli::run_within;
+    use huntsolve::table::{write_table_with, Table, WriteOptions};
+    let d = tmpdir("again");
+    let (a, b) = (d.join("a"), d.join("b"));
+    for (dir, threads) in [(&a, "1"), (&b, "2")] {
+        let args = ["solve", "kaooa", "--out", dir.to_str().unwrap(), "--threads", threads];
+        let (code, _, err) = run_within(&args, 60);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let cert = d.join("c.cert");
+    // A movement position: its tier's table has several blocks of eight.
+    let args = [
+        "prove",
+        "kaooa",
+        "PPPPPPP.H./h0p0c0/p",
+        "--tables",
+        a.to_str().unwrap(),
+        "--save",
+        cert.to_str().unwrap(),
+    ];
+    let (code, _, err) = run_within(&args, 60);
+    assert_eq!(code, Some(0), "{err}");
+    let tier = "h0p0c0.hst";
+    let (fa, fb) = (
+        std::fs::read(a.join(tier)).unwrap(),
+        std::fs::read(b.join(tier)).unwrap(),
+    );
+    assert_ne!(fa, fb, "two solves wrote the same header");
+    assert_eq!(fa[fa.len() - 12..], fb[fb.len() - 12..], "the trailer crc32 differs");
+    let check = |dir: &std::path::Path, other: bool| {
+        let mut args = vec!["check-proof", cert.to_str().unwrap(), "--tables", dir.to_str().unwrap()];
+        if other {
+            args.push("--other-table-files");
+        }
+        run_within(&args, 60)
+    };
+    for dir in [&a, &b] {
+        let (code, out, err) = check(dir, false);
+        assert_eq!(code, Some(0), "{out}{err}");
+    }
+    // The same records in other blocks (eight records a block).
+    let t = Table::open(&b.join(tier)).unwrap();
+    let recs = t.read_all().unwrap();
+    let meta = t.meta().clone();
+    drop(t);
+    let opts = WriteOptions {
+        block_records: 8,
+        ..WriteOptions::default()
+    };
+    write_table_with(&b.join(tier), &meta, &recs, &opts).unwrap();
+    let (code, out, _) = check(&b, false);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("--other-table-files"), "{out}");
+    let (code, out, err) = check(&b, true);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("leaves read from table files other than"), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -56,7 +56,7 @@ fn cases(tables: &str, out: &str) -> Vec<Vec<String>> {
         "compare kaooa --games 2 --engines random,mcts-time={} --out OUT/c3",
         "compare kaooa --games {} --engine random --out OUT/c4",
         "compare kaooa --games 2 --engine depth={} --out OUT/c5",
-        "compare kaooa --games 2 --engine random --softmax {} --out OUT/c6",
+        "compare kaooa --games 2 --engine depth=1 --softmax {} --out OUT/c6",
         "explore kaooa --grid prey=5,6 --grid hunter_win=1,2 --engines random,time={} --out OUT/e1",
         "explore kaooa --grid prey=5,6 --grid hunter_win=1,2 --games {} --out OUT/e2",
         "play kaooa --hunter time={} --prey random --games 1",

@@ -390,3 +390,92 @@ fn solver_internals_only_with_verbose() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `bounds --tables EMPTY` was accepted (the directory served no threshold and
+/// was used as no leaves at all).
+#[test]
+fn bounds_refuses_a_tables_directory_of_no_threshold() {
+    let d = tmpdir("bounds-empty");
+    let (code, _, err) = run_within(
+        &[
+            "bounds",
+            "kaooa",
+            "--tables",
+            d.to_str().unwrap(),
+            "--time",
+            "1",
+        ],
+        60,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no tables of these rules"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A finished table with a damaged block was kept on a rerun ("kept from
+/// disk", exit 0): a rerun now checks every byte of a table it keeps and
+/// solves a damaged one again.
+#[test]
+fn a_rerun_solves_a_damaged_table_again() {
+    let d = tmpdir("damaged-kept");
+    let out = d.join("t");
+    let args = ["solve", "kaooa", "--out", out.to_str().unwrap()];
+    let (code, _, err) = run_within(&args, 60);
+    assert_eq!(code, Some(0), "{err}");
+    // The largest table, damaged in its blocks (the header and index stay whole).
+    let largest = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "hst"))
+        .max_by_key(|p| std::fs::metadata(p).unwrap().len())
+        .unwrap();
+    let good = std::fs::read(&largest).unwrap();
+    let mut bytes = good.clone();
+    let at = bytes.len() - 100;
+    bytes[at] ^= 0x20;
+    std::fs::write(&largest, &bytes).unwrap();
+    let (code, text, err) = run_within(&args, 60);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains("1 solved"), "{text}");
+    let (code, out_v, err) = run_within(&["verify", "--tables", out.to_str().unwrap()], 60);
+    assert_eq!(code, Some(0), "{out_v}{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `prove --tables` with a damaged leaf table reopened the file at every node
+/// (still running after 150 s): a table that cannot be opened is remembered,
+/// and the prover stops at the first damaged probe with the table's error.
+#[test]
+fn prove_stops_at_a_damaged_leaf_table() {
+    let d = tmpdir("prove-damaged");
+    let out = d.join("t");
+    let (code, _, err) = run_within(&["solve", "kaooa", "--out", out.to_str().unwrap()], 60);
+    assert_eq!(code, Some(0), "{err}");
+    // Every table but the first (by name: the one `--tables` checks the rules
+    // by) damaged in its header: none of them opens.
+    let mut tables: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "hst"))
+        .collect();
+    tables.sort();
+    for p in &tables[1..] {
+        let mut bytes = std::fs::read(p).unwrap();
+        bytes[20] ^= 0xff;
+        std::fs::write(p, bytes).unwrap();
+    }
+    let (code, _, err) = run_within(
+        &[
+            "prove",
+            "kaooa",
+            "--tables",
+            out.to_str().unwrap(),
+            "--time",
+            "100",
+        ],
+        30,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(".hst"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}

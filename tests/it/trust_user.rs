@@ -185,7 +185,13 @@ fn bench_retro_says_nothing_absurd_about_parallelism() {
         "{line}"
     );
     // The out-of-core solver beside the counted one: same records, its disk
-    // bytes said, its files gone.
+    // bytes said, its files gone; so are those a killed benchmark left (of a
+    // process that no longer runs).
+    let stale = t.join(".bench-ooc-4194305");
+    std::fs::create_dir_all(&stale).unwrap();
+    std::fs::write(stale.join("state"), "left by a kill").unwrap();
+    let stale_split = t.join(".bench-split-4194306");
+    std::fs::create_dir_all(&stale_split).unwrap();
     let (code, out, err) = run_within(
         &[
             "bench",
@@ -214,6 +220,7 @@ fn bench_retro_says_nothing_absurd_about_parallelism() {
         .filter(|e| e.file_name().to_string_lossy().starts_with(".bench-ooc"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+    assert!(!stale.exists() && !stale_split.exists());
     let (code, _, err) = run_within(&["bench", "--out-of-core", "1", "--retro", "kaooa"], 60);
     assert_eq!(code, Some(2), "{err}");
     // The tier split on the compact encoding in 2 and 3 in-process parts:
@@ -350,4 +357,50 @@ fn numbers_inside_engine_specs_are_bounded() {
         60,
     );
     assert_eq!(code, Some(0), "{err}");
+}
+
+/// Options silently ignored: `compare --softmax` with an engine that does not
+/// search, `bench --tiers` (and the other --retro options) without `--retro`.
+#[test]
+fn options_that_would_be_ignored_are_refused() {
+    let (code, _, err) = run_within(
+        &[
+            "compare",
+            "kaooa",
+            "--games",
+            "2",
+            "--engine",
+            "random",
+            "--softmax",
+            "50",
+        ],
+        30,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("does not search"), "{err}");
+    // A grid value listed twice was played twice as one variant.
+    let (code, _, err) = run_within(
+        &[
+            "explore",
+            "kaooa",
+            "--grid",
+            "prey=5,5",
+            "--grid",
+            "hunter_win=1,2",
+        ],
+        30,
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("listed twice"), "{err}");
+    for extra in [
+        &["--tiers", "h0p0c0"][..],
+        &["--no-baseline"][..],
+        &["--compact"][..],
+    ] {
+        let mut args = vec!["bench"];
+        args.extend_from_slice(extra);
+        let (code, _, err) = run_within(&args, 30);
+        assert_eq!(code, Some(2), "{extra:?}: {err}");
+        assert!(err.contains("--retro"), "{extra:?}: {err}");
+    }
 }

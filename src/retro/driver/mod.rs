@@ -190,9 +190,11 @@ fn existing<G: TierGame>(game: &G, tier: G::Tier, path: &Path) -> Result<Option<
     if !path.exists() {
         return Ok(None);
     }
-    let table = match Table::open(path) {
+    // A damaged table is solved again (tables are only ever replaced whole):
+    // its header and index are checked on opening, every byte here, so a
+    // damaged block is never kept as "kept from disk".
+    let table = match Table::open(path).and_then(|t| t.check_bytes().map(|()| t)) {
         Ok(t) => t,
-        // A damaged table is solved again (tables are only ever replaced whole).
         Err(Error::Table { .. }) => return Ok(None),
         Err(e) => return Err(e),
     };

@@ -2,8 +2,8 @@
 
 use crate::game::Game;
 use crate::hunt::{HuntGame, HuntPos};
-use crate::retro::cache;
-use crate::retro::scope::binomial;
+use crate::tier::binomial;
+use crate::tier::cache;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -468,29 +468,6 @@ pub(super) fn spread(mut x: u64, hunters: u64) -> u64 {
         x = (x & low) | ((x & !low) << 1);
     }
     x
-}
-
-/// The number of distinct values of `image(s)` for `s` in `0..n` (the images of a
-/// position under a board's few symmetries: a quadratic scan beats hashing, and up
-/// to 16 images stay on the stack, as verify asks this for every stored class).
-pub(crate) fn distinct_images<T: Copy + Default + PartialEq>(
-    n: usize,
-    image: impl Fn(usize) -> T,
-) -> u64 {
-    let count = |items: &[T]| {
-        (0..items.len())
-            .filter(|&i| !items[..i].contains(&items[i]))
-            .count() as u64
-    };
-    let mut buf = [T::default(); 16];
-    if n <= buf.len() {
-        for (s, slot) in buf[..n].iter_mut().enumerate() {
-            *slot = image(s);
-        }
-        count(&buf[..n])
-    } else {
-        count(&(0..n).map(image).collect::<Vec<T>>())
-    }
 }
 
 /// `mask` (a subset of the points `free`, listed in increasing order) as a mask

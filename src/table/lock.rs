@@ -79,7 +79,7 @@ impl Drop for DirLock {
 
 /// Whether process `pid` exists (Linux `/proc`; elsewhere assume it does, so a
 /// lock is never taken from a live writer).
-fn process_alive(pid: u32) -> bool {
+pub(crate) fn process_alive(pid: u32) -> bool {
     if pid == std::process::id() {
         // Our own pid in the file: left by an earlier process that had the same id.
         return false;

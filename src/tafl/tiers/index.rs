@@ -2,14 +2,14 @@
 //! colex ranks of the attacker and defender sets, the stabiliser's smallest
 //! rank, built once per rule set ([`with_index`]).
 
-use crate::retro::cache;
-use crate::retro::scope::binomial;
 use crate::tafl::{CornerAccess, TaflGame, TaflPos, TaflRules};
+use crate::tier::binomial;
+use crate::tier::cache;
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
 /// Most men of one side an index handles (tafl layouts have at most 24).
-pub(super) const MAX_MEN: usize = 48;
+pub(crate) const MAX_MEN: usize = 48;
 
 /// One canonical king cell.
 #[derive(Debug)]
@@ -320,7 +320,7 @@ pub(super) fn with_index<R>(game: &TaflGame, f: impl FnOnce(&Index) -> R) -> R {
 }
 
 /// Cells a man may stand on under these rules.
-pub(super) fn men_cells(game: &TaflGame) -> u128 {
+pub(crate) fn men_cells(game: &TaflGame) -> u128 {
     let geo = game.geometry();
     let mut forbid = geo.throne_bit;
     if game.rules().corner_access == CornerAccess::KingOnly {
