@@ -321,7 +321,14 @@ fn check_proof_against_tables_solved_again() {
     let d = tmpdir("again");
     let (a, b) = (d.join("a"), d.join("b"));
     for (dir, threads) in [(&a, "1"), (&b, "2")] {
-        let args = ["solve", "kaooa", "--out", dir.to_str().unwrap(), "--threads", threads];
+        let args = [
+            "solve",
+            "kaooa",
+            "--out",
+            dir.to_str().unwrap(),
+            "--threads",
+            threads,
+        ];
         let (code, _, err) = run_within(&args, 60);
         assert_eq!(code, Some(0), "{err}");
     }
@@ -344,9 +351,18 @@ fn check_proof_against_tables_solved_again() {
         std::fs::read(b.join(tier)).unwrap(),
     );
     assert_ne!(fa, fb, "two solves wrote the same header");
-    assert_eq!(fa[fa.len() - 12..], fb[fb.len() - 12..], "the trailer crc32 differs");
+    assert_eq!(
+        fa[fa.len() - 12..],
+        fb[fb.len() - 12..],
+        "the trailer crc32 differs"
+    );
     let check = |dir: &std::path::Path, other: bool| {
-        let mut args = vec!["check-proof", cert.to_str().unwrap(), "--tables", dir.to_str().unwrap()];
+        let mut args = vec![
+            "check-proof",
+            cert.to_str().unwrap(),
+            "--tables",
+            dir.to_str().unwrap(),
+        ];
         if other {
             args.push("--other-table-files");
         }
@@ -371,6 +387,9 @@ fn check_proof_against_tables_solved_again() {
     assert!(out.contains("--other-table-files"), "{out}");
     let (code, out, err) = check(&b, true);
     assert_eq!(code, Some(0), "{out}{err}");
-    assert!(out.contains("leaves read from table files other than"), "{out}");
+    assert!(
+        out.contains("leaves read from table files other than"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
