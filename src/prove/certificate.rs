@@ -535,6 +535,12 @@ impl Certificate {
     /// Longest path from the root in plies, for an acyclic (`win`) graph: an
     /// upper bound on the plies the goal side needs. `None` if there is a cycle.
     pub fn depth(&self) -> Option<u32> {
+        self.depth_with(&|_| 0)
+    }
+
+    /// [`Certificate::depth`] with `leaf(node)` plies added at each leaf (a
+    /// table leaf's stored distance: the plies the goal side still needs there).
+    pub(crate) fn depth_with(&self, leaf: &dyn Fn(&Node) -> u32) -> Option<u32> {
         let n = self.nodes.len();
         let mut depth = vec![u32::MAX; n];
         // 0 new, 1 open, 2 done; iterative post-order.
@@ -560,9 +566,9 @@ impl Certificate {
             } else {
                 depth[v] = kids
                     .iter()
-                    .map(|&c| depth[c as usize] + 1)
+                    .map(|&c| depth[c as usize].saturating_add(1))
                     .max()
-                    .unwrap_or(0);
+                    .unwrap_or_else(|| leaf(&self.nodes[v]));
                 state[v] = 2;
                 stack.pop();
             }

@@ -12,8 +12,8 @@
 //! is local: every node of the closed graph satisfies its own condition.
 //!
 //! A claim bounded by `within` plies (see [`super::certificate`]) is checked
-//! the same way, plus: a `win` graph's longest line is at most `within`
-//! plies; in a `no-win` graph every node gets the plies its claim must cover
+//! the same way, plus: a `win` graph's longest line, each table leaf's
+//! stored distance added, is at most `within` plies; in a `no-win` graph every node gets the plies its claim must cover
 //! (`Certificate::plies_left`), a horizon leaf must have none left (and the
 //! game must go on there), and a table leaf may be a win for the goal side
 //! only at a distance beyond the plies left.
@@ -290,10 +290,18 @@ fn check_batched<G: Notation>(
     }
     if h.kind == Kind::Win {
         walk.report.depth = cert.depth();
-        match (walk.report.depth, h.within) {
-            (None, _) => walk.problem("the proof graph has a cycle (no progress to a win)".into()),
-            (Some(d), Some(w)) if d > w => walk.problem(format!(
-                "the longest line has {d} plies, more than the {w} claimed"
+        // A bounded win counts the plies a table leaf still needs (its stored
+        // distance, checked against the tables above) beyond the line to it.
+        let bound = cert.depth_with(&|node| match node {
+            Node::Table { distance, .. } => *distance,
+            _ => 0,
+        });
+        match (walk.report.depth, bound, h.within) {
+            (None, _, _) => {
+                walk.problem("the proof graph has a cycle (no progress to a win)".into())
+            }
+            (Some(_), Some(d), Some(w)) if d > w => walk.problem(format!(
+                "the longest line, with its table leaves' distances, has {d} plies, more than the {w} claimed"
             )),
             _ => {}
         }
