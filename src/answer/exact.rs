@@ -29,11 +29,14 @@ use crate::progress::{NoProgress, Progress};
 use crate::prove::dfpn::{Known, ProveConfig, Prover, Worker};
 use crate::prove::tt::ProofTable;
 use crate::search::{Limit, SearchConfig, TransTable};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Answers `pos` exactly: prover value, then the bounded distance search;
 /// `time` bounds the whole answer (prover, distance search and the moves'
-/// values share it). Stages are reported to `progress`.
+/// values share it), and setting `stop` ends it early (an explorer request
+/// whose client left). Stages are reported to `progress`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
     game: &G,
@@ -43,6 +46,7 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
     threads: usize,
     time: Option<Duration>,
     tt: &TransTable,
+    stop: &Arc<AtomicBool>,
     progress: &dyn Progress,
 ) -> SearchAnswer {
     let t0 = Instant::now();
@@ -54,6 +58,7 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
         ProveConfig {
             threads,
             time,
+            stop: stop.clone(),
             ..Default::default()
         },
     );
@@ -93,6 +98,7 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
         threads,
         limits,
         all_moves: false,
+        stop: stop.clone(),
         ..Default::default()
     };
     tt.clear();
@@ -107,7 +113,7 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
         progress.stage("proving the moves' values", open);
         for am in a.moves.iter_mut().filter(|m| m.value.is_none()) {
             progress.advance(1);
-            if time.is_some_and(|t| t0.elapsed() >= t) {
+            if time.is_some_and(|t| t0.elapsed() >= t) || stop.load(Ordering::Relaxed) {
                 break;
             }
             let Some(&m) = moves.iter().find(|&&m| game.format_move(pos, m) == am.mv) else {

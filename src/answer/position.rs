@@ -232,8 +232,28 @@ fn prove<G: TierGame + FullGame>(
         }
     };
     let a = match oracle {
-        Some(o) => exact_answer(game, pos, o, hash_mib, threads, time, tt, progress),
-        None => exact_answer(game, pos, &NoOracle, hash_mib, threads, time, tt, progress),
+        Some(o) => exact_answer(
+            game,
+            pos,
+            o,
+            hash_mib,
+            threads,
+            time,
+            tt,
+            &policy.search.stop,
+            progress,
+        ),
+        None => exact_answer(
+            game,
+            pos,
+            &NoOracle,
+            hash_mib,
+            threads,
+            time,
+            tt,
+            &policy.search.stop,
+            progress,
+        ),
     };
     let a = checked(a, oracle)?;
     Ok((stands || a.value.is_some()).then_some(a))

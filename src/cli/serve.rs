@@ -20,7 +20,7 @@ pub(crate) struct Args {
     /// Address to bind; the default serves this machine only.
     #[arg(long, default_value = "127.0.0.1")]
     bind: String,
-    /// Worker threads answering requests.
+    /// Searches and proofs computed at once (answers that need none are never queued behind them).
     #[arg(long, default_value_t = 8, value_parser = super::args::whole::<usize>(1, 64, "worker threads"))]
     workers: usize,
     /// Default search time in seconds for positions no table covers (at most 10).

@@ -35,7 +35,7 @@ use crate::hunt::HuntGame;
 use crate::progress::NoProgress;
 use crate::search::{SearchConfig, TransTable};
 use crate::table::analyze::{analyze_dir_with, AnalyzeOptions};
-use crate::table::{list_tiers, rules_of_dir, TableOracle};
+use crate::table::{list_tiers, query_with, rules_of_dir, TableOracle};
 use crate::tafl::TaflGame;
 use crate::tier::TierGame;
 use crate::variant::{all_presets, AnyGame};
@@ -44,6 +44,7 @@ use serde::Serialize;
 use serde_json::{json, Value as Json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -63,6 +64,17 @@ const GAME_CACHE: usize = 64;
 
 /// Decoded query parameters.
 pub(crate) type Params = BTreeMap<String, String>;
+
+/// What an answer may do.
+#[derive(Clone, Copy)]
+pub(crate) enum Work<'a> {
+    /// Only what needs no search, proof or table analysis (presets, boards,
+    /// positions the rules or the tables answer, statistics already computed):
+    /// anything else is left undone (`None`).
+    Quick,
+    /// Anything, with searches that stop when the flag is set (the client left).
+    Full(&'a Arc<AtomicBool>),
+}
 
 /// Why a request failed: the HTTP status and a message for `{"error": ...}`.
 #[derive(Debug)]
@@ -106,7 +118,7 @@ impl From<Error> for ApiError {
     }
 }
 
-type ApiResult<T> = std::result::Result<T, ApiError>;
+pub(crate) type ApiResult<T> = std::result::Result<T, ApiError>;
 
 /// The oracle of one table set, by family.
 enum SetOracle {
@@ -236,6 +248,23 @@ impl State {
         Ok(g)
     }
 
+    /// The answer of an API path; `None` when `work` is [`Work::Quick`] and
+    /// the answer needs more.
+    pub(crate) fn route(
+        &self,
+        path: &str,
+        params: &Params,
+        work: Work,
+    ) -> Option<ApiResult<String>> {
+        match path {
+            "/api/presets" => Some(self.presets()),
+            "/api/board" => Some(self.board(params)),
+            "/api/position" => self.position(params, work).transpose(),
+            "/api/stats" => self.stats(params, work).transpose(),
+            _ => Some(Err(ApiError::NotFound(format!("no such page: {path}")))),
+        }
+    }
+
     /// `GET /api/presets`.
     pub(crate) fn presets(&self) -> ApiResult<String> {
         let presets: Vec<Json> = all_presets()
@@ -265,7 +294,7 @@ impl State {
     }
 
     /// `GET /api/stats?tables=NAME`: computed on first request, then cached.
-    pub(crate) fn stats(&self, params: &Params) -> ApiResult<String> {
+    pub(crate) fn stats(&self, params: &Params, work: Work) -> ApiResult<Option<String>> {
         let name = required(params, "tables")?;
         let set = self.sets.iter().find(|s| s.name == name).ok_or_else(|| {
             let names: Vec<&str> = self.sets.iter().map(|s| s.name.as_str()).collect();
@@ -284,7 +313,10 @@ impl State {
             .unwrap_or_else(|p| p.into_inner())
             .get(name)
         {
-            return Ok(s.as_ref().clone());
+            return Ok(Some(s.as_ref().clone()));
+        }
+        if let Work::Quick = work {
+            return Ok(None);
         }
         let opts = AnalyzeOptions {
             top: STATS_TOP,
@@ -299,11 +331,11 @@ impl State {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(name.to_string(), text.clone());
-        Ok(text.as_ref().clone())
+        Ok(Some(text.as_ref().clone()))
     }
 
     /// `GET /api/position?...` (see the module docs).
-    pub(crate) fn position(&self, params: &Params) -> ApiResult<String> {
+    pub(crate) fn position(&self, params: &Params, work: Work) -> ApiResult<Option<String>> {
         for key in params.keys() {
             if !["rules", "position", "moves", "tables", "time"].contains(&key.as_str()) {
                 return Err(ApiError::BadRequest(format!(
@@ -356,8 +388,9 @@ impl State {
             position,
             moves,
             time,
+            work,
         };
-        let mut v = match game.as_ref() {
+        let answered = match game.as_ref() {
             AnyGame::Hunt(g) => {
                 let oracles: Vec<(&str, &TableOracle<HuntGame>)> = chosen
                     .iter()
@@ -379,12 +412,15 @@ impl State {
                 answer_json(g, &oracles, &req)?
             }
         };
+        let Some(mut v) = answered else {
+            return Ok(None);
+        };
         let text = v["position"].as_str().unwrap_or_default().to_string();
         let drawing = pieces_json(&game, &text)?;
         if let (Some(obj), Json::Object(extra)) = (v.as_object_mut(), drawing) {
             obj.extend(extra);
         }
-        Ok(v.to_string())
+        Ok(Some(v.to_string()))
     }
 }
 
@@ -401,6 +437,7 @@ struct Request<'a> {
     position: &'a str,
     moves: &'a str,
     time: Duration,
+    work: Work<'a>,
 }
 
 /// A move of the answer with its resulting position.
@@ -448,11 +485,14 @@ const PROOF_HASH_MIB: usize = 64;
 /// the rules where the game is over, then the first table set that knows the
 /// value, then the df-pn prover (the first table set as leaves, half the
 /// request's time: `source: "proof"` when it proves a value), then a
-/// time-limited search on one thread with what is left of the time.
-fn policy(time: Duration) -> Policy {
+/// time-limited search on one thread with what is left of the time, stopped
+/// early when `stop` is set (the prover part does not see the flag: its half of
+/// the time bounds it).
+fn policy(time: Duration, stop: Arc<AtomicBool>) -> Policy {
     Policy {
         search: SearchConfig {
             threads: 1,
+            stop,
             ..Default::default()
         },
         budget: Some(time),
@@ -463,18 +503,41 @@ fn policy(time: Duration) -> Policy {
     }
 }
 
-/// Answers a position by [`policy`] and adds what the page draws it with.
+/// Whether [`answer_position`] answers `pos` without a search or a proof: the
+/// game is over, or the first table set that knows its value (the one
+/// `answer_position` answers from) knows every move's value too.
+fn without_search<G: TierGame>(game: &G, pos: &G::Pos, tables: &[&TableOracle<G>]) -> Result<bool> {
+    if game.outcome(pos).is_some() {
+        return Ok(true);
+    }
+    for oracle in tables {
+        let q = query_with(game, pos, &|p| oracle.try_probe(p))?;
+        if q.value.is_some() {
+            return Ok(q.moves.iter().all(|m| m.value.is_some()));
+        }
+    }
+    Ok(false)
+}
+
+/// Answers a position by [`policy`] and adds what the page draws it with;
+/// `None` under [`Work::Quick`] when that takes a search or a proof.
 fn answer_json<G: TierGame + Evaluate>(
     game: &G,
     oracles: &[(&str, &TableOracle<G>)],
     req: &Request,
-) -> ApiResult<Json> {
+) -> ApiResult<Option<Json>> {
     let pos = game.parse_position(req.position)?;
     let pos = play_line(game, &pos, req.moves)?;
     let over = game.outcome(&pos);
     let tables: Vec<&TableOracle<G>> = oracles.iter().map(|&(_, o)| o).collect();
-    let tt = TransTable::new(SEARCH_HASH_MIB)?;
-    let found = match answer_position(game, &pos, &tables, &policy(req.time), &tt) {
+    let (stop, hash_mib) = match req.work {
+        Work::Quick if !without_search(game, &pos, &tables)? => return Ok(None),
+        // No search: the smallest transposition table.
+        Work::Quick => (Arc::new(AtomicBool::new(false)), 1),
+        Work::Full(stop) => (stop.clone(), SEARCH_HASH_MIB),
+    };
+    let tt = TransTable::new(hash_mib)?;
+    let found = match answer_position(game, &pos, &tables, &policy(req.time, stop), &tt) {
         Err(Error::Interrupted) => return Err(ApiError::Internal("the server is stopping".into())),
         found => found?,
     };
@@ -533,7 +596,9 @@ fn answer_json<G: TierGame + Evaluate>(
         nps: a.nps,
         seconds: a.seconds,
     };
-    serde_json::to_value(&out).map_err(|e| ApiError::Internal(format!("JSON: {e}")))
+    serde_json::to_value(&out)
+        .map(Some)
+        .map_err(|e| ApiError::Internal(format!("JSON: {e}")))
 }
 
 /// The geometry of the game's board.

@@ -1,14 +1,16 @@
 //! HTTP for the explorer: [hyper] 1.x reads requests and writes answers; this
 //! module configures it, checks each request before anything is computed,
-//! routes it and turns every result into a JSON answer. A bad request is a 400
-//! with `{"error": "..."}`, an unknown path a 404, a damaged table a 500.
+//! schedules its answer and turns every result into a JSON answer. A bad
+//! request is a 400 with `{"error": "..."}`, an unknown path a 404, a damaged
+//! table a 500.
 //!
 //! The limits (the `conn` module drives each connection):
 //! - the request head (request line and headers) is at most [`MAX_HEAD`]
 //!   bytes (hyper's `max_buf_size`) and [`MAX_HEADERS`] headers (hyper's
-//!   `max_headers`), else 431; it must arrive within [`HEAD_TIME`] of the
-//!   connection, one deadline for the whole head (ours, not hyper's
-//!   `header_read_timeout`, which closes without an answer), else 408;
+//!   `max_headers`), else hyper's own 431; it must arrive within
+//!   [`HEAD_TIME`] of the connection, one deadline for the whole head (ours,
+//!   not hyper's `header_read_timeout`, which closes without an answer), else
+//!   408; a head hyper cannot parse gets hyper's own bare 400;
 //! - a request that announces a body (`Content-Length` other than 0, or any
 //!   `Transfer-Encoding`) is refused with 413 and none of the body is read:
 //!   hyper reads a body only when the service asks for it, and ours never does;
@@ -17,14 +19,20 @@
 //!   name to 127.0.0.1 sends its domain name as `Host` (DNS rebinding);
 //! - the target is a path (`/...`), never an absolute URL or `*` (else 400);
 //!   assets are four names compiled into the binary, so no path reads a file;
-//! - each connection carries one request (hyper's `keep_alive(false)`), and an
-//!   answer not taken within [`WRITE_TIME`] is dropped with its connection.
+//! - each connection carries one request (hyper's `keep_alive(false)`); a
+//!   client that closes its side before the answer has left (no half-close:
+//!   its search is stopped), and an answer not taken within [`WRITE_TIME`]
+//!   is dropped with its connection.
 //!
-//! Requests hyper cannot parse (garbage, a malformed header, a `Content-Length`
-//! that is not a number or exceeds what it represents) are refused by hyper
-//! itself with a bare 400 or 431; the `conn` module replaces that bare answer
-//! with a JSON one, 413 when the refused head announced a body and 505 for a
-//! protocol other than HTTP/1.x, as the hand-written reader answered before.
+//! # Scheduling
+//! Assets are answered on the runtime's thread. Every other answer is first
+//! tried on the blocking pool as far as it goes without a search, proof or
+//! table analysis (presets, boards, positions the rules or the tables answer,
+//! statistics already computed). What needs more is a search: it waits for
+//! one of `--workers` permits (at most [`SEARCH_QUEUE`] wait; beyond that,
+//! 503 at once), and when its client leaves, a waiting search is dropped and
+//! a running one stopped. The pool has [`QUICK_WORKERS`] threads more than
+//! searches may take, so the rest never waits behind a search.
 //!
 //! Why hyper: it is the HTTP implementation under most of the Rust ecosystem
 //! (axum, reqwest, warp), maintained by the hyperium organisation with
@@ -43,8 +51,8 @@
 //! 99999999999` aborted the process); the hand-written reader over
 //! `std::net` (534 lines to maintain, a thread per connection).
 
-use super::api::{ApiError, Params, State};
-use super::assets;
+use super::api::{ApiError, ApiResult, Params, State, Work};
+use super::{assets, MAX_CONNECTIONS};
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
@@ -57,6 +65,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
+use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
 /// Longest request head (request line and headers) in bytes.
@@ -68,23 +77,42 @@ pub(crate) const HEAD_TIME: Duration = Duration::from_secs(5);
 /// Time a client has to take the answer.
 pub(super) const WRITE_TIME: Duration = Duration::from_secs(10);
 /// The message of a 413.
-pub(super) const NO_BODIES: &str = "request bodies are not accepted (the API is GET only)";
+const NO_BODIES: &str = "request bodies are not accepted (the API is GET only)";
+/// Threads answering what needs no search (beside `--workers`).
+pub(crate) const QUICK_WORKERS: usize = 2;
+/// Most searches waiting for a worker; one more is answered 503.
+pub(crate) const SEARCH_QUEUE: usize = 16;
+/// Most 503 answers being sent at once (to connections beyond
+/// [`MAX_CONNECTIONS`]); beyond them a connection is closed unanswered.
+const BUSY_ANSWERS: usize = 32;
 
-/// What every connection shares: the API's state, hyper's configuration.
+/// What every connection shares: the API's state, hyper's configuration, the
+/// connection slots and the answering threads.
 pub(super) struct Shared {
     state: Arc<State>,
     port: u16,
     pub(super) http: hyper::server::conn::http1::Builder,
     panicked: AtomicBool,
+    /// One permit per open connection, held by its task until it ends.
+    pub(super) slots: Arc<Semaphore>,
+    /// One permit per 503 being sent.
+    pub(super) busy: Arc<Semaphore>,
+    /// Searches running or waiting (`--workers` plus [`SEARCH_QUEUE`]).
+    admitted: Arc<Semaphore>,
+    /// Searches running (`--workers`).
+    searching: Arc<Semaphore>,
+    /// Time a client has to take the answer ([`WRITE_TIME`]).
+    pub(super) write_time: Duration,
 }
 
 impl Shared {
-    pub(super) fn new(state: Arc<State>, port: u16) -> Shared {
+    /// `workers`: searches at once. The runtime's blocking pool must have room
+    /// for `workers + QUICK_WORKERS` threads: searches never take more than
+    /// `workers`, so what needs no search always finds a thread.
+    pub(super) fn new(state: Arc<State>, port: u16, workers: usize) -> Shared {
         let mut http = hyper::server::conn::http1::Builder::new();
-        // half_close: a client may end its side after the request and still
-        // wait for the answer.
+        // No half_close: a client that closes its side has left.
         http.keep_alive(false)
-            .half_close(true)
             .max_buf_size(MAX_HEAD)
             .max_headers(MAX_HEADERS);
         Shared {
@@ -92,6 +120,11 @@ impl Shared {
             port,
             http,
             panicked: AtomicBool::new(false),
+            slots: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
+            busy: Arc::new(Semaphore::new(BUSY_ANSWERS)),
+            admitted: Arc::new(Semaphore::new(workers + SEARCH_QUEUE)),
+            searching: Arc::new(Semaphore::new(workers)),
+            write_time: WRITE_TIME,
         }
     }
 
@@ -99,6 +132,76 @@ impl Shared {
     pub(super) fn panicked(&self) -> bool {
         self.panicked.load(Ordering::SeqCst)
     }
+
+    /// The answer to a checked request (see the module doc's scheduling).
+    async fn answer(self: Arc<Self>, path: String, query: String) -> Answer {
+        if let Some((body, mime)) = assets::get(&path) {
+            return Answer {
+                status: 200,
+                mime,
+                body: Bytes::from_static(body),
+            };
+        }
+        let params = match parse_query(&query) {
+            Ok(p) => Arc::new(p),
+            Err(e) => return json_error(400, &e),
+        };
+        let (s, p, q) = (self.clone(), path.clone(), params.clone());
+        let quick = self.blocking(move || s.state.route(&p, &q, Work::Quick));
+        match quick.await {
+            Ok(Some(done)) => return done.into(),
+            Ok(None) => {}
+            Err(failed) => return failed,
+        }
+        let Ok(admitted) = self.admitted.clone().try_acquire_owned() else {
+            return json_error(503, "the explorer has too many searches waiting; try again");
+        };
+        // Dropped (the client left) while waiting: the search never starts.
+        let Ok(worker) = self.searching.clone().acquire_owned().await else {
+            return busy();
+        };
+        let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
+        let (s, flag) = (self.clone(), stop.0.clone());
+        let searched = self.blocking(move || {
+            // The thread counts as busy until the search has stopped.
+            let _permits = (admitted, worker);
+            s.state.route(&path, &params, Work::Full(&flag))
+        });
+        match searched.await {
+            Ok(done) => done
+                .unwrap_or_else(|| Err(ApiError::Internal("no answer".into())))
+                .into(),
+            Err(failed) => failed,
+        }
+    }
+
+    /// Runs `f` on the blocking pool; a panic is a 500.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Answer> {
+        tokio::task::spawn_blocking(f).await.map_err(|e| {
+            if e.is_panic() {
+                self.panicked.store(true, Ordering::SeqCst);
+            }
+            json_error(500, "the answer failed (a bug; please report it)")
+        })
+    }
+}
+
+/// Sets its flag when dropped: the search of a request whose client left
+/// (hyper drops the answer's future) stops.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The 503 of a busy server.
+pub(super) fn busy() -> Answer {
+    json_error(503, "the explorer is busy; try again")
 }
 
 /// The hyper service of one connection.
@@ -126,27 +229,12 @@ impl hyper::service::Service<Request<Incoming>> for Handler {
         // The body is dropped unread with the request.
         let checked = check(&req, shared.port);
         Box::pin(async move {
+            let write_time = shared.write_time;
             let answer = match checked {
                 Err(refused) => refused,
-                Ok((path, query)) => match assets::get(&path) {
-                    Some((body, mime)) => Answer {
-                        status: 200,
-                        mime,
-                        body: Bytes::from_static(body),
-                    },
-                    None => {
-                        let s = shared.clone();
-                        let job = tokio::task::spawn_blocking(move || {
-                            api_answer(&s.state, &path, &query)
-                        });
-                        job.await.unwrap_or_else(|_| {
-                            shared.panicked.store(true, Ordering::SeqCst);
-                            json_error(500, "the answer failed (a bug; please report it)")
-                        })
-                    }
-                },
+                Ok((path, query)) => shared.answer(path, query).await,
             };
-            phase.answered();
+            phase.answered(write_time);
             Ok(answer.into_response())
         })
     }
@@ -200,7 +288,7 @@ fn check<B>(req: &Request<B>, port: u16) -> Result<(String, String), Answer> {
 }
 
 /// Whether a `Content-Length` value is 0 (any other value announces a body).
-pub(super) fn is_zero(v: &[u8]) -> bool {
+fn is_zero(v: &[u8]) -> bool {
     !v.is_empty() && v.iter().all(|&b| b == b'0')
 }
 
@@ -237,31 +325,6 @@ pub(super) fn host_allowed(host: &str, port: u16) -> bool {
     port_ok && name_ok
 }
 
-/// The answer of an API path (on a worker thread of the blocking pool).
-fn api_answer(state: &State, path: &str, query: &str) -> Answer {
-    match parse_query(query) {
-        Err(e) => json_error(400, &e),
-        Ok(params) => match route(state, path, &params) {
-            Ok(body) => Answer {
-                status: 200,
-                mime: "application/json",
-                body: Bytes::from(body),
-            },
-            Err(e) => json_error(e.status(), &e.message()),
-        },
-    }
-}
-
-fn route(state: &State, path: &str, params: &Params) -> Result<String, ApiError> {
-    match path {
-        "/api/presets" => state.presets(),
-        "/api/board" => state.board(params),
-        "/api/position" => state.position(params),
-        "/api/stats" => state.stats(params),
-        _ => Err(ApiError::NotFound(format!("no such page: {path}"))),
-    }
-}
-
 /// A response: status, content type, body.
 pub(super) struct Answer {
     status: u16,
@@ -285,8 +348,8 @@ impl Answer {
         r
     }
 
-    /// The bytes on the wire, for an answer written without hyper (a refused
-    /// or late head, a busy server).
+    /// The bytes on the wire, for an answer written without hyper (a late
+    /// head, a busy server).
     pub(super) fn to_bytes(&self) -> Vec<u8> {
         let reason = StatusCode::from_u16(self.status)
             .ok()
@@ -301,6 +364,19 @@ impl Answer {
         .into_bytes();
         out.extend_from_slice(&self.body);
         out
+    }
+}
+
+impl From<ApiResult<String>> for Answer {
+    fn from(r: ApiResult<String>) -> Answer {
+        match r {
+            Ok(body) => Answer {
+                status: 200,
+                mime: "application/json",
+                body: Bytes::from(body),
+            },
+            Err(e) => json_error(e.status(), &e.message()),
+        }
     }
 }
 
@@ -369,9 +445,9 @@ impl Phase {
         self.head.store(true, Ordering::SeqCst);
     }
 
-    /// The answer is ready: the client has [`WRITE_TIME`] to take it.
-    pub(super) fn answered(&self) {
-        let _ = self.write_by.set(Instant::now() + WRITE_TIME);
+    /// The answer is ready: the client has `write_time` to take it.
+    pub(super) fn answered(&self, write_time: Duration) {
+        let _ = self.write_by.set(Instant::now() + write_time);
     }
 
     pub(super) fn head_done(&self) -> bool {

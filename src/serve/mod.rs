@@ -13,12 +13,13 @@
 //! [hyper] 1.x (HTTP/1.1 only) on a single-threaded [tokio] runtime: one
 //! thread accepts and drives every connection without blocking (a slow or
 //! silent client is a pending future, not a held thread), and answers are
-//! computed on tokio's blocking pool, at most `--workers` at once (the pool's
-//! size), so a running search never stalls the page. The `http` module gives
-//! the limits (head size, header count, one deadline for the whole head,
-//! bodies refused unread, the `Host` check) and says why hyper was chosen.
-//! At most `MAX_CONNECTIONS` connections are open at once; beyond that, a
-//! connection gets 503 at once.
+//! computed on tokio's blocking pool: a few threads for answers that need no
+//! search, at most `--workers` searches at once, so neither a running search
+//! nor a queue of them stalls the page, and a search whose client left stops.
+//! The `http` module gives the limits (head size, header count, one deadline
+//! for the whole head, bodies refused unread, the `Host` check, the queue of
+//! searches) and says why hyper was chosen. At most `MAX_CONNECTIONS`
+//! connections are open at once; beyond that, a connection gets 503 at once.
 //!
 //! # API (every answer is JSON; a bad request is a 400 with `{"error": ...}`)
 //! - `GET /api/presets`: the presets of both families and the table sets served.
@@ -36,6 +37,8 @@ pub(crate) mod api;
 mod assets;
 mod conn;
 mod http;
+#[cfg(test)]
+mod tests;
 
 use crate::error::{Error, Result};
 use crate::progress::stop_requested;
@@ -68,7 +71,7 @@ pub struct Config {
     pub bind: String,
     /// Port (0: any free port).
     pub port: u16,
-    /// Answers computed at once, each on its own thread (1 to `MAX_WORKERS`).
+    /// Searches computed at once, each on its own thread (1 to `MAX_WORKERS`).
     pub workers: usize,
     /// Default search time for positions no table covers.
     pub search_time: Duration,
@@ -157,14 +160,18 @@ impl Explorer {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_io()
             .enable_time()
-            .max_blocking_threads(self.workers)
+            .max_blocking_threads(self.workers + http::QUICK_WORKERS)
             .thread_name("serve")
             .build()
             .map_err(|e| Error::io("starting the server's runtime", e))?;
         self.listener
             .set_nonblocking(true)
             .map_err(|e| Error::io("setting up the listener", e))?;
-        let shared = Arc::new(http::Shared::new(self.state, self.addr.port()));
+        let shared = Arc::new(http::Shared::new(
+            self.state,
+            self.addr.port(),
+            self.workers,
+        ));
         let stop = self.stop;
         let panicked = rt.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(self.listener)
@@ -217,12 +224,21 @@ async fn serve(
         .await;
         match event {
             Event::Stop => break,
+            // A slot is held by its connection's task until the task ends
+            // (however it ends).
             Event::Connection(Ok(stream)) => {
-                if open.len() >= MAX_CONNECTIONS {
-                    conn::busy(&stream);
-                    continue;
+                let shared = shared.clone();
+                if let Ok(slot) = shared.slots.clone().try_acquire_owned() {
+                    open.spawn(async move {
+                        let _slot = slot;
+                        conn::serve_connection(stream, shared).await;
+                    });
+                } else if let Ok(permit) = shared.busy.clone().try_acquire_owned() {
+                    open.spawn(async move {
+                        let _permit = permit;
+                        conn::refuse(stream).await;
+                    });
                 }
-                open.spawn(conn::serve_connection(stream, shared.clone()));
             }
             // Out of file descriptors and the like: wait instead of spinning.
             Event::Connection(Err(_)) => tokio::time::sleep(Duration::from_millis(10)).await,
