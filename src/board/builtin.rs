@@ -191,7 +191,7 @@ pub(super) fn from_segments(name: &str, segs: &[Seg]) -> Result<Board> {
     Board::new(name, points, lines, None, true)
 }
 
-/// The Kaooa star (rules-spec §1.7), numbered as in GamesmanOne. Coordinates
+/// The Kaooa star (docs/rules.md §1.7), numbered as in GamesmanOne. Coordinates
 /// are a rough integer drawing (tip 0 at the top, then clockwise).
 pub(super) fn pentagram() -> Result<Board> {
     let coords = [

@@ -8,9 +8,9 @@
 //!   (`jumps[from]` lists `(over, to)`);
 //! - the symmetry group: every point permutation that maps edges onto edges and
 //!   jump triples onto jump triples (hence lines onto lines), found by search;
-//! - `M_k` (rules-spec §1.6): the fewest prey that can immobilise `k` hunters.
+//! - `M_k` (docs/rules.md §1.6): the fewest prey that can immobilise `k` hunters.
 //!
-//! Point ids follow rules-spec §1.0: sorted by y, then x, bottom row first.
+//! Point ids follow docs/rules.md §1.0: sorted by y, then x, bottom row first.
 //! Point names are algebraic (file letter from x starting at `a`, rank from y
 //! starting at `1`, so `e5` is the centre of the 49-point board) unless the
 //! board names its points (the pentagram: `t0`-`t4`, `i0`-`i4`).
@@ -235,7 +235,7 @@ impl Board {
         Ok(board)
     }
 
-    /// The fewest prey that can immobilise `k` hunters (rules-spec §1.6), by
+    /// The fewest prey that can immobilise `k` hunters (docs/rules.md §1.6), by
     /// enumerating every placement of the hunters. `None` when `k` is 0, exceeds
     /// the board, or the enumeration would exceed ten million placements.
     pub(crate) fn min_prey_to_immobilise(&self, k: usize) -> Option<u32> {

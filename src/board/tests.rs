@@ -1,4 +1,4 @@
-//! Board geometry: the counts of rules-spec §1, spot checks of adjacency and
+//! Board geometry: the counts of docs/rules.md §1, spot checks of adjacency and
 //! lines, the symmetry groups, M_k, and board-file errors.
 
 use crate::board::{Board, Point, MAX_POINTS};
@@ -49,7 +49,7 @@ impl Board {
 /// (board, points, edges, lines, directed jumps, symmetries, M1, M2)
 type Counts = (&'static str, usize, usize, usize, usize, usize, u32, u32);
 
-/// rules-spec §1.6 table; the pentagram row is derived by hand from §1.7
+/// docs/rules.md §1.6 table; the pentagram row is derived by hand from §1.7
 /// (M1: a tip needs its 2 neighbours and the 2 points beyond; M2: two tips need 5).
 const COUNTS: &[Counts] = &[
     ("alquerque25", 25, 56, 16, 80, 8, 5, 7),
@@ -102,7 +102,7 @@ fn neighbour_ids(b: &Board, p: u8) -> Vec<u8> {
 
 #[test]
 fn adjacency_spot_checks() {
-    // rules-spec §1.2 adjacency list entries
+    // docs/rules.md §1.2 adjacency list entries
     let b = Board::builtin("peralikatuma49").unwrap();
     assert_eq!(neighbour_ids(&b, 9), vec![3, 4, 5, 8, 10, 15, 16, 17]);
     assert_eq!(neighbour_ids(&b, 6), vec![13, 20]);
@@ -245,7 +245,7 @@ fn bad_board_files_are_errors() {
 }
 
 /// Compares every built-in board with the adjacency lists and lines of
-/// rules-spec §1, kept as data under tests/data/hunt/boards/.
+/// docs/rules.md §1, kept as data under tests/data/hunt/boards/.
 #[test]
 fn builtin_boards_match_the_spec_lists() {
     for &(name, ..) in COUNTS {

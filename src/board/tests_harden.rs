@@ -1,4 +1,4 @@
-//! Every board's text diagram shows every one of its edges (issue 15: the pentagram
+//! Every board's text diagram shows every one of its edges (the pentagram
 //! of Kaooa drew almost none of its lines).
 
 use crate::board::{Board, BUILTIN};

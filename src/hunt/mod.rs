@@ -1,7 +1,7 @@
 //! The hunt-game family: leopards and cows (Diviyan Keliya, Cows and Leopards,
 //! Kungser), Bagh-Chal and Kaooa, as one rules engine over [`Board`] geometry.
 //!
-//! Rules are a value ([`HuntRules`], options H1-H16 of rules-spec §2.1, with the
+//! Rules are a value ([`HuntRules`], options H1-H16 of docs/rules.md §2.1, with the
 //! presets of §3.1); [`HuntGame`] holds the rules, the board and Zobrist keys
 //! and implements [`Game`](crate::game::Game). Side 0 is the hunter, side 1 the prey.
 //!

@@ -1,4 +1,4 @@
-//! Hunt-game rules (options H1-H16 of rules-spec §2.1), the presets of §3.1,
+//! Hunt-game rules (options H1-H16 of docs/rules.md §2.1), the presets of §3.1,
 //! and the rules string `preset[,key=value...]`.
 //!
 //! # Canonical form
@@ -185,7 +185,7 @@ pub struct HuntRules {
     pub move_limit: Option<u32>,
 }
 
-/// Presets: (name, one-line description), rules-spec §3.1.
+/// Presets: (name, one-line description), docs/rules.md §3.1.
 pub const PRESETS: &[(&str, &str)] = &[
     (
         "diviyan-keliya",

@@ -1,4 +1,4 @@
-//! Hand-made positions for every hunt rule option (rules-spec §2.1).
+//! Hand-made positions for every hunt rule option (docs/rules.md §2.1).
 
 use crate::game::Notation;
 use crate::game::{Game, Value};
@@ -164,7 +164,7 @@ fn maximal_chains_keep_only_the_longest_captures() {
 
 #[test]
 fn both_leopards_immobilised_lose() {
-    // The M2 witness of rules-spec §1.6: leopards on 46, 47; cows on 43, 44, 39, 48.
+    // The M2 witness of docs/rules.md §1.6: leopards on 46, 47; cows on 43, 44, 39, 48.
     let g = game("diviyan-keliya");
     let p = pos(&g, &["c9", "e9"], &["d8", "e8", "e7", "g9"], true);
     assert!(moves(&g, &p).is_empty());

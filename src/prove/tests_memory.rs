@@ -8,7 +8,7 @@ use crate::progress::NoProgress;
 use crate::prove::{ProofTable, ProveConfig, Prover, RunOutcome, StopReason};
 
 /// With 1 MiB, the kaooa-6 draw (its closure search needs a larger set) stops
-/// out of memory under the prover of before issue 23 (plain initial numbers,
+/// out of memory under an earlier prover (plain initial numbers,
 /// no symmetry classes, no win-in-one test: with them the set is about ten
 /// times smaller and fits); with 16 MiB it is proven. Every charge is returned when the
 /// runs end (only the table's own bytes stay charged), and the peak never

@@ -1,6 +1,6 @@
 //! Tafl family: Caikabōraḍa (seed B), Tablut and Brandubh variants.
 //!
-//! One rules value ([`TaflRules`], every option of rules-spec §2.2) drives one
+//! One rules value ([`TaflRules`], every option of docs/rules.md §2.2) drives one
 //! generic engine on `u128` bitboards. Slides are found by scanning precomputed
 //! ray masks for the first blocker (`geometry`).
 //!

@@ -1,4 +1,4 @@
-//! Tafl rules as a value: every option of rules-spec §2.2 (T1–T18) plus the few
+//! Tafl rules as a value: every option of docs/rules.md §2.2 (T1–T18) plus the few
 //! extra switches needed to express the peers' rules exactly, the presets of §3.2,
 //! the rules string `preset[,key=value...]`, its canonical form and fingerprint.
 //!

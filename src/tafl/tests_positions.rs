@@ -1,4 +1,4 @@
-//! Hand-made positions for Caikabōraḍa's own rules (rules-spec §2.2, seed B)
+//! Hand-made positions for Caikabōraḍa's own rules (docs/rules.md §2.2, seed B)
 //! and for the rule options that tell the presets apart.
 
 use crate::game::Notation;

@@ -1,4 +1,4 @@
-//! A split tier on the compact encoding (issue 40): each part holds its range
+//! A split tier on the compact encoding: each part holds its range
 //! in the compact solver's counted bytes, two a slot
 //! ([`crate::retro::compact::ooc::Share`]), the children's records held
 //! sparse, and checkpoints at level boundaries that a rerun resumes from.

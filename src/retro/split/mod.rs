@@ -43,7 +43,7 @@
 //!
 //! # On the compact encoding
 //! By default ([`SplitOptions::compact`]) a tier is split on the compact
-//! solver's counted bytes instead (`compact.rs`, issue 40): two bytes a slot
+//! solver's counted bytes instead (`compact.rs`): two bytes a slot
 //! of the part's range, the children's records held sparse, update records of
 //! 8 bytes exchanged in rounds (a 256th of a part's share each), applied on
 //! receipt; the levels are the out-of-core passes' (`crate::retro::compact::ooc`),

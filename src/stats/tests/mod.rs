@@ -1,5 +1,5 @@
 //! The statistics checked on known inputs (moved from tests/it/stats_strength.rs):
-//! Issue 24: material outcomes (capture histograms, Mann-Whitney), the
+//! Material outcomes (capture histograms, Mann-Whitney), the
 //! rungs' measured strength (Bradley-Terry), the perfect engine, the exact
 //! value of the random openings, the calibration, and the guards against
 //! overclaiming verdicts.

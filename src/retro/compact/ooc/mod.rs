@@ -1,6 +1,6 @@
 //! Tiers larger than memory: the compact solver's counted kind (two bytes a
-//! slot) with the tier's bytes in parts on disk, one part in memory at a time
-//! (issue 40). The files are described in [`files`].
+//! slot) with the tier's bytes in parts on disk, one part in memory at a time.
+//! The files are described in [`files`].
 //!
 //! The algorithm is the compact solver's ([`super`]), pass by pass:
 //! 1. **Scan**, part after part: each part's slots scanned as the compact

@@ -1,4 +1,4 @@
-//! One process's share of a tier split across processes (issue 40): the
+//! One process's share of a tier split across processes: the
 //! compact solver's counted bytes (two a slot) of one index range, propagated
 //! level by level as the out-of-core passes propagate a part ([`super`]),
 //! with the update records for the other shares handed back in memory for
