@@ -108,19 +108,15 @@ pub fn quote(text: &str) -> String {
 /// `text` with its control characters escaped (`\u{1b}`, `\n`), so that echoed
 /// input cannot move the cursor, clear the screen or forge a line of output.
 fn visible(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_string();
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
-    text.chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect()
+    out
 }
 
 /// [`quote`] without the quotation marks: `text`, or its first [`QUOTE_CHARS`]

@@ -320,29 +320,27 @@ const LABEL_WORDS: &[(&str, &[&str])] = &[("citikiris", &["ranikiri"])];
 /// names. Another game's words (`tigers` for Mogol's leopards) are not among them.
 pub fn side_words<G: Game>(game: &G, side: usize) -> Vec<String> {
     let label = game.side_label(side);
-    let mut words = vec![label.to_string()];
+    let mut words: Vec<String> = Vec::new();
+    let mut add = |w: String| {
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    };
+    add(label.to_string());
     match label.strip_suffix('s') {
-        Some(one) => words.push(one.to_string()),
-        None if label != "prey" => words.push(format!("{label}s")),
+        Some(one) => add(one.to_string()),
+        None if label != "prey" => add(format!("{label}s")),
         None => {}
     }
-    words.push(game.side_name(side).to_string());
-    for (family, s, list) in GENERIC_SIDE_WORDS {
-        if *family == game.family() && *s == side {
-            words.extend(list.iter().map(|w| w.to_string()));
-        }
+    add(game.side_name(side).to_string());
+    let generic = GENERIC_SIDE_WORDS
+        .iter()
+        .filter(|(family, s, _)| *family == game.family() && *s == side)
+        .map(|w| w.2);
+    let own = LABEL_WORDS.iter().filter(|(l, _)| *l == label).map(|w| w.1);
+    for w in generic.chain(own).flatten() {
+        add(w.to_string());
     }
-    for (l, list) in LABEL_WORDS {
-        if *l == label {
-            words.extend(list.iter().map(|w| w.to_string()));
-        }
-    }
-    let mut seen = Vec::new();
-    words.retain(|w| {
-        let fresh = !seen.contains(w);
-        seen.push(w.clone());
-        fresh
-    });
     words
 }
 

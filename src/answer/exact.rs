@@ -211,7 +211,7 @@ fn win_line<G: FullGame, O: Oracle<G>>(
     let mut line = Vec::new();
     let mut p = pos.clone();
     let mut moves = Vec::new();
-    while (line.len() as u32) < max_plies.max(1) && game_open(prover.game, &p) {
+    while (line.len() as u32) < max_plies.max(1) && prover.game.outcome(&p).is_none() {
         let winner = prover.game.side_to_move(&p) == side;
         prover.game.legal_moves(&p, &mut moves);
         let mut pick: Option<(G::Move, u32)> = None;
@@ -234,10 +234,6 @@ fn win_line<G: FullGame, O: Oracle<G>>(
         p = prover.game.play(&p, m);
     }
     line
-}
-
-fn game_open<G: FullGame>(game: &G, p: &G::Pos) -> bool {
-    game.outcome(p).is_none()
 }
 
 /// The drawing move of a drawn `pos`: the child where the stored disproof of

@@ -310,24 +310,7 @@ pub fn tmpdir(name: &str) -> PathBuf {
 /// (the certificate and HTTP targets read it).
 pub fn kaooa_tables() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let g = huntsolve::hunt::from_spec("kaooa").unwrap();
-        let dir = tmpdir("kaooa-tables");
-        let opts = huntsolve::retro::SolveOptions {
-            threads: 1,
-            memory_limit: None,
-            ..Default::default()
-        };
-        huntsolve::retro::solve(
-            &g,
-            &huntsolve::retro::Scope::Whole,
-            &dir,
-            &opts,
-            &huntsolve::NoProgress,
-        )
-        .unwrap();
-        dir
-    })
+    DIR.get_or_init(|| crate::common::retro::solved_whole("kaooa", "fuzz-kaooa-tables").1)
 }
 
 /// Positions of `game` from seeded random playouts (terminal ones included).

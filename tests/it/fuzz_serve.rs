@@ -9,7 +9,8 @@
 //! for more than 50 ms of search is not sent.
 
 use super::{case, corpus_lines, iters, kaooa_tables, Mutator};
-use huntsolve::serve::{Config, Explorer, StopHandle};
+use crate::serve::run_in_background;
+use huntsolve::serve::{Config, Explorer};
 use serde_json::Value as Json;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -58,21 +59,6 @@ const DICT: &[&str] = &[
     "h",
     "p",
 ];
-
-struct Running {
-    addr: SocketAddr,
-    stop: StopHandle,
-    thread: Option<std::thread::JoinHandle<huntsolve::Result<()>>>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.stop.stop();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
 
 /// `bytes` with every byte a request-target cannot hold (outside visible
 /// ASCII, or not allowed in a URI) percent-encoded; `%` itself left as it is.
@@ -183,12 +169,7 @@ fn fuzz_http_query_strings() {
     };
     let ex = Explorer::bind(&cfg).unwrap();
     let set = ex.table_sets()[0].0.clone();
-    let srv = Running {
-        addr: ex.addr(),
-        stop: ex.stop_handle(),
-        thread: Some(std::thread::spawn(move || ex.run())),
-    };
-    assert!(srv.addr.ip().is_loopback());
+    let srv = run_in_background(ex);
     let seeds: Vec<String> = corpus_lines("serve")
         .iter()
         .map(|l| l.replace("SET", &set))

@@ -325,15 +325,15 @@ fn an_unknown_value_without_tables_says_tables_would_answer() {
 #[test]
 fn exact_query_names_only_a_proven_move_best() {
     let pos = "H.....H..........P....P.P.P........../h0p0c20/h";
-    let (code, out, err) = run(&[
+    let args = [
         "query",
         "cows-leopards-mogol",
         pos,
         "--exact",
         "--time",
         "6",
-        "--json",
-    ]);
+    ];
+    let (code, out, err) = run(&[&args[..], &["--json"]].concat());
     assert_eq!(code, 0, "{err}");
     let a: Json = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(a["value"], "win", "{out}");
@@ -344,14 +344,7 @@ fn exact_query_names_only_a_proven_move_best() {
     // No other move is a win (the tables say they draw): none may claim it.
     assert!(moves[1..].iter().all(|m| m["value"] != "win"), "{out}");
     // The text names the time limit it ran under.
-    let (code, out, err) = run(&[
-        "query",
-        "cows-leopards-mogol",
-        pos,
-        "--exact",
-        "--time",
-        "6",
-    ]);
+    let (code, out, err) = run(&args);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("best     a3-a4\n"), "{out}");
     assert!(out.contains("time limit 6 s"), "{out}");

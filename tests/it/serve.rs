@@ -44,10 +44,23 @@ fn tables() -> &'static PathBuf {
     })
 }
 
-struct Running {
-    addr: SocketAddr,
+/// A server running on its own thread, stopped (and its result checked) when dropped.
+pub(super) struct Running {
+    pub(super) addr: SocketAddr,
     stop: StopHandle,
     thread: Option<std::thread::JoinHandle<huntsolve::Result<()>>>,
+}
+
+/// Runs `ex` on a thread of its own.
+pub(super) fn run_in_background(ex: Explorer) -> Running {
+    let addr = ex.addr();
+    assert!(addr.ip().is_loopback());
+    let stop = ex.stop_handle();
+    Running {
+        addr,
+        stop,
+        thread: Some(std::thread::spawn(move || ex.run())),
+    }
 }
 
 impl Drop for Running {
@@ -71,15 +84,7 @@ fn start_with(dirs: Vec<PathBuf>, workers: usize) -> Running {
         search_time: Duration::from_millis(300),
         ..Config::default()
     };
-    let ex = Explorer::bind(&cfg).unwrap();
-    let addr = ex.addr();
-    assert!(addr.ip().is_loopback());
-    let stop = ex.stop_handle();
-    Running {
-        addr,
-        stop,
-        thread: Some(std::thread::spawn(move || ex.run())),
-    }
+    run_in_background(Explorer::bind(&cfg).unwrap())
 }
 
 /// A plain HTTP/1.1 request; (status, headers, body).
