@@ -3,7 +3,7 @@
 //! Tablut and Brandubh. Throughput is in plies, so criterion prints plies/s for
 //! both engines and the ratio can be read off one report.
 //!
-//! `cargo bench --bench tafl`
+//! `cargo bench -p huntsolve-benches --bench tafl`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hnefatafl::board::state::BoardState;

@@ -68,7 +68,7 @@ pub(crate) const END_MAGIC: [u8; 8] = *b"HSTEND\r\n";
 /// The format version this build writes and reads.
 pub(crate) const FORMAT_VERSION: u32 = 1;
 /// Default number of records per compressed block (8 KiB decoded). Measured with
-/// `cargo bench --bench table` on a loaded 2-core machine, 4 Mi synthetic records:
+/// `cargo bench -p huntsolve-benches --bench table` on a loaded 2-core machine, 4 Mi synthetic records:
 /// a cold probe costs 24.5 µs with blocks of 4 Ki records, 75 µs with 16 Ki and
 /// 177 µs with 64 Ki, while the files differ by under 10 % (0.096, 0.099 and
 /// 0.105 bytes per record); the block index costs 16 bytes per block.

@@ -73,14 +73,14 @@ fn tier_by_tier_from_disk_equals_solve() {
 #[cfg(not(feature = "mpi"))]
 #[test]
 fn mpi_flag_without_the_feature_is_refused_clearly() {
-    let (code, _out, err) = crate::common::table::run(&["solve", "kaooa", "--mpi"]);
+    let (code, _out, err) = crate::common::run(&["solve", "kaooa", "--mpi"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--features mpi"), "{err}");
 }
 
 #[test]
 fn split_tiers_without_mpi_is_refused_clearly() {
-    let (code, _out, err) = crate::common::table::run(&["solve", "kaooa", "--split-tiers"]);
+    let (code, _out, err) = crate::common::run(&["solve", "kaooa", "--split-tiers"]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("--split-tiers") && err.contains("--mpi"),

@@ -2,7 +2,7 @@
 //! line says so, the tables and their census equal an in-memory solve, the
 //! out-of-core files are gone; `--compact never` still refuses.
 
-use crate::common::table::run;
+use crate::common::run;
 
 const RULES: &str = "cows-leopards-mogol,hunter_win=captures>=23";
 

@@ -655,7 +655,7 @@ fn prover_agrees_with_tables_on_many_random_positions() {
 /// file), `prove --json`, and `query --exact` answered by the prover.
 #[test]
 fn prove_and_check_proof_commands() {
-    use crate::common::table::run;
+    use crate::common::run;
     let dir = std::env::temp_dir().join(format!("huntsolve-prove-cli-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -723,7 +723,7 @@ fn prove_and_check_proof_commands() {
 /// issue 23).
 #[test]
 fn bench_prove_json_has_the_suite_and_its_signature() {
-    use crate::common::table::run;
+    use crate::common::run;
     let (code, out, err) = run(&[
         "bench",
         "--prove",

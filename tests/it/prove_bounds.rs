@@ -93,7 +93,7 @@ fn bounds_equal_exact_solves_on_the_25_point_board() {
 
 #[test]
 fn bounds_command_saves_checkable_certificates_and_refuses_tafl() {
-    use crate::common::table::run;
+    use crate::common::run;
     let dir = std::env::temp_dir().join(format!("huntsolve-bounds-cli-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.display().to_string();

@@ -184,7 +184,7 @@ fn a_resumed_frontier_run_equals_an_uninterrupted_one() {
 
 #[test]
 fn a_damaged_state_file_is_refused() {
-    use crate::common::table::run;
+    use crate::common::run;
     let dir = temp("damaged");
     let d = dir.display().to_string();
     let (code, _, err) = run(&["frontier", "kaooa", "--depth", "3", "--out", &d]);
@@ -210,7 +210,7 @@ fn a_damaged_state_file_is_refused() {
 
 #[test]
 fn frontier_command_writes_a_checkable_certificate_and_refuses_tafl() {
-    use crate::common::table::run;
+    use crate::common::run;
     let dir = temp("cli");
     let d = dir.display().to_string();
     let (code, out, err) = run(&[

@@ -7,7 +7,7 @@
 /// prover of before issue 23, see `src/prove/tests_memory.rs`).
 #[test]
 fn prove_command_reports_out_of_memory_budget() {
-    use crate::common::table::run;
+    use crate::common::run;
     const OLD: [&str; 4] = ["--init", "plain", "--no-symmetry", "--no-quick-check"];
     let args =
         |a: &[&'static str]| -> Vec<&'static str> { a.iter().chain(&OLD).copied().collect() };

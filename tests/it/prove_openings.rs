@@ -107,7 +107,7 @@ fn proven_opening_values_equal_the_tables() {
 /// figures to the CSV and JSON files; `--tables` answers from the tables.
 #[test]
 fn openings_prove_command_writes_sources() {
-    use crate::common::table::run;
+    use crate::common::run;
     let (_, tables) = solved("kaooa", "cli");
     let out = std::env::temp_dir().join(format!(
         "huntsolve-prove-openings-out-{}",

@@ -2,7 +2,7 @@
 //! retrograde solver's distances, its certificates against the checker, and
 //! certificates whose bound was altered, which the checker must refuse.
 
-use crate::common::table::run;
+use crate::common::run;
 use huntsolve::game::{Game, Notation, Oracle, Value};
 use huntsolve::hunt::{from_spec, HuntGame};
 use huntsolve::prove::RunOutcome;

@@ -3,7 +3,7 @@
 //! those names as input beside `hunter`/`prey`, and keeps the machine words
 //! (certificates, JSON, table fingerprints) unchanged.
 
-use super::common::table::run;
+use super::common::run;
 use huntsolve::game::Game;
 use huntsolve::{with_game, AnyGame};
 

@@ -2,7 +2,8 @@
 //! totals and match a direct count over unranked positions (tic-tac-toe tables,
 //! kaooa-6 and a brandubh endgame solved here); bad input is a clean error.
 
-use crate::common::table::{run, solved_dir, write_tier, TierTtt};
+use crate::common::run;
+use crate::common::table::{solved_dir, write_tier, TierTtt};
 use huntsolve::game::{Game, Value};
 use huntsolve::retro::{load_records, solve};
 use huntsolve::retro::{Scope, SolveOptions, TierGame};

@@ -1,6 +1,6 @@
 //! The table commands on bad input: clear errors and exit status 2, never a panic.
 
-use crate::common::table::run;
+use crate::common::run;
 
 fn tmpdir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("huntsolve-cli-{name}-{}", std::process::id()));

@@ -1,7 +1,7 @@
 //! `verify --search`: tables against exact search without them on random
 //! positions. Correct tables agree; tables with altered distances are caught.
 
-use crate::common::table::run;
+use crate::common::run;
 use huntsolve::answer::crosscheck_dir;
 use huntsolve::table::{table_path, write_table, Table};
 use huntsolve::NoProgress;

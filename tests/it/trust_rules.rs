@@ -2,7 +2,7 @@
 //! check-proof, the exact referee) refuse rules whose repetition rule is not
 //! `draw`, since they all count a cycle as a draw; the rule is a typed value.
 
-use super::common::table::run;
+use super::common::run;
 use huntsolve::game::{Game, NoOracle, Repetition};
 use huntsolve::hunt::from_spec;
 use huntsolve::prove::check;

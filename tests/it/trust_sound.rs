@@ -167,7 +167,7 @@ fn check_proof_cli(dir: &Path, name: &str, cert: &Certificate, args: &[&str]) ->
     cert.write(&file).unwrap();
     let mut a = vec!["check-proof", file.to_str().unwrap()];
     a.extend_from_slice(args);
-    let (code, out, err) = crate::common::table::run(&a);
+    let (code, out, err) = crate::common::run(&a);
     (code, format!("{out}{err}"))
 }
 
@@ -392,7 +392,7 @@ fn table_leaves_with_a_wrong_value_or_distance_are_refused() {
     bytes[k] ^= 0x04;
     std::fs::write(&file, bytes).unwrap();
     let (code, _, err) =
-        crate::common::table::run(&["check-proof", file.to_str().unwrap(), "--tables", p]);
+        crate::common::run(&["check-proof", file.to_str().unwrap(), "--tables", p]);
     assert_eq!(code, 2, "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -462,7 +462,7 @@ fn table_leaves_read_in_table_order_are_checked_at_their_own_node() {
 /// file's sha256.
 #[test]
 fn certificates_differing_only_in_the_header_get_different_names() {
-    use crate::common::table::run;
+    use crate::common::run;
     use sha2::Digest;
     let d = tmpdir("names");
     let file = d.join("k.proof");

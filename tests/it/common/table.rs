@@ -250,16 +250,3 @@ pub fn write_tier(dir: &Path, tier: u8, recs: &[u16]) {
     )
     .unwrap();
 }
-
-/// Runs the `huntsolve` binary: (exit code, stdout, stderr).
-pub fn run(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_huntsolve"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
