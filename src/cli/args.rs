@@ -263,3 +263,20 @@ pub(crate) struct MaybeTables {
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
 }
+
+/// The position a command starts from: `position` (default: the start), then
+/// the space-separated `moves` played from it.
+pub(super) fn position_after<G: huntsolve::game::FullGame>(
+    g: &G,
+    position: Option<&str>,
+    moves: Option<&str>,
+) -> huntsolve::Result<G::Pos> {
+    let pos = match position {
+        Some(t) => g.parse_position(t)?,
+        None => g.start(),
+    };
+    match moves {
+        Some(line) => huntsolve::game::play_line(g, &pos, line),
+        None => Ok(pos),
+    }
+}

@@ -2,8 +2,8 @@
 //! one leaf at any depth). The leaf count is always the last line of output.
 
 use super::out;
+use huntsolve::game::perft;
 use huntsolve::game::FullGame;
-use huntsolve::game::{perft, play_line};
 use huntsolve::{with_game, AnyGame, Result};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -34,13 +34,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
 }
 
 fn run_game<G: FullGame>(g: &G, args: &Args) -> Result<()> {
-    let mut pos = match &args.position {
-        Some(t) => g.parse_position(t)?,
-        None => g.start(),
-    };
-    if let Some(line) = &args.moves {
-        pos = play_line(g, &pos, line)?;
-    }
+    let pos = super::args::position_after(g, args.position.as_deref(), args.moves.as_deref())?;
     let started = Instant::now();
     let mut moves = Vec::new();
     if args.depth > 0 && g.outcome(&pos).is_none() {

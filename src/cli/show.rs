@@ -3,7 +3,7 @@
 
 use super::out;
 use huntsolve::game::FullGame;
-use huntsolve::game::{play_line, Value};
+use huntsolve::game::Value;
 use huntsolve::{with_game, AnyGame, Result};
 
 /// The position text, for `show --help` (docs/positions.md says the same;
@@ -50,13 +50,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
 }
 
 fn run_game<G: FullGame>(g: &G, args: &Args) -> Result<()> {
-    let mut pos = match &args.position {
-        Some(t) => g.parse_position(t)?,
-        None => g.start(),
-    };
-    if let Some(line) = &args.moves {
-        pos = play_line(g, &pos, line)?;
-    }
+    let pos = super::args::position_after(g, args.position.as_deref(), args.moves.as_deref())?;
     let side = g.side_to_move(&pos);
     let mut text = format!("rules    {}\n", g.rules_string());
     text.push_str(&g.diagram(&pos));

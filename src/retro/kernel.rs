@@ -1,17 +1,103 @@
-//! The retrograde kernel every solver method shares: the edges a decided
-//! class removes from each predecessor's counter (the orbit formula), and the
-//! final-records pass (an in-tier slot left undecided is a draw). The methods
+//! The retrograde kernel every solver method shares: a slot's scan result from
+//! its exits (moves into solved child tiers), the edges a decided class removes
+//! from each predecessor's counter (the orbit formula), and the final-records
+//! pass (an in-tier slot left undecided is a draw). The methods
 //! (the full solver, the compact solver, out of core, the split across
 //! processes, the reference) differ in how they store slots and move updates,
 //! not in this arithmetic.
 
-use crate::tier::{TierGame, REC_DRAW, REC_NONE};
+use crate::error::{Error, Result};
+use crate::game::Value;
+use crate::tier::{encode, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU16;
 
 /// An aux word's flag: the slot holds an in-tier position (not over, not an
 /// index hole), so one still undecided at the end is a draw.
 pub(super) const AUX_INNER: u16 = 1 << 15;
+/// An aux word's flag: some exit leads to a draw or a win, so the position
+/// never loses.
+pub(super) const AUX_ESCAPE: u16 = 1 << 14;
+/// An aux word's bits: the worst forced loss distance through an exit (0: no exit).
+pub(super) const AUX_LOSS: u16 = (1 << 14) - 1;
+
+/// `d` when a record and an aux word can hold it, an error otherwise.
+pub(super) fn check_distance(d: u32) -> Result<u32> {
+    if d > MAX_DISTANCE || d > AUX_LOSS as u32 {
+        return Err(Error::Internal(format!(
+            "distance {d} exceeds the record encoding's limit"
+        )));
+    }
+    Ok(d)
+}
+
+/// What the scan found for one slot (of the methods that keep an aux word).
+pub(super) enum Scanned {
+    /// Final record.
+    Final(u16),
+    /// In-tier node: counter, aux bits, and a pending exit win distance.
+    Inner(u16, u16, Option<u32>),
+}
+
+/// A position's exits so far: the quickest win, whether a draw is reachable,
+/// the slowest loss (distances in plies from the position).
+#[derive(Default)]
+pub(super) struct Exits {
+    win: Option<u32>,
+    draw: bool,
+    loss: u32,
+}
+
+impl Exits {
+    /// One more exit to a child of value `v` at distance `d` (for the child's
+    /// side to move).
+    pub(super) fn add(&mut self, v: Value, d: u32) {
+        match v {
+            Value::Loss => self.win = Some(self.win.map_or(d + 1, |w| w.min(d + 1))),
+            Value::Draw => self.draw = true,
+            Value::Win => self.loss = self.loss.max(d + 1),
+        }
+    }
+
+    /// The slot's scan result with `inner` moves inside its tier: final when it
+    /// has none (an error when it has no move at all but `pos` is not over).
+    pub(super) fn scanned<G: TierGame>(
+        self,
+        game: &G,
+        pos: &G::Pos,
+        inner: u32,
+    ) -> Result<Scanned> {
+        let Exits { win, draw, loss } = self;
+        if inner == 0 {
+            return Ok(Scanned::Final(if let Some(w) = win {
+                encode(Value::Win, check_distance(w)?)
+            } else if draw {
+                REC_DRAW
+            } else if loss > 0 {
+                encode(Value::Loss, check_distance(loss)?)
+            } else {
+                return Err(Error::Internal(format!(
+                    "position {} has no legal move but is not terminal",
+                    game.format_position(pos)
+                )));
+            }));
+        }
+        let inner = u16::try_from(inner).map_err(|_| {
+            Error::Internal(format!(
+                "position {} has more than 65535 in-tier moves",
+                game.format_position(pos)
+            ))
+        })?;
+        let mut aux = AUX_INNER | check_distance(loss)? as u16;
+        if win.is_some() || draw {
+            aux |= AUX_ESCAPE;
+        }
+        if let Some(w) = win {
+            check_distance(w)?;
+        }
+        Ok(Scanned::Inner(inner, aux, win))
+    }
+}
 
 /// The final-records pass of the solvers that keep a record and an aux word a
 /// slot (the reference, a part of a split tier): the records, an in-tier slot

@@ -13,12 +13,14 @@
 //! decrement predecessors' counters); what is left is a draw. State lives in
 //! three arrays (record, counter, flags: 6 bytes a slot).
 
-use super::kernel::{class_edges, final_records, AUX_INNER};
+use super::kernel::{
+    check_distance, class_edges, final_records, Exits, Scanned, AUX_ESCAPE, AUX_LOSS,
+};
 use super::solver::{ChildValues, TierResult, TierStats};
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
-use crate::tier::{decode, encode, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
+use crate::tier::{decode, encode, TierGame, REC_DRAW, REC_NONE};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU16, Ordering};
@@ -30,12 +32,6 @@ const SMALL_TIER: usize = 1 << 14;
 /// Minimum number of slots per rayon job in large tiers.
 const MIN_JOB: usize = 1 << 10;
 
-/// `aux` bit: the slot holds a position with at least one in-tier move.
-/// `aux` bit: some exit leads to a draw or a win, so the position never loses.
-const AUX_ESCAPE: u16 = 1 << 14;
-/// `aux` bits: worst forced loss distance through an exit (0: no exit).
-const AUX_LOSS: u16 = (1 << 14) - 1;
-
 /// Shared state of one tier during solving.
 struct Work<'a, G: TierGame> {
     game: &'a G,
@@ -45,41 +41,22 @@ struct Work<'a, G: TierGame> {
     aux: Vec<u16>,
 }
 
-/// What the scan found for one slot.
-enum Scanned {
-    /// Final record; pushed to the frontier at this distance unless a draw.
-    Final(u16),
-    /// In-tier node: counter, aux bits, and a pending exit win distance.
-    Inner(u16, u16, Option<u32>),
-    /// Empty slot.
-    Empty,
-}
-
-fn check_distance(d: u32) -> Result<u32> {
-    if d > MAX_DISTANCE || d > AUX_LOSS as u32 {
-        return Err(Error::Internal(format!(
-            "distance {d} exceeds the record encoding's limit"
-        )));
-    }
-    Ok(d)
-}
-
 impl<G: TierGame> Work<'_, G> {
     fn scan_slot(
         &self,
         index: u64,
         children: &ChildValues<G::Tier>,
         moves: &mut Vec<G::Move>,
-    ) -> Result<Scanned> {
+    ) -> Result<Option<Scanned>> {
         let game = self.game;
         let Some(pos) = game.unrank(self.tier, index) else {
-            return Ok(Scanned::Empty);
+            return Ok(None);
         };
         if let Some(v) = game.outcome(&pos) {
-            return Ok(Scanned::Final(encode(v, 0)));
+            return Ok(Some(Scanned::Final(encode(v, 0))));
         }
         game.legal_moves(&pos, moves);
-        let (mut inner, mut win, mut draw, mut loss) = (0u32, None::<u32>, false, 0u32);
+        let (mut inner, mut exits) = (0u32, Exits::default());
         for &m in moves.iter() {
             let child = game.play(&pos, m);
             let ct = game.tier_of(&child);
@@ -101,40 +78,9 @@ impl<G: TierGame> Work<'_, G> {
             } else {
                 children.probe(game, ct, &child)?
             };
-            match value {
-                (Value::Loss, d) => win = Some(win.map_or(d + 1, |w| w.min(d + 1))),
-                (Value::Draw, _) => draw = true,
-                (Value::Win, d) => loss = loss.max(d + 1),
-            }
+            exits.add(value.0, value.1);
         }
-        if inner == 0 {
-            return Ok(Scanned::Final(if let Some(w) = win {
-                encode(Value::Win, check_distance(w)?)
-            } else if draw {
-                REC_DRAW
-            } else if loss > 0 {
-                encode(Value::Loss, check_distance(loss)?)
-            } else {
-                return Err(Error::Internal(format!(
-                    "position {} has no legal move but is not terminal",
-                    game.format_position(&pos)
-                )));
-            }));
-        }
-        let inner = u16::try_from(inner).map_err(|_| {
-            Error::Internal(format!(
-                "position {} has more than 65535 in-tier moves",
-                game.format_position(&pos)
-            ))
-        })?;
-        let mut aux = AUX_INNER | check_distance(loss)? as u16;
-        if win.is_some() || draw {
-            aux |= AUX_ESCAPE;
-        }
-        if let Some(w) = win {
-            check_distance(w)?;
-        }
-        Ok(Scanned::Inner(inner, aux, win))
+        exits.scanned(game, &pos, inner).map(Some)
     }
 }
 
@@ -219,14 +165,14 @@ impl<G: TierGame> Work<'_, G> {
                 for (k, a) in aux_chunk.iter_mut().enumerate() {
                     let i = base + k;
                     match work.scan_slot(i as u64, children, &mut moves)? {
-                        Scanned::Empty => {}
-                        Scanned::Final(r) => {
+                        None => {}
+                        Some(Scanned::Final(r)) => {
                             work.rec[i].store(r, Ordering::Relaxed);
                             if r != REC_DRAW {
                                 out.push((decode(r).map_or(0, |x| x.1), i as u32));
                             }
                         }
-                        Scanned::Inner(c, bits, win) => {
+                        Some(Scanned::Inner(c, bits, win)) => {
                             work.cnt[i].store(c, Ordering::Relaxed);
                             *a = bits;
                             if let Some(w) = win {

@@ -51,6 +51,17 @@ fn every_level(path: &Path, stop: Option<u32>) -> Checkpointing {
     }
 }
 
+/// The compact solver of `t` with checkpoints as `ckpt` says.
+fn checkpointed<G: Solvable>(
+    game: &G,
+    t: G::Tier,
+    children: &ChildValues<G::Tier>,
+    kind: CompactKind,
+    ckpt: &Checkpointing,
+) -> crate::error::Result<super::CompactTier> {
+    solve_tier_compact_checkpointed(game, t, children, kind, &NoProgress, Some(ckpt))
+}
+
 fn mogol() -> crate::hunt::HuntGame {
     crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap()
 }
@@ -66,25 +77,10 @@ fn stop_and_resume<G: Solvable>(
     kind: CompactKind,
 ) {
     let _ = std::fs::remove_file(path);
-    let first = solve_tier_compact_checkpointed(
-        game,
-        t,
-        children,
-        kind,
-        &NoProgress,
-        Some(&every_level(path, Some(k))),
-    );
+    let first = checkpointed(game, t, children, kind, &every_level(path, Some(k)));
     assert!(matches!(first, Err(Error::Interrupted)), "k={k}");
     assert!(path.exists(), "k={k}: no checkpoint written");
-    let second = solve_tier_compact_checkpointed(
-        game,
-        t,
-        children,
-        kind,
-        &NoProgress,
-        Some(&every_level(path, None)),
-    )
-    .unwrap();
+    let second = checkpointed(game, t, children, kind, &every_level(path, None)).unwrap();
     assert_eq!(second.checkpoint.resumed_at, Some(k), "k={k}");
     assert_eq!(second.checkpoint.ignored, None, "k={k}");
     let got = second.all_records();
@@ -119,24 +115,9 @@ fn resumed_compact_tiers_equal_an_uninterrupted_solve() {
         (CompactKind::Plain, CompactKind::Counted),
     ] {
         let _ = std::fs::remove_file(&path);
-        let stopped = solve_tier_compact_checkpointed(
-            &g,
-            t,
-            &children,
-            first,
-            &NoProgress,
-            Some(&every_level(&path, Some(2))),
-        );
+        let stopped = checkpointed(&g, t, &children, first, &every_level(&path, Some(2)));
         assert!(matches!(stopped, Err(Error::Interrupted)));
-        let res = solve_tier_compact_checkpointed(
-            &g,
-            t,
-            &children,
-            then,
-            &NoProgress,
-            Some(&every_level(&path, None)),
-        )
-        .unwrap();
+        let res = checkpointed(&g, t, &children, then, &every_level(&path, None)).unwrap();
         assert_eq!(
             res.checkpoint.resumed_at,
             Some(2),
@@ -150,25 +131,18 @@ fn resumed_compact_tiers_equal_an_uninterrupted_solve() {
     // Inside the scan: after its first pass, and half-way.
     for slots in [1, g.tier_size(t) / 2] {
         let _ = std::fs::remove_file(&path);
-        let first = solve_tier_compact_checkpointed(
-            &g,
-            t,
-            &children,
-            CompactKind::Counted,
-            &NoProgress,
-            Some(&Checkpointing {
-                stop_after_slots: Some(slots),
-                ..every_level(&path, None)
-            }),
-        );
+        let stop = Checkpointing {
+            stop_after_slots: Some(slots),
+            ..every_level(&path, None)
+        };
+        let first = checkpointed(&g, t, &children, CompactKind::Counted, &stop);
         assert!(matches!(first, Err(Error::Interrupted)), "slots={slots}");
-        let second = solve_tier_compact_checkpointed(
+        let second = checkpointed(
             &g,
             t,
             &children,
             CompactKind::Counted,
-            &NoProgress,
-            Some(&every_level(&path, None)),
+            &every_level(&path, None),
         )
         .unwrap();
         assert_eq!(second.checkpoint.resumed_at, Some(0), "slots={slots}");
@@ -210,13 +184,12 @@ fn damaged_compact_checkpoints_are_ignored_and_foreign_ones_refused() {
     let (t, children, want) = tier_of(&g, &Scope::MaxPrey(3), "h0p0c21");
     let dir = temp_dir("damaged");
     let path = dir.join("h0p0c21.compact.ckpt");
-    let stopped = solve_tier_compact_checkpointed(
+    let stopped = checkpointed(
         &g,
         t,
         &children,
         CompactKind::Counted,
-        &NoProgress,
-        Some(&every_level(&path, Some(2))),
+        &every_level(&path, Some(2)),
     );
     assert!(matches!(stopped, Err(Error::Interrupted)));
     let good = std::fs::read(&path).unwrap();
@@ -246,13 +219,12 @@ fn damaged_compact_checkpoints_are_ignored_and_foreign_ones_refused() {
     cases.push(("appended", longer));
     for (what, bytes) in cases {
         std::fs::write(&path, bytes).unwrap();
-        let res = solve_tier_compact_checkpointed(
+        let res = checkpointed(
             &g,
             t,
             &children,
             CompactKind::Counted,
-            &NoProgress,
-            Some(&every_level(&path, None)),
+            &every_level(&path, None),
         )
         .unwrap();
         assert_eq!(res.checkpoint.resumed_at, None, "{what}");
@@ -272,13 +244,12 @@ fn damaged_compact_checkpoints_are_ignored_and_foreign_ones_refused() {
         Some(&every_level(&full, Some(1))),
     );
     std::fs::copy(&full, &path).unwrap();
-    let res = solve_tier_compact_checkpointed(
+    let res = checkpointed(
         &g,
         t,
         &children,
         CompactKind::Counted,
-        &NoProgress,
-        Some(&every_level(&path, None)),
+        &every_level(&path, None),
     )
     .unwrap();
     assert!(res.checkpoint.ignored.unwrap_or_default().contains("magic"));
@@ -287,13 +258,12 @@ fn damaged_compact_checkpoints_are_ignored_and_foreign_ones_refused() {
     std::fs::write(&path, &good).unwrap();
     let other = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=22").unwrap();
     let (ot, ochildren, _) = tier_of(&other, &Scope::MaxPrey(3), "h0p0c21");
-    match solve_tier_compact_checkpointed(
+    match checkpointed(
         &other,
         ot,
         &ochildren,
         CompactKind::Counted,
-        &NoProgress,
-        Some(&every_level(&path, None)),
+        &every_level(&path, None),
     ) {
         Err(Error::Table { fault, .. }) => assert_eq!(fault, TableFault::WrongRules),
         res => panic!(
@@ -311,13 +281,12 @@ fn the_driver_resumes_a_compact_tier_and_removes_its_checkpoint() {
     let (t, children, want) = tier_of(&g, &scope, "h0p0c21");
     let dir = temp_dir("driver");
     let path = compact_checkpoint_path(&dir, "h0p0c21");
-    let stopped = solve_tier_compact_checkpointed(
+    let stopped = checkpointed(
         &g,
         t,
         &children,
         CompactKind::Counted,
-        &NoProgress,
-        Some(&every_level(&path, Some(2))),
+        &every_level(&path, Some(2)),
     );
     assert!(matches!(stopped, Err(Error::Interrupted)));
     let opts = SolveOptions {

@@ -93,7 +93,8 @@ pub(super) use words::{ScanLevels, Slot, Words};
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::Progress;
-use crate::tier::{decode, Outcomes, TierGame, MAX_DISTANCE, REC_NONE};
+use crate::retro::kernel::check_distance;
+use crate::tier::{decode, Outcomes, TierGame, REC_NONE};
 use checkpoint::Identity;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -356,15 +357,6 @@ pub enum Absorb {
     Hint,
     /// Ignore the hint: every decided slot is propagated (the previous solver's order).
     Never,
-}
-
-fn check_distance(d: u32) -> Result<u32> {
-    if d > MAX_DISTANCE || d > DIST {
-        return Err(Error::Internal(format!(
-            "distance {d} exceeds the record encoding's limit"
-        )));
-    }
-    Ok(d)
 }
 
 /// Children of one level handled together by a propagation job: their

@@ -100,12 +100,8 @@ pub(crate) const SPLIT_STATE_BYTES_PER_SLOT: u64 = 6;
 /// entry; not every slot is listed at once) on top of the state.
 pub(crate) const SPLIT_FRONTIER_BYTES_PER_SLOT: u64 = 2;
 
-// `aux` bit: the slot holds a position with at least one in-tier move.
-use super::kernel::AUX_INNER;
-/// `aux` bit: some exit leads to a draw or a win, so the position never loses.
-const AUX_ESCAPE: u16 = 1 << 14;
-/// `aux` bits: worst forced loss distance through an exit (0: no exit).
-const AUX_LOSS: u16 = (1 << 14) - 1;
+// `aux` bits: an escaping exit, the slowest loss through an exit.
+use super::kernel::{AUX_ESCAPE, AUX_LOSS};
 
 /// Slots per scanning job.
 const CHUNK: usize = 1 << 12;

@@ -1,36 +1,21 @@
 //! One part's solve of one tier: its scan, its levels and the exchanges of each phase.
 
 use super::{
-    u32_at, Net, PartResult, Partition, SplitOptions, Traffic, Transport, AUX_ESCAPE, AUX_INNER,
-    AUX_LOSS, CHUNK, SCAN_WINDOW,
+    u32_at, Net, PartResult, Partition, SplitOptions, Traffic, Transport, AUX_ESCAPE, AUX_LOSS,
+    CHUNK, SCAN_WINDOW,
 };
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
-use crate::retro::kernel::{class_edges, final_records as kernel_final_records};
+use crate::retro::kernel::{
+    check_distance, class_edges, final_records as kernel_final_records, Exits, Scanned,
+};
 use crate::retro::solver::{terminal_outcome, ChildValues, TierStats};
-use crate::tier::{decode, encode, Outcomes, TierGame, MAX_DISTANCE, REC_DRAW, REC_NONE};
+use crate::tier::{decode, encode, Outcomes, TierGame, REC_DRAW, REC_NONE};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::time::Instant;
-
-fn check_distance(d: u32) -> Result<u32> {
-    if d > MAX_DISTANCE || d > AUX_LOSS as u32 {
-        return Err(Error::Internal(format!(
-            "distance {d} exceeds the record encoding's limit"
-        )));
-    }
-    Ok(d)
-}
-
-/// What the scan found for one slot.
-enum Scanned {
-    /// Final record.
-    Final(u16),
-    /// In-tier node: counter, aux bits, and a pending exit win distance.
-    Inner(u16, u16, Option<u32>),
-}
 
 /// Buffers of one scanning job.
 struct Scratch<G: TierGame> {
@@ -53,7 +38,7 @@ fn scan_slot<G: TierGame>(
         game.legal_moves(pos, &mut s.moves);
     }
     let mut inner = counted.unwrap_or(0);
-    let (mut win, mut draw, mut loss) = (None::<u32>, false, 0u32);
+    let mut exits = Exits::default();
     game.child_indices(tier, pos, &s.moves, false, &mut s.indices);
     for (&(ct, r), &m) in s.indices.iter().zip(s.moves.iter()) {
         if ct == tier {
@@ -77,40 +62,9 @@ fn scan_slot<G: TierGame>(
                 game.format_position(pos)
             )));
         };
-        match v {
-            Value::Loss => win = Some(win.map_or(d + 1, |w| w.min(d + 1))),
-            Value::Draw => draw = true,
-            Value::Win => loss = loss.max(d + 1),
-        }
+        exits.add(v, d);
     }
-    if inner == 0 {
-        return Ok(Scanned::Final(if let Some(w) = win {
-            encode(Value::Win, check_distance(w)?)
-        } else if draw {
-            REC_DRAW
-        } else if loss > 0 {
-            encode(Value::Loss, check_distance(loss)?)
-        } else {
-            return Err(Error::Internal(format!(
-                "position {} has no legal move but is not terminal",
-                game.format_position(pos)
-            )));
-        }));
-    }
-    let inner = u16::try_from(inner).map_err(|_| {
-        Error::Internal(format!(
-            "position {} has more than 65535 in-tier moves",
-            game.format_position(pos)
-        ))
-    })?;
-    let mut aux = AUX_INNER | check_distance(loss)? as u16;
-    if win.is_some() || draw {
-        aux |= AUX_ESCAPE;
-    }
-    if let Some(w) = win {
-        check_distance(w)?;
-    }
-    Ok(Scanned::Inner(inner, aux, win))
+    exits.scanned(game, pos, inner)
 }
 
 /// Buffers of one propagation job.
@@ -608,7 +562,7 @@ mod tests {
             lo: 0,
             rec: (0..4).map(|_| AtomicU16::new(REC_NONE)).collect(),
             cnt: [2u16, 1, 3, 1].into_iter().map(AtomicU16::new).collect(),
-            aux: vec![AUX_INNER; 4],
+            aux: vec![crate::retro::kernel::AUX_INNER; 4],
             miscount: AtomicU64::new(NO_MISCOUNT),
         };
         assert_eq!(st.decrement(0, 1, 5), None);
