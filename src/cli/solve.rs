@@ -178,8 +178,14 @@ fn run_single(rules: &str, args: &Args, solver: &JobSolver) -> Result<()> {
         return Ok(());
     };
     let s = &report.summary;
+    let peak = peak_memory();
     if args.json.json {
-        let text = serde_json::to_string_pretty(s)
+        let mut v = serde_json::to_value(s)
+            .map_err(|e| Error::Internal(format!("encoding summary: {e}")))?;
+        if let (Some(o), Some(p)) = (v.as_object_mut(), peak) {
+            o.insert("peak_memory_bytes".into(), p.into());
+        }
+        let text = serde_json::to_string_pretty(&v)
             .map_err(|e| Error::Internal(format!("encoding summary: {e}")))?;
         return println(&text);
     }
@@ -218,6 +224,9 @@ fn run_single(rules: &str, args: &Args, solver: &JobSolver) -> Result<()> {
         ));
     }
     text.push('\n');
+    if let Some(p) = peak {
+        text.push_str(&memory_line(p, args.memory.as_deref().and(limit)));
+    }
     match &s.start {
         Some(v) => {
             let words = huntsolve::with_game!(&game, g => v.text(g));
@@ -227,6 +236,31 @@ fn run_single(rules: &str, args: &Args, solver: &JobSolver) -> Result<()> {
     }
     text.push_str(&format!("tables and summary.json in {}", out.display()));
     println(&text)
+}
+
+/// The process's peak resident memory (Linux: `VmHWM` of /proc/self/status).
+fn peak_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The summary's memory line: the peak, and when a `--memory` limit was given
+/// and the peak passed it, says so. The plan counts the solvers' arrays (records,
+/// counters, parts, child records); the process, the tables' block caches, the
+/// table writer's buffers and each thread's allocations come on top
+/// (results/out-of-core.md measures them).
+fn memory_line(peak: u64, limit: Option<u64>) -> String {
+    match limit {
+        Some(l) if peak > l => format!(
+            "memory: peak {}, over the --memory limit of {}: the limit bounds the solvers' arrays, not the whole process (docs/guide.md, solve)\n",
+            format_bytes(peak),
+            format_bytes(l)
+        ),
+        Some(l) => format!("memory: peak {} (limit {})\n", format_bytes(peak), format_bytes(l)),
+        None => format!("memory: peak {}\n", format_bytes(peak)),
+    }
 }
 
 /// Checks the ranking tables against `limit`, plans the scope and prints the plan's

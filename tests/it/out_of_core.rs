@@ -77,3 +77,34 @@ fn solve_goes_out_of_core_below_the_compact_need_with_the_same_tables() {
     assert!(err.contains("not enough memory"), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `--memory` bounds the solvers' arrays, not the process: a solve whose plan fits
+/// a tiny limit still runs, and its summary says that the process's peak passed
+/// the limit (once a silent 154 MB under `--memory 20M`); with room to spare it
+/// gives the peak beside the limit, and `--json` carries the peak.
+#[test]
+fn the_summary_says_when_the_peak_passed_the_memory_limit() {
+    let d = std::env::temp_dir().join(format!("huntsolve-it-peak-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    let out = d.to_str().unwrap();
+    let (code, text, err) = run(&["solve", "kaooa", "--memory", "2M", "--out", out]);
+    assert_eq!(code, 0, "{err}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("memory: peak "))
+        .unwrap_or_default();
+    assert!(
+        line.contains("over the --memory limit of 2.0 MiB"),
+        "{text}"
+    );
+    let (code, text, err) = run(&["solve", "kaooa", "--memory", "8G", "--out", out]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("(limit 8.0 GiB)\n"), "{text}");
+    assert!(!text.contains("over the --memory limit"), "{text}");
+    let (code, json, err) = run(&["solve", "kaooa", "--out", out, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let peak = v["peak_memory_bytes"].as_u64().unwrap();
+    assert!(peak > 1 << 20, "{json}");
+    let _ = std::fs::remove_dir_all(&d);
+}
