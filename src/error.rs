@@ -1,11 +1,14 @@
 //! Error type shared by every layer of the library.
 //!
 //! Hand-written (no derive crate): each variant carries the context a user needs
-//! to fix the problem (which file, which field, which ply).
+//! to fix the problem (which file, which field, which ply). Errors are typed by
+//! concern (the command line, a file given, rules, tables, certificates, I/O, an
+//! interruption, a disagreement, a bug), so that a caller decides by the variant,
+//! never by the message.
 
 use std::fmt;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Every error the library can return.
 #[derive(Debug)]
@@ -28,8 +31,28 @@ pub enum Error {
         /// The details, for a person.
         reason: String,
     },
-    /// A manifest, configuration or other input file is invalid.
-    Input(String),
+    /// A command-line option or value is wrong (or an argument of a library
+    /// call that stands for one): out of range, in conflict with another
+    /// option, an unknown name, or a combination the command does not take.
+    Usage(String),
+    /// A file the user gave (a manifest, a game log, a frontier state file, a
+    /// work directory's own files) does not hold what it should; or, without a
+    /// path, the data a command was given (the games to rate).
+    Input {
+        /// The file concerned, when there is one.
+        path: Option<PathBuf>,
+        /// What is wrong, for a person.
+        reason: String,
+    },
+    /// A proof certificate is damaged, malformed, of other rules or does not
+    /// match what it is read for; or one cannot be made. A certificate that
+    /// reads well but whose claim does not hold is a [`Error::Disagreement`].
+    Certificate {
+        /// The certificate file, when there is one.
+        path: Option<PathBuf>,
+        /// What is wrong, for a person.
+        reason: String,
+    },
     /// Rules from an untrusted source (a certificate, an explorer request) name
     /// a board file, which only the command line may: the board named and the
     /// built-in boards.
@@ -59,6 +82,14 @@ pub enum Error {
     /// A process of a solve across machines (`solve --mpi`) failed or could not
     /// take part: which rank, on which host, with which tier, and why.
     Cluster(String),
+    /// Jobs of a batch (`solve MANIFEST`) failed; each job's own error is in
+    /// the batch's results and was reported as it happened.
+    JobsFailed {
+        /// Jobs that failed.
+        failed: usize,
+        /// Jobs of the batch.
+        total: usize,
+    },
 }
 
 impl Error {
@@ -79,14 +110,71 @@ impl Error {
         }
     }
 
+    /// An input error about the file `path`.
+    pub fn input(path: impl Into<PathBuf>, reason: impl Into<String>) -> Self {
+        Error::Input {
+            path: Some(path.into()),
+            reason: reason.into(),
+        }
+    }
+
+    /// An input error about the data a command was given, not a file.
+    pub fn input_data(reason: impl Into<String>) -> Self {
+        Error::Input {
+            path: None,
+            reason: reason.into(),
+        }
+    }
+
+    /// A certificate error about the file `path`.
+    pub fn certificate(path: impl Into<PathBuf>, reason: impl Into<String>) -> Self {
+        Error::Certificate {
+            path: Some(path.into()),
+            reason: reason.into(),
+        }
+    }
+
+    /// A certificate error about a certificate held in memory (being checked
+    /// or made), not read from a file.
+    pub fn certificate_data(reason: impl Into<String>) -> Self {
+        Error::Certificate {
+            path: None,
+            reason: reason.into(),
+        }
+    }
+
+    /// `self`, naming `path` when it is an input or certificate error that
+    /// names no file yet (the file the data came from); any other error as it is.
+    pub fn in_file(self, path: &Path) -> Self {
+        match self {
+            Error::Input { path: None, reason } => Error::input(path, reason),
+            Error::Certificate { path: None, reason } => Error::certificate(path, reason),
+            other => other,
+        }
+    }
+
     /// The process exit status for this error, like ripgrep's: 1 when a check
     /// disagreed, 130 when interrupted, 2 for every other error (bad usage or
-    /// input, unreadable or damaged files, and internal errors).
+    /// input, unreadable or damaged files, and internal errors). Every variant
+    /// is listed, so that a new one is given its status here.
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Disagreement(_) => 1,
             Error::Interrupted => 130,
-            _ => 2,
+            Error::Rules(_)
+            | Error::Board(_)
+            | Error::Position(_)
+            | Error::Move(_)
+            | Error::Usage(_)
+            | Error::Table { .. }
+            | Error::Input { .. }
+            | Error::Certificate { .. }
+            | Error::BoardFileRefused { .. }
+            | Error::Memory(_)
+            | Error::Io { .. }
+            | Error::Internal(_)
+            | Error::Cluster(_)
+            | Error::JobsFailed { .. } => 2,
         }
     }
 }
@@ -143,7 +231,17 @@ impl fmt::Display for Error {
             Error::Position(m) => write!(f, "invalid position: {m}"),
             Error::Move(m) => write!(f, "invalid move: {m}"),
             Error::Table { path, reason, .. } => write!(f, "table {}: {reason}", path.display()),
-            Error::Input(m) => write!(f, "invalid input: {m}"),
+            Error::Usage(m) => write!(f, "invalid usage: {m}"),
+            Error::Input { path: None, reason } => write!(f, "invalid input: {reason}"),
+            Error::Input {
+                path: Some(p),
+                reason,
+            } => write!(f, "invalid input: {}: {reason}", p.display()),
+            Error::Certificate { path: None, reason } => write!(f, "certificate: {reason}"),
+            Error::Certificate {
+                path: Some(p),
+                reason,
+            } => write!(f, "certificate {}: {reason}", p.display()),
             Error::BoardFileRefused { board, builtin } => write!(
                 f,
                 "invalid rules: board {}: only built-in boards are accepted here ({builtin}); \
@@ -156,6 +254,9 @@ impl fmt::Display for Error {
             Error::Disagreement(m) => write!(f, "{m}"),
             Error::Internal(m) => write!(f, "internal error (a bug; please report it): {m}"),
             Error::Cluster(m) => write!(f, "{m}"),
+            Error::JobsFailed { failed, total } => {
+                write!(f, "{failed} of {total} jobs failed (see the status column)")
+            }
         }
     }
 }
@@ -210,6 +311,116 @@ mod tests {
         assert_eq!(quote("a\u{1b}[2Jb"), "'a\\u{1b}[2Jb'");
         assert_eq!(bounded("x\ny\tz"), "x\\ny\\tz");
         assert_eq!(bounded("caikabōraḍa"), "caikabōraḍa");
+    }
+
+    /// One error of every variant, with the exit status each must give.
+    fn every_variant() -> Vec<(Error, u8)> {
+        vec![
+            (Error::Rules("r".into()), 2),
+            (Error::Board("b".into()), 2),
+            (Error::Position("p".into()), 2),
+            (Error::Move("m".into()), 2),
+            (Error::Usage("--games 0: expected 1 to 10".into()), 2),
+            (Error::table("t.hst", TableFault::Corrupt, "bad block"), 2),
+            (Error::input("jobs.toml", "no [[job]] entries"), 2),
+            (Error::input_data("nothing to plot"), 2),
+            (Error::certificate("k.proof", "bad magic"), 2),
+            (Error::certificate_data("malformed: it has no nodes"), 2),
+            (
+                Error::BoardFileRefused {
+                    board: "x.board".into(),
+                    builtin: "b1".into(),
+                },
+                2,
+            ),
+            (Error::Memory("m".into()), 2),
+            (Error::Interrupted, 130),
+            (Error::io("reading x", io::Error::other("gone")), 2),
+            (
+                Error::Disagreement("the certificate does not hold".into()),
+                1,
+            ),
+            (Error::Internal("i".into()), 2),
+            (Error::Cluster("c".into()), 2),
+            (
+                Error::JobsFailed {
+                    failed: 1,
+                    total: 3,
+                },
+                2,
+            ),
+        ]
+    }
+
+    /// The exit status is the concern's: 1 a check disagreed, 130 interrupted,
+    /// 2 every other error (usage, input, rules, tables, certificates, I/O, bugs).
+    #[test]
+    fn every_concern_has_its_exit_status() {
+        for (e, code) in every_variant() {
+            assert_eq!(e.exit_code(), code, "{e:?}");
+        }
+    }
+
+    #[test]
+    fn the_new_concerns_say_what_and_where() {
+        assert_eq!(
+            Error::Usage("--games 0: expected 1 to 10".into()).to_string(),
+            "invalid usage: --games 0: expected 1 to 10"
+        );
+        assert_eq!(
+            Error::input("jobs.toml", "manifest: no [[job]] entries").to_string(),
+            "invalid input: jobs.toml: manifest: no [[job]] entries"
+        );
+        assert_eq!(
+            Error::input_data("nothing to plot").to_string(),
+            "invalid input: nothing to plot"
+        );
+        assert_eq!(
+            Error::certificate("k.proof", "file checksum mismatch").to_string(),
+            "certificate k.proof: file checksum mismatch"
+        );
+        assert_eq!(
+            Error::certificate_data("malformed: it has no nodes").to_string(),
+            "certificate: malformed: it has no nodes"
+        );
+        assert_eq!(
+            Error::JobsFailed {
+                failed: 2,
+                total: 5
+            }
+            .to_string(),
+            "2 of 5 jobs failed (see the status column)"
+        );
+    }
+
+    /// `in_file` names the file an input or certificate error came from, once;
+    /// it leaves a named file and every other concern alone.
+    #[test]
+    fn in_file_names_the_file_of_pathless_input_and_certificates_only() {
+        let p = Path::new("dir/k.proof");
+        let e = Error::certificate_data("malformed: x").in_file(p);
+        assert!(
+            matches!(&e, Error::Certificate { path: Some(q), .. } if q == p),
+            "{e:?}"
+        );
+        let e = Error::input_data("damaged").in_file(p);
+        assert!(
+            matches!(&e, Error::Input { path: Some(q), .. } if q == p),
+            "{e:?}"
+        );
+        let e = Error::input("first", "damaged").in_file(p);
+        assert!(
+            matches!(&e, Error::Input { path: Some(q), .. } if q == Path::new("first")),
+            "{e:?}"
+        );
+        for (e, code) in every_variant() {
+            let kept = e.to_string();
+            let e = e.in_file(p);
+            if !matches!(e, Error::Input { .. } | Error::Certificate { .. }) {
+                assert_eq!(e.to_string(), kept);
+            }
+            assert_eq!(e.exit_code(), code);
+        }
     }
 
     #[test]

@@ -84,7 +84,7 @@ impl Repetition {
 }
 
 /// `Ok` when the rules count a cycle as a draw, the only repetition rule the
-/// exact solvers implement; otherwise an input error (exit 2) saying that
+/// exact solvers implement; otherwise an [`crate::Error::Rules`] (exit 2) saying that
 /// `what` (e.g. `"solve"`) would treat cycles as draws and so give values of
 /// other rules than those named.
 pub(crate) fn require_cycles_drawn<G: Game>(game: &G, what: &str) -> Result<()> {
@@ -92,7 +92,7 @@ pub(crate) fn require_cycles_drawn<G: Game>(game: &G, what: &str) -> Result<()> 
     if rule == Repetition::Draw {
         return Ok(());
     }
-    Err(crate::error::Error::Input(format!(
+    Err(crate::error::Error::Rules(format!(
         "{what} is exact only under repetition=draw (it treats every cycle as a draw), \
          but these rules say repetition={}; only search-based play (play, compare without \
          --tables, the explorer's search) honours that rule. Add ,repetition=draw to the \
@@ -280,7 +280,7 @@ pub trait Evaluate: Game {
     /// Sets one evaluation weight by name (`--eval key=value` on the command line).
     fn set_eval_param(&mut self, key: &str, _value: i32) -> Result<()> {
         let known: Vec<&str> = self.eval_params().iter().map(|(k, _)| *k).collect();
-        Err(crate::error::Error::Input(format!(
+        Err(crate::error::Error::Usage(format!(
             "unknown evaluation weight '{key}'; known: {}",
             if known.is_empty() {
                 "none".to_string()

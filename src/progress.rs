@@ -32,7 +32,7 @@ pub(crate) fn valid_seconds(s: f64) -> bool {
 }
 
 /// `s` when it is a usable time limit (at most `MAX_SECONDS`, about 11.6 days), else the
-/// message of an input error naming the option `what` (a huge value is shown as `1e308`, not
+/// message of a usage error naming the option `what` (a huge value is shown as `1e308`, not
 /// in 309 digits).
 pub fn check_seconds(what: &str, s: f64) -> Result<f64, String> {
     if valid_seconds(s) {

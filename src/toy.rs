@@ -200,7 +200,7 @@ impl Evaluate for TicTacToe {
                 self.line_weight = value;
                 Ok(())
             }
-            _ => Err(Error::Input(format!(
+            _ => Err(Error::Usage(format!(
                 "unknown evaluation weight '{key}'; accepted: line"
             ))),
         }

@@ -102,7 +102,7 @@ pub fn crosscheck_dir<G: TierGame + Evaluate>(
     // MAX_DEPTH: longer distances could only be reported as false disagreements.
     let deepest = crate::search::MAX_DEPTH - 2;
     if max_distance > deepest {
-        return Err(Error::Input(format!(
+        return Err(Error::Usage(format!(
             "--max-distance {max_distance}: the search reaches {} plies, so distances above {deepest} cannot be checked by it (the full verify checks every distance)",
             crate::search::MAX_DEPTH
         )));
@@ -191,10 +191,14 @@ fn pick_samples<G: TierGame>(
             continue;
         }
         let pos = game.unrank(*tier, index).ok_or_else(|| {
-            Error::Internal(format!(
-                "tier {} slot {index} holds a record but unrank gives no position",
-                game.tier_name(*tier)
-            ))
+            Error::table(
+                table.path(),
+                TableFault::BadRecord,
+                format!(
+                    "tier {} slot {index} holds a record but unrank gives no position",
+                    game.tier_name(*tier)
+                ),
+            )
         })?;
         if game.outcome(&pos).is_some() {
             continue; // terminal: nothing for a search to check

@@ -236,7 +236,7 @@ fn run_mcts(args: &Args, iterations: u64, only: &Option<Vec<&str>>) -> Result<()
 pub(crate) fn run(args: Args) -> Result<()> {
     if let Some(n) = args.mcts {
         if n == 0 {
-            return Err(Error::Input("--mcts: at least 1 iteration".into()));
+            return Err(Error::Usage("--mcts: at least 1 iteration".into()));
         }
         let only: Option<Vec<&str>> = args
             .only
@@ -245,7 +245,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         return run_mcts(&args, n, &only);
     }
     if args.depth == 0 || args.depth > search::MAX_DEPTH {
-        return Err(Error::Input(format!(
+        return Err(Error::Usage(format!(
             "--depth {}: accepted 1..={}",
             args.depth,
             search::MAX_DEPTH
@@ -260,7 +260,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     if let Some(o) = &only {
         let suite: Vec<&str> = SUITE.iter().map(|s| s.0).collect();
         if let Some(bad) = o.iter().find(|n| !suite.contains(n)) {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "--only: '{bad}' is not a preset of the suite; accepted: {}",
                 suite.join(", ")
             )));

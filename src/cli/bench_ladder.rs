@@ -19,10 +19,10 @@ pub(crate) fn run(args: &Args, progress: &dyn huntsolve::Progress) -> Result<()>
         .map(|e| EngineSpec::parse(e))
         .collect::<Result<_>>()?;
     if engines.is_empty() {
-        return Err(Error::Input("--engines: give at least one rung".into()));
+        return Err(Error::Usage("--engines: give at least one rung".into()));
     }
     if args.threads.threads.is_some_and(|t| t != 1) {
-        return Err(Error::Input(
+        return Err(Error::Usage(
             "bench --ladder plays on one thread (games/s per thread); leave out --threads".into(),
         ));
     }

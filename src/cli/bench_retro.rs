@@ -11,7 +11,7 @@ use std::path::Path;
 /// Runs `bench --retro`.
 pub(crate) fn run(args: &Args, rules: &str, progress: &dyn huntsolve::Progress) -> Result<()> {
     let tiers = args.tiers.as_deref().ok_or_else(|| {
-        Error::Input("--retro needs --tiers T1,T2,... (children first), e.g. --tiers h0p1c2".into())
+        Error::Usage("--retro needs --tiers T1,T2,... (children first), e.g. --tiers h0p1c2".into())
     })?;
     let dir = args.tables.as_deref().unwrap_or(Path::new("tables"));
     let threads = args

@@ -54,7 +54,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     let rules = match AnyGame::parse(&args.rules)? {
         AnyGame::Hunt(g) => g.rules().clone(),
         _ => {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "bounds: {} is a tafl game; capture-threshold bounds (hunter_win=captures>=N) \
                  are defined for hunt games only",
                 args.rules

@@ -97,7 +97,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     });
     // The report folder: refuse a file (or a path under one) before any game is played.
     if let Some(file) = out.ancestors().find(|p| p.exists() && !p.is_dir()) {
-        return Err(huntsolve::Error::Input(format!(
+        return Err(huntsolve::Error::Usage(format!(
             "--out {}: {} is a file, not a directory",
             out.display(),
             file.display()
@@ -112,12 +112,12 @@ pub(crate) fn run(args: Args) -> Result<()> {
         return run_ladder_cli(&args, &cfg, &tables, &out, &command, &build, &bars);
     }
     if args.asymmetric || args.rate > 0 {
-        return Err(huntsolve::Error::Input(
+        return Err(huntsolve::Error::Usage(
             "--asymmetric and --rate need --engines (a ladder of at least two engines)".into(),
         ));
     }
     if args.no_referee {
-        return Err(huntsolve::Error::Input(
+        return Err(huntsolve::Error::Usage(
             "--no-referee needs --engines (a ladder) and --tables".into(),
         ));
     }
@@ -129,7 +129,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         )
     };
     if args.softmax.is_some() && !searches(&cfg.engine) {
-        return Err(huntsolve::Error::Input(format!(
+        return Err(huntsolve::Error::Usage(format!(
             "--softmax samples the opening plies from a search's scores; engine {} does not search \
              (use depth=D or time=S, or drop --softmax)",
             cfg.engine.text()
@@ -184,7 +184,7 @@ fn run_ladder_cli(
 ) -> Result<()> {
     use huntsolve::stats::{run_ladder, write_ladder, LadderOptions};
     if args.no_referee && tables.is_empty() {
-        return Err(huntsolve::Error::Input(
+        return Err(huntsolve::Error::Usage(
             "--no-referee needs --tables (the tables it keeps from refereeing)".into(),
         ));
     }

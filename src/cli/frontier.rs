@@ -82,7 +82,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     let game = match AnyGame::parse(&args.rules)? {
         AnyGame::Hunt(g) => g,
         _ => {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "frontier: {} is a tafl game; the frontier driver is built for hunt games \
                  (its symmetry maps and capture thresholds are the hunt family's)",
                 args.rules
@@ -94,7 +94,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         .as_deref()
         .map(|s| {
             huntsolve::game::side_by_name(&game, s).ok_or_else(|| {
-                Error::Input(format!(
+                Error::Usage(format!(
                     "--side {}: not a side of these rules; expected {}",
                     huntsolve::quote(s),
                     huntsolve::game::side_choices(&game)

@@ -24,12 +24,17 @@ pub(crate) fn dispatch<J: TierJob>(any: &AnyGame, job: J) -> Result<J::Out> {
 pub(crate) fn set_threads(threads: Option<usize>) -> Result<()> {
     if let Some(n) = threads {
         if n == 0 {
-            return Err(Error::Input("--threads must be at least 1".into()));
+            return Err(Error::Usage("--threads must be at least 1".into()));
         }
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()
-            .map_err(|e| Error::Input(format!("cannot set up {n} threads: {e}")))?;
+            .map_err(|e| {
+                Error::io(
+                    format!("cannot set up {n} threads"),
+                    std::io::Error::other(e),
+                )
+            })?;
     }
     Ok(())
 }
@@ -38,12 +43,12 @@ pub(crate) fn set_threads(threads: Option<usize>) -> Result<()> {
 pub(crate) fn apply_evals<G: FullGame>(game: &mut G, evals: &[String]) -> Result<()> {
     for e in evals {
         let (k, v) = e.split_once('=').ok_or_else(|| {
-            Error::Input(format!("--eval '{e}': expected key=value (integer value)"))
+            Error::Usage(format!("--eval '{e}': expected key=value (integer value)"))
         })?;
         let v: i32 = v
             .trim()
             .parse()
-            .map_err(|_| Error::Input(format!("--eval '{e}': '{v}' is not an integer")))?;
+            .map_err(|_| Error::Usage(format!("--eval '{e}': '{v}' is not an integer")))?;
         game.set_eval_param(k.trim(), v)?;
     }
     Ok(())

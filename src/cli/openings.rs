@@ -82,7 +82,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     let mut g = match any {
         AnyGame::Hunt(g) => g,
         AnyGame::Tafl(_) => {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "'{}': openings ranks the placements of hunt games; use query for tafl",
                 args.rules
             )))

@@ -87,10 +87,10 @@ impl Engine {
     /// Parses `depth=N`, `time=S`, `nodes=N`, `mcts=N`, `mcts-time=S`, `random`, `human`.
     pub(crate) fn parse(text: &str) -> Result<Engine> {
         if let Some(m) = huntsolve::stats::MctsSpec::parse(text) {
-            return m.map(Engine::Mcts).map_err(Error::Input);
+            return m.map(Engine::Mcts).map_err(Error::Usage);
         }
         let bad = || {
-            Error::Input(format!(
+            Error::Usage(format!(
                 "engine {}: accepted depth=N, time=SECONDS, nodes=N, mcts=N, mcts-time=SECONDS, random, human",
                 huntsolve::quote(text)
             ))
@@ -112,7 +112,7 @@ impl Engine {
             "nodes" => {
                 let n: u64 = v.trim().parse().map_err(|_| bad())?;
                 if !(1..=MAX_NODES).contains(&n) {
-                    return Err(Error::Input(format!(
+                    return Err(Error::Usage(format!(
                         "engine {}: nodes from 1 to {MAX_NODES}",
                         huntsolve::quote(text)
                     )));
@@ -139,7 +139,7 @@ fn human_move<G: FullGame>(g: &G, pos: &G::Pos) -> Result<G::Move> {
             .read_line(&mut line)
             .map_err(|e| Error::io("reading a move from stdin", e))?;
         if n == 0 {
-            return Err(Error::Input("end of input while waiting for a move".into()));
+            return Err(Error::input_data("end of input while waiting for a move"));
         }
         match g.parse_move(pos, line.trim()) {
             Ok(m) => return Ok(m),
@@ -289,14 +289,14 @@ fn engine_specs<G: FullGame>(g: &G, args: &Args) -> Result<[String; 2]> {
     ];
     for item in &args.side {
         let (name, engine) = item.split_once('=').ok_or_else(|| {
-            Error::Input(format!(
+            Error::Usage(format!(
                 "--side {}: expected NAME=ENGINE, e.g. {}=random",
                 huntsolve::quote(item),
                 g.side_label(1)
             ))
         })?;
         let side = huntsolve::game::side_by_name(g, name).ok_or_else(|| {
-            Error::Input(format!(
+            Error::Usage(format!(
                 "--side {}: {} is not a side of these rules; expected {}",
                 huntsolve::quote(item),
                 huntsolve::quote(name),
@@ -304,7 +304,7 @@ fn engine_specs<G: FullGame>(g: &G, args: &Args) -> Result<[String; 2]> {
             ))
         })?;
         if let Some((given, _)) = &specs[side] {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "--side {}: the {} already has an engine ({given})",
                 huntsolve::quote(item),
                 g.side_label(side)

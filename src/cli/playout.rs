@@ -54,7 +54,7 @@ const MAX_PLAYOUTS: u64 = 1_000_000_000;
 /// Runs `playout`.
 pub(crate) fn run(args: Args) -> Result<()> {
     if !(1..=MAX_PLAYOUTS).contains(&args.games) {
-        return Err(Error::Input(format!(
+        return Err(Error::Usage(format!(
             "--games {}: expected 1 to {MAX_PLAYOUTS}",
             args.games
         )));

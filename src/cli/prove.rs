@@ -204,7 +204,7 @@ pub(crate) fn position_and_side<G: TierGame>(
 
 fn side_index<G: TierGame>(game: &G, name: &str) -> Result<usize> {
     huntsolve::game::side_by_name(game, name).ok_or_else(|| {
-        Error::Input(format!(
+        Error::Usage(format!(
             "--side {}: not a side of these rules; expected {}",
             huntsolve::quote(name),
             huntsolve::game::side_choices(game)
@@ -420,8 +420,7 @@ fn text(o: &ProveOut) -> String {
 pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
     let f = &args.file;
     let bytes = std::fs::read(f).map_err(|e| Error::io(format!("reading {}", f.display()), e))?;
-    let cert = Certificate::decode(&bytes)
-        .map_err(|e| Error::Input(format!("proof file {}: {e}", f.display())))?;
+    let cert = Certificate::decode(&bytes).map_err(|e| Error::certificate(f, e.to_string()))?;
     // The file is named by its sha256 (not by its trailer crc32, which does
     // not depend on the header).
     let sha256 = sha256_hex(&bytes);
@@ -438,7 +437,7 @@ pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
             e => e,
         })?,
     };
-    let report = dispatch(&any, Check(&args, &cert))?;
+    let report = dispatch(&any, Check(&args, &cert)).map_err(|e| e.in_file(f))?;
     let words = huntsolve::with_game!(&any, g => out::SideWords::of(g));
     if args.json.json {
         #[derive(Serialize)]
@@ -507,7 +506,7 @@ impl TierJob for Check<'_> {
     fn run<G: TierGame>(self, game: &G) -> Result<Self::Out> {
         let (args, cert) = (self.0, self.1);
         if !cert.header.tables.is_empty() && args.tables.is_empty() {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "the proof's leaves come from {} tables (e.g. {}); give --tables DIR",
                 cert.header.tables.len(),
                 cert.header.tables[0].tier.escape_debug()

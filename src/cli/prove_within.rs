@@ -77,12 +77,12 @@ fn within_game<G: TierGame>(
     args: &Args,
 ) -> Result<()> {
     if !args.tables.is_empty() {
-        return Err(Error::Input(
+        return Err(Error::Usage(
             "--within does not read tables: a bounded claim is searched from the rules alone; drop --tables".into(),
         ));
     }
     if let Some(t) = args.time {
-        huntsolve::check_seconds("--time", t).map_err(Error::Input)?;
+        huntsolve::check_seconds("--time", t).map_err(Error::Usage)?;
     }
     if let Some(file) = &args.save {
         huntsolve::prove::check_save_path(file)?;
@@ -112,8 +112,9 @@ fn within_game<G: TierGame>(
             match prove_within(game, pos, s, cfg, want_cert.then_some(MAX_CERT_NODES)) {
                 Ok(x) => x,
                 // The search's own errors (bad plies, rules) stop the command; a
-                // certificate too large is reported after the claims.
-                Err(e @ Error::Input(_)) if want_cert => {
+                // certificate that cannot be made (too large) is reported after
+                // the claims.
+                Err(e @ Error::Certificate { .. }) if want_cert => {
                     save_error = Some(e);
                     prove_within(game, pos, s, cfg_again, None)?
                 }

@@ -379,7 +379,7 @@ fn run_game<G: TierGame + FullGame>(
         }
     }
     if failed > 0 {
-        return Err(Error::Input(format!(
+        return Err(Error::input_data(format!(
             "{failed} of {} positions could not be answered",
             failed + answered
         )));

@@ -84,7 +84,7 @@ pub(super) fn scope_of(args: &Args) -> Result<Scope> {
         return match p.as_str() {
             "movement" => Ok(Scope::Movement),
             "all" | "whole" => Ok(Scope::Whole),
-            other => Err(Error::Input(format!(
+            other => Err(Error::Usage(format!(
                 "--phase '{other}': accepted: movement, whole"
             ))),
         };
@@ -112,7 +112,7 @@ pub(super) fn memory_limit(text: Option<&str>) -> Result<Option<u64>> {
 /// (`solve --mpi` is `super::solve_mpi::run`, which builds on this file.)
 pub(crate) fn run(args: Args) -> Result<()> {
     if args.split_tiers {
-        return Err(Error::Input(
+        return Err(Error::Usage(
             "--split-tiers splits tiers across the ranks of an MPI job: give --mpi too, under mpirun or srun".into(),
         ));
     }
@@ -138,14 +138,14 @@ pub(super) fn run_with(args: &Args, solver: &JobSolver) -> Result<()> {
                 || args.max_in_hand.is_some()
                 || args.material.is_some()
             {
-                return Err(Error::Input(
+                return Err(Error::Usage(
                     "scope options apply to rules, not manifests; set `scope` per job".into(),
                 ));
             }
             let m = Manifest::read(Path::new(t))?;
             run_manifest(&m, args, solver)
         }
-        Some(_) if args.results.is_some() => Err(Error::Input(
+        Some(_) if args.results.is_some() => Err(Error::Usage(
             "--results names a manifest's summary; a single solve writes DIR/summary.json (--out DIR)"
                 .into(),
         )),
@@ -367,7 +367,7 @@ pub(super) fn announce_plan(
 /// `--checkpoint-minutes` as the driver's option (0: none).
 pub(crate) fn checkpoint_every(minutes: f64) -> Result<Option<Duration>> {
     if !(0.0..=1e9).contains(&minutes) {
-        return Err(Error::Input(format!(
+        return Err(Error::Usage(format!(
             "--checkpoint-minutes {minutes}: give a number of minutes, 0 for no checkpoints"
         )));
     }
@@ -433,6 +433,7 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
         .map(read_results)
         .unwrap_or_default();
     let mut reporting = true;
+    let mut failed = 0;
     for job in &m.jobs {
         let out = match (&args.out, &job.out) {
             (Some(base), None) => base.join(&job.name),
@@ -450,6 +451,7 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
                     eprintln!("job {}: {e}", job.name);
                 }
                 results.push(JobResult::failed(job, &out, &e));
+                failed += 1;
             }
         }
     }
@@ -474,10 +476,11 @@ fn run_manifest(m: &Manifest, args: &Args, solver: &JobSolver) -> Result<()> {
             ))?;
         }
     }
-    if results.iter().any(|r| r.status != "ok") {
-        return Err(Error::Internal(
-            "some jobs failed (see the status column)".into(),
-        ));
+    if failed > 0 {
+        return Err(Error::JobsFailed {
+            failed,
+            total: m.jobs.len(),
+        });
     }
     Ok(())
 }

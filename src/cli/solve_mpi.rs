@@ -9,7 +9,7 @@ use huntsolve::{Error, Result};
 /// Runs `solve --mpi` in a build without MPI: says how to get one.
 #[cfg(not(feature = "mpi"))]
 pub(crate) fn run(_args: Args) -> Result<()> {
-    Err(Error::Input(
+    Err(Error::Usage(
         "--mpi: this huntsolve was built without MPI; build it with `cargo build --release --features mpi` (README, \"On a cluster\")".into(),
     ))
 }
@@ -25,7 +25,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
     // solver where it fits their limit, else the compact one); another choice
     // is not carried to them, so it is refused rather than ignored.
     if huntsolve::retro::Compact::parse(&args.compact)? != huntsolve::retro::Compact::Auto {
-        return Err(Error::Input(format!(
+        return Err(Error::Usage(format!(
             "--compact {} with --mpi: MPI workers choose each tier's solver as --compact auto does; leave --compact out",
             args.compact
         )));

@@ -277,7 +277,7 @@ fn run_cross(any: &AnyGame, args: &Args, n: usize) -> Result<()> {
         out::print(&s)?;
     }
     if r.samples.is_empty() {
-        return Err(Error::Input(format!(
+        return Err(Error::Usage(format!(
             "verify --search: no position with a stored distance <= {} found",
             r.max_distance
         )));

@@ -61,8 +61,9 @@ pub(super) fn receive<M: serde::de::DeserializeOwned>(
         };
         if let Some(matched) = probe {
             let (bytes, status) = matched.matched_receive_vec::<u8>();
+            // Another build on that rank (a mixed installation), not a bug.
             let message = serde_json::from_slice(&bytes).map_err(|e| {
-                Error::Internal(format!(
+                Error::Cluster(format!(
                     "undecodable MPI message from rank {}: {e}",
                     status.source_rank()
                 ))

@@ -155,7 +155,7 @@ impl ClusterOptions {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| Error::Input(format!("cannot start worker threads: {e}")))?;
+            .map_err(|e| Error::io("cannot start worker threads", std::io::Error::other(e)))?;
         Ok((limit, pool))
     }
 }
@@ -234,7 +234,7 @@ pub fn solve_mpi(
     observer: &dyn Observer,
 ) -> Result<Option<SolveReport>> {
     if cluster.size() < 2 && !options.split_tiers {
-        return Err(Error::Input(
+        return Err(Error::Usage(
             "--mpi needs at least 2 processes, a manager and a worker: start it with mpirun -np N (N ≥ 2) or srun".into(),
         ));
     }

@@ -91,7 +91,7 @@ impl Transport for MpiTransport<'_> {
             }
         }
         let too_big = || {
-            Error::Internal(
+            Error::Cluster(
                 "an exchange of the split solve exceeds 2 GiB per rank; use smaller batches".into(),
             )
         };

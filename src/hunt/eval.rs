@@ -98,14 +98,14 @@ impl Evaluate for HuntGame {
             "trapped" => &mut w.trapped,
             "in_hand" => &mut w.in_hand,
             _ => {
-                return Err(Error::Input(format!(
+                return Err(Error::Usage(format!(
                     "unknown hunt evaluation weight '{key}'; accepted: {}",
                     EVAL_NAMES.join(", ")
                 )))
             }
         };
         if !(-1000..=1000).contains(&value) {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "evaluation weight {key}={value} is outside -1000..=1000"
             )));
         }

@@ -33,7 +33,7 @@ use super::dfpn::extract;
 use super::dfpn::{Init, ProveConfig, Prover, RunOutcome, RunReport};
 use super::tables::TableDirs;
 use super::ProofTable;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use crate::game::{Game, Notation};
 use crate::hunt::{HuntGame, HuntRules, HunterWin};
 use crate::progress::{stop_requested, Progress};
@@ -163,10 +163,11 @@ fn dirs_for(rules: &str, dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for d in dirs {
         if !d.is_dir() {
-            return Err(Error::Input(format!(
-                "--tables {}: not a directory",
-                d.display()
-            )));
+            return Err(Error::table(
+                d,
+                TableFault::NotAFile,
+                "--tables: not a directory",
+            ));
         }
         let mut cands = vec![d.clone()];
         let mut subs: Vec<PathBuf> = std::fs::read_dir(d)
@@ -209,7 +210,7 @@ pub fn bounds(rules: &HuntRules, cfg: &BoundsConfig, progress: &dyn Progress) ->
     let t0 = Instant::now();
     let prey = rules.prey as u32;
     if prey == 0 {
-        return Err(Error::Input(
+        return Err(Error::Rules(
             "bounds: the rules have no prey to capture".into(),
         ));
     }
@@ -223,13 +224,16 @@ pub fn bounds(rules: &HuntRules, cfg: &BoundsConfig, progress: &dyn Progress) ->
             .iter()
             .any(|v| !dirs_for(v, std::slice::from_ref(d)).is_ok_and(|found| found.is_empty()));
         if !serves {
-            return Err(Error::Input(format!(
-                "--tables {}: no tables of these rules or of their capture-threshold variants \
-                 in it or its subdirectories; solve a variant into it (e.g. huntsolve solve \
-                 '{}' --out DIR) or drop --tables",
-                d.display(),
-                variants[0]
-            )));
+            return Err(Error::table(
+                d,
+                TableFault::Missing,
+                format!(
+                    "--tables: no tables of these rules or of their capture-threshold variants \
+                     in it or its subdirectories; solve a variant into it (e.g. huntsolve solve \
+                     '{}' --out DIR) or drop --tables",
+                    variants[0]
+                ),
+            ));
         }
     }
     if let Some(d) = &cfg.save_dir {

@@ -120,14 +120,14 @@ pub fn check_save_path(path: &Path) -> Result<()> {
         _ => Path::new("."),
     };
     if !dir.is_dir() {
-        return Err(Error::Input(format!(
+        return Err(Error::Usage(format!(
             "cannot save to {}: {} is not a directory",
             path.display(),
             dir.display()
         )));
     }
     match std::fs::symlink_metadata(path) {
-        Ok(m) if !m.is_file() => Err(Error::Input(format!(
+        Ok(m) if !m.is_file() => Err(Error::Usage(format!(
             "cannot save to {}: it exists and is not a regular file",
             path.display()
         ))),
@@ -157,10 +157,13 @@ fn new_temp_beside(path: &Path) -> Result<(std::path::PathBuf, std::fs::File)> {
             Err(e) => return Err(Error::io(format!("creating {}", tmp.display()), e)),
         }
     }
-    Err(Error::Input(format!(
-        "cannot save to {}: no free temporary name beside it",
-        path.display()
-    )))
+    Err(Error::io(
+        format!("cannot save to {}", path.display()),
+        std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "no free temporary name beside it",
+        ),
+    ))
 }
 
 /// What is wrong with the bytes of a certificate ([`Certificate::decode`]).
@@ -528,8 +531,7 @@ impl Certificate {
     pub fn read(path: &Path) -> Result<Certificate> {
         let bytes =
             std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-        Certificate::decode(&bytes)
-            .map_err(|e| Error::Input(format!("proof file {}: {e}", path.display())))
+        Certificate::decode(&bytes).map_err(|e| Error::certificate(path, e.to_string()))
     }
 
     /// Longest path from the root in plies, for an acyclic (`win`) graph: an

@@ -112,11 +112,11 @@ impl CheckReport {
 /// header counts the nodes, the goal side is 0 or 1, every table and child
 /// index is in range, and an `All` node lists at least one child (a node with
 /// no moves is terminal, as the prover sees it; an empty `All` would prove a
-/// win from nothing). A violation is an input error (exit 2), not a panic.
+/// win from nothing). A violation is an [`Error::Certificate`] (exit 2), not a panic.
 pub(crate) fn validate(cert: &Certificate) -> Result<()> {
     let h = &cert.header;
     let n = cert.nodes.len();
-    let bad = |m: String| Err(Error::Input(format!("the certificate is malformed: {m}")));
+    let bad = |m: String| Err(Error::certificate_data(format!("malformed: {m}")));
     if n == 0 {
         return bad("it has no nodes".into());
     }
@@ -195,7 +195,7 @@ fn check_batched<G: Notation>(
 ) -> Result<CheckReport> {
     let h = &cert.header;
     if h.rules != game.rules_string() || h.fingerprint != game.fingerprint() {
-        return Err(Error::Input(format!(
+        return Err(Error::certificate_data(format!(
             "the proof is for rules '{}' (fingerprint {:016x}), not '{}' ({:016x})",
             h.rules,
             h.fingerprint,
@@ -480,7 +480,7 @@ impl<G: Notation> Walk<'_, G> {
             // The tables given do not cover the leaf: the check cannot
             // be made (missing tables, exit 2), which is not "does not hold".
             None => {
-                return Err(Error::Input(format!(
+                return Err(Error::Usage(format!(
                     "node {v}: no table given covers this position (the proof names tier {}); give --tables with that tier",
                     named.tier.escape_debug()
                 )))

@@ -222,7 +222,7 @@ pub fn frontier(
 ) -> Result<FrontierResult> {
     super::check_repetition_rule(game)?;
     if side > 1 {
-        return Err(Error::Input(format!("goal side {side}: 0 or 1 expected")));
+        return Err(Error::Usage(format!("goal side {side}: 0 or 1 expected")));
     }
     let t0 = Instant::now();
     let rules = game.rules_string();
@@ -246,7 +246,10 @@ pub fn frontier(
     let frontier_ids: Vec<u32> = (0..g.nodes.len() as u32)
         .filter(|&i| g.nodes[i as usize].kind == Kind2::Frontier)
         .collect();
-    let (mut marks, resumed) = resume(&g, &state, side)?;
+    let (mut marks, resumed) = resume(&g, &state, side).map_err(|e| match &cfg.out {
+        Some(d) => e.in_file(&state_path(d)),
+        None => e,
+    })?;
     let mut result = FrontierResult {
         rules,
         side: game.side_name(side).to_string(),
@@ -318,8 +321,8 @@ fn resume(g: &Graph, state: &State, side: usize) -> Result<(Marks, usize)> {
             continue;
         }
         let Ok(k) = u64::from_str_radix(&e.key, 16) else {
-            return Err(Error::Input(format!(
-                "the frontier state file names key '{}' (hex expected)",
+            return Err(Error::input_data(format!(
+                "the frontier state names key '{}' (hex expected)",
                 crate::error::bounded(&e.key)
             )));
         };

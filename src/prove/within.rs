@@ -102,13 +102,13 @@ impl<'a, G: Game> WithinSearch<'a, G> {
     /// A search for goal side `side` (0 or 1).
     pub(crate) fn new(game: &'a G, side: usize, cfg: WithinConfig) -> Result<Self> {
         if cfg.plies == 0 || cfg.plies > MAX_WITHIN {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "--within {}: expected 1 to {MAX_WITHIN} plies",
                 cfg.plies
             )));
         }
         if side > 1 {
-            return Err(Error::Input(format!("goal side {side} (0 or 1 expected)")));
+            return Err(Error::Usage(format!("goal side {side} (0 or 1 expected)")));
         }
         crate::game::require_cycles_drawn(game, "the bounded prover")?;
         let max_entries = (cfg.hash_mib.max(1) << 20) / ENTRY_BYTES;
@@ -243,8 +243,8 @@ impl<G: Notation> WithinSearch<'_, G> {
             RunOutcome::Proven => true,
             RunOutcome::Disproven => false,
             RunOutcome::Unknown => {
-                return Err(Error::Input(
-                    "no certificate: the bounded claim is undecided".into(),
+                return Err(Error::certificate_data(
+                    "none can be made: the bounded claim is undecided",
                 ))
             }
         };
@@ -287,8 +287,8 @@ struct Builder<'s, 'a, G: Game> {
 impl<G: Game> Builder<'_, '_, G> {
     fn push(&mut self, node: Node) -> Result<u32> {
         if self.nodes.len() >= self.max_nodes {
-            return Err(Error::Input(format!(
-                "the certificate would exceed {} nodes",
+            return Err(Error::certificate_data(format!(
+                "it would exceed {} nodes",
                 self.max_nodes
             )));
         }

@@ -148,7 +148,7 @@ pub fn bench_tiers<G: Solvable>(
     progress: &dyn Progress,
 ) -> Result<BenchReport> {
     if runs.is_empty() || tiers.is_empty() {
-        return Err(Error::Input(
+        return Err(Error::Usage(
             "nothing to benchmark: no tier or no run".into(),
         ));
     }
@@ -159,7 +159,7 @@ pub fn bench_tiers<G: Solvable>(
     for &t in tiers {
         let name = game.tier_name(t);
         if game.tier_is_terminal(t) {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "tier {name} holds only positions that are over: nothing to solve"
             )));
         }
@@ -167,11 +167,21 @@ pub fn bench_tiers<G: Solvable>(
         for c in game.stored_children(t) {
             let recs = match solved.iter().find(|(s, _)| *s == c) {
                 Some((_, r)) => r.clone(),
-                None => Arc::new(load_records(game, dir, c).map_err(|e| {
-                    Error::Input(format!(
-                        "tier {name} needs child tier {} (solve it first, or list it before {name}): {e}",
-                        game.tier_name(c)
-                    ))
+                None => Arc::new(load_records(game, dir, c).map_err(|e| match e {
+                    // The table's own fault, with what the benchmark needed it for.
+                    Error::Table {
+                        path,
+                        fault,
+                        reason,
+                    } => Error::Table {
+                        path,
+                        fault,
+                        reason: format!(
+                            "tier {name} needs child tier {} (solve it first, or list it before {name}): {reason}",
+                            game.tier_name(c)
+                        ),
+                    },
+                    other => other,
                 })?),
             };
             children.insert(c, recs);
@@ -181,7 +191,12 @@ pub fn bench_tiers<G: Solvable>(
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
-                .map_err(|e| Error::Input(format!("cannot start {threads} threads: {e}")))?;
+                .map_err(|e| {
+                    Error::io(
+                        format!("cannot start {threads} threads"),
+                        std::io::Error::other(e),
+                    )
+                })?;
             let cpu0 = process_cpu_seconds();
             let started = Instant::now();
             let mut disk_bytes = None;

@@ -70,16 +70,16 @@ impl Manifest {
     /// Parses and checks a manifest.
     pub fn parse(text: &str) -> Result<Manifest> {
         let m: Manifest =
-            toml::from_str(text).map_err(|e| Error::Input(format!("manifest: {e}")))?;
+            toml::from_str(text).map_err(|e| Error::input_data(format!("manifest: {e}")))?;
         // The bound of --threads (0: one per core).
         if let Some(t) = m.threads.filter(|&t| t > crate::progress::max_threads()) {
-            return Err(Error::Input(format!(
+            return Err(Error::input_data(format!(
                 "manifest: threads = {t}: expected 0 (one per core) to {}",
                 crate::progress::max_threads()
             )));
         }
         if m.jobs.is_empty() {
-            return Err(Error::Input("manifest: no [[job]] entries".into()));
+            return Err(Error::input_data("manifest: no [[job]] entries"));
         }
         for (k, j) in m.jobs.iter().enumerate() {
             let safe = !j.name.is_empty()
@@ -88,20 +88,24 @@ impl Manifest {
                     .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
                 && !j.name.starts_with('.');
             if !safe {
-                return Err(Error::Input(format!(
+                return Err(Error::input_data(format!(
                     "manifest job {}: name {} must be letters, digits, '-', '_' or '.'",
                     k + 1,
                     quote(&j.name)
                 )));
             }
             if m.jobs[..k].iter().any(|o| o.name == j.name) {
-                return Err(Error::Input(format!(
+                return Err(Error::input_data(format!(
                     "manifest: job name {} appears twice",
                     quote(&j.name)
                 )));
             }
-            Scope::parse(j.scope.as_deref().unwrap_or("whole"))
-                .map_err(|e| Error::Input(format!("manifest job {}: {e}", quote(&j.name))))?;
+            Scope::parse(j.scope.as_deref().unwrap_or("whole")).map_err(|e| match e {
+                Error::Usage(m) => {
+                    Error::input_data(format!("manifest job {}: {m}", quote(&j.name)))
+                }
+                other => other,
+            })?;
         }
         Ok(m)
     }
@@ -110,10 +114,7 @@ impl Manifest {
     pub fn read(path: &Path) -> Result<Manifest> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-        Manifest::parse(&text).map_err(|e| match e {
-            Error::Input(m) => Error::Input(format!("{}: {m}", path.display())),
-            other => other,
-        })
+        Manifest::parse(&text).map_err(|e| e.in_file(path))
     }
 
     /// Output directory of a job.

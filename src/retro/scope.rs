@@ -32,7 +32,7 @@ impl Scope {
         let t = text.trim();
         let num = |s: &str| {
             s.trim().parse::<u32>().map_err(|_| {
-                Error::Input(format!(
+                Error::Usage(format!(
                     "scope {}: {} is not a non-negative integer",
                     quote(t),
                     quote(s)
@@ -54,7 +54,7 @@ impl Scope {
                 defenders: num(d)?,
             })
         } else {
-            Err(Error::Input(format!(
+            Err(Error::Usage(format!(
                 "unknown scope {}; accepted: whole, movement, max-prey=N, max-in-hand=N, material=A,D",
                 quote(t)
             )))

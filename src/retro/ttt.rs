@@ -11,7 +11,7 @@ impl Solvable for TicTacToe {
     fn scope_tiers(&self, scope: &Scope) -> Result<Vec<u8>> {
         match scope {
             Scope::Whole => Ok(tier_closure(self, &[self.tier_of(&self.start())])),
-            other => Err(Error::Input(format!(
+            other => Err(Error::Usage(format!(
                 "scope '{}' does not apply to tic-tac-toe; use whole",
                 other.name()
             ))),

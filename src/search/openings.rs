@@ -75,13 +75,13 @@ pub fn rank_openings<G: FullGame, O: Oracle<G>, K: Ord>(
     progress: &dyn Progress,
 ) -> Result<Vec<OpeningLine<G>>> {
     if !(1..=2).contains(&cfg.plies) {
-        return Err(Error::Input(format!(
+        return Err(Error::Usage(format!(
             "--plies {}: accepted values are 1 and 2",
             cfg.plies
         )));
     }
     if cfg.depth <= cfg.plies {
-        return Err(Error::Input(format!(
+        return Err(Error::Usage(format!(
             "--depth {} must exceed --plies {}",
             cfg.depth, cfg.plies
         )));

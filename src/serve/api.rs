@@ -29,7 +29,7 @@
 //!   and `captured` (prey taken, hunt games) to draw the position.
 
 use crate::answer::{answer_position, Policy, ProverUse, Source};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use crate::game::{play_line, Evaluate, Game, Notation};
 use crate::hunt::HuntGame;
 use crate::progress::NoProgress;
@@ -108,12 +108,24 @@ impl ApiError {
 impl From<Error> for ApiError {
     fn from(e: Error) -> Self {
         match e {
+            // The request's own mistakes.
             Error::Rules(_)
             | Error::BoardFileRefused { .. }
             | Error::Position(_)
             | Error::Move(_)
-            | Error::Input(_) => ApiError::BadRequest(e.to_string()),
-            _ => ApiError::Internal(e.to_string()),
+            | Error::Usage(_)
+            | Error::Input { .. }
+            | Error::Certificate { .. } => ApiError::BadRequest(e.to_string()),
+            // The server's side: its tables, memory, files, or a bug.
+            Error::Board(_)
+            | Error::Table { .. }
+            | Error::Memory(_)
+            | Error::Interrupted
+            | Error::Io { .. }
+            | Error::Disagreement(_)
+            | Error::Internal(_)
+            | Error::Cluster(_)
+            | Error::JobsFailed { .. } => ApiError::Internal(e.to_string()),
         }
     }
 }
@@ -182,10 +194,11 @@ fn find_sets(dirs: &[PathBuf]) -> Result<Vec<(String, PathBuf)>> {
             }
         }
         if found.len() == before {
-            return Err(Error::Input(format!(
-                "{}: no table files (*.hst) in it or in its sub-directories",
-                dir.display()
-            )));
+            return Err(Error::table(
+                dir,
+                TableFault::Missing,
+                "no table files (*.hst) in it or in its sub-directories",
+            ));
         }
     }
     Ok(found)

@@ -116,7 +116,7 @@ impl Explorer {
     /// [`Explorer::run`]).
     pub fn bind(cfg: &Config) -> Result<Explorer> {
         if !(1..=MAX_WORKERS).contains(&cfg.workers) {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "--workers {}: expected 1 to {MAX_WORKERS}",
                 cfg.workers
             )));
@@ -124,7 +124,7 @@ impl Explorer {
         let state = State::new(&cfg.tables, cfg.search_time)?;
         let wanted = format!("{}:{}", cfg.bind, cfg.port);
         let listener = TcpListener::bind(&wanted)
-            .map_err(|e| Error::Input(format!("cannot listen on {wanted}: {e}")))?;
+            .map_err(|e| Error::io(format!("cannot listen on {wanted}"), e))?;
         let addr = listener
             .local_addr()
             .map_err(|e| Error::io(format!("the address of {wanted}"), e))?;

@@ -35,10 +35,10 @@ impl EngineSpec {
     pub fn parse(text: &str) -> Result<EngineSpec> {
         let t = text.trim();
         if let Some(m) = crate::stats::mcts::MctsSpec::parse(t) {
-            return m.map(EngineSpec::Mcts).map_err(Error::Input);
+            return m.map(EngineSpec::Mcts).map_err(Error::Usage);
         }
         let bad = || {
-            Error::Input(format!(
+            Error::Usage(format!(
                 "engine {}: expected random, greedy, depth=D (plies, 1..=64), time=S (seconds, 0 < S <= 1000000), either with :tables (the solved tables as leaves, from --tables), mcts=N (iterations), mcts-time=S or perfect (from --tables)",
                 quote(t)
             ))
@@ -146,14 +146,14 @@ pub(crate) fn make_agent_with<G: FullGame>(
                 oracle,
                 fallback: SearchAgent::depth(crate::stats::perfect::FALLBACK_DEPTH),
             })),
-            None => Err(Error::Input(
+            None => Err(Error::Usage(
                 "engine perfect plays from solved tables: give --tables with tables of this variant"
                     .into(),
             )),
         },
         EngineSpec::WithTables(inner) => {
             let Some(oracle) = oracle else {
-                return Err(Error::Input(format!(
+                return Err(Error::Usage(format!(
                     "engine {}: its search takes solved tables as leaves: give --tables with tables of this variant",
                     spec.text()
                 )));
@@ -162,7 +162,7 @@ pub(crate) fn make_agent_with<G: FullGame>(
                 EngineSpec::Depth(d) => SearchAgent::depth(*d),
                 EngineSpec::Time(s) => SearchAgent::time(*s),
                 other => {
-                    return Err(Error::Input(format!(
+                    return Err(Error::Usage(format!(
                         "engine {}: only depth=D and time=S take :tables",
                         other.text()
                     )))

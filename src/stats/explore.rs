@@ -53,7 +53,7 @@ impl GridOption {
     /// Parses `KEY=V1,V2,...` or `KEY=A..B` (integers).
     pub fn parse(text: &str) -> Result<GridOption> {
         let bad = |why: &str| {
-            Error::Input(format!(
+            Error::Usage(format!(
                 "--grid {}: {why}; expected KEY=V1,V2,... or KEY=A..B, e.g. prey=3..4 or board=alquerque25,mogol37",
                 quote(text)
             ))
@@ -214,7 +214,7 @@ pub fn run_explore(
     progress: &dyn Progress,
 ) -> Result<ExploreReport> {
     if !(2..=3).contains(&grid.len()) {
-        return Err(Error::Input(format!(
+        return Err(Error::Usage(format!(
             "explore takes two or three --grid options, not {}",
             grid.len()
         )));
@@ -414,12 +414,12 @@ fn ladder_row(
 fn read_metrics(path: &Path) -> Result<crate::stats::metrics::VariantMetrics> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    let r: crate::stats::report::CompareReport = serde_json::from_str(&text)
-        .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
+    let r: crate::stats::report::CompareReport =
+        serde_json::from_str(&text).map_err(|e| Error::input(path, e.to_string()))?;
     r.variants
         .into_iter()
         .next()
-        .ok_or_else(|| Error::Input(format!("{}: no variant", path.display())))
+        .ok_or_else(|| Error::input(path, "no variant"))
 }
 
 fn iv(i: &Interval, exact: bool, digits: usize) -> String {

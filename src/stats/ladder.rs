@@ -303,7 +303,7 @@ pub(crate) fn assemble_ladder(
 ) -> Result<LadderReport> {
     let first = reports
         .first()
-        .ok_or_else(|| Error::Input("a ladder needs at least one engine".into()))?;
+        .ok_or_else(|| Error::Usage("a ladder needs at least one engine".into()))?;
     let variants: Vec<String> = first.variants.iter().map(|v| v.name.clone()).collect();
     let side_names = first
         .variants
@@ -434,7 +434,7 @@ pub fn run_ladder(
     } = *run;
     use crate::stats::report::{run_compare_opts, safe_name, write_compare};
     if engines.len() < 2 {
-        return Err(Error::Input(
+        return Err(Error::Usage(
             "--engines: give at least two engines for a ladder (e.g. random,depth=2,mcts=1000)"
                 .into(),
         ));

@@ -198,7 +198,7 @@ pub struct TestResult {
 /// tail it uses).
 pub(crate) fn two_proportion_z(x1: u64, n1: u64, x2: u64, n2: u64) -> Result<TestResult> {
     if n1 == 0 || n2 == 0 || x1 > n1 || x2 > n2 {
-        return Err(Error::Input(format!(
+        return Err(Error::input_data(format!(
             "two-proportion test needs 0 <= x <= n and n > 0 (got {x1}/{n1}, {x2}/{n2})"
         )));
     }
@@ -265,7 +265,7 @@ pub(crate) fn fisher_exact(table: [[u64; 2]; 2]) -> TestResult {
 pub(crate) fn chi_square_independence(table: &[Vec<u64>]) -> Result<TestResult> {
     let cols = table.first().map_or(0, |r| r.len());
     if table.iter().any(|r| r.len() != cols) {
-        return Err(Error::Input(
+        return Err(Error::Internal(
             "chi-square table rows differ in length".into(),
         ));
     }
@@ -278,7 +278,7 @@ pub(crate) fn chi_square_independence(table: &[Vec<u64>]) -> Result<TestResult> 
         .map(|r| keep_cols.iter().map(|&j| r[j] as f64).collect())
         .collect();
     if rows.len() < 2 || keep_cols.len() < 2 {
-        return Err(Error::Input(format!(
+        return Err(Error::input_data(format!(
             "chi-square needs at least 2 non-empty rows and columns (have {} x {})",
             rows.len(),
             keep_cols.len()

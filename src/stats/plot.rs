@@ -201,7 +201,7 @@ pub(crate) fn sweep_lines(
     let ys = series.iter().flat_map(|(_, p)| p.iter().map(|q| q.1));
     let (y_lo, y_hi) = ys.fold((f64::MAX, f64::MIN), |(a, b), y| (a.min(y), b.max(y)));
     if x_lo > x_hi {
-        return Err(Error::Input("nothing to plot".into()));
+        return Err(Error::input_data("nothing to plot"));
     }
     let pad_y = ((y_hi - y_lo) * 0.1).max(0.5);
     write_svg(path, (760, 440), |root| {

@@ -154,13 +154,13 @@ pub(crate) fn fit_bradley_terry(
     prior_draws: f64,
 ) -> Result<RatingFit> {
     if engines < 2 {
-        return Err(Error::Input("a rating needs at least two engines".into()));
+        return Err(Error::Usage("a rating needs at least two engines".into()));
     }
     if let Some(m) = matches
         .iter()
         .find(|m| m.side0 >= engines || m.side1 >= engines || m.games.is_nan() || m.games < 0.0)
     {
-        return Err(Error::Input(format!(
+        return Err(Error::Internal(format!(
             "rating: a match names engine {} or {} of {engines}, or has {} games",
             m.side0, m.side1, m.games
         )));
@@ -175,13 +175,12 @@ pub(crate) fn fit_bradley_terry(
     let h_at = model.h_at;
     let (theta, iterations) = model.newton()?;
     if theta.iter().any(|x| !x.is_finite() || x.abs() > 50.0) {
-        return Err(Error::Input(
-            "rating: the fit does not converge (an engine won or lost every game; give a prior)"
-                .into(),
+        return Err(Error::input_data(
+            "rating: the fit does not converge (an engine won or lost every game; give a prior)",
         ));
     }
     let (_, h) = model.information(&theta);
-    let inv = invert(&h).ok_or_else(|| Error::Input("rating: singular information".into()))?;
+    let inv = invert(&h).ok_or_else(|| Error::input_data("rating: singular information"))?;
     // Dispersion over the real games only.
     let (mut resid, mut expected) = (0.0, 0.0);
     for m in matches.iter().filter(|m| m.games > 0.0) {
@@ -322,9 +321,8 @@ impl Model<'_> {
             iterations = it;
             let (g, h) = self.information(&theta);
             let inv = invert(&h).ok_or_else(|| {
-                Error::Input(
-                    "rating: the games do not connect every engine (no cross-play between some rungs)"
-                        .into(),
+                Error::input_data(
+                    "rating: the games do not connect every engine (no cross-play between some rungs)",
                 )
             })?;
             let step: Vec<f64> = (0..dim)

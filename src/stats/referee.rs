@@ -6,7 +6,7 @@
 //! (canonical rules string and fingerprint, checked when a table is opened).
 //! The same tables serve MCTS engines as proven leaves.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use crate::game::{Game, Oracle, Value};
 use crate::retro::TierGame;
 use crate::stats::agent::SharedOracle;
@@ -72,12 +72,15 @@ pub(crate) fn oracle_for<G: TierGame>(
 pub(crate) fn check_all_used(dirs: &[TableDir], rules: &[String]) -> Result<()> {
     for d in dirs {
         if !rules.contains(&d.rules) {
-            return Err(Error::Input(format!(
-                "--tables {}: its tables are for '{}', which is none of the variants ({})",
-                d.dir.display(),
-                d.rules,
-                rules.join("; ")
-            )));
+            return Err(Error::table(
+                &d.dir,
+                TableFault::WrongRules,
+                format!(
+                    "--tables: its tables are for '{}', which is none of the variants ({})",
+                    d.rules,
+                    rules.join("; ")
+                ),
+            ));
         }
     }
     Ok(())

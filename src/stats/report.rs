@@ -246,7 +246,7 @@ pub(crate) fn run_compare_opts(
     progress: &dyn Progress,
 ) -> Result<CompareReport> {
     if specs.is_empty() {
-        return Err(Error::Input("give at least one rules string".into()));
+        return Err(Error::Usage("give at least one rules string".into()));
     }
     // Parse everything first so a typo in the last variant fails at once.
     let games: Vec<AnyGame> = specs
@@ -255,7 +255,7 @@ pub(crate) fn run_compare_opts(
         .collect::<Result<_>>()?;
     for (i, s) in specs.iter().enumerate() {
         if specs[..i].iter().any(|t| safe_name(t) == safe_name(s)) {
-            return Err(Error::Input(format!("variant '{s}' is given twice")));
+            return Err(Error::Usage(format!("variant '{s}' is given twice")));
         }
     }
     let canonical: Vec<String> = games

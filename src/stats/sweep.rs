@@ -54,7 +54,7 @@ impl SweepParam {
     /// Parses `KEY=[PREFIX]V1..V2` (V1 ≤ V2, at most 1000 values).
     pub fn parse(text: &str) -> Result<SweepParam> {
         let bad = |why: &str| {
-            Error::Input(format!(
+            Error::Usage(format!(
                 "--param {}: {why}; expected KEY=V1..V2, e.g. hunter_win=1..20 or hunter_win=captures>=1..20",
                 quote(text)
             ))

@@ -182,7 +182,7 @@ pub fn check_games(games: u64) -> Result<()> {
     if (1..=MAX_GAMES).contains(&games) {
         Ok(())
     } else {
-        Err(Error::Input(format!(
+        Err(Error::Usage(format!(
             "--games {games}: expected 1 to {MAX_GAMES}"
         )))
     }
@@ -311,11 +311,10 @@ pub fn load_games<G: FullGame>(
             Ok(r) => records.push(r),
             Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => dropped_partial = true,
             Err(e) => {
-                return Err(Error::Input(format!(
-                    "{} line {}: not a game record: {e}",
-                    path.display(),
-                    i + 1
-                )))
+                return Err(Error::input(
+                    path,
+                    format!("line {}: not a game record: {e}", i + 1),
+                ))
             }
         }
     }
@@ -330,9 +329,8 @@ pub fn load_games<G: FullGame>(
             && r.max_plies == max_plies
             && r.seed == cfg.seed.wrapping_add(r.index);
         if !same {
-            return Err(Error::Input(format!(
-                "{} holds game {} played with other settings (rules '{}', engine {}, referee {}, random plies {} ({}), max plies {}, seed {}); use another --out directory or delete the file",
-                path.display(),
+            return Err(Error::input(path, format!(
+                "holds game {} played with other settings (rules '{}', engine {}, referee {}, random plies {} ({}), max plies {}, seed {}); use another --out directory or delete the file",
                 r.index,
                 r.rules,
                 r.engine,
@@ -431,7 +429,12 @@ pub(crate) fn run_tournament_with<G: FullGame>(
             rayon::ThreadPoolBuilder::new()
                 .num_threads(cfg.threads)
                 .build()
-                .map_err(|e| Error::Input(format!("starting {} threads: {e}", cfg.threads)))?
+                .map_err(|e| {
+                    Error::io(
+                        format!("starting {} threads", cfg.threads),
+                        std::io::Error::other(e),
+                    )
+                })?
                 .install(play_all)?
         } else {
             play_all()?

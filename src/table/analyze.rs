@@ -8,7 +8,7 @@
 
 use super::probe::TableOracle;
 use super::verify::dir_tiers;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TableFault};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
 use crate::tier::{decode, TierGame};
@@ -184,13 +184,27 @@ pub struct AnalyzeReport {
     pub by_side: Vec<SideStats>,
 }
 
-fn example<G: TierGame>(game: &G, tier: G::Tier, index: u64, record: u16) -> Result<Example> {
+/// The record of a slot that holds no position: the table (at `path`) is
+/// damaged or was written by another program.
+fn orphan_record(path: &Path, name: &str, index: u64) -> Error {
+    Error::table(
+        path,
+        TableFault::BadRecord,
+        format!("tier {name} slot {index} has a record but unrank gives no position"),
+    )
+}
+
+fn example<G: TierGame>(
+    game: &G,
+    path: &Path,
+    tier: G::Tier,
+    index: u64,
+    record: u16,
+) -> Result<Example> {
     let name = game.tier_name(tier);
-    let pos = game.unrank(tier, index).ok_or_else(|| {
-        Error::Internal(format!(
-            "tier {name} slot {index} has a record but unrank gives no position"
-        ))
-    })?;
+    let pos = game
+        .unrank(tier, index)
+        .ok_or_else(|| orphan_record(path, &name, index))?;
     let (v, d) = decode(record).unwrap_or((Value::Draw, 0));
     Ok(Example {
         tier: name,
@@ -291,6 +305,7 @@ impl Tally {
 /// has a record).
 fn tally_by_side<G: TierGame>(
     game: &G,
+    path: &Path,
     tier: G::Tier,
     base: u64,
     records: &[u16],
@@ -311,10 +326,7 @@ fn tally_by_side<G: TierGame>(
             // is named (as `unrank` would find it).
             let orphan = |from: u64, upto: u64| -> Result<()> {
                 match (from..upto).find(|&k| rec(k) != crate::tier::REC_NONE) {
-                    Some(k) => Err(Error::Internal(format!(
-                        "tier {} slot {k} has a record but unrank gives no position",
-                        game.tier_name(tier)
-                    ))),
+                    Some(k) => Err(orphan_record(path, &game.tier_name(tier), k)),
                     None => Ok(()),
                 }
             };
@@ -437,7 +449,8 @@ pub fn analyze_dir_with<G: TierGame>(
     let mut best: Vec<_> = heap.into_iter().map(|Reverse(x)| x).collect();
     best.sort_by(|a, b| b.cmp(a));
     for (_, Reverse((tier, i)), r) in best {
-        report.longest_wins.push(example(game, tier, i, r)?);
+        let path = super::format::table_path(dir, &game.tier_name(tier));
+        report.longest_wins.push(example(game, &path, tier, i, r)?);
     }
     Ok(report)
 }
@@ -505,7 +518,7 @@ fn analyze_tier<G: TierGame>(
             }
         }
         if opts.by_side {
-            let t = tally_by_side(game, tier, base, &records, progress)?;
+            let t = tally_by_side(game, table.path(), tier, base, &records, progress)?;
             tally = Tally::merge(tally, t);
         }
     }
@@ -513,7 +526,7 @@ fn analyze_tier<G: TierGame>(
     s.max_win = s.win_distances.len().saturating_sub(1) as u32;
     s.max_loss = s.loss_distances.len().saturating_sub(1) as u32;
     if let Some((_, i, r)) = longest {
-        s.longest_win = Some(example(game, tier, i, r)?);
+        s.longest_win = Some(example(game, table.path(), tier, i, r)?);
     }
     if opts.by_side {
         s.by_side = side_rows(game, tally);

@@ -48,9 +48,8 @@ impl DirLock {
                     let text = std::fs::read_to_string(&path).unwrap_or_default();
                     match text.trim().parse::<u32>() {
                         Ok(pid) if process_alive(pid) => {
-                            return Err(Error::Input(format!(
-                                "{} is being written by another huntsolve (process {pid}); wait for it or choose another --out (remove {} if that process is not huntsolve)",
-                                dir.display(),
+                            return Err(Error::input(dir, format!(
+                                "being written by another huntsolve (process {pid}); wait for it or choose another --out (remove {} if that process is not huntsolve)",
                                 path.display()
                             )))
                         }
@@ -63,11 +62,13 @@ impl DirLock {
                 Err(e) => return Err(Error::io(format!("creating {}", path.display()), e)),
             }
         }
-        Err(Error::Input(format!(
-            "{}: could not take the lock {} (another writer keeps creating it)",
-            dir.display(),
-            path.display()
-        )))
+        Err(Error::input(
+            dir,
+            format!(
+                "could not take the lock {} (another writer keeps creating it)",
+                path.display()
+            ),
+        ))
     }
 }
 

@@ -83,14 +83,14 @@ impl Evaluate for TaflGame {
             "king_pressure" => &mut w.king_pressure,
             "king_mobility" => &mut w.king_mobility,
             _ => {
-                return Err(Error::Input(format!(
+                return Err(Error::Usage(format!(
                     "unknown tafl evaluation weight '{key}'; accepted: attacker, defender, \
                      king_path, king_pressure, king_mobility"
                 )))
             }
         };
         if value.abs() > 2000 {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "evaluation weight {key}={value} is out of range (-2000..=2000)"
             )));
         }

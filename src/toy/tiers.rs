@@ -78,7 +78,7 @@ impl TierGame for TicTacToe {
         name.strip_prefix('m')
             .and_then(|s| s.parse::<u8>().ok())
             .filter(|&t| t <= 9)
-            .ok_or_else(|| Error::Input(format!("'{name}' is not a tic-tac-toe tier (m0..m9)")))
+            .ok_or_else(|| Error::Usage(format!("'{name}' is not a tic-tac-toe tier (m0..m9)")))
     }
     fn tier_children(&self, tier: u8) -> Vec<u8> {
         if tier < 9 {

@@ -127,7 +127,10 @@ fn games_are_deterministic_and_resumable() {
         "t",
         &NoProgress,
     );
-    assert!(matches!(err, Err(huntsolve::Error::Input(_))), "{err:?}");
+    assert!(
+        matches!(err, Err(huntsolve::Error::Input { path: Some(_), .. })),
+        "{err:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

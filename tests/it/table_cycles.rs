@@ -153,7 +153,7 @@ impl TierGame for Graph {
     fn parse_tier(&self, name: &str) -> Result<u32> {
         name.strip_prefix('g')
             .and_then(|t| t.parse().ok())
-            .ok_or_else(|| Error::Input(name.into()))
+            .ok_or_else(|| Error::Usage(name.into()))
     }
     fn tier_children(&self, tier: u32) -> Vec<u32> {
         (0..tier).collect()

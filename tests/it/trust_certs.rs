@@ -393,3 +393,56 @@ fn check_proof_against_tables_solved_again() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Errors typed by concern: a damaged or malformed certificate is an
+/// `Error::Certificate` (naming its file when it came from one), exit 2; one
+/// that reads well but claims what does not hold is a report with problems,
+/// which `check-proof` turns into a disagreement, exit 1.
+#[test]
+fn a_malformed_certificate_is_a_certificate_error_and_a_false_one_a_disagreement() {
+    use crate::common::table::run;
+    use huntsolve::Error;
+    let (g, cert) = kaooa_certificate();
+    let d = tmpdir("concern");
+    // Malformed in memory: refused by the checker as a certificate.
+    let mut c = cert.clone();
+    c.header.nodes += 1;
+    let e = check(&g, &c, &none).unwrap_err();
+    assert!(matches!(e, Error::Certificate { path: None, .. }), "{e:?}");
+    assert_eq!(e.exit_code(), 2);
+    // Damaged on disk: the file is named, by the library and by the command.
+    let damaged = d.join("damaged.proof");
+    let mut bytes = cert.encode();
+    let k = bytes.len() / 2;
+    bytes[k] ^= 0x10;
+    std::fs::write(&damaged, &bytes).unwrap();
+    let e = Certificate::read(&damaged).unwrap_err();
+    assert!(
+        matches!(&e, Error::Certificate { path: Some(p), .. } if *p == damaged),
+        "{e:?}"
+    );
+    assert_eq!(e.exit_code(), 2);
+    let (code, out, err) = run(&["check-proof", damaged.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains(&format!("certificate {}: ", damaged.display())),
+        "{err}"
+    );
+    // Well-formed but false: the first one-move node plays another move.
+    let mut c = cert.clone();
+    let i = c
+        .nodes
+        .iter()
+        .position(|n| matches!(n, Node::One { .. }))
+        .unwrap();
+    if let Node::One { mv, child } = c.nodes[i] {
+        c.nodes[i] = Node::One { mv: mv + 1, child };
+    }
+    assert!(!check(&g, &c, &none).unwrap().ok());
+    let false_file = d.join("false.proof");
+    c.write(&false_file).unwrap();
+    let (code, out, err) = run(&["check-proof", false_file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("does NOT hold"), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -44,7 +44,7 @@ fn the_repetition_rule_is_a_typed_value() {
 }
 
 fn assert_refused(spec: &str, err: &Error) {
-    assert!(matches!(err, Error::Input(_)), "{spec}: {err:?}");
+    assert!(matches!(err, Error::Rules(_)), "{spec}: {err:?}");
     let msg = err.to_string();
     assert!(msg.contains("repetition=draw"), "{spec}: {msg}");
     assert_eq!(err.exit_code(), 2);

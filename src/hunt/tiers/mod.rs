@@ -137,7 +137,7 @@ impl TierGame for HuntGame {
     }
 
     fn parse_tier(&self, name: &str) -> Result<HuntTier> {
-        let bad = || Error::Input(format!("'{name}' is not a hunt tier name (e.g. h0p3c1)"));
+        let bad = || Error::Usage(format!("'{name}' is not a hunt tier name (e.g. h0p3c1)"));
         let rest = name.strip_prefix('h').ok_or_else(bad)?;
         let (h, rest) = rest.split_once('p').ok_or_else(bad)?;
         let (p, c) = rest.split_once('c').ok_or_else(bad)?;
@@ -148,7 +148,7 @@ impl TierGame for HuntGame {
             captured: num(c)?,
         };
         if on_board(self, t).is_none() {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "tier '{name}' has impossible piece counts for {}",
                 self.rules_string()
             )));

@@ -148,8 +148,8 @@ impl<'a, G: Notation, O: Oracle<G>> Builder<'a, '_, G, O> {
                 self.prover.tt.budget().cap() >> 20
             ));
         }
-        Error::Input(format!(
-            "certificate: position {} could not be re-proven within the budget \
+        Error::certificate_data(format!(
+            "position {} could not be re-proven within the budget \
              (a larger --hash keeps proofs in the table)",
             self.prover.game.format_position(pos)
         ))
@@ -358,8 +358,8 @@ pub fn extract<G: Notation, O: Oracle<G>>(
         RunOutcome::Proven => Kind::Win,
         RunOutcome::Disproven => Kind::NoWin,
         RunOutcome::Unknown => {
-            return Err(Error::Input(
-                "no certificate: the run ended before a proof or disproof".into(),
+            return Err(Error::certificate_data(
+                "none can be made: the run ended before a proof or disproof",
             ))
         }
     };

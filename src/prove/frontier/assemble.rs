@@ -4,7 +4,7 @@
 
 use super::graph::{evaluate, key_of, Eval, Graph, Kind2};
 use super::run::{Ctx, Marks};
-use super::state::{Entry, State};
+use super::state::{Entry, State, STATE_FILE};
 use super::{FrontierConfig, StartCert, MAX_START_CERT_NODES};
 use crate::error::{Error, Result};
 use crate::game::{Game, Notation};
@@ -18,23 +18,30 @@ use std::collections::VecDeque;
 
 /// A resumed position's certificate, read from its file and matched to its entry.
 fn load_cert(game: &HuntGame, cfg: &FrontierConfig, e: &Entry) -> Result<Certificate> {
+    let out = cfg
+        .out
+        .as_ref()
+        .ok_or_else(|| Error::Internal("a resumed position without an output directory".into()))?;
     let name = e.certificate.as_ref().ok_or_else(|| {
-        Error::Input(format!(
-            "the frontier state names no certificate for the decided position {}",
-            crate::error::bounded(&e.position)
-        ))
+        Error::input(
+            out.join(STATE_FILE),
+            format!(
+                "the frontier state names no certificate for the decided position {}",
+                crate::error::bounded(&e.position)
+            ),
+        )
     })?;
     if name.contains('/') || name.contains('\\') || name.starts_with('.') {
-        return Err(Error::Input(format!(
-            "the frontier state names certificate '{}' outside certs/",
-            crate::error::bounded(name)
-        )));
+        return Err(Error::input(
+            out.join(STATE_FILE),
+            format!(
+                "the frontier state names certificate '{}' outside certs/",
+                crate::error::bounded(name)
+            ),
+        ));
     }
-    let dir =
-        cfg.out.as_ref().map(|d| d.join("certs")).ok_or_else(|| {
-            Error::Internal("a resumed position without an output directory".into())
-        })?;
-    let c = Certificate::read(&dir.join(name))?;
+    let path = out.join("certs").join(name);
+    let c = Certificate::read(&path)?;
     let want = if e.outcome == RunOutcome::Proven {
         Kind::Win
     } else {
@@ -45,9 +52,10 @@ fn load_cert(game: &HuntGame, cfg: &FrontierConfig, e: &Entry) -> Result<Certifi
         || c.header.side != e.side
         || c.header.position != e.position
     {
-        return Err(Error::Input(format!(
-            "certificate {name} does not match its frontier state entry; remove the output directory to start again"
-        )));
+        return Err(Error::certificate(
+            &path,
+            "does not match its frontier state entry; remove the output directory to start again",
+        ));
     }
     Ok(c)
 }
@@ -76,7 +84,14 @@ fn map_cert(game: &HuntGame, cert: &Certificate, s: usize) -> Result<Vec<Node>> 
             game.map_pos(s, p)
         }
     };
-    let bad = |i: usize| Error::Internal(format!("frontier: certificate node {i} does not replay"));
+    // A certificate read back from certs/ is decoded, not checked: one that
+    // does not replay is taken for a damaged or foreign file.
+    let bad = |i: usize| {
+        Error::certificate_data(format!(
+            "node {i} does not replay from {}",
+            crate::error::bounded(&cert.header.position)
+        ))
+    };
     let mut pos: Vec<Option<HuntPos>> = vec![None; n];
     pos[0] = Some(root);
     let mut out = cert.nodes.clone();

@@ -80,7 +80,7 @@ pub(super) fn enumerate(
             return Ok((i, false));
         }
         if g.nodes.len() >= cfg.max_positions {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "frontier: more than {} classes within {} plies; use a smaller --depth",
                 cfg.max_positions, cfg.depth
             )));

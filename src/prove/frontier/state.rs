@@ -65,10 +65,10 @@ pub(super) fn read_state(path: &Path, rules: &str, fingerprint: u64) -> Result<O
         Err(e) => return Err(Error::io(format!("reading {}", path.display()), e)),
     };
     let damaged = |why: &str| {
-        Error::Input(format!(
-            "the frontier state file {} is damaged ({why}); remove it to start again",
-            path.display()
-        ))
+        Error::input(
+            path,
+            format!("the frontier state file is damaged ({why}); remove it to start again"),
+        )
     };
     let nl = text
         .iter()
@@ -93,10 +93,9 @@ pub(super) fn read_state(path: &Path, rules: &str, fingerprint: u64) -> Result<O
     let st: State =
         serde_json::from_slice(body).map_err(|e| damaged(&format!("invalid JSON: {e}")))?;
     if st.rules != rules || st.fingerprint != fingerprint {
-        return Err(Error::Input(format!(
-            "the frontier state file {} is for rules '{}' ({:016x}), not '{rules}' ({fingerprint:016x}); \
+        return Err(Error::input(path, format!(
+            "the frontier state file is for rules '{}' ({:016x}), not '{rules}' ({fingerprint:016x}); \
              use another --out",
-            path.display(),
             st.rules,
             st.fingerprint
         )));

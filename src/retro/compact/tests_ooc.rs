@@ -309,7 +309,7 @@ fn a_directory_not_the_solver_s_own_is_refused() {
     let refused = |d: &Path| {
         let r = solve_tier_ooc(&g, t, &children, &opts(d, 3, None), &NoProgress);
         assert!(
-            matches!(r, Err(Error::Input(_))),
+            matches!(r, Err(Error::Input { path: Some(_), .. })),
             "{}: {:?}",
             d.display(),
             r.err()

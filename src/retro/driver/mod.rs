@@ -103,7 +103,7 @@ impl Compact {
             "auto" => Ok(Compact::Auto),
             "always" => Ok(Compact::Always),
             "never" => Ok(Compact::Never),
-            _ => Err(Error::Input(format!(
+            _ => Err(Error::Usage(format!(
                 "--compact {text}: give auto, always or never"
             ))),
         }
@@ -243,7 +243,7 @@ pub fn solve<G: Solvable>(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
-        .map_err(|e| Error::Input(format!("cannot start worker threads: {e}")))?;
+        .map_err(|e| Error::io("cannot start worker threads", std::io::Error::other(e)))?;
     pool.install(|| run_plan(game, scope, &plan, out_dir, options, progress))
 }
 

@@ -67,7 +67,7 @@ pub(super) fn checked_total(parts: impl IntoIterator<Item = u64>, what: &str) ->
     parts
         .into_iter()
         .try_fold(0u64, |a, b| a.checked_add(b).filter(|&s| s < u64::MAX))
-        .ok_or_else(|| Error::Input(format!("too large: the {what} do not fit in 64 bits")))
+        .ok_or_else(|| Error::Memory(format!("too large: the {what} do not fit in 64 bits")))
 }
 
 /// Orders the tiers of `scope` and estimates the memory needed. Refuses ranking
@@ -81,7 +81,7 @@ pub fn plan<G: Solvable>(game: &G, scope: &Scope) -> Result<Plan<G::Tier>> {
     // Terminal tiers are never stored (see `TierGame::tier_is_terminal`).
     tiers.retain(|&t| !game.tier_is_terminal(t));
     if tiers.is_empty() {
-        return Err(Error::Input(if any {
+        return Err(Error::Usage(if any {
             format!(
                 "scope '{}' of {} holds only positions that are already over (nothing to solve)",
                 scope.name(),
@@ -466,7 +466,7 @@ pub fn parse_size(text: &str) -> Result<u64> {
                 "G" => 1 << 30,
                 "T" => 1 << 40,
                 _ => {
-                    return Err(Error::Input(format!(
+                    return Err(Error::Usage(format!(
                         "size {q}: unknown unit; use K, M, G or T"
                     )))
                 }
@@ -478,14 +478,14 @@ pub fn parse_size(text: &str) -> Result<u64> {
     let v: f64 = num
         .trim()
         .parse()
-        .map_err(|_| Error::Input(format!("size {q} is not a number with a unit (e.g. 8G)")))?;
+        .map_err(|_| Error::Usage(format!("size {q} is not a number with a unit (e.g. 8G)")))?;
     if v.is_nan() || v < 0.0 || !v.is_finite() {
-        return Err(Error::Input(format!("size {q} must be non-negative")));
+        return Err(Error::Usage(format!("size {q} must be non-negative")));
     }
     let bytes = v * mul as f64;
     // `as u64` would saturate silently: 99999999999999999999G is a typo, not "no limit".
     if bytes >= u64::MAX as f64 {
-        return Err(Error::Input(format!(
+        return Err(Error::Usage(format!(
             "size {q} is larger than any memory (at most 16 EiB)"
         )));
     }

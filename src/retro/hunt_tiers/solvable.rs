@@ -28,7 +28,7 @@ impl Solvable for HuntGame {
             match scope {
                 Scope::Whole => vec![self.tier_of(&self.start())],
                 Scope::Movement => movement(u32::MAX),
-                Scope::MaxPrey(n) if *n > r.prey as u32 => return Err(Error::Input(format!(
+                Scope::MaxPrey(n) if *n > r.prey as u32 => return Err(Error::Usage(format!(
                     "max-prey={n}: these rules have {} {}; give at most {} (or solve the movement phase: --phase movement)",
                     r.prey,
                     self.side_label(1),
@@ -58,7 +58,7 @@ impl Solvable for HuntGame {
                     }
                     roots
                 }
-                Scope::Material { .. } => return Err(Error::Input(
+                Scope::Material { .. } => return Err(Error::Usage(
                     "scope 'material' is for tafl; hunt games take whole, movement, max-prey=N or max-in-hand=N"
                         .into(),
                 )),

@@ -152,7 +152,7 @@ impl Partition {
     /// part's frontier entries and messages are 32-bit offsets).
     pub(crate) fn new(size: u64, parts: usize) -> Result<Partition> {
         if parts == 0 {
-            return Err(Error::Input("a split solve needs at least one part".into()));
+            return Err(Error::Usage("a split solve needs at least one part".into()));
         }
         let p = Partition { size, parts };
         let share = size.div_ceil(parts as u64);
@@ -173,7 +173,7 @@ impl Partition {
     /// records and the part files hold 64-bit slots).
     pub(crate) fn wide(size: u64, parts: usize) -> Result<Partition> {
         if parts == 0 {
-            return Err(Error::Input("a split solve needs at least one part".into()));
+            return Err(Error::Usage("a split solve needs at least one part".into()));
         }
         Ok(Partition { size, parts })
     }
@@ -463,14 +463,14 @@ mod tests {
             let me = net.me();
             net.min(me as u64)?;
             let local = if me == 1 {
-                Err(Error::Input("part one cannot".into()))
+                Err(Error::Usage("part one cannot".into()))
             } else {
                 Ok(Vec::new())
             };
             net.agree(local)?;
             Ok(())
         });
-        assert!(matches!(&got[1], Err(Error::Input(_))));
+        assert!(matches!(&got[1], Err(Error::Usage(_))));
         for k in [0, 2] {
             let e = got[k].as_ref().unwrap_err().to_string();
             assert!(e.contains("part 1") && e.contains("part one cannot"), "{e}");

@@ -110,7 +110,9 @@ pub fn run_parts<R: Send>(
                     let pool = rayon::ThreadPoolBuilder::new()
                         .num_threads(threads_per_part.max(1))
                         .build()
-                        .map_err(|e| Error::Input(format!("cannot start worker threads: {e}")));
+                        .map_err(|e| {
+                            Error::io("cannot start worker threads", std::io::Error::other(e))
+                        });
                     let r = pool.and_then(|p| p.install(|| f(&mut t)));
                     if r.is_err() {
                         t.leave();

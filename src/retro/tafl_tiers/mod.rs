@@ -23,14 +23,14 @@ impl Solvable for TaflGame {
                     || *attackers as usize > MAX_MEN
                     || *defenders as usize > MAX_MEN
                 {
-                    return Err(Error::Input(format!(
+                    return Err(Error::Usage(format!(
                         "material {attackers},{defenders}: more men than the {room} cells free for them"
                     )));
                 }
                 TaflTier::material(*attackers as u8, *defenders as u8)
             }
             Scope::Movement | Scope::MaxPrey(_) | Scope::MaxInHand(_) => {
-                return Err(Error::Input(format!(
+                return Err(Error::Usage(format!(
                     "scope '{}' is for hunt games; tafl takes whole or material=A,D",
                     scope.name()
                 )))

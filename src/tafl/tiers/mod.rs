@@ -94,7 +94,7 @@ impl TierGame for TaflGame {
         if name == "kx" {
             return Ok(TaflTier::CAPTURED);
         }
-        let bad = || Error::Input(format!("'{name}' is not a tafl tier name (e.g. a4d0, kx)"));
+        let bad = || Error::Usage(format!("'{name}' is not a tafl tier name (e.g. a4d0, kx)"));
         let rest = name.strip_prefix('a').ok_or_else(bad)?;
         let (a, d) = rest.split_once('d').ok_or_else(bad)?;
         let num = |s: &str| s.parse::<u8>().map_err(|_| bad());
@@ -104,7 +104,7 @@ impl TierGame for TaflGame {
             || t.attackers as usize > MAX_MEN
             || t.defenders as usize > MAX_MEN
         {
-            return Err(Error::Input(format!(
+            return Err(Error::Usage(format!(
                 "tier '{name}': more men than the {room} cells free for them in {}",
                 self.rules_string()
             )));

@@ -182,7 +182,7 @@ impl TierGame for GraphGame {
     fn parse_tier(&self, name: &str) -> Result<u32> {
         name.trim_start_matches('g')
             .parse()
-            .map_err(|_| Error::Input(name.into()))
+            .map_err(|_| Error::Usage(name.into()))
     }
     fn tier_children(&self, tier: u32) -> Vec<u32> {
         (tier + 1..self.0.tiers).collect()

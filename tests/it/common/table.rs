@@ -115,7 +115,7 @@ impl TierGame for TierTtt {
         name.strip_prefix('p')
             .and_then(|n| n.parse().ok())
             .filter(|&n| n <= 9)
-            .ok_or_else(|| Error::Input(format!("'{name}' is not a tier (p0..p9)")))
+            .ok_or_else(|| Error::Usage(format!("'{name}' is not a tier (p0..p9)")))
     }
     fn tier_children(&self, tier: u8) -> Vec<u8> {
         if tier < 9 {

@@ -145,11 +145,13 @@ pub(super) fn own_name(name: &str) -> bool {
 /// would be read without end). An absent directory is fine.
 pub(in crate::retro) fn check_dir(dir: &Path) -> Result<()> {
     let refuse = |why: String| {
-        Err(Error::Input(format!(
-            "{}: {why}; the out-of-core solver works in a directory of its own and removes \
-             only its own files there: move it away, or give another --out",
-            dir.display()
-        )))
+        Err(Error::input(
+            dir,
+            format!(
+                "{why}; the out-of-core solver works in a directory of its own and removes \
+                 only its own files there: move it away, or give another --out"
+            ),
+        ))
     };
     match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -208,10 +210,10 @@ pub(super) fn list_updates(dir: &Path) -> Result<BTreeSet<(usize, u32, usize)>> 
             let (Ok(d), Ok(l), Ok(p)) =
                 (usize::try_from(*d), u32::try_from(*l), usize::try_from(*p))
             else {
-                return Err(Error::Input(format!(
-                    "{}: update file '{name}' has numbers no solve writes",
-                    dir.display()
-                )));
+                return Err(Error::input(
+                    dir,
+                    format!("update file '{name}' has numbers no solve writes"),
+                ));
             };
             out.insert((d, l, p));
         }

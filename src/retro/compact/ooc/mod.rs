@@ -467,11 +467,12 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
     Ok(tier_done)
 }
 
+/// A part file removed from under the solve (by another program or a person).
 fn missing(dir: &Path, k: usize, parts: usize) -> Error {
-    Error::Internal(format!(
-        "part file {} is gone in the middle of an out-of-core solve",
-        part_path(dir, k, parts).display()
-    ))
+    Error::input(
+        part_path(dir, k, parts),
+        "the part file is gone in the middle of an out-of-core solve",
+    )
 }
 
 fn count_outcomes(bytes: &Bytes) -> Outcomes {
