@@ -400,7 +400,7 @@ fn check_proof_against_tables_solved_again() {
 /// which `check-proof` turns into a disagreement, exit 1.
 #[test]
 fn a_malformed_certificate_is_a_certificate_error_and_a_false_one_a_disagreement() {
-    use crate::common::table::run;
+    use crate::common::run;
     use huntsolve::Error;
     let (g, cert) = kaooa_certificate();
     let d = tmpdir("concern");
