@@ -1,5 +1,6 @@
 //! The built-in boards, built from line segments: the Alquerque grid and its
-//! wings (25, 33, 37, 43, 49 points) and the pentagram of Kaooa.
+//! wings (25, 31, 37, 43, 49 points), the triangles of the South Asian tiger
+//! games (6, 10, 13, 19 points) and the pentagram of Kaooa.
 
 use super::{algebraic_name, Board, Point};
 use crate::error::{quote, Error, Result};
@@ -19,6 +20,26 @@ pub const BUILTIN: &[(&str, &str)] = &[
     (
         "mogol43",
         "alquerque square with three-row triangles above and below, 43 points (Ludii 'Nineteen Pieces')",
+    ),
+    (
+        "alquerque31",
+        "alquerque square with one triangle below, 31 points (Adugo, Orissa tiger game)",
+    ),
+    (
+        "triangle10",
+        "triangle of four rows, 10 points (Hat Diviyan Keliya, Huli-Mane Ata)",
+    ),
+    (
+        "triangle13",
+        "triangle of five rows, 13 points (Hat Diviyan Keliya, large board)",
+    ),
+    (
+        "mysore6",
+        "triangle with a centre point, 6 points (Mysore tiger game)",
+    ),
+    (
+        "pulijudamu19",
+        "triangle of five rows crossed by a rectangle, 19 points (Pulijudamu)",
     ),
     (
         "pentagram10",
@@ -49,6 +70,42 @@ impl Board {
                 let mut s = alquerque_segments(1, 3);
                 s.extend(wing_segments((3, 3), (0, -1), 4));
                 s.extend(wing_segments((3, 7), (0, 1), 4));
+                from_segments(name, &s)
+            }
+            "alquerque31" => {
+                let mut s = alquerque_segments(0, 2);
+                s.extend(wing_segments((2, 2), (0, -1), 3));
+                from_segments(name, &s)
+            }
+            "triangle10" => from_segments(name, &wedge_segments((3, 6), (0, -2), (1, 0), 4)),
+            "triangle13" => from_segments(name, &wedge_segments((4, 8), (0, -2), (1, 0), 5)),
+            "mysore6" => {
+                // Ludii: (add (remove (scale 1 2 (wedge 3)) vertices:{5}) edges:{{4 5}}):
+                // the base's middle point goes, the base corners are joined.
+                let mut s: Vec<Seg> = wedge_segments((2, 4), (0, -2), (1, 0), 3)
+                    .into_iter()
+                    .filter(|&(a, b)| a != (2, 0) && b != (2, 0))
+                    .collect();
+                s.push(((0, 0), (4, 0)));
+                from_segments(name, &s)
+            }
+            "pulijudamu19" => {
+                // Ludii: the wedge (scale 1 2 (wedge 5 3)) merged with the rectangle's
+                // two sides x = 0 and x = 8 (y = 2..6), whose rungs are replaced by
+                // edges to the wedge's sides, so three of its rows run across.
+                let mut s = wedge_segments((4, 8), (0, -2), (1, 0), 5);
+                for x in [0, 8] {
+                    s.push(((x, 2), (x, 4)));
+                    s.push(((x, 4), (x, 6)));
+                }
+                s.extend([
+                    ((0, 2), (1, 2)),
+                    ((0, 4), (2, 4)),
+                    ((0, 6), (3, 6)),
+                    ((5, 6), (8, 6)),
+                    ((6, 4), (8, 4)),
+                    ((7, 2), (8, 2)),
+                ]);
                 from_segments(name, &s)
             }
             "pentagram10" => pentagram(),
@@ -93,7 +150,19 @@ pub(super) fn alquerque_segments(ox: i32, oy: i32) -> Vec<Seg> {
 /// opening in direction `out`: row r (1..n-1) lies r steps out and holds the
 /// points at lateral offsets -r, 0, +r.
 pub(super) fn wing_segments(apex: (i32, i32), out: (i32, i32), n: i32) -> Vec<Seg> {
-    let lat = (-out.1, out.0);
+    wedge_segments(apex, out, (-out.1, out.0), n)
+}
+
+/// Edges of a wedge of `n` rows (Ludii `wedge n`, three columns) with its apex at
+/// `apex`: row r (1..n-1) lies at apex + r·`out` and holds the points at lateral
+/// offsets -r·`lat`, 0, +r·`lat` (so `out` = (0, -2), `lat` = (1, 0) is Ludii's
+/// `(scale 1 2 (wedge n))`).
+pub(super) fn wedge_segments(
+    apex: (i32, i32),
+    out: (i32, i32),
+    lat: (i32, i32),
+    n: i32,
+) -> Vec<Seg> {
     let pt = |r: i32, k: i32| {
         (
             apex.0 + r * out.0 + k * r * lat.0,

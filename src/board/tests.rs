@@ -57,7 +57,43 @@ const COUNTS: &[Counts] = &[
     ("mogol37", 37, 76, 20, 112, 4, 4, 4),
     ("mogol43", 43, 86, 22, 128, 4, 4, 5),
     ("pentagram10", 10, 15, 5, 20, 10, 4, 5),
+    ("alquerque31", 31, 66, 18, 96, 2, 4, 4),
+    ("triangle10", 10, 15, 6, 18, 2, 4, 5),
+    ("triangle13", 13, 20, 7, 26, 2, 4, 5),
+    ("mysore6", 6, 8, 5, 6, 2, 3, 3),
+    ("pulijudamu19", 19, 30, 9, 42, 2, 4, 5),
 ];
+
+/// The boards of the hunt-game atlas (docs/rules.md §1.8) also ship as board files,
+/// written from Ludii's constructors by scripts/family_perft.py: each file gives
+/// the built-in board's points, names, neighbours and lines.
+#[test]
+fn atlas_board_files_equal_the_builtin_boards() {
+    for name in [
+        "alquerque31",
+        "triangle10",
+        "triangle13",
+        "mysore6",
+        "pulijudamu19",
+    ] {
+        let path = format!(
+            "{}/tests/data/hunt/boards/{name}.board",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let file = Board::from_file(std::path::Path::new(&path)).unwrap();
+        let builtin = Board::builtin(name).unwrap();
+        assert_eq!(file.name(), builtin.name(), "{name}");
+        assert_eq!(file.points(), builtin.points(), "{name} points");
+        assert_eq!(file.neighbours(), builtin.neighbours(), "{name} neighbours");
+        let sorted = |b: &Board| {
+            let mut l: Vec<Vec<u8>> = b.lines().iter().map(|l| norm(l.clone())).collect();
+            l.sort();
+            l
+        };
+        assert_eq!(sorted(&file), sorted(&builtin), "{name} lines");
+        assert_eq!(file.symmetries().len(), builtin.symmetries().len());
+    }
+}
 
 #[test]
 fn builtin_counts_match_rules_spec() {

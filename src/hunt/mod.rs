@@ -36,8 +36,8 @@ pub(crate) mod rules;
 pub use eval::EvalWeights;
 pub use position::{HuntMove, HuntPos, MoveKind};
 pub use rules::{
-    Chain, FirstDrop, HuntRules, HunterStart, HunterWin, PreyNoMoves, Removal, Repetition, Side,
-    KEYS, PRESETS,
+    Chain, FirstDrop, HuntRules, HunterStart, HunterWin, PreyNoMoves, PreyStart, Removal,
+    Repetition, Side, KEYS, PRESETS,
 };
 
 use crate::board::Board;
@@ -88,6 +88,8 @@ pub struct HuntGame {
     /// The Zobrist keys at the image points of every symmetry (the prover's symmetric hash).
     sym_keys: Arc<hints::SymKeys>,
     start_hunters: u64,
+    /// The prey on board at the start (`prey_start` points; 0 with the prey in hand).
+    start_prey: u64,
     /// Captures that win for the hunters (`u32::MAX` under `static`).
     win_captures: u32,
     /// Under `static`: the hunters win when prey on board + in hand < this.
@@ -128,29 +130,19 @@ impl HuntGame {
                 board.name
             )));
         }
-        let mut start_hunters = 0u64;
-        if let HunterStart::Points(names) = &rules.hunter_start {
-            for n in names {
-                let id = board.point_by_name(n).ok_or_else(|| {
-                    Error::Rules(format!(
-                        "hunter_start: no point {} on {}",
-                        quote(n),
-                        board.name
-                    ))
-                })?;
-                if start_hunters >> id & 1 == 1 {
-                    return Err(Error::Rules(format!(
-                        "hunter_start: {} listed twice",
-                        quote(n)
-                    )));
-                }
-                start_hunters |= 1 << id;
-            }
-            // Canonical order: by point id.
-            let mut ids: Vec<u8> = (0..64).filter(|i| start_hunters >> i & 1 == 1).collect();
-            ids.sort_unstable();
-            rules.hunter_start =
-                HunterStart::Points(ids.iter().map(|&i| board.name_of(i).to_string()).collect());
+        let start_hunters = match &rules.hunter_start {
+            HunterStart::Hand => 0,
+            HunterStart::Points(names) => start_points(&board, "hunter_start", names, 0)?,
+        };
+        if let HunterStart::Points(_) = rules.hunter_start {
+            rules.hunter_start = HunterStart::Points(point_names(&board, start_hunters));
+        }
+        let start_prey = match &rules.prey_start {
+            PreyStart::Hand => 0,
+            PreyStart::Points(names) => start_points(&board, "prey_start", names, start_hunters)?,
+        };
+        if let PreyStart::Points(_) = rules.prey_start {
+            rules.prey_start = PreyStart::Points(point_names(&board, start_prey));
         }
         if rules.first_drop == FirstDrop::Centre && board.centre.is_none() {
             return Err(Error::Rules(format!(
@@ -185,6 +177,7 @@ impl HuntGame {
             board: Arc::new(board),
             keys: Arc::new(keys),
             start_hunters,
+            start_prey,
             win_captures,
             static_threshold,
             m_hunters,
@@ -210,6 +203,36 @@ impl HuntGame {
     pub(crate) fn m_hunters(&self) -> Option<u32> {
         self.m_hunters
     }
+}
+
+/// The mask of a start option's points (`key` names the option in errors): every
+/// name a point of the board, none listed twice, none in `taken` (the hunters').
+fn start_points(board: &Board, key: &str, names: &[String], taken: u64) -> Result<u64> {
+    let mut mask = 0u64;
+    for n in names {
+        let id = board.point_by_name(n).ok_or_else(|| {
+            Error::Rules(format!("{key}: no point {} on {}", quote(n), board.name))
+        })?;
+        if mask >> id & 1 == 1 {
+            return Err(Error::Rules(format!("{key}: {} listed twice", quote(n))));
+        }
+        if taken >> id & 1 == 1 {
+            return Err(Error::Rules(format!(
+                "{key}: {} is a hunter's start point",
+                quote(n)
+            )));
+        }
+        mask |= 1 << id;
+    }
+    Ok(mask)
+}
+
+/// The points of a mask by name, in point-id order (the canonical order of a start option).
+fn point_names(board: &Board, mask: u64) -> Vec<String> {
+    (0..64u8)
+        .filter(|&i| mask >> i & 1 == 1)
+        .map(|i| board.name_of(i).to_string())
+        .collect()
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 
 use super::position::bits;
 use super::{
-    Chain, FirstDrop, HuntGame, HuntMove, HuntPos, HunterStart, MoveKind, PreyNoMoves, Removal,
-    Side,
+    Chain, FirstDrop, HuntGame, HuntMove, HuntPos, HunterStart, MoveKind, PreyNoMoves, PreyStart,
+    Removal, Side,
 };
 use crate::board::Board;
 use crate::game::{Game, Value};
@@ -379,11 +379,12 @@ impl Game for HuntGame {
 
     fn start(&self) -> HuntPos {
         let hand = matches!(self.rules.hunter_start, HunterStart::Hand);
+        let prey_hand = matches!(self.rules.prey_start, PreyStart::Hand);
         self.make_pos(
             self.start_hunters,
-            0,
+            self.start_prey,
             if hand { self.rules.hunters } else { 0 },
-            self.rules.prey,
+            if prey_hand { self.rules.prey } else { 0 },
             0,
             self.rules.first == Side::Hunter,
         )

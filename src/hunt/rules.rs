@@ -30,6 +30,15 @@ pub enum HunterStart {
     Points(Vec<String>),
 }
 
+/// H3b: where the prey start.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PreyStart {
+    /// In hand, dropped one per turn.
+    Hand,
+    /// On these points (names), e.g. Adugo's dogs: nothing in hand.
+    Points(Vec<String>),
+}
+
 /// H5: where the first hunter drop may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FirstDrop {
@@ -163,6 +172,8 @@ pub struct HuntRules {
     pub prey: u8,
     /// H3.
     pub hunter_start: HunterStart,
+    /// H3b.
+    pub prey_start: PreyStart,
     /// H4: who moves first.
     pub first: Side,
     /// H5.
@@ -228,6 +239,38 @@ pub const PRESETS: &[(&str, &str)] = &[
         "Kaooa (GamesmanOne): 1 vulture, 7 crows on the pentagram, vulture wins at 4 captures",
     ),
     ("kaooa-6", "GamesmanOne's mKaooa: 6 crows, vulture wins at 3 captures"),
+    (
+        "hat-diviyan-keliya",
+        "Sri Lanka (Ludii): 1 tiger, 7 leopards, both from hand, 10-point triangle, tiger wins at 4 captures",
+    ),
+    (
+        "hat-diviyan-keliya-large",
+        "Ludii's large Hat Diviyan Keliya: 2 tigers, 8 leopards, 13-point triangle, 3 captures",
+    ),
+    (
+        "huli-mane-ata",
+        "Karnataka (Ludii): 1 tiger on the apex, 5 lambs, 10-point triangle, tiger wins at 2 captures",
+    ),
+    (
+        "mysore-tiger",
+        "Mysore tiger game (Ludii): 1 tiger on the apex, 3 people, 6-point triangle, one capture wins",
+    ),
+    (
+        "pulijudamu",
+        "Vijayanagara (Ludii defaults): 1 tiger on the apex, 5 goats, 19-point board, all goats to win",
+    ),
+    (
+        "adugo",
+        "Brazil (Ludii): jaguar on the centre, 14 dogs on the far rows, 31-point board, all dogs to win",
+    ),
+    (
+        "adugo-5",
+        "Ludii's Adugo option 'Capture at least five dogs'",
+    ),
+    (
+        "orissa-tiger",
+        "Orissa tiger game, one tiger (Ludii): 12 goats on the far rows, 31-point board, all goats to win",
+    ),
 ];
 
 /// The sides' names in each preset family's own words, for output only (they
@@ -239,6 +282,16 @@ const SIDE_WORDS: &[(&str, [&str; 2], [&str; 2])] = &[
     ("kungser", ["leopard", "leopards"], ["cow", "cows"]),
     ("bagh-chal", ["tiger", "tigers"], ["goat", "goats"]),
     ("kaooa", ["vulture", "vultures"], ["crow", "crows"]),
+    (
+        "hat-diviyan-keliya",
+        ["tiger", "tigers"],
+        ["leopard", "leopards"],
+    ),
+    ("huli-mane-ata", ["tiger", "tigers"], ["lamb", "lambs"]),
+    ("mysore-tiger", ["tiger", "tigers"], ["person", "people"]),
+    ("pulijudamu", ["tiger", "tigers"], ["goat", "goats"]),
+    ("adugo", ["jaguar", "jaguars"], ["dog", "dogs"]),
+    ("orissa-tiger", ["tiger", "tigers"], ["goat", "goats"]),
 ];
 
 /// Option keys in canonical order.
@@ -247,6 +300,7 @@ pub const KEYS: &[&str] = &[
     "hunters",
     "prey",
     "hunter_start",
+    "prey_start",
     "first",
     "first_drop",
     "drop_before_move",
@@ -267,6 +321,7 @@ impl HuntRules {
             hunters: 2,
             prey: 24,
             hunter_start: HunterStart::Hand,
+            prey_start: PreyStart::Hand,
             first: Side::Hunter,
             first_drop: FirstDrop::Any,
             drop_before_move: (true, true),
@@ -310,6 +365,32 @@ impl HuntRules {
             hunter_win: HunterWin::Captures(4),
             ..seed_a.clone()
         };
+        let points = |names: &str| names.split('+').map(String::from).collect::<Vec<_>>();
+        // The atlas games (docs/rules.md §3.1): single optional jumps, no moves lose.
+        let atlas = HuntRules {
+            board: "triangle10".into(),
+            hunters: 1,
+            prey: 7,
+            chain: Chain::None,
+            hunter_win: HunterWin::Captures(4),
+            ..seed_a.clone()
+        };
+        let tiger_on = |board: &str, apex: &str, prey: u8, captures: u8| HuntRules {
+            board: board.into(),
+            hunter_start: HunterStart::Points(points(apex)),
+            prey,
+            first: Side::Prey,
+            hunter_win: HunterWin::Captures(captures),
+            ..atlas.clone()
+        };
+        let adugo = HuntRules {
+            board: "alquerque31".into(),
+            hunter_start: HunterStart::Points(points("c5")),
+            prey: 14,
+            prey_start: PreyStart::Points(points("a5+b5+d5+e5+a6+b6+c6+d6+e6+a7+b7+c7+d7+e7")),
+            hunter_win: HunterWin::Captures(14),
+            ..atlas.clone()
+        };
         Ok(match name {
             "diviyan-keliya" => seed_a,
             "diviyan-keliya-ludii" => HuntRules {
@@ -339,6 +420,29 @@ impl HuntRules {
                 prey: 6,
                 hunter_win: HunterWin::Captures(3),
                 ..kaooa
+            },
+            "hat-diviyan-keliya" => atlas,
+            "hat-diviyan-keliya-large" => HuntRules {
+                board: "triangle13".into(),
+                hunters: 2,
+                prey: 8,
+                hunter_win: HunterWin::Captures(3),
+                ..atlas
+            },
+            "huli-mane-ata" => tiger_on("triangle10", "d7", 5, 2),
+            "mysore-tiger" => tiger_on("mysore6", "c5", 3, 1),
+            "pulijudamu" => tiger_on("pulijudamu19", "e9", 5, 5),
+            "adugo" => adugo,
+            "adugo-5" => HuntRules {
+                hunter_win: HunterWin::Captures(5),
+                ..adugo
+            },
+            "orissa-tiger" => HuntRules {
+                hunter_start: HunterStart::Points(points("c2")),
+                prey: 12,
+                prey_start: PreyStart::Points(points("a5+e5+a6+b6+c6+d6+e6+a7+b7+c7+d7+e7")),
+                hunter_win: HunterWin::Captures(12),
+                ..adugo
             },
             _ => {
                 return Err(Error::Rules(format!(
@@ -407,17 +511,19 @@ impl HuntRules {
                     .ok_or_else(|| bad("an integer 1..63"))?
             }
             "hunter_start" => {
-                self.hunter_start = if value == "hand" {
-                    HunterStart::Hand
-                } else {
-                    let pts: Vec<String> = value
-                        .split(['+', ';', '/'])
-                        .map(|s| s.trim().to_string())
-                        .collect();
-                    if pts.iter().any(String::is_empty) {
-                        return Err(bad("'hand' or point names joined by '+' (a1+e1+a5+e5)"));
-                    }
-                    HunterStart::Points(pts)
+                self.hunter_start = match point_list(value)
+                    .ok_or_else(|| bad("'hand' or point names joined by '+' (a1+e1+a5+e5)"))?
+                {
+                    None => HunterStart::Hand,
+                    Some(pts) => HunterStart::Points(pts),
+                }
+            }
+            "prey_start" => {
+                self.prey_start = match point_list(value)
+                    .ok_or_else(|| bad("'hand' or point names joined by '+' (a5+b5+c5)"))?
+                {
+                    None => PreyStart::Hand,
+                    Some(pts) => PreyStart::Points(pts),
                 }
             }
             "first" => self.first = Side::parse_option(key, value)?,
@@ -486,6 +592,15 @@ impl HuntRules {
                 )));
             }
         }
+        if let PreyStart::Points(p) = &self.prey_start {
+            if p.len() != self.prey as usize {
+                return Err(Error::Rules(format!(
+                    "prey_start lists {} points for {} prey",
+                    p.len(),
+                    self.prey
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -498,6 +613,10 @@ impl HuntRules {
             "hunter_start" => match &self.hunter_start {
                 HunterStart::Hand => "hand".into(),
                 HunterStart::Points(p) => p.join("+"),
+            },
+            "prey_start" => match &self.prey_start {
+                PreyStart::Hand => "hand".into(),
+                PreyStart::Points(p) => p.join("+"),
             },
             "first" => self.first.word().into(),
             "first_drop" => self.first_drop.word().into(),
@@ -556,6 +675,19 @@ impl HuntRules {
         }
         s
     }
+}
+
+/// A start option's value: `hand` (`Some(None)`), or point names joined by `+`
+/// (also `;` or `/`); `None` if a name is empty.
+fn point_list(value: &str) -> Option<Option<Vec<String>>> {
+    if value == "hand" {
+        return Some(None);
+    }
+    let pts: Vec<String> = value
+        .split(['+', ';', '/'])
+        .map(|s| s.trim().to_string())
+        .collect();
+    (!pts.iter().any(String::is_empty)).then_some(Some(pts))
 }
 
 impl std::fmt::Display for HuntRules {

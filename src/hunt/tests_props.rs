@@ -33,12 +33,13 @@ fn random_line(g: &HuntGame, seed: u64, plies: usize) -> Vec<HuntPos> {
 
 #[test]
 fn every_preset_builds_and_plays() {
-    assert_eq!(PRESETS.len(), 11);
+    assert_eq!(PRESETS.len(), 19);
     for &(name, desc) in PRESETS {
         assert!(!desc.is_empty());
         let g = from_spec(name).unwrap();
-        let line = random_line(&g, 7, 300);
-        assert!(line.len() > 10, "{name}");
+        // Some seed plays more than 10 plies (the 6-point Mysore game can end sooner).
+        let longest = (0..20).map(|seed| random_line(&g, seed, 300).len()).max();
+        assert!(longest > Some(10), "{name}");
     }
 }
 
@@ -136,6 +137,15 @@ fn rules_strings_are_canonical() {
             "diviyan-keliya-ludii,board=mogol37",
         ),
         ("kaooa,prey=6,hunter_win=3", "kaooa-6"),
+        (
+            "adugo,prey_start=e7+d7+c7+b7+a7+e6+d6+c6+b6+a6+e5+d5+b5+a5",
+            "adugo",
+        ),
+        ("adugo,hunter_win=captures>=5", "adugo-5"),
+        (
+            "mysore-tiger,prey_start=a1+e1+b3",
+            "mysore-tiger,prey_start=a1+e1+b3",
+        ),
     ];
     for (input, want) in cases {
         let g = from_spec(input).unwrap();
@@ -186,6 +196,11 @@ fn bad_rules_strings_are_errors() {
         ("bagh-chal,prey=40", "do not fit"),
         ("diviyan-keliya,chain=none,chain=optional", "given twice"),
         ("diviyan-keliya,move_limit=0", "none or a number"),
+        ("adugo,prey_start=a5+b5", "lists 2 points for 14 prey"),
+        ("mysore-tiger,prey_start=a1+e1+z9", "no point 'z9'"),
+        ("mysore-tiger,prey_start=a1+a1+e1", "listed twice"),
+        ("mysore-tiger,prey_start=a1+e1+c5", "a hunter's start point"),
+        ("mysore-tiger,prey_start=a1++e1", "'hand' or point names"),
     ];
     for (spec, want) in cases {
         match from_spec(spec) {
@@ -271,4 +286,34 @@ fn eval_params_are_settable() {
     let a = g.make_pos(1, 2, 0, 10, 12, true);
     let b = g.make_pos(1, 2, 0, 10, 13, true);
     assert_eq!(g.evaluate(&b) - g.evaluate(&a), 250);
+}
+
+/// H3b: prey on fixed points start on the board with nothing in hand, only step,
+/// and are counted in the position text like any prey.
+#[test]
+fn prey_start_puts_the_prey_on_the_board() {
+    use crate::game::Notation;
+    let g = from_spec("mysore-tiger,prey_start=a1+e1+b3").unwrap();
+    let start = g.start();
+    assert_eq!(start.prey_in_hand, 0);
+    assert_eq!(start.prey.count_ones(), 3);
+    assert!(!start.hunter_to_move);
+    let mut moves = Vec::new();
+    g.legal_moves(&start, &mut moves);
+    assert!(moves.iter().all(|m| m.kind == crate::hunt::MoveKind::Step));
+    // a1 is hemmed in by e1 and b3; e1 steps to d3, b3 to c3 (c5 holds the tiger).
+    assert_eq!(moves.len(), 2);
+    let text = g.format_position(&start);
+    assert_eq!(g.parse_position(&text).unwrap(), start);
+    // With the prey in hand (the preset) the start is a drop.
+    let hand = from_spec("mysore-tiger").unwrap();
+    assert_eq!(hand.start().prey_in_hand, 3);
+    assert_eq!(hand.rules().prey_start, crate::hunt::PreyStart::Hand);
+    // Adugo: the dogs fill the three far rows but the jaguar's point.
+    let adugo = from_spec("adugo").unwrap();
+    let s = adugo.start();
+    assert_eq!((s.prey.count_ones(), s.prey_in_hand), (14, 0));
+    assert_eq!(s.hunters.count_ones(), 1);
+    assert!(s.hunter_to_move);
+    assert_eq!(s.hunters & s.prey, 0);
 }

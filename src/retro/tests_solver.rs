@@ -133,6 +133,10 @@ fn hunt_games_same_records_as_the_reference_solver() {
         ("cows-leopards-mogol,hunter_win=captures>=23", Scope::MaxPrey(3)),
         ("diviyan-keliya", Scope::MaxPrey(2)),
         ("cows-leopards-peralikatuma,hunter_win=captures>=24", Scope::MaxPrey(2)),
+        // Atlas games: a tiger on the apex with the prey dropped (10-point triangle),
+        // and the prey on fixed points (`prey_start`, nothing in hand).
+        ("huli-mane-ata", Scope::Whole),
+        ("mysore-tiger,prey_start=a1+e1+b3,hunter_win=2", Scope::Whole),
     ]);
 }
 
