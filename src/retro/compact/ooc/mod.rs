@@ -206,6 +206,8 @@ struct Run<'a, G: TierGame> {
     lists: BTreeMap<(u32, usize), Vec<Written>>,
     report: OocReport,
     writes_left: Option<u64>,
+    /// A part's bytes kept for the next read of the same size and kind.
+    spare: Option<Bytes>,
 }
 
 impl<'a, G: TierGame> Run<'a, G> {
@@ -222,7 +224,8 @@ impl<'a, G: TierGame> Run<'a, G> {
             tier: &tier,
             size: (r.end - r.start) as u64,
         };
-        let got = store::read(&part_path(self.dir, k, self.layout.parts), &id, kind)?;
+        let spare = self.spare.take();
+        let got = store::read(&part_path(self.dir, k, self.layout.parts), &id, kind, spare)?;
         if got.is_some() {
             self.report.reads += 1;
         }
@@ -379,6 +382,7 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
             ..OocReport::default()
         },
         writes_left: opts.stop_after_writes,
+        spare: None,
     };
     let mut passes = match resume(&mut run, progress)? {
         Some(p) => p,
@@ -453,6 +457,7 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
         states: Mutex::new(vec![None; layout.parts]),
         failed: Mutex::new(None),
     };
+    run.spare = None;
     let mut outcomes = Outcomes::default();
     for k in 0..layout.parts {
         let bytes = run

@@ -118,6 +118,8 @@ pub(super) fn pass_part<G: TierGame>(
         run.updates.remove(&u);
     }
     run.prune_lists()?;
+    // The next part read reuses these bytes (no fresh pages to zero and fill).
+    run.spare = Some(part.bytes);
     progress.message(&format!(
         "distance {d}: part {k} of {parts}, {found} positions (out of core)"
     ));

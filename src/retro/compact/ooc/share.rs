@@ -268,7 +268,7 @@ impl<'a, G: TierGame> Share<'a, G> {
             tier: &tier_text,
             size: len as u64,
         };
-        let Some(part) = store::read(path, &id, CompactKind::Counted)? else {
+        let Some(part) = store::read(path, &id, CompactKind::Counted, None)? else {
             return Ok(None);
         };
         let (scanned, from, levels) = match part.at.from {

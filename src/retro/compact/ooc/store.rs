@@ -394,7 +394,8 @@ fn frame_bytes(file: &File, f: &Frame, path: &Path) -> Result<Vec<u8>> {
     )?;
     if f.array == STATES {
         ensure(
-            r.iter().all(|&x| x <= MAX_BYTE),
+            // The largest byte, not `all`: a reduction the compiler vectorizes.
+            r.iter().copied().max().unwrap_or(0) <= MAX_BYTE,
             path,
             TableFault::Corrupt,
             || "a byte that is no compact state".into(),
@@ -404,8 +405,16 @@ fn frame_bytes(file: &File, f: &Frame, path: &Path) -> Result<Vec<u8>> {
 }
 
 /// Reads the part at `path` (`None` when there is none): every frame of
-/// `kind` (a plain read leaves the counters out), checked.
-pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Option<Part>> {
+/// `kind` (a plain read leaves the counters out), checked. `spare`, the bytes
+/// of a part read before, is filled instead of new bytes when its size and
+/// kind fit: every byte of it is overwritten, and the kernel need not zero
+/// fresh pages for every part of every pass.
+pub(super) fn read(
+    path: &Path,
+    id: &Identity,
+    kind: CompactKind,
+    spare: Option<Bytes>,
+) -> Result<Option<Part>> {
     let Some(Head {
         file,
         tier,
@@ -417,7 +426,14 @@ pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Opti
     else {
         return Ok(None);
     };
-    let bytes = Bytes::new(n, &tier, want)?;
+    let mut bytes = match spare {
+        Some(b) if b.len == n && b.kind() == want => b,
+        other => {
+            // Freed first: never two parts' bytes at once.
+            drop(other);
+            Bytes::new(n, &tier, want)?
+        }
+    };
     let set_bytes = bytes.sets.len() * SET_WORDS * 8;
     let mut sets = vec![0u8; set_bytes];
     let wanted: Vec<&Frame> = frames
@@ -438,22 +454,24 @@ pub(super) fn read(path: &Path, id: &Identity, kind: CompactKind) -> Result<Opti
                     sets[i * SETS_FRAME..i * SETS_FRAME + r.len()].copy_from_slice(&r);
                     continue;
                 }
-                STATES => &bytes.segs[seg][span],
-                _ => match &bytes.counts {
-                    Some(c) => &c[seg][span],
+                STATES => &mut bytes.segs[seg][span],
+                _ => match &mut bytes.counts {
+                    Some(c) => &mut c[seg][span],
                     None => continue,
                 },
             };
-            for (d, &x) in dest.iter().zip(r.iter()) {
-                d.store(x, Ordering::Relaxed);
+            // The bytes are this function's own: plain stores, which the
+            // compiler turns into a copy (atomic stores stay byte by byte).
+            for (d, &x) in dest.iter_mut().zip(r.iter()) {
+                *d.get_mut() = x;
             }
         }
     }
-    for (s, w) in bytes.sets.iter().zip(sets.chunks_exact(SET_WORDS * 8)) {
-        for (a, b) in s.iter().zip(w.chunks_exact(8)) {
+    for (s, w) in bytes.sets.iter_mut().zip(sets.chunks_exact(SET_WORDS * 8)) {
+        for (a, b) in s.iter_mut().zip(w.chunks_exact(8)) {
             let mut x = [0u8; 8];
             x.copy_from_slice(b);
-            a.store(u64::from_le_bytes(x), Ordering::Relaxed);
+            *a.get_mut() = u64::from_le_bytes(x);
         }
     }
     Ok(Some(Part { bytes, at, frames }))
