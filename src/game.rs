@@ -451,3 +451,15 @@ impl<G: Game> Oracle<G> for NoOracle {
         None
     }
 }
+
+/// An oracle that may be absent: `None` knows nothing (as [`NoOracle`]), so a
+/// caller with optional tables makes one call instead of one per case.
+impl<G: Game, O: Oracle<G>> Oracle<G> for Option<&O> {
+    fn probe(&self, game: &G, pos: &G::Pos) -> Option<(Value, u32)> {
+        self.and_then(|o| o.probe(game, pos))
+    }
+
+    fn failed(&self) -> bool {
+        self.is_some_and(|o| o.failed())
+    }
+}

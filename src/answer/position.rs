@@ -19,7 +19,7 @@
 use super::exact::exact_answer;
 use super::query::{answer, from_table, SearchAnswer};
 use crate::error::{Error, Result};
-use crate::game::{FullGame, NoOracle, Value};
+use crate::game::{FullGame, Value};
 use crate::progress::{stop_requested, NoProgress, Progress};
 use crate::search::{Limit, SearchConfig, TransTable};
 use crate::table::query::{compare_results, Exact};
@@ -158,10 +158,7 @@ pub fn answer_position_with<G: TierGame + FullGame>(
             None => policy.search.clone(),
         };
         tt.clear();
-        let a = match oracle {
-            Some(o) => answer(game, pos, o, &cfg, tt),
-            None => answer(game, pos, &NoOracle, &cfg, tt),
-        };
+        let a = answer(game, pos, &oracle, &cfg, tt);
         checked(a, oracle)
     };
     for (i, &oracle) in tables.iter().enumerate() {
@@ -231,30 +228,17 @@ fn prove<G: TierGame + FullGame>(
             (hash_mib, policy.search.threads, search_time, true)
         }
     };
-    let a = match oracle {
-        Some(o) => exact_answer(
-            game,
-            pos,
-            o,
-            hash_mib,
-            threads,
-            time,
-            tt,
-            &policy.search.stop,
-            progress,
-        ),
-        None => exact_answer(
-            game,
-            pos,
-            &NoOracle,
-            hash_mib,
-            threads,
-            time,
-            tt,
-            &policy.search.stop,
-            progress,
-        ),
-    };
+    let a = exact_answer(
+        game,
+        pos,
+        &oracle,
+        hash_mib,
+        threads,
+        time,
+        tt,
+        &policy.search.stop,
+        progress,
+    );
     let a = checked(a, oracle)?;
     Ok((stands || a.value.is_some()).then_some(a))
 }

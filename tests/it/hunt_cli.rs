@@ -1,18 +1,6 @@
 //! The real binary: perft, show and playout on hunt rules.
 
-use std::process::Command;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_huntsolve"))
-        .args(args)
-        .output()
-        .expect("run huntsolve");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::common::run;
 
 #[test]
 fn perft_prints_the_count_last() {

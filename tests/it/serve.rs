@@ -3,6 +3,7 @@
 //! tables miss are searched and say so; bad requests get a 400 with an error;
 //! the page and its assets are served from the binary.
 
+use crate::common::run;
 use huntsolve::game::{Game, Notation};
 use huntsolve::serve::{Config, Explorer, StopHandle};
 use huntsolve::table::{query_tables, TableOracle};
@@ -14,18 +15,6 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_huntsolve"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// `tables/kaooa` (complete) and `tables/kaooa-6` (without tier h0p0c1),
 /// solved once for the whole test binary.
