@@ -377,7 +377,7 @@ pub(crate) fn label_of<G: Game>(game: &G, name: &str) -> String {
 
 /// `label` with the verb agreeing (`vulture wins`, `leopards win`): a side
 /// label is plural when it ends in `s` (`prey`, `hunter` singular).
-pub(crate) fn side_says(label: &str, singular: &str, plural: &str) -> String {
+pub fn side_says(label: &str, singular: &str, plural: &str) -> String {
     let verb = if label.ends_with('s') {
         plural
     } else {

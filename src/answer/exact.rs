@@ -23,12 +23,12 @@
 //! unfinished distance search would have said), and neither has a value whose
 //! proof entries were overwritten: the answer then names no best move.
 
-use super::query::{answer_as_configured, ProofSummary, SearchAnswer};
+use super::query::{from_search, ProofSummary, SearchAnswer};
 use crate::game::{FullGame, Oracle, Value};
 use crate::progress::{NoProgress, Progress};
 use crate::prove::dfpn::{Known, ProveConfig, Prover, Worker};
 use crate::prove::tt::ProofTable;
-use crate::search::{Limit, SearchConfig, TransTable};
+use crate::search::{search, Limit, SearchConfig, TransTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -103,7 +103,7 @@ pub(crate) fn exact_answer<G: FullGame, O: Oracle<G>>(
     };
     tt.clear();
     progress.stage("searching the distance", 0);
-    let mut a = answer_as_configured(game, pos, oracle, &cfg, tt);
+    let mut a = from_search(game, pos, &search(game, pos, oracle, &cfg, tt));
     progress.finish_stage();
     // Values of the moves the search did not prove, from the prover.
     if value.is_some() {

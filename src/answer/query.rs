@@ -4,7 +4,7 @@
 //! knows the position and print both the same way.
 
 use crate::game::{FullGame, Oracle, Value};
-use crate::search::{search, SearchConfig, TransTable, MATE};
+use crate::search::{search, SearchConfig, SearchResult, TransTable, MATE};
 use crate::table::query::QueryResult;
 use serde::Serialize;
 
@@ -90,20 +90,17 @@ pub fn answer<G: FullGame, O: Oracle<G>>(
         all_moves: true,
         ..cfg.clone()
     };
-    answer_as_configured(game, pos, oracle, &cfg, tt)
+    from_search(game, pos, &search(game, pos, oracle, &cfg, tt))
 }
 
-/// Searches `pos` with `cfg` as given and answers it: without
-/// [`SearchConfig::all_moves`], only the best move's score is exact (the
-/// others are bounds, and their values are given only where proven).
-pub(crate) fn answer_as_configured<G: FullGame, O: Oracle<G>>(
+/// The answer a search `r` of `pos` gives: without [`SearchConfig::all_moves`]
+/// in its configuration, only the best move's score is exact (the others are
+/// bounds, and their values are given only where proven).
+pub(crate) fn from_search<G: FullGame>(
     game: &G,
     pos: &G::Pos,
-    oracle: &O,
-    cfg: &SearchConfig,
-    tt: &TransTable,
+    r: &SearchResult<G>,
 ) -> SearchAnswer {
-    let r = search(game, pos, oracle, cfg, tt);
     let mut pv = Vec::new();
     let mut p = pos.clone();
     for &m in &r.pv {

@@ -3,22 +3,19 @@
 //! longest wins with example positions; with `--by-side` also the counts split
 //! by the side to move (slower: every position is unranked).
 
-use super::args::{Json, Tables, Threads};
+use super::args::{Json, SolvedTables, Threads};
 use super::job::{dispatch, set_threads, TierJob};
 use super::out;
 use huntsolve::retro::TierGame;
+use huntsolve::table::AnalyzeReport;
 use huntsolve::table::{analyze_dir_with, AnalyzeOptions};
-use huntsolve::table::{rules_of_dir, AnalyzeReport};
-use huntsolve::{AnyGame, Error, Result};
+use huntsolve::{Error, Result};
 
 /// Arguments of `analyze`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
-    tables: Tables,
-    /// Rules the tables must belong to (default: the rules in their headers).
-    #[arg(long)]
-    rules: Option<String>,
+    tables: SolvedTables,
     /// How many of the longest wins to show with their positions.
     #[arg(long, default_value_t = 5, value_parser = super::args::whole::<u64>(0, 10_000, "positions"))]
     top: u64,
@@ -35,11 +32,7 @@ pub(crate) struct Args {
 /// Runs `analyze`.
 pub(crate) fn run(args: Args) -> Result<()> {
     set_threads(args.threads.threads)?;
-    let rules = match &args.rules {
-        Some(r) => r.clone(),
-        None => rules_of_dir(&args.tables.tables)?,
-    };
-    let any = AnyGame::parse(&rules)?;
+    let any = args.tables.game()?;
     let report = dispatch(&any, Analyze(&args))?;
     if args.json.json {
         let s = serde_json::to_string_pretty(&report)

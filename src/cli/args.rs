@@ -240,6 +240,18 @@ impl Hash {
     }
 }
 
+/// The options of a search: `--threads`, `--hash` and `--eval`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub(crate) struct SearchOptions {
+    #[command(flatten)]
+    pub threads: Threads,
+    #[command(flatten)]
+    pub hash: Hash,
+    /// Evaluation weight `key=value` (repeatable).
+    #[arg(long)]
+    pub eval: Vec<String>,
+}
+
 /// `--json`.
 #[derive(clap::Args, Debug, Clone, Copy, Default)]
 pub(crate) struct Json {
@@ -254,6 +266,28 @@ pub(crate) struct Tables {
     /// Directory holding solved tables (`*.hst` and `summary.json`).
     #[arg(long, value_name = "DIR")]
     pub tables: PathBuf,
+}
+
+/// `--tables DIR` of solved tables and the `--rules` they must belong to.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct SolvedTables {
+    /// Directory holding solved tables (`*.hst` and `summary.json`).
+    #[arg(long, value_name = "DIR")]
+    pub tables: PathBuf,
+    /// Rules the tables must belong to (default: the rules in their headers).
+    #[arg(long)]
+    pub rules: Option<String>,
+}
+
+impl SolvedTables {
+    /// The game of `--rules`, or of the rules in the tables' headers.
+    pub(crate) fn game(&self) -> huntsolve::Result<huntsolve::AnyGame> {
+        let rules = match &self.rules {
+            Some(r) => r.clone(),
+            None => huntsolve::table::rules_of_dir(&self.tables)?,
+        };
+        huntsolve::AnyGame::parse(&rules)
+    }
 }
 
 /// `--tables DIR`, optional.

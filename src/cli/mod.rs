@@ -22,7 +22,6 @@ pub mod play;
 pub mod playout;
 pub mod presets;
 pub mod prove;
-mod prove_within;
 pub mod query;
 pub mod serve;
 pub mod show;
@@ -123,7 +122,6 @@ pub(crate) fn main() -> (Result<()>, bool) {
         Command::Bench(a) => run_bench(a),
         Command::Compare(a) => compare::run(a),
         Command::Sweep(a) => sweep::run(a),
-        Command::Prove(a) if a.within.is_some() => prove_within::run(a),
         Command::Prove(a) => prove::run(a),
         Command::CheckProof(a) => prove::run_check(a),
         Command::Bounds(a) => bounds::run(a),

@@ -6,7 +6,7 @@
 //! leaves) and the lines are re-ranked by proven value where one was found
 //! (see `huntsolve::answer::openings`).
 
-use super::args::{Hash, Threads};
+use super::args::SearchOptions;
 use super::job::apply_evals;
 use super::out::{println, Bars};
 use huntsolve::answer::{prove_openings, ProveOpeningsConfig, ProvenOpening};
@@ -33,12 +33,7 @@ pub(crate) struct Args {
     #[arg(long, default_value_t = 1, value_parser = super::args::whole::<u32>(1, 2, "plies"))]
     pub plies: u32,
     #[command(flatten)]
-    pub threads: Threads,
-    #[command(flatten)]
-    pub hash: Hash,
-    /// Evaluation weight `key=value` (repeatable).
-    #[arg(long)]
-    pub eval: Vec<String>,
+    pub search: SearchOptions,
     /// Output folder (default: the git-ignored runs/; the committed files under
     /// results/ are re-made by giving --out results).
     #[arg(long, default_value = "runs")]
@@ -88,7 +83,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
             )))
         }
     };
-    apply_evals(&mut g, &args.eval)?;
+    apply_evals(&mut g, &args.search.eval)?;
     if args.prove {
         check_repetition_rule(&g)?;
     }
@@ -96,8 +91,8 @@ pub(crate) fn run(args: Args) -> Result<()> {
     let cfg = OpeningsConfig {
         depth: args.depth,
         plies: args.plies,
-        threads: args.threads.or(1),
-        hash_mib: args.hash.or(256),
+        threads: args.search.threads.or(1),
+        hash_mib: args.search.hash.or(256),
     };
     let started = Instant::now();
     let bars = Bars::new();
@@ -106,8 +101,8 @@ pub(crate) fn run(args: Args) -> Result<()> {
         let pcfg = ProveOpeningsConfig {
             nodes: Some(args.prove_nodes),
             time: args.prove_time.map(Duration::from_secs_f64),
-            hash_mib: args.hash.or(256),
-            threads: args.threads.or(1),
+            hash_mib: args.search.hash.or(256),
+            threads: args.search.threads.or(1),
         };
         prove_openings(&g, &tables, lines, &pcfg, &bars)?
     } else {
@@ -128,8 +123,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
         args.rules,
         args.depth,
         args.plies,
-        args.threads.or(1),
-        args.eval
+        args.search.threads.or(1),
+        args.search
+            .eval
             .iter()
             .map(|e| format!(" --eval {e}"))
             .collect::<String>()
@@ -142,7 +138,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         if let Some(t) = args.prove_time {
             command.push_str(&format!(" --prove-time {t}"));
         }
-        command.push_str(&format!(" --hash {}", args.hash.or(256)));
+        command.push_str(&format!(" --hash {}", args.search.hash.or(256)));
     }
     let first = g.side_label(g.side_to_move(&g.start()));
     println(&format!("# {command}  ({secs:.1} s)"))?;

@@ -35,9 +35,31 @@ pub(crate) fn print_json_document(text: &str) -> Result<()> {
 
 /// [`print_json_document`] for a document that holds the error the command
 /// returns next (any exit status): no `{"error": ...}` document follows it.
-pub(crate) fn print_json_document_with_error(text: &str) -> Result<()> {
+fn print_json_document_with_error(text: &str) -> Result<()> {
     JSON_PRINTED.store(2, std::sync::atomic::Ordering::SeqCst);
     println(text)
+}
+
+/// Prints a report that may have failed to save its certificate: `o` as the
+/// `--json` document when `json` (holding `save_error`, which is then not
+/// printed again), else `text`; then returns `save_error`.
+pub(crate) fn print_saved<T: serde::Serialize>(
+    json: bool,
+    o: &T,
+    text: impl FnOnce() -> String,
+    save_error: Option<Error>,
+) -> Result<()> {
+    if json {
+        let s = serde_json::to_string(o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
+        if save_error.is_some() {
+            print_json_document_with_error(&s)?;
+        } else {
+            print_json_document(&s)?;
+        }
+    } else {
+        print(&text())?;
+    }
+    save_error.map_or(Ok(()), Err)
 }
 
 /// Whether the error of exit status `code` is already in the printed `--json` document.
@@ -325,13 +347,4 @@ impl SideWords {
     }
 }
 
-/// `label` with the verb agreeing (`vulture forces`, `leopards force`): a
-/// side label is plural when it ends in `s` (`prey`, `hunter` singular).
-pub(crate) fn side_says(label: &str, singular: &str, plural: &str) -> String {
-    let verb = if label.ends_with('s') {
-        plural
-    } else {
-        singular
-    };
-    format!("{label} {verb}")
-}
+pub(crate) use huntsolve::game::side_says;

@@ -18,7 +18,7 @@
 //! (a draw: cycles are draws in every preset) or at the rules' move limit
 //! (1000 plies when the rules set none), also a draw.
 
-use super::args::{Hash, Threads};
+use super::args::SearchOptions;
 use super::job::apply_evals;
 use super::out::{print, println};
 use huntsolve::game::FullGame;
@@ -56,12 +56,7 @@ pub(crate) struct Args {
     #[arg(long, default_value_t = 0, value_parser = super::args::RANDOM_PLIES)]
     pub random_plies: u32,
     #[command(flatten)]
-    pub threads: Threads,
-    #[command(flatten)]
-    pub hash: Hash,
-    /// Evaluation weight `key=value` (repeatable).
-    #[arg(long)]
-    pub eval: Vec<String>,
+    pub search: SearchOptions,
     /// Print only one summary line per game, not the moves.
     #[arg(long)]
     pub quiet: bool,
@@ -211,7 +206,7 @@ fn play_game<G: FullGame>(
                 Engine::Search(limit) => {
                     let cfg = SearchConfig {
                         limits: vec![*limit],
-                        threads: args.threads.or(1),
+                        threads: args.search.threads.or(1),
                         history: history.clone(),
                         ..Default::default()
                     };
@@ -257,7 +252,7 @@ fn run_games<G: FullGame>(g: &G, args: &Args) -> Result<()> {
     let specs = engine_specs(g, args)?;
     let engines = [Engine::parse(&specs[0])?, Engine::parse(&specs[1])?];
     let mut rng = Rng::new(args.seed);
-    let tt = TransTable::new(args.hash.or(64))?;
+    let tt = TransTable::new(args.search.hash.or(64))?;
     let mut wins = [0u32; 2];
     let mut draws = 0;
     for n in 1..=args.games {
@@ -318,6 +313,6 @@ fn engine_specs<G: FullGame>(g: &G, args: &Args) -> Result<[String; 2]> {
 /// Runs `play`.
 pub(crate) fn run(args: Args) -> Result<()> {
     let mut any = AnyGame::parse(&args.rules)?;
-    huntsolve::with_game!(&mut any, g => apply_evals(g, &args.eval))?;
+    huntsolve::with_game!(&mut any, g => apply_evals(g, &args.search.eval))?;
     huntsolve::with_game!(&any, g => run_games(g, &args))
 }

@@ -11,6 +11,8 @@
 //! that decides the value writes its certificate: one file for a win or a
 //! loss, and for a draw `FILE.<side>` per side (each side's "cannot win").
 
+mod within;
+
 use super::args::{Hash, Json, Threads};
 use super::job::{dispatch, TierJob};
 use super::out;
@@ -124,15 +126,35 @@ pub(crate) struct CheckArgs {
     pub(crate) json: Json,
 }
 
+/// The position a `prove` report answers, as its JSON document opens.
 #[derive(Serialize)]
-struct ProveOut {
-    rules: String,
-    position: String,
+pub(super) struct Asked {
+    pub(super) rules: String,
+    pub(super) position: String,
     side_to_move: &'static str,
     /// The side to move in the game's own words (`leopards`, `goats`).
-    side_to_move_label: &'static str,
+    pub(super) side_to_move_label: &'static str,
     #[serde(skip)]
-    words: out::SideWords,
+    pub(super) words: out::SideWords,
+}
+
+impl Asked {
+    pub(super) fn of<G: TierGame>(game: &G, pos: &G::Pos) -> Self {
+        let mover = game.side_to_move(pos);
+        Asked {
+            rules: game.rules_string(),
+            position: game.format_position(pos),
+            side_to_move: game.side_name(mover),
+            side_to_move_label: game.side_label(mover),
+            words: out::SideWords::of(game),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ProveOut {
+    #[serde(flatten)]
+    asked: Asked,
     /// `win`, `loss`, `draw` or `unknown` for the side to move (value mode),
     /// or `proven`, `disproven`, `unknown` for `--side`.
     value: String,
@@ -183,7 +205,10 @@ struct Prove<'a>(&'a Args);
 impl TierJob for Prove<'_> {
     type Out = ();
     fn run<G: TierGame>(self, game: &G) -> Result<()> {
-        prove_game(game, self.0)
+        match self.0.within {
+            Some(plies) => within::within(game, self.0, plies),
+            None => prove_game(game, self.0),
+        }
     }
 }
 
@@ -264,11 +289,7 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
     let nodes: u64 = runs.iter().map(|r| r.nodes).sum();
     let seconds: f64 = runs.iter().map(|r| r.seconds).sum();
     let o = ProveOut {
-        rules: game.rules_string(),
-        position: game.format_position(&pos),
-        side_to_move: game.side_name(game.side_to_move(&pos)),
-        side_to_move_label: game.side_label(game.side_to_move(&pos)),
-        words: out::SideWords::of(game),
+        asked: Asked::of(game, &pos),
         value,
         nodes,
         nodes_per_second: nodes as f64 / seconds.max(1e-9),
@@ -282,18 +303,8 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         memory_budget_peak_bytes: tt.budget().peak(),
         save_error: save_error.as_ref().map(|e| e.to_string()),
     };
-    if args.json.json {
-        let s = serde_json::to_string(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        // One document: a save error is in it (`save_error`), not printed again.
-        if o.save_error.is_some() {
-            out::print_json_document_with_error(&s)?;
-        } else {
-            out::print_json_document(&s)?;
-        }
-    } else {
-        out::print(&text(&o))?;
-    }
-    save_error.map_or(Ok(()), Err)
+    // One document: a save error is in it (`save_error`), not printed again.
+    out::print_saved(args.json.json, &o, || text(&o), save_error)
 }
 
 /// `--save FILE`: the certificate of each run that decides the value (see the
@@ -369,12 +380,12 @@ fn decisive_len(runs: &[RunReport], side: Option<usize>, value: &str) -> usize {
 fn text(o: &ProveOut) -> String {
     let mut s = format!(
         "rules    {}\nposition {}\nto move  {}\nvalue    {}\n",
-        o.rules, o.position, o.side_to_move_label, o.value
+        o.asked.rules, o.asked.position, o.asked.side_to_move_label, o.value
     );
     for r in &o.runs {
         s.push_str(&format!(
             "run: {}? {:<9}{} root pn {} dn {}, {} nodes, {} table hits, {:.2} s{}\n",
-            out::side_says(o.words.label(r.side_name), "wins", "win"),
+            out::side_says(o.asked.words.label(r.side_name), "wins", "win"),
             format!("{:?}", r.outcome).to_lowercase(),
             r.stopped
                 .map_or(String::new(), |s| format!(" ({})", s.text())),
@@ -405,7 +416,7 @@ fn text(o: &ProveOut) -> String {
             "saved    {} ({} for {}, {} nodes, {} bytes, sha256 {}{})\n",
             c.file,
             c.kind,
-            o.words.label(&c.side),
+            o.asked.words.label(&c.side),
             c.nodes,
             c.bytes,
             c.sha256,

@@ -16,7 +16,7 @@
 //! memory budget (default 256 MiB for the prover).
 //! With position `-`, reads positions from stdin, one per line, and answers each.
 
-use super::args::{Hash, Json, MaybeTables, Threads};
+use super::args::{Json, MaybeTables, SearchOptions};
 use super::job::apply_evals;
 use super::out;
 use huntsolve::answer::{answer_position_with, Policy, ProverUse, SearchAnswer, Source};
@@ -55,15 +55,10 @@ pub(crate) struct Args {
     #[arg(long, value_parser = super::args::seconds())]
     time: Option<f64>,
     #[command(flatten)]
-    threads: Threads,
+    search: SearchOptions,
     /// Prove the value with the df-pn prover (no depth cap), then the exact distance.
     #[arg(long)]
     exact: bool,
-    #[command(flatten)]
-    hash: Hash,
-    /// Evaluation weight `key=value` (repeatable).
-    #[arg(long)]
-    eval: Vec<String>,
     /// Moves to play from the position first, space-separated (e.g. "e5 f2-e3").
     #[arg(long)]
     moves: Vec<String>,
@@ -74,7 +69,7 @@ pub(crate) struct Args {
 /// Runs `query`.
 pub(crate) fn run(args: Args) -> Result<()> {
     let mut any = AnyGame::parse(&args.rules)?;
-    with_game!(&mut any, g => apply_evals(g, &args.eval))?;
+    with_game!(&mut any, g => apply_evals(g, &args.search.eval))?;
     match &args.tables.tables {
         Some(_) => super::job::dispatch(&any, Query(&args)),
         None => with_game!(&any, g => run_game(g, None, &args)),
@@ -120,7 +115,7 @@ fn config(args: &Args) -> SearchConfig {
         (None, None) if args.exact => {
             return SearchConfig {
                 limits: vec![Limit::Time(EXACT_TIME)],
-                threads: args.threads.or(1),
+                threads: args.search.threads.or(1),
                 exact: true,
                 ..Default::default()
             }
@@ -129,7 +124,7 @@ fn config(args: &Args) -> SearchConfig {
     };
     SearchConfig {
         limits: vec![limit],
-        threads: args.threads.or(1),
+        threads: args.search.threads.or(1),
         exact: args.exact,
         ..Default::default()
     }
@@ -167,7 +162,7 @@ fn policy(args: &Args) -> Policy {
     let search = config(args);
     let prover = if search.exact && !search.limits.iter().any(|l| matches!(l, Limit::Depth(_))) {
         ProverUse::Instead {
-            hash_mib: args.hash.or(PROVE_HASH_MIB),
+            hash_mib: args.search.hash.or(PROVE_HASH_MIB),
         }
     } else {
         ProverUse::Off
@@ -336,7 +331,7 @@ fn run_game<G: TierGame + FullGame>(
         huntsolve::prove::check_repetition_rule(game)?;
     }
     let policy = policy(args);
-    let tt = TransTable::new(args.hash.or(64))?;
+    let tt = TransTable::new(args.search.hash.or(64))?;
     let moves = args.moves.join(" ");
     let one = |text: &str| answer_one(game, tables, text, &moves, &policy, &tt);
     if args.position != "-" {

@@ -6,14 +6,14 @@
 //! With `--search N`: instead, N random positions of the tables are searched
 //! without them (exact alpha-beta) and compared with the stored values.
 
-use super::args::{Json, Tables, Threads};
+use super::args::{Json, SolvedTables, Threads};
 use super::job::{dispatch, set_threads, TierJob};
 use super::out;
 use huntsolve::answer::{crosscheck_dir, CrossReport};
 use huntsolve::retro::{default_memory_limit, parse_size};
 use huntsolve::retro::{Solvable, TierGame};
 use huntsolve::table::{
-    list_tiers, rules_of_dir, table_path, verify_dir_scoped, Table, VerifyReport, VerifyScope,
+    list_tiers, table_path, verify_dir_scoped, Table, VerifyReport, VerifyScope,
 };
 use huntsolve::{AnyGame, Error, Result};
 
@@ -21,10 +21,7 @@ use huntsolve::{AnyGame, Error, Result};
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
-    tables: Tables,
-    /// Rules the tables must belong to (default: the rules in their headers).
-    #[arg(long)]
-    rules: Option<String>,
+    tables: SolvedTables,
     #[command(flatten)]
     pub(crate) json: Json,
     #[command(flatten)]
@@ -116,11 +113,7 @@ fn cache_bytes(args: &Args) -> Result<usize> {
 /// Runs `verify`.
 pub(crate) fn run(args: Args) -> Result<()> {
     set_threads(args.threads.threads)?;
-    let rules = match &args.rules {
-        Some(r) => r.clone(),
-        None => rules_of_dir(&args.tables.tables)?,
-    };
-    let any = AnyGame::parse(&rules)?;
+    let any = args.tables.game()?;
     if let Some(n) = args.search {
         return run_cross(&any, &args, n as usize);
     }

@@ -3,7 +3,7 @@
 //! summary.
 
 use super::messages::{receive, send, stop_all, Order, Report};
-use super::{Cluster, ClusterOptions, Event, Observer};
+use super::{ClusterOptions, Event, Job, Observer};
 use crate::error::{Error, Result};
 use crate::retro::driver::{
     check_memory_serial, kept_tier, make_summary, open_out_dir, plan, stored_start_record,
@@ -40,46 +40,23 @@ fn manager_setup<G: Solvable>(
     Ok((plan, lock))
 }
 
-pub(super) fn manager<G: Solvable>(
-    cluster: &Cluster,
-    game: &G,
-    scope: &Scope,
-    out_dir: &Path,
-    options: &ClusterOptions,
-    observer: &dyn Observer,
-) -> Result<SolveReport> {
+pub(super) fn manager<G: Solvable>(job: &Job<G>) -> Result<SolveReport> {
     let mut stopped = false;
-    let result = manage(
-        cluster,
-        game,
-        scope,
-        out_dir,
-        options,
-        observer,
-        &mut stopped,
-    );
+    let result = manage(job, &mut stopped);
     // Whatever went wrong, the workers wait for an order: let them go (once). After an
     // interrupt they were signalled too, and some may be gone.
     if !stopped && !matches!(result, Err(Error::Interrupted)) {
-        stop_all(&cluster.world);
+        stop_all(&job.cluster.world);
     }
     result
 }
 
 /// The manager's work; sets `stopped` once it has told every worker to stop.
-fn manage<G: Solvable>(
-    cluster: &Cluster,
-    game: &G,
-    scope: &Scope,
-    out_dir: &Path,
-    options: &ClusterOptions,
-    observer: &dyn Observer,
-    stopped: &mut bool,
-) -> Result<SolveReport> {
-    let world = &cluster.world;
+fn manage<G: Solvable>(job: &Job<G>, stopped: &mut bool) -> Result<SolveReport> {
+    let world = &job.cluster.world;
     let workers = (world.size() - 1) as usize;
-    let (plan, _lock) = manager_setup(game, scope, out_dir, options)?;
-    let hosts = check_workers(world, out_dir)?;
+    let (plan, _lock) = manager_setup(job.game, job.scope, job.out_dir, job.options)?;
+    let hosts = check_workers(world, job.out_dir)?;
 
     let order: Vec<G::Tier> = plan.waves.iter().flatten().copied().collect();
     let index_of: HashMap<G::Tier, usize> =
@@ -88,7 +65,7 @@ fn manage<G: Solvable>(
     // Resume: whole tables of these rules are kept.
     let mut kept = vec![false; order.len()];
     for (i, &t) in order.iter().enumerate() {
-        if let Some(summary) = kept_tier(game, t, out_dir)? {
+        if let Some(summary) = kept_tier(job.game, t, job.out_dir)? {
             done.insert(t, summary);
             kept[i] = true;
         }
@@ -96,17 +73,18 @@ fn manage<G: Solvable>(
     let children: Vec<Vec<usize>> = order
         .iter()
         .map(|&t| {
-            game.stored_children(t)
+            job.game
+                .stored_children(t)
                 .iter()
                 .map(|c| index_of[c])
                 .collect()
         })
         .collect();
-    let sizes = order.iter().map(|&t| game.tier_size(t)).collect();
+    let sizes = order.iter().map(|&t| job.game.tier_size(t)).collect();
     let mut schedule = Schedule::new(sizes, &children, &kept, 1..world.size())
         .ok_or_else(|| Error::Internal("a stored child outside the plan".into()))?;
     let resumed = done.len();
-    observer.event(&Event::Started {
+    job.observer.event(&Event::Started {
         workers,
         tiers: order.len(),
         kept: resumed,
@@ -121,7 +99,7 @@ fn manage<G: Solvable>(
         slots_solved: 0,
         started: Instant::now(),
     };
-    run.hand_out(world, game, &mut schedule, observer)?;
+    run.hand_out(world, job.game, &mut schedule, job.observer)?;
     // Every worker is idle: let them go before the summary is read and written.
     stop_all(world);
     *stopped = true;
@@ -130,7 +108,7 @@ fn manage<G: Solvable>(
             "{}; the {} tables finished are kept in {} and a rerun resumes",
             run.failures.join("; "),
             run.done.len(),
-            out_dir.display()
+            job.out_dir.display()
         )));
     }
     if run.done.len() < order.len() {
@@ -141,12 +119,12 @@ fn manage<G: Solvable>(
         )));
     }
     // The start position's value, read back from its tier's table.
-    let start_record = stored_start_record(game, out_dir, |t| index_of.contains_key(&t))?;
+    let start_record = stored_start_record(job.game, job.out_dir, |t| index_of.contains_key(&t))?;
     let summary = Summary {
-        made_by: options.made_by.clone(),
-        ..make_summary(game, &plan, &run.done, start_record)
+        made_by: job.options.made_by.clone(),
+        ..make_summary(job.game, &plan, &run.done, start_record)
     };
-    write_summary(out_dir, &summary)?;
+    write_summary(job.out_dir, &summary)?;
     Ok(SolveReport {
         summary,
         solved: run.solved,

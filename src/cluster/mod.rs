@@ -61,6 +61,16 @@ use manager::manager;
 use split::solve_split_mpi;
 use worker::worker;
 
+/// One rank's share of a job: what [`solve_mpi`] was given, the game resolved.
+struct Job<'a, G> {
+    cluster: &'a Cluster,
+    game: &'a G,
+    scope: &'a Scope,
+    out_dir: &'a Path,
+    options: &'a ClusterOptions,
+    observer: &'a dyn Observer,
+}
+
 /// This process's place in an MPI job: initialised once, finalised when dropped.
 pub struct Cluster {
     _universe: Universe,
@@ -239,6 +249,14 @@ pub fn solve_mpi(
         ));
     }
     crate::with_game!(game, g => {
+        let job = Job {
+            cluster,
+            game: g,
+            scope,
+            out_dir,
+            options,
+            observer,
+        };
         if use_split(g, scope, cluster, options)? {
             if cluster.rank() == 0 {
                 observer.event(&Event::SplitMode {
@@ -246,12 +264,12 @@ pub fn solve_mpi(
                     automatic: !options.split_tiers,
                 });
             }
-            return solve_split_mpi(cluster, g, scope, out_dir, options, observer);
+            return solve_split_mpi(&job);
         }
         if cluster.rank() == 0 {
-            manager(cluster, g, scope, out_dir, options, observer).map(Some)
+            manager(&job).map(Some)
         } else {
-            worker(cluster, g, scope, out_dir, options).map(|()| None)
+            worker(&job).map(|()| None)
         }
     })
 }

@@ -1,45 +1,37 @@
 //! Split tiers over MPI: every rank a part of every tier ([`crate::retro::split`]),
 //! exchanging through [`MpiTransport`].
 
-use super::{Cluster, ClusterOptions, Event, Observer};
+use super::{Event, Job};
 use crate::error::{Error, Result};
 use crate::progress::{stop_requested, NoProgress};
 use crate::retro::driver::SolveReport;
 use crate::retro::split::{solve_split, SplitEvent, SplitOptions, SplitSolveOptions, Transport};
-use crate::retro::{Scope, Solvable};
+use crate::retro::Solvable;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use std::path::Path;
 use std::time::Duration;
 
 /// The split solve: every rank a part of every tier, exchanging through MPI.
-pub(super) fn solve_split_mpi<G: Solvable>(
-    cluster: &Cluster,
-    game: &G,
-    scope: &Scope,
-    out_dir: &Path,
-    options: &ClusterOptions,
-    observer: &dyn Observer,
-) -> Result<Option<SolveReport>> {
-    let (limit, pool) = options.rank_resources(cluster.local_ranks)?;
+pub(super) fn solve_split_mpi<G: Solvable>(job: &Job<G>) -> Result<Option<SolveReport>> {
+    let (limit, pool) = job.options.rank_resources(job.cluster.local_ranks)?;
     let mut transport = MpiTransport {
-        world: &cluster.world,
+        world: &job.cluster.world,
     };
     let opts = SplitSolveOptions {
         memory_limit: limit,
         split: SplitOptions {
             pool: Some(std::sync::Arc::new(pool)),
-            checkpoint_every: options.checkpoint_every,
+            checkpoint_every: job.options.checkpoint_every,
             ..SplitOptions::default()
         },
-        made_by: options.made_by.clone(),
+        made_by: job.options.made_by.clone(),
     };
-    let observe = |e: &SplitEvent| observer.event(&Event::Split(e.clone()));
+    let observe = |e: &SplitEvent| job.observer.event(&Event::Split(e.clone()));
     solve_split(
-        game,
-        scope,
-        out_dir,
+        job.game,
+        job.scope,
+        job.out_dir,
         &mut transport,
         &opts,
         &observe,

@@ -2,7 +2,7 @@
 //! solves the tiers the manager orders, one at a time.
 
 use super::messages::{receive, send, Order, Report};
-use super::{Cluster, ClusterOptions};
+use super::{Cluster, ClusterOptions, Job};
 use crate::error::{Error, Result};
 use crate::progress::NoProgress;
 use crate::retro::driver::{
@@ -120,33 +120,27 @@ fn work_on<G: Solvable>(
     pool.install(|| solve_tier_alone(game, tier, out_dir, options, cache, &NoProgress))
 }
 
-pub(super) fn worker<G: Solvable>(
-    cluster: &Cluster,
-    game: &G,
-    scope: &Scope,
-    out_dir: &Path,
-    options: &ClusterOptions,
-) -> Result<()> {
-    let world = &cluster.world;
+pub(super) fn worker<G: Solvable>(job: &Job<G>) -> Result<()> {
+    let world = &job.cluster.world;
     // A failed setup is reported to the manager at its check, not here, so that
     // the manager can stop the job with every rank's reason.
-    let mut setup = worker_setup(cluster, game, scope, options);
+    let mut setup = worker_setup(job.cluster, job.game, job.scope, job.options);
     loop {
         let (_, order) = receive::<Order>(world, Some(0))?;
         match order {
             Order::Stop => return Ok(()),
             Order::Check { lock } => {
                 let error = match &setup {
-                    Ok(state) => check_worker(cluster, state, out_dir, &lock),
+                    Ok(state) => check_worker(job.cluster, state, job.out_dir, &lock),
                     Err(e) => Some(e.to_string()),
                 };
-                let host = cluster.host().to_string();
+                let host = job.cluster.host().to_string();
                 send(world, 0, &Report::Ready { host, error })?;
             }
             Order::Solve { index } => {
                 let started = Instant::now();
                 let result = match &mut setup {
-                    Ok(state) => work_on(game, state, index, out_dir),
+                    Ok(state) => work_on(job.game, state, index, job.out_dir),
                     Err(e) => Err(Error::Internal(format!(
                         "solve order after setup failed: {e}"
                     ))),

@@ -16,7 +16,7 @@
 use super::kernel::{
     check_distance, class_edges, final_records, Exits, Scanned, AUX_ESCAPE, AUX_LOSS,
 };
-use super::solver::{ChildValues, TierResult, TierStats};
+use super::solver::{ChildValues, TierResult};
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
@@ -125,15 +125,7 @@ pub(crate) fn solve_tier_reference<G: TierGame>(
 
     // Phase 3: what is left is a draw.
     let records = work.into_records(min_len);
-    let mut stats = TierStats::of_records(&records);
-    stats.levels = levels;
-    Ok(TierResult {
-        records,
-        stats,
-        seconds: started.elapsed().as_secs_f64(),
-        checkpoint: Default::default(),
-        lists: Default::default(),
-    })
+    Ok(TierResult::of(records, levels, started))
 }
 
 /// Slots waiting for propagation, by distance.

@@ -29,7 +29,7 @@ use crate::retro::driver::SolveOptions;
 use crate::retro::manifest::{plan_any, solve_any};
 use crate::retro::Scope;
 use crate::stats::engine::EngineSpec;
-use crate::stats::files::{csv_field, write_svg, ReportDir};
+use crate::stats::files::{csv_table, write_svg, Column, ReportDir};
 use crate::stats::ladder::{run_ladder, write_ladder};
 use crate::stats::math::Interval;
 use crate::stats::plot::plot_err;
@@ -524,39 +524,36 @@ fn heatmap_name(a: &str, b: &str) -> String {
 }
 
 /// `explore.csv`: one row per variant.
-pub(crate) fn explore_csv(r: &ExploreReport) -> String {
-    let mut s = String::from("rank,");
-    for g in &r.grid {
-        s.push_str(&g.key);
-        s.push(',');
+pub(crate) fn explore_csv(r: &ExploreReport) -> Result<String> {
+    type R<'a> = (usize, &'a ExploreRow);
+    let mut columns = vec![Column::one("rank", |x: &R| (x.0 + 1).to_string())];
+    for (k, g) in r.grid.iter().enumerate() {
+        columns.push(Column::one(g.key.as_str(), move |x: &R| {
+            x.1.values[k].clone()
+        }));
     }
-    s.push_str("rules,method,balance,balance_lo,balance_hi,decisiveness,decisiveness_lo,decisiveness_hi,length,length_lo,length_hi,side0_score,side0_score_lo,side0_score_hi,exact_value_side0,size,plan_memory_bytes,detail\n");
-    for (i, x) in r.rows.iter().enumerate() {
-        let mut line = format!("{},", i + 1);
-        for v in &x.values {
-            line.push_str(&csv_field(v));
-            line.push(',');
-        }
-        let _ = writeln!(
-            s,
-            "{line}{},{},{},{},{},{},{},{},{},{}",
-            csv_field(&x.rules),
-            if x.method == Method::Exact {
-                "exact"
-            } else {
-                "ladder"
-            },
-            x.balance.csv(),
-            x.decisiveness.csv(),
-            x.length.csv(),
-            x.score0.csv(),
-            x.exact_value.as_deref().unwrap_or(""),
-            x.size,
-            x.plan_memory,
-            csv_field(&x.detail)
-        );
-    }
-    s
+    columns.extend([
+        Column::one("rules", |x: &R| x.1.rules.clone()),
+        Column::one("method", |x: &R| {
+            match x.1.method {
+                Method::Exact => "exact",
+                Method::Ladder => "ladder",
+            }
+            .to_string()
+        }),
+        Column::interval("balance", |x: &R| &x.1.balance),
+        Column::interval("decisiveness", |x: &R| &x.1.decisiveness),
+        Column::interval("length", |x: &R| &x.1.length),
+        Column::interval("side0_score", |x: &R| &x.1.score0),
+        Column::one("exact_value_side0", |x: &R| {
+            x.1.exact_value.clone().unwrap_or_default()
+        }),
+        Column::one("size", |x: &R| x.1.size.to_string()),
+        Column::one("plan_memory_bytes", |x: &R| x.1.plan_memory.to_string()),
+        Column::one("detail", |x: &R| x.1.detail.clone()),
+    ]);
+    let rows: Vec<R> = r.rows.iter().enumerate().collect();
+    csv_table(&columns, &rows)
 }
 
 /// A heatmap of balance over options `a` × `b` (mean over the other option).
@@ -659,7 +656,7 @@ fn heatmap(path: &Path, r: &ExploreReport, a: usize, b: usize) -> Result<()> {
 pub fn write_explore(dir: &Path, r: &ExploreReport) -> Result<Vec<PathBuf>> {
     let mut files = ReportDir::create(dir)?;
     files.text("explore.md", &explore_markdown(r))?;
-    files.text("explore.csv", &explore_csv(r))?;
+    files.text("explore.csv", &explore_csv(r)?)?;
     files.json("explore.json", r)?;
     for (a, b) in pairs(r.grid.len()) {
         let name = heatmap_name(&r.grid[a].key, &r.grid[b].key);

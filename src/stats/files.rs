@@ -1,9 +1,11 @@
 //! How statistics write their reports: one folder of files ([`ReportDir`]),
 //! each written to a temporary file beside it and renamed into place, so a
 //! reader (or a killed run) never sees half a file; SVG plots drawn in memory
-//! first ([`write_svg`]); and the one CSV escape ([`csv_field`]).
+//! first ([`write_svg`]); and the report tables, each column defined once for
+//! CSV and Markdown ([`Column`], [`csv_table`], [`markdown_table`]).
 
 use crate::error::{Error, Result};
+use crate::stats::math::Interval;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
 use serde::Serialize;
@@ -35,16 +37,6 @@ pub(crate) fn write_svg(
     write_file(path, &svg)
 }
 
-/// A CSV field (RFC 4180): quoted, with its quotes doubled, when it holds a
-/// comma, a quote or a line break; as it is otherwise.
-pub(crate) fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 /// The CSV values of a row for a column.
 type Values<'a, T> = Box<dyn Fn(&T) -> Vec<String> + 'a>;
 /// The Markdown cell of a row for a column.
@@ -56,35 +48,75 @@ type Cell<'a, T> = Box<dyn Fn(&T) -> String + 'a>;
 /// added by adding a column, so no format can miss it or shift its neighbours.
 pub(crate) struct Column<'a, T> {
     /// CSV header names, one per value.
-    pub(crate) csv: Vec<&'static str>,
+    pub(crate) csv: Vec<String>,
     /// The CSV values of a row, as many as `csv` names.
     pub(crate) values: Values<'a, T>,
     /// The Markdown header and cell, when the Markdown table shows it.
-    pub(crate) md: Option<(&'static str, Cell<'a, T>)>,
+    pub(crate) md: Option<(String, Cell<'a, T>)>,
+    /// Whether the Markdown column is right-aligned (numbers).
+    pub(crate) right: bool,
 }
 
 impl<'a, T> Column<'a, T> {
     /// A column of one CSV value.
-    pub(crate) fn one(name: &'static str, value: impl Fn(&T) -> String + 'a) -> Self {
+    pub(crate) fn one(name: impl Into<String>, value: impl Fn(&T) -> String + 'a) -> Self {
         Column {
-            csv: vec![name],
+            csv: vec![name.into()],
             values: Box::new(move |t| vec![value(t)]),
             md: None,
+            right: false,
         }
+    }
+
+    /// A column of an interval's three CSV values: `name`, `name_lo`, `name_hi`
+    /// (estimate, low, high).
+    pub(crate) fn interval(name: &str, get: impl Fn(&T) -> &Interval + 'a) -> Self {
+        Column::many(
+            &[name, &format!("{name}_lo"), &format!("{name}_hi")],
+            move |t| get(t).values(),
+        )
     }
 
     /// A column of several CSV values.
-    pub(crate) fn many(names: &[&'static str], values: impl Fn(&T) -> Vec<String> + 'a) -> Self {
+    pub(crate) fn many(names: &[&str], values: impl Fn(&T) -> Vec<String> + 'a) -> Self {
         Column {
-            csv: names.to_vec(),
+            csv: names.iter().map(|n| n.to_string()).collect(),
             values: Box::new(values),
             md: None,
+            right: false,
         }
     }
 
+    /// A number in both tables: one CSV value `name`, the same text under
+    /// `header` in the Markdown table, right-aligned.
+    pub(crate) fn number(
+        name: &'static str,
+        header: &'static str,
+        value: impl Fn(&T) -> String + Clone + 'a,
+    ) -> Self {
+        Column::one(name, value.clone())
+            .shown(header, value)
+            .right()
+    }
+
+    /// A column of the Markdown table only (no CSV value).
+    pub(crate) fn markdown(header: impl Into<String>, cell: impl Fn(&T) -> String + 'a) -> Self {
+        Column::many(&[], |_| Vec::new()).shown(header, cell)
+    }
+
     /// The same column, shown in the Markdown table under `header`.
-    pub(crate) fn shown(mut self, header: &'static str, cell: impl Fn(&T) -> String + 'a) -> Self {
-        self.md = Some((header, Box::new(cell)));
+    pub(crate) fn shown(
+        mut self,
+        header: impl Into<String>,
+        cell: impl Fn(&T) -> String + 'a,
+    ) -> Self {
+        self.md = Some((header.into(), Box::new(cell)));
+        self
+    }
+
+    /// The same column, its Markdown cells right-aligned (numbers).
+    pub(crate) fn right(mut self) -> Self {
+        self.right = true;
         self
     }
 }
@@ -121,14 +153,24 @@ pub(crate) fn csv_table<T>(columns: &[Column<'_, T>], rows: &[T]) -> Result<Stri
 
 /// The Markdown table of the columns that have a Markdown form.
 pub(crate) fn markdown_table<T>(columns: &[Column<'_, T>], rows: &[T]) -> String {
-    let shown: Vec<_> = columns.iter().filter_map(|c| c.md.as_ref()).collect();
+    let shown: Vec<_> = columns
+        .iter()
+        .filter_map(|c| c.md.as_ref().map(|m| (m, c.right)))
+        .collect();
     let mut s = format!(
         "| {} |\n|{}\n",
-        shown.iter().map(|m| m.0).collect::<Vec<_>>().join(" | "),
-        "---|".repeat(shown.len())
+        shown
+            .iter()
+            .map(|m| m.0 .0.as_str())
+            .collect::<Vec<_>>()
+            .join(" | "),
+        shown
+            .iter()
+            .map(|m| if m.1 { "---:|" } else { "---|" })
+            .collect::<String>()
     );
     for row in rows {
-        let cells: Vec<String> = shown.iter().map(|m| (m.1)(row)).collect();
+        let cells: Vec<String> = shown.iter().map(|m| (m.0 .1)(row)).collect();
         s.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
     s

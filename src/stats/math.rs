@@ -37,9 +37,12 @@ impl Interval {
         hi: 0.0,
     };
 
-    /// The three CSV fields `estimate,lo,hi` (6 decimals) of the reports.
-    pub(crate) fn csv(&self) -> String {
-        format!("{:.6},{:.6},{:.6}", self.estimate, self.lo, self.hi)
+    /// The three CSV values estimate, low, high (6 decimals) of the reports.
+    pub(crate) fn values(&self) -> Vec<String> {
+        [self.estimate, self.lo, self.hi]
+            .iter()
+            .map(|x| format!("{x:.6}"))
+            .collect()
     }
 
     /// Whether `x` lies inside the closed interval.

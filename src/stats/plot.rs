@@ -148,25 +148,10 @@ pub(crate) fn lengths(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result
         .fold(0.0f64, f64::max)
         .max(0.01)
         * 1.1;
-    write_svg(path, (760, 440), |root| {
-        root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0f64..((bins as u32 * bin) as f64), 0f64..y_max)
-            .map_err(|e| plot_err(path, e))?;
-        chart
-            .configure_mesh()
-            .label_style(("sans-serif", 14))
-            .axis_desc_style(("sans-serif", 14))
-            .x_desc(format!("game length in plies (bins of {bin})"))
-            .y_desc("share of games")
-            .draw()
-            .map_err(|e| plot_err(path, e))?;
-        for (k, (m, h)) in ms.iter().zip(&shares).enumerate() {
-            let color = SERIES[k % SERIES.len()];
+    let lines: Vec<Line> = ms
+        .iter()
+        .zip(&shares)
+        .map(|(m, h)| {
             // A step line: each bin drawn as a flat segment.
             let mut pts = Vec::with_capacity(2 * bins);
             for (i, &s) in h.iter().enumerate() {
@@ -174,15 +159,82 @@ pub(crate) fn lengths(path: &Path, title: &str, ms: &[VariantMetrics]) -> Result
                 pts.push((x0, s));
                 pts.push((x0 + bin as f64, s));
             }
+            (format!("{} (n={})", m.name, m.games), pts)
+        })
+        .collect();
+    let axes = Axes {
+        x: 0f64..((bins as u32 * bin) as f64),
+        y: 0f64..y_max,
+        y_area: 50,
+        x_desc: &format!("game length in plies (bins of {bin})"),
+        y_desc: "share of games",
+    };
+    line_chart(
+        path,
+        title,
+        &axes,
+        &lines,
+        false,
+        SeriesLabelPosition::UpperRight,
+    )
+}
+
+/// A named line: its label and its points.
+type Line = (String, Vec<(f64, f64)>);
+
+/// The axes of a [`line_chart`]: the ranges, the width of the y labels' area
+/// and the axis descriptions.
+struct Axes<'a> {
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+    y_area: u32,
+    x_desc: &'a str,
+    y_desc: &'a str,
+}
+
+/// Draws `lines` (with a dot at every point when `dots`) on `axes` into the SVG
+/// file `path`, the legend at `legend`.
+fn line_chart(
+    path: &Path,
+    title: &str,
+    axes: &Axes,
+    lines: &[Line],
+    dots: bool,
+    legend: SeriesLabelPosition,
+) -> Result<()> {
+    write_svg(path, (760, 440), |root| {
+        root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(axes.y_area)
+            .build_cartesian_2d(axes.x.clone(), axes.y.clone())
+            .map_err(|e| plot_err(path, e))?;
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 14))
+            .x_desc(axes.x_desc)
+            .y_desc(axes.y_desc)
+            .draw()
+            .map_err(|e| plot_err(path, e))?;
+        for (k, (name, pts)) in lines.iter().enumerate() {
+            let color = SERIES[k % SERIES.len()];
             chart
-                .draw_series(LineSeries::new(pts, color.stroke_width(2)))
+                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
                 .map_err(|e| plot_err(path, e))?
-                .label(format!("{} (n={})", m.name, m.games))
+                .label(name.clone())
                 .legend(move |(x, y)| {
                     PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
                 });
+            if dots {
+                chart
+                    .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                    .map_err(|e| plot_err(path, e))?;
+            }
         }
-        legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperRight, 14, path)?;
+        legend_and_present(&mut chart, &root, legend, 14, path)?;
         Ok(())
     })
 }
@@ -194,7 +246,7 @@ pub(crate) fn sweep_lines(
     title: &str,
     x_desc: &str,
     y_desc: &str,
-    series: &[(String, Vec<(f64, f64)>)],
+    series: &[Line],
 ) -> Result<()> {
     let xs = series.iter().flat_map(|(_, p)| p.iter().map(|q| q.0));
     let (x_lo, x_hi) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
@@ -204,37 +256,19 @@ pub(crate) fn sweep_lines(
         return Err(Error::input_data("nothing to plot"));
     }
     let pad_y = ((y_hi - y_lo) * 0.1).max(0.5);
-    write_svg(path, (760, 440), |root| {
-        root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d((x_lo - 0.5)..(x_hi + 0.5), (y_lo - pad_y)..(y_hi + pad_y))
-            .map_err(|e| plot_err(path, e))?;
-        chart
-            .configure_mesh()
-            .label_style(("sans-serif", 14))
-            .axis_desc_style(("sans-serif", 14))
-            .x_desc(x_desc)
-            .y_desc(y_desc)
-            .draw()
-            .map_err(|e| plot_err(path, e))?;
-        for (k, (name, pts)) in series.iter().enumerate() {
-            let color = SERIES[k % SERIES.len()];
-            chart
-                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-                .map_err(|e| plot_err(path, e))?
-                .label(name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
-                });
-            chart
-                .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
-                .map_err(|e| plot_err(path, e))?;
-        }
-        legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperLeft, 14, path)?;
-        Ok(())
-    })
+    let axes = Axes {
+        x: (x_lo - 0.5)..(x_hi + 0.5),
+        y: (y_lo - pad_y)..(y_hi + pad_y),
+        y_area: 60,
+        x_desc,
+        y_desc,
+    };
+    line_chart(
+        path,
+        title,
+        &axes,
+        series,
+        true,
+        SeriesLabelPosition::UpperLeft,
+    )
 }

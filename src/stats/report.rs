@@ -485,20 +485,12 @@ fn tests_section(s: &mut String, r: &CompareReport) {
     }
 }
 
-/// The three CSV values of an interval (estimate, low, high).
-fn interval_values(iv: &Interval) -> Vec<String> {
-    [iv.estimate, iv.lo, iv.hi]
-        .iter()
-        .map(|x| format!("{x:.6}"))
-        .collect()
-}
-
 /// The per-variant statistics, each defined once: the columns of
 /// `metrics.csv` and, where shown, of the report's metrics table.
 fn metric_columns(r: &CompareReport) -> Vec<Column<'_, VariantMetrics>> {
     type V = VariantMetrics;
     let iv = |names: &[&'static str], get: fn(&VariantMetrics) -> &Interval| {
-        Column::many(names, move |v: &V| interval_values(get(v)))
+        Column::many(names, move |v: &V| get(v).values())
     };
     vec![
         Column::one("variant", |v: &V| v.name.clone()).shown("variant", |v: &V| v.name.clone()),

@@ -28,7 +28,7 @@ use crate::progress::Progress;
 use crate::retro::driver::{format_bytes, MadeBy, SolveOptions, SolveReport};
 use crate::retro::manifest::{plan_any, solve_any};
 use crate::retro::Scope;
-use crate::stats::files::{csv_field, ReportDir};
+use crate::stats::files::{csv_table, markdown_table, Column, ReportDir};
 use crate::stats::plot;
 use crate::stats::report::safe_name;
 use crate::tier::Outcomes;
@@ -338,36 +338,7 @@ pub(crate) fn sweep_markdown(r: &SweepReport) -> String {
          from the start), reduced by the board's symmetries; won / lost / drawn are symmetry classes \
          counted from the side to move's view.\n"
     );
-    let _ = writeln!(
-        s,
-        "| {} | start value for {side0} | side to move at start | distance (plies) | tiers | positions | symmetry classes | won / lost / drawn classes (side to move) | drawn % | longest distance | memory estimate | seconds |",
-        r.param.key
-    );
-    let _ = writeln!(
-        s,
-        "|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|"
-    );
-    for x in &r.rows {
-        let _ = writeln!(
-            s,
-            "| {}{} | **{}** | {} | {} | {} | {} | {} | {} / {} / {} | {:.1} | {} | {} | {:.2} |",
-            r.param.prefix,
-            x.value,
-            x.value_side0,
-            x.side_names[x.start_side as usize],
-            x.start_distance,
-            x.tiers,
-            x.positions,
-            x.outcomes.classes,
-            x.outcomes.wins,
-            x.outcomes.losses,
-            x.outcomes.draws,
-            pct(x.outcomes.draws, x.outcomes.classes),
-            x.outcomes.max_distance,
-            format_bytes(x.memory),
-            x.seconds
-        );
-    }
+    s.push_str(&markdown_table(&sweep_columns(r, &side0), &r.rows));
     let _ = writeln!(s);
     for (want, word) in [(Value::Win, "wins"), (Value::Loss, "loses")] {
         let vals: Vec<String> = r
@@ -398,96 +369,114 @@ pub(crate) fn sweep_markdown(r: &SweepReport) -> String {
     s
 }
 
+/// The columns of a sweep's CSV and Markdown tables (`side0`: side 0's name).
+fn sweep_columns<'a>(r: &'a SweepReport, side0: &str) -> Vec<Column<'a, SweepRow>> {
+    type R = SweepRow;
+    vec![
+        Column::one("value", |x: &R| x.value.to_string()).shown(r.param.key.clone(), |x: &R| {
+            format!("{}{}", r.param.prefix, x.value)
+        }),
+        Column::one("rules", |x: &R| x.rules.clone()),
+        Column::one("canonical_rules", |x: &R| x.canonical.clone()),
+        Column::one("start_side", |x: &R| x.start_side.to_string()),
+        Column::one("start_value", |x: &R| x.start_value.to_string()),
+        Column::one("start_value_side0", |x: &R| x.value_side0.to_string())
+            .shown(format!("start value for {side0}"), |x: &R| {
+                format!("**{}**", x.value_side0)
+            }),
+        Column::markdown("side to move at start", |x: &R| {
+            x.side_names[x.start_side as usize].clone()
+        }),
+        Column::number("start_distance", "distance (plies)", |x: &R| {
+            x.start_distance.to_string()
+        }),
+        Column::number("tiers", "tiers", |x: &R| x.tiers.to_string()),
+        Column::number("positions", "positions", |x: &R| x.positions.to_string()),
+        Column::number("classes", "symmetry classes", |x: &R| {
+            x.outcomes.classes.to_string()
+        }),
+        Column::one("wins", |x: &R| x.outcomes.wins.to_string()),
+        Column::one("losses", |x: &R| x.outcomes.losses.to_string()),
+        Column::one("draws", |x: &R| x.outcomes.draws.to_string()),
+        Column::markdown("won / lost / drawn classes (side to move)", |x: &R| {
+            format!(
+                "{} / {} / {}",
+                x.outcomes.wins, x.outcomes.losses, x.outcomes.draws
+            )
+        }),
+        Column::markdown("drawn %", |x: &R| {
+            format!("{:.1}", pct(x.outcomes.draws, x.outcomes.classes))
+        })
+        .right(),
+        Column::number("max_distance", "longest distance", |x: &R| {
+            x.outcomes.max_distance.to_string()
+        }),
+        Column::one("memory_bytes", |x: &R| x.memory.to_string())
+            .shown("memory estimate", |x: &R| format_bytes(x.memory))
+            .right(),
+        Column::one("seconds", |x: &R| format!("{:.3}", x.seconds))
+            .shown("seconds", |x: &R| format!("{:.2}", x.seconds))
+            .right(),
+        Column::one("tiers_solved_now", |x: &R| x.solved_now.to_string()),
+        Column::one("tiers_resumed", |x: &R| x.resumed.to_string()),
+    ]
+}
+
 /// Writes the sweep files into `dir`; returns their paths.
 pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
     let mut files = ReportDir::create(dir)?;
     files.text("sweep.md", &sweep_markdown(r))?;
-    let mut csv = String::from("value,rules,canonical_rules,start_side,start_value,start_value_side0,start_distance,tiers,positions,classes,wins,losses,draws,max_distance,memory_bytes,seconds,tiers_solved_now,tiers_resumed\n");
-    for x in &r.rows {
-        let _ = writeln!(
-            csv,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{}",
-            x.value,
-            csv_field(&x.rules),
-            csv_field(&x.canonical),
-            x.start_side,
-            x.start_value,
-            x.value_side0,
-            x.start_distance,
-            x.tiers,
-            x.positions,
-            x.outcomes.classes,
-            x.outcomes.wins,
-            x.outcomes.losses,
-            x.outcomes.draws,
-            x.outcomes.max_distance,
-            x.memory,
-            x.seconds,
-            x.solved_now,
-            x.resumed
-        );
-    }
-    files.text("sweep.csv", &csv)?;
-    files.json("sweep.json", r)?;
     let side0 = r
         .rows
         .first()
         .map_or("side 0".to_string(), |x| x.side_names[0].clone());
-    let series = |f: &dyn Fn(&SweepRow) -> f64| -> Vec<(f64, f64)> {
-        r.rows.iter().map(|x| (x.value as f64, f(x))).collect()
-    };
-    files.svg("sweep_value.svg", |p| {
-        plot::sweep_lines(
-            p,
-            &format!("Start value for {side0}: {}", r.base),
-            &r.param.key,
+    files.text("sweep.csv", &csv_table(&sweep_columns(r, &side0), &r.rows)?)?;
+    files.json("sweep.json", r)?;
+    type Measure<'a> = (&'a str, &'a dyn Fn(&SweepRow) -> f64);
+    let value_label = format!("value for {side0}");
+    let plots: [(&str, String, &str, Vec<Measure>); 3] = [
+        (
+            "sweep_value.svg",
+            format!("Start value for {side0}: {}", r.base),
             "1 win, 0 draw, -1 loss",
-            &[(
-                format!("value for {side0}"),
-                series(&|x| score(x.value_side0)),
-            )],
-        )
-    })?;
-    files.svg("sweep_size.svg", |p| {
-        plot::sweep_lines(
-            p,
-            &format!("Game size: {}", r.base),
-            &r.param.key,
+            vec![(&value_label, &|x| score(x.value_side0))],
+        ),
+        (
+            "sweep_size.svg",
+            format!("Game size: {}", r.base),
             "log10",
-            &[
-                (
-                    "log10 symmetry classes".into(),
-                    series(&|x| (x.outcomes.classes.max(1) as f64).log10()),
-                ),
-                (
-                    "log10 (1 + start distance)".into(),
-                    series(&|x| (1.0 + x.start_distance as f64).log10()),
-                ),
+            vec![
+                ("log10 symmetry classes", &|x| {
+                    (x.outcomes.classes.max(1) as f64).log10()
+                }),
+                ("log10 (1 + start distance)", &|x| {
+                    (1.0 + x.start_distance as f64).log10()
+                }),
             ],
-        )
-    })?;
-    files.svg("sweep_classes.svg", |p| {
-        plot::sweep_lines(
-            p,
-            &format!("Classes by value for the side to move: {}", r.base),
-            &r.param.key,
+        ),
+        (
+            "sweep_classes.svg",
+            format!("Classes by value for the side to move: {}", r.base),
             "% of symmetry classes",
-            &[
-                (
-                    "won".into(),
-                    series(&|x| pct(x.outcomes.wins, x.outcomes.classes)),
-                ),
-                (
-                    "lost".into(),
-                    series(&|x| pct(x.outcomes.losses, x.outcomes.classes)),
-                ),
-                (
-                    "drawn".into(),
-                    series(&|x| pct(x.outcomes.draws, x.outcomes.classes)),
-                ),
+            vec![
+                ("won", &|x| pct(x.outcomes.wins, x.outcomes.classes)),
+                ("lost", &|x| pct(x.outcomes.losses, x.outcomes.classes)),
+                ("drawn", &|x| pct(x.outcomes.draws, x.outcomes.classes)),
             ],
-        )
-    })?;
+        ),
+    ];
+    for (file, title, y_desc, measures) in &plots {
+        let lines: Vec<(String, Vec<(f64, f64)>)> = measures
+            .iter()
+            .map(|(label, f)| {
+                let pts = r.rows.iter().map(|x| (x.value as f64, f(x))).collect();
+                (label.to_string(), pts)
+            })
+            .collect();
+        files.svg(file, |p| {
+            plot::sweep_lines(p, title, &r.param.key, y_desc, &lines)
+        })?;
+    }
     Ok(files.files())
 }
 

@@ -7,7 +7,8 @@ use super::{loss, state, win, Boundary, Bytes, Saver, St, CHUNK, SATURATED, UNKN
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
-use crate::retro::solver::{pred_classes, pred_edges, CheckpointReport, ChildValues, PredScratch};
+use crate::retro::solver::TierAt;
+use crate::retro::solver::{pred_classes, pred_edges, CheckpointReport, PredScratch};
 use crate::tier::{decode, TierGame};
 use rayon::prelude::*;
 use std::sync::atomic::Ordering;
@@ -41,9 +42,7 @@ impl<G: TierGame> Job<G> {
 /// Phase 2: the levels in increasing distance; returns how many held slots.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn propagate<G: TierGame>(
-    game: &G,
-    tier: G::Tier,
-    children: &ChildValues<G::Tier>,
+    tier_at: TierAt<G>,
     bytes: &Bytes,
     (mut from, mut levels): (u32, u32),
     mut saver: Option<Saver>,
@@ -70,9 +69,7 @@ pub(super) fn propagate<G: TierGame>(
         let chunks = bytes.chunks_at(d);
         let found: usize = chunks
             .par_iter()
-            .map_init(Job::new, |job, &c| {
-                level_chunk(game, tier, children, bytes, c, d, job)
-            })
+            .map_init(Job::new, |job, &c| level_chunk(tier_at, bytes, c, d, job))
             .try_reduce(|| 0, |a, b| Ok(a + b))?;
         if found > 0 {
             levels += 1;
@@ -86,14 +83,13 @@ pub(super) fn propagate<G: TierGame>(
 /// The slots of chunk `c` at level `d`: pending wins made final, then losses
 /// and wins propagated. Returns how many slots the chunk held at `d`.
 fn level_chunk<G: TierGame>(
-    game: &G,
-    tier: G::Tier,
-    children: &ChildValues<G::Tier>,
+    tier_at: TierAt<G>,
     bytes: &Bytes,
     c: usize,
     d: u32,
     job: &mut Job<G>,
 ) -> Result<usize> {
+    let (game, tier) = (tier_at.game, tier_at.tier);
     let found = level_slots(
         bytes,
         (c, d, 0),
@@ -110,7 +106,7 @@ fn level_chunk<G: TierGame>(
     // Wins: an undecided predecessor that may lose is re-checked from its moves,
     // with counters only once they reach zero (or saturated ones).
     if bytes.counts.is_some() {
-        counted_wins(game, tier, children, bytes, job)?;
+        counted_wins(tier_at, bytes, job)?;
         return Ok(found);
     }
     predecessors(game, tier, &job.wins, &mut job.pred, &mut job.all);
@@ -119,7 +115,7 @@ fn level_chunk<G: TierGame>(
         if bytes.load(q as usize) != UNKNOWN {
             continue;
         }
-        lose_if_lost(game, tier, children, bytes, q, job, false)?;
+        lose_if_lost(tier_at, bytes, q, job, false)?;
     }
     job.all = all;
     Ok(found)
@@ -129,13 +125,8 @@ fn level_chunk<G: TierGame>(
 /// undecided predecessor is taken off its counter, and a predecessor whose
 /// counter reaches zero is re-checked for its loss distance (its every
 /// in-tier child is a decided win; the exits give the longest distance).
-fn counted_wins<G: TierGame>(
-    game: &G,
-    tier: G::Tier,
-    children: &ChildValues<G::Tier>,
-    bytes: &Bytes,
-    job: &mut Job<G>,
-) -> Result<()> {
+fn counted_wins<G: TierGame>(tier_at: TierAt<G>, bytes: &Bytes, job: &mut Job<G>) -> Result<()> {
+    let (game, tier) = (tier_at.game, tier_at.tier);
     let mut edges = std::mem::take(&mut job.edges);
     for k in 0..job.wins.len() {
         edges.clear();
@@ -154,14 +145,14 @@ fn counted_wins<G: TierGame>(
             });
             match before {
                 // Saturated: no count to trust, re-checked as in plain mode.
-                Err(_) => lose_if_lost(game, tier, children, bytes, q, job, false)?,
+                Err(_) => lose_if_lost(tier_at, bytes, q, job, false)?,
                 Ok(c) if c < e => {
                     return Err(Error::Internal(format!(
                         "compact counter of slot {q} of tier {} below its edges ({c} < {e})",
                         game.tier_name(tier)
                     )))
                 }
-                Ok(c) if c == e => lose_if_lost(game, tier, children, bytes, q, job, true)?,
+                Ok(c) if c == e => lose_if_lost(tier_at, bytes, q, job, true)?,
                 Ok(_) => {}
             }
         }
@@ -174,23 +165,14 @@ fn counted_wins<G: TierGame>(
 /// win; `must` says its counter reached zero, so a re-check that finds an
 /// undecided child is a fault of the counting.
 fn lose_if_lost<G: TierGame>(
-    game: &G,
-    tier: G::Tier,
-    children: &ChildValues<G::Tier>,
+    tier_at: TierAt<G>,
     bytes: &Bytes,
     q: u64,
     job: &mut Job<G>,
     must: bool,
 ) -> Result<()> {
-    match recheck(
-        game,
-        tier,
-        children,
-        bytes,
-        q,
-        &mut job.moves,
-        &mut job.indices,
-    )? {
+    let (game, tier) = (tier_at.game, tier_at.tier);
+    match recheck(tier_at, bytes, q, &mut job.moves, &mut job.indices)? {
         Some(m) if bytes.swap(q as usize, UNKNOWN, loss(m)?) => bytes.mark(q as usize, m),
         Some(_) => {}
         None if must && bytes.load(q as usize) == UNKNOWN => {
@@ -244,14 +226,13 @@ pub(super) fn predecessors<G: TierGame>(
 /// (for the child's side to move). `Some(distance)` of the loss, 1 + the longest
 /// child distance; `None` while some child is not a decided win.
 fn recheck<G: TierGame>(
-    game: &G,
-    tier: G::Tier,
-    children: &ChildValues<G::Tier>,
+    tier_at: TierAt<G>,
     bytes: &Bytes,
     q: u64,
     moves: &mut Vec<G::Move>,
     indices: &mut Vec<(G::Tier, u64)>,
 ) -> Result<Option<u32>> {
+    let (game, tier, children) = (tier_at.game, tier_at.tier, tier_at.children);
     let Some(pos) = game.unrank(tier, q) else {
         return Ok(None);
     };

@@ -53,6 +53,7 @@ mod levels;
 pub(crate) mod ooc;
 
 use super::solver::checkpoint::{resume_state, Identity};
+use super::solver::TierAt;
 use super::solver::{
     scan_position, CheckpointReport, Checkpointing, ChildValues, Scanned, Scratch, TierStats,
 };
@@ -378,7 +379,12 @@ pub(crate) fn solve_tier_compact<G: TierGame>(
     kind: CompactKind,
     progress: &dyn Progress,
 ) -> Result<CompactTier> {
-    solve_tier_compact_checkpointed(game, tier, children, kind, progress, None)
+    let tier_at = TierAt {
+        game,
+        tier,
+        children,
+    };
+    solve_tier_compact_checkpointed(tier_at, kind, progress, None)
 }
 
 /// [`solve_tier_compact`] with checkpoints at level boundaries as `ckpt` says
@@ -391,13 +397,12 @@ pub(crate) fn solve_tier_compact<G: TierGame>(
 /// its own kind where `kind` allows: a counted one as plain when `kind` is
 /// [`CompactKind::Plain`] (its counters are dropped), a plain one stays plain.
 pub(crate) fn solve_tier_compact_checkpointed<G: TierGame>(
-    game: &G,
-    tier: G::Tier,
-    children: &ChildValues<G::Tier>,
+    tier_at: TierAt<G>,
     kind: CompactKind,
     progress: &dyn Progress,
     ckpt: Option<&Checkpointing>,
 ) -> Result<CompactTier> {
+    let (game, tier) = (tier_at.game, tier_at.tier);
     let started = Instant::now();
     let size = game.tier_size(tier);
     let name = game.tier_name(tier);
@@ -442,9 +447,7 @@ pub(crate) fn solve_tier_compact_checkpointed<G: TierGame>(
     });
     if (at.scanned as usize) < n {
         scan(
-            game,
-            tier,
-            children,
+            tier_at,
             &bytes,
             at.scanned as usize,
             &mut saver,
@@ -454,9 +457,7 @@ pub(crate) fn solve_tier_compact_checkpointed<G: TierGame>(
     }
     progress.stage(&format!("{name} propagate (compact)"), 0);
     let levels = levels::propagate(
-        game,
-        tier,
-        children,
+        tier_at,
         &bytes,
         (at.from, at.levels),
         saver,
@@ -553,15 +554,14 @@ impl Saver<'_> {
 /// Phase 1: every slot's byte after its own moves, and the chunks' distance sets.
 #[allow(clippy::too_many_arguments)]
 fn scan<G: TierGame>(
-    game: &G,
-    tier: G::Tier,
-    children: &ChildValues<G::Tier>,
+    tier_at: TierAt<G>,
     bytes: &Bytes,
     from_slot: usize,
     saver: &mut Option<Saver>,
     report: &mut CheckpointReport,
     progress: &dyn Progress,
 ) -> Result<()> {
+    let (game, tier) = (tier_at.game, tier_at.tier);
     let n = bytes.len;
     let name = game.tier_name(tier);
     progress.stage(&format!("{name} scan (compact)"), n as u64);
@@ -582,7 +582,7 @@ fn scan<G: TierGame>(
                 if at_once && stop_requested() {
                     return Err(Error::Interrupted);
                 }
-                scan_chunk(game, tier, children, bytes, (c, 0), false, scratch)?;
+                scan_chunk(tier_at, bytes, (c, 0), false, scratch)?;
                 progress.advance((((c + 1) * CHUNK).min(n) - c * CHUNK) as u64);
                 Ok(())
             })?;
@@ -610,14 +610,13 @@ fn scan<G: TierGame>(
 /// out-of-core solver cannot re-check: another part may hold the children).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn scan_chunk<G: TierGame>(
-    game: &G,
-    tier: G::Tier,
-    children: &ChildValues<G::Tier>,
+    tier_at: TierAt<G>,
     bytes: &Bytes,
     (c, lo): (usize, usize),
     exact: bool,
     scratch: &mut Scratch<G>,
 ) -> Result<()> {
+    let (game, tier, children) = (tier_at.game, tier_at.tier, tier_at.children);
     let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(bytes.len));
     let mut set = [0u64; SET_WORDS];
     let mut visit = |index: u64, pos: &G::Pos| -> Result<()> {

@@ -8,6 +8,7 @@ use crate::error::{Error, TableFault};
 use crate::progress::NoProgress;
 use crate::retro::compact::{solve_tier_compact, solve_tier_compact_checkpointed, CompactKind};
 use crate::retro::driver::{compact_checkpoint_path, load_records, plan, solve, Compact};
+use crate::retro::solver::TierAt;
 use crate::retro::{
     solve_tier_with, Absorb, Checkpointing, ChildValues, Scope, Solvable, SolveOptions, TierGame,
 };
@@ -59,7 +60,12 @@ fn checkpointed<G: Solvable>(
     kind: CompactKind,
     ckpt: &Checkpointing,
 ) -> crate::error::Result<super::CompactTier> {
-    solve_tier_compact_checkpointed(game, t, children, kind, &NoProgress, Some(ckpt))
+    let tier_at = TierAt {
+        game,
+        tier: t,
+        children,
+    };
+    solve_tier_compact_checkpointed(tier_at, kind, &NoProgress, Some(ckpt))
 }
 
 fn mogol() -> crate::hunt::HuntGame {

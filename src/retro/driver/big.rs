@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::retro::compact::CompactKind;
 use crate::retro::scope::Solvable;
+use crate::retro::solver::TierAt;
 use crate::retro::solver::{Checkpointing, ChildValues};
 use crate::table::{table_path, write_table_from};
 use std::path::{Path, PathBuf};
@@ -28,9 +29,13 @@ pub(crate) fn solve_and_write_tier_compact<G: Solvable>(
 ) -> Result<TierSummary> {
     let name = game.tier_name(tier);
     let placements = game.tier_placements(tier);
-    let res = crate::retro::compact::solve_tier_compact_checkpointed(
-        game, tier, children, kind, progress, ckpt,
-    )?;
+    let tier_at = TierAt {
+        game,
+        tier,
+        children,
+    };
+    let res =
+        crate::retro::compact::solve_tier_compact_checkpointed(tier_at, kind, progress, ckpt)?;
     let meta = tier_meta(game, &name, res.len(), &res.stats, placements, res.seconds)?;
     write_table_from(&table_path(out_dir, &name), &meta, res.len(), &|r| {
         res.records(r)

@@ -273,6 +273,22 @@ impl TierStats {
     }
 }
 
+/// A tier to solve: the game, the tier and its children's records, what every
+/// method reads of it.
+pub(crate) struct TierAt<'a, G: TierGame> {
+    pub(crate) game: &'a G,
+    pub(crate) tier: G::Tier,
+    pub(crate) children: &'a ChildValues<G::Tier>,
+}
+
+impl<G: TierGame> Clone for TierAt<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: TierGame> Copy for TierAt<'_, G> {}
+
 /// A solved tier: one record per slot, and its statistics.
 #[derive(Clone, Debug)]
 pub struct TierResult {
@@ -287,6 +303,22 @@ pub struct TierResult {
     /// How propagation kept its lists within their budget (all zero when the
     /// levels fitted).
     pub lists: ListReport,
+}
+
+impl TierResult {
+    /// The result of a tier whose `records` were found in `levels` levels of
+    /// propagation, begun at `started` (no checkpoints, lists within budget).
+    pub(crate) fn of(records: Vec<u16>, levels: u32, started: Instant) -> Self {
+        let mut stats = TierStats::of_records(&records);
+        stats.levels = levels;
+        TierResult {
+            records,
+            stats,
+            seconds: started.elapsed().as_secs_f64(),
+            checkpoint: Default::default(),
+            lists: Default::default(),
+        }
+    }
 }
 
 /// How propagation kept its frontier lists within the memory plan: levels
@@ -513,14 +545,10 @@ fn solve_tier_sized<G: TierGame, S: Slot>(
 
     // Phase 3: what is left is a draw.
     let records = words.into_records(&name)?;
-    let mut stats = TierStats::of_records(&records);
-    stats.levels = levels;
     Ok(TierResult {
-        records,
-        stats,
-        seconds: started.elapsed().as_secs_f64(),
         checkpoint: report,
         lists,
+        ..TierResult::of(records, levels, started)
     })
 }
 

@@ -2,7 +2,8 @@
 //! score and draw plots.
 
 use super::*;
-use crate::stats::files::{csv_field, write_file, ReportDir};
+use crate::stats::files::{csv_table, write_file, Column, ReportDir};
+use crate::stats::math::Interval;
 
 /// `hunter's`, `attackers'`.
 pub(super) fn possessive(name: &str) -> String {
@@ -124,32 +125,32 @@ pub(crate) fn ladder_captures_csv(r: &LadderReport) -> Result<String> {
 }
 
 /// `ladder.csv`: one row per variant and strength.
-pub(crate) fn ladder_csv(r: &LadderReport) -> String {
-    let mut s = String::from(
-        "variant,engine,games,side0_wins,side1_wins,draws,adjudicated,side0_rate,side0_lo,side0_hi,side1_rate,side1_lo,side1_hi,draw_rate,draw_lo,draw_hi,side0_score,score_lo,score_hi,length_mean,side0_captures,side0_captures_lo,side0_captures_hi,side1_captures,side1_captures_lo,side1_captures_hi,no_engine_move\n",
-    );
-    for c in r.cells.iter().flatten() {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{}",
-            csv_field(&c.variant),
-            csv_field(&c.engine),
-            c.games,
-            c.wins[0],
-            c.wins[1],
-            c.draws,
-            c.adjudicated,
-            c.win_rate[0].csv(),
-            c.win_rate[1].csv(),
-            c.draw_rate.csv(),
-            c.score0.csv(),
-            c.length_mean.estimate,
-            c.captures_mean[0].csv(),
-            c.captures_mean[1].csv(),
-            c.no_engine_move
-        );
-    }
-    s
+pub(crate) fn ladder_csv(r: &LadderReport) -> Result<String> {
+    type C = LadderCell;
+    let iv = |names: [&str; 3], get: fn(&C) -> &Interval| {
+        Column::many(&names, move |c: &&C| get(c).values())
+    };
+    let columns = [
+        Column::one("variant", |c: &&C| c.variant.clone()),
+        Column::one("engine", |c: &&C| c.engine.clone()),
+        Column::one("games", |c: &&C| c.games.to_string()),
+        Column::one("side0_wins", |c: &&C| c.wins[0].to_string()),
+        Column::one("side1_wins", |c: &&C| c.wins[1].to_string()),
+        Column::one("draws", |c: &&C| c.draws.to_string()),
+        Column::one("adjudicated", |c: &&C| c.adjudicated.to_string()),
+        iv(["side0_rate", "side0_lo", "side0_hi"], |c| &c.win_rate[0]),
+        iv(["side1_rate", "side1_lo", "side1_hi"], |c| &c.win_rate[1]),
+        iv(["draw_rate", "draw_lo", "draw_hi"], |c| &c.draw_rate),
+        iv(["side0_score", "score_lo", "score_hi"], |c| &c.score0),
+        Column::one("length_mean", |c: &&C| {
+            format!("{:.3}", c.length_mean.estimate)
+        }),
+        Column::interval("side0_captures", |c: &&C| &c.captures_mean[0]),
+        Column::interval("side1_captures", |c: &&C| &c.captures_mean[1]),
+        Column::one("no_engine_move", |c: &&C| c.no_engine_move.to_string()),
+    ];
+    let cells: Vec<&C> = r.cells.iter().flatten().collect();
+    csv_table(&columns, &cells)
 }
 
 const COLORS: [RGBColor; 6] = [
@@ -248,7 +249,7 @@ fn ladder_plot(
 pub fn write_ladder(dir: &Path, r: &LadderReport) -> Result<Vec<PathBuf>> {
     let mut files = ReportDir::create(dir)?;
     files.text("ladder.md", &ladder_markdown(r))?;
-    files.text("ladder.csv", &ladder_csv(r))?;
+    files.text("ladder.csv", &ladder_csv(r)?)?;
     files.text("ladder_captures.csv", &ladder_captures_csv(r)?)?;
     files.json("ladder.json", r)?;
     files.svg("ladder_score.svg", |p| {

@@ -52,6 +52,7 @@ use super::{record, Boundary, Bytes, CompactKind, CHUNK, SET_WORDS};
 use crate::error::{Error, Result};
 use crate::progress::{stop_requested, Progress};
 use crate::retro::solver::checkpoint::Identity;
+use crate::retro::solver::TierAt;
 use crate::retro::solver::{ChildValues, Scratch, TierStats};
 use crate::tier::{decode, Outcomes, TierGame};
 pub(in crate::retro) use files::{check_dir, remove_own};
@@ -150,6 +151,17 @@ struct Ctx<'a, G: TierGame> {
     pub children: &'a ChildValues<G::Tier>,
     pub name: String,
     pub owner: Owner,
+}
+
+impl<'a, G: TierGame> Ctx<'a, G> {
+    /// The tier as the kernel reads it.
+    fn tier_at(&self) -> TierAt<'a, G> {
+        TierAt {
+            game: self.game,
+            tier: self.tier,
+            children: self.children,
+        }
+    }
 }
 
 /// Which part holds a slot.
@@ -678,15 +690,7 @@ fn scan_chunks<G: TierGame>(
             if stop_requested() {
                 return Err(Error::Interrupted);
             }
-            super::scan_chunk(
-                ctx.game,
-                ctx.tier,
-                ctx.children,
-                bytes,
-                (c, lo),
-                true,
-                scratch,
-            )?;
+            super::scan_chunk(ctx.tier_at(), bytes, (c, lo), true, scratch)?;
             progress.advance((((c + 1) * CHUNK).min(bytes.len) - c * CHUNK) as u64);
             Ok(())
         })

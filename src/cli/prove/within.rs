@@ -5,14 +5,13 @@
 //! proven or refuted by an exhaustive bounded search. With `--save FILE`, each
 //! decided claim's certificate (one side: FILE; both: `FILE.<side>`).
 
-use super::job::{dispatch, TierJob};
-use super::out;
-use super::prove::{peak_memory, position_and_side, Args};
+use super::{peak_memory, position_and_side, Args, Asked};
+use crate::cli::out;
 use huntsolve::prove::RunOutcome;
 use huntsolve::prove::{prove_within, WithinConfig, WithinReport};
 use huntsolve::retro::TierGame;
 use huntsolve::Progress;
-use huntsolve::{AnyGame, Error, Result};
+use huntsolve::{Error, Result};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -39,34 +38,17 @@ struct Saved {
 
 #[derive(Serialize)]
 struct WithinOut {
-    rules: String,
-    position: String,
-    side_to_move: &'static str,
-    /// The side to move in the game's own words (`leopards`, `goats`).
-    side_to_move_label: &'static str,
-    #[serde(skip)]
-    words: out::SideWords,
+    #[serde(flatten)]
+    asked: Asked,
     within: u32,
     claims: Vec<Claim>,
     peak_memory_bytes: Option<u64>,
 }
 
-/// Runs `prove ... --within N` (dispatched here by `cli::run`).
-pub(crate) fn run(args: Args) -> Result<()> {
-    let any = AnyGame::parse(&args.rules)?;
-    dispatch(&any, Within(&args))
-}
-
-struct Within<'a>(&'a Args);
-
-impl TierJob for Within<'_> {
-    type Out = ();
-    fn run<G: TierGame>(self, game: &G) -> Result<()> {
-        let args = self.0;
-        let (pos, side) = position_and_side(game, args)?;
-        let plies = args.within.unwrap_or(1);
-        within_game(game, &pos, side, plies, args)
-    }
+/// Runs `prove ... --within N` on `game` (called by `prove`'s job).
+pub(super) fn within<G: TierGame>(game: &G, args: &Args, plies: u32) -> Result<()> {
+    let (pos, side) = position_and_side(game, args)?;
+    within_game(game, &pos, side, plies, args)
 }
 
 fn within_game<G: TierGame>(
@@ -154,41 +136,28 @@ fn within_game<G: TierGame>(
         });
     }
     let o = WithinOut {
-        rules: game.rules_string(),
-        position: game.format_position(pos),
-        side_to_move: game.side_name(mover),
-        side_to_move_label: game.side_label(mover),
-        words: out::SideWords::of(game),
+        asked: Asked::of(game, pos),
         within: plies,
         claims,
         peak_memory_bytes: peak_memory(),
     };
-    if args.json.json {
-        let s = serde_json::to_string(&o).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        if save_error.is_some() {
-            out::print_json_document_with_error(&s)?;
-        } else {
-            out::print_json_document(&s)?;
-        }
-    } else {
-        out::print(&text(&o))?;
-    }
-    save_error.map_or(Ok(()), Err)
+    out::print_saved(args.json.json, &o, || text(&o), save_error)
 }
 
 fn text(o: &WithinOut) -> String {
     let mut s = format!(
         "rules    {}\nposition {}\nto move  {}\n",
-        o.rules, o.position, o.side_to_move_label
+        o.asked.rules, o.asked.position, o.asked.side_to_move_label
     );
     for c in &o.claims {
         let r = &c.report;
         s.push_str(&format!(
             "claim    {} {}{}: {} positions searched, {} kept, {:.2} s\n",
-            o.words.label(&r.side_name),
+            o.asked.words.label(&r.side_name),
             // The verb agrees with the side's name (`crows force a win`).
             match c.claim.strip_prefix("forces ") {
-                Some(rest) if o.words.label(&r.side_name).ends_with('s') => format!("force {rest}"),
+                Some(rest) if o.asked.words.label(&r.side_name).ends_with('s') =>
+                    format!("force {rest}"),
                 _ => c.claim.clone(),
             },
             r.stopped
