@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The calibration report of issue 24 from the ladders of scripts/calibration.sh.
+"""The calibration report from the ladders of scripts/calibration.sh.
 
     scripts/calibration-report.py WORK_DIR RUN_LOG OUT_DIR
 
@@ -209,7 +209,7 @@ def main():
     md = []
     a = md.append
     games = fams[0][1]["games"]
-    a("# Calibration: the strength ladder against exact values (issue 24)\n")
+    a("# Calibration: the strength ladder against exact values\n")
     a("How often the ladder's verdict on a pair of variants agrees with the exact comparison, "
       "on variants small enough to solve whole in seconds. Each family below was played as one "
       "ladder; its tables end no game (`--no-referee`): they give the `perfect` rung its moves "

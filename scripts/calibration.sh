@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The calibration study of issue 24: ladders on families of variants whose exact values
+# The calibration study: ladders on families of variants whose exact values
 # are known (each solved whole in seconds), checked against those values.
 #
 #   scripts/calibration.sh [GAMES] [RATE_GAMES] [WORK_DIR]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole games from the empty board with fewer cows (issue 23's n x N table), resumable:
+# Whole games from the empty board with fewer cows (n x N table), resumable:
 # each variant solves into its own directory, and a rerun keeps every finished tier.
 #
 #   scripts/fewer-cows.sh RESULTS_TSV RULES...

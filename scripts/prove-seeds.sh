@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The seed games from the start by df-pn (issue 10, result 4): for each of
+# The seed games from the start by df-pn: for each of
 # cows-leopards-mogol, cows-leopards-peralikatuma and diviyan-keliya, the two one-sided
 # runs "the leopards force a win" and "the cows force a win", each with a time limit. A
 # disproof of one side's goal shows the other side holds at least a draw.

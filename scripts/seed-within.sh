@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bounded claims from a start position (issue 39): `prove RULES --within D --side S --save`,
+# Bounded claims from a start position: `prove RULES --within D --side S --save`,
 # then `check-proof` of the certificate, one TSV line per claim.
 #
 #   scripts/seed-within.sh RESULTS_TSV CERT_DIR RULES SIDE D [D...]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One capture threshold of a seed game from the empty board, by the frontier driver with
-# threshold endgame tables as leaves (issue 23: "the leopards can force N captures?").
+# threshold endgame tables as leaves ("the leopards can force N captures?").
 # Resumable: the tables keep their finished tiers and the frontier keeps its state.
 #
 #   scripts/threshold-frontier.sh RESULTS_TSV RULES N MAX_PREY [DEPTH] [SECONDS]

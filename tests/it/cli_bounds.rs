@@ -1,4 +1,4 @@
-//! Issue 41: every numeric option of every subcommand goes through the bounded
+//! Every numeric option of every subcommand goes through the bounded
 //! parsers of src/cli/args.rs, so a value out of range is refused while the
 //! arguments are parsed (exit 2, a message naming the option and the accepted
 //! range), never a panic and never after work has begun. Before, `bounds --time

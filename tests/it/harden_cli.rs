@@ -1,4 +1,4 @@
-//! Issue 15 on the real binary: inputs that used to crash, hang or answer silently
+//! On the real binary: inputs that used to crash, hang or answer silently
 //! must give `error: ...` and the documented exit status (0 success, 1 a check
 //! disagreed, 2 usage or input, 130 interrupted), fast.
 

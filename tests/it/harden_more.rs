@@ -1,4 +1,4 @@
-//! Issue 15, the last items, on the real binary: long input quoted once and bounded,
+//! On the real binary: long input quoted once and bounded,
 //! the default batch keeps the timings of tiers it did not solve again, verify's
 //! orbit accounting, analyze's orbit-weighted counts.
 

@@ -1,6 +1,6 @@
 //! Table files as untrusted input, past their checksums: forged headers whose CRCs are
 //! recomputed so the parser behind them is exercised, and non-regular files named like
-//! tables (issue 15).
+//! tables.
 
 use huntsolve::table::{decode_table, encode_table, TableMeta, WriteOptions};
 use huntsolve::RECORD_ENCODING;

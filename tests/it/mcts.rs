@@ -1,5 +1,5 @@
 //! (Module of the integration-test crate tests/it.)
-//! MCTS (issue 14): the list-free random move of both families, MCTS-Solver
+//! MCTS: the list-free random move of both families, MCTS-Solver
 //! soundness against solved tables, determinism, engine specs.
 
 use huntsolve::game::{FullGame, Game, NoOracle, Notation, Value};
@@ -563,7 +563,7 @@ fn explore_mixes_exact_and_ladder_rows() {
             f.display()
         );
     }
-    // Issue 41: the report said "Time: 0.6 s wall for this run" when it was
+    // The report said "Time: 0.6 s wall for this run" when it was
     // rendered again from the stored games. Two ladder rows, two engines, 8 games.
     assert_eq!((r.played.games, r.played.now), (32, 32));
     let md = |r: &huntsolve::stats::ExploreReport| {

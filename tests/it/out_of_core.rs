@@ -1,4 +1,4 @@
-//! `solve` below the compact solver's need goes out of core (issue 40): the plan
+//! `solve` below the compact solver's need goes out of core: the plan
 //! line says so, the tables and their census equal an in-memory solve, the
 //! out-of-core files are gone; `--compact never` still refuses.
 

@@ -709,7 +709,7 @@ fn prove_and_check_proof_commands() {
         out.contains("value    unknown") && out.contains("root pn"),
         "{out}"
     );
-    // Traditional side names are accepted (issue 25: `--side crows` was
+    // Traditional side names are accepted (`--side crows` was
     // refused); a name of no side is not.
     let (code, _, err) = run(&["prove", "kaooa-6", "start", "--side", "dragons"]);
     assert_eq!(code, 2);
@@ -720,7 +720,7 @@ fn prove_and_check_proof_commands() {
 /// `bench --prove --json`: one object with a row per suite part, the totals and the
 /// node signature of one thread (deterministic for a given --hash: 1,618,922 at 64 MiB with the
 /// defaults; 3,445,122 with `--init plain --no-symmetry --no-quick-check`, the prover before
-/// issue 23).
+/// its symmetric proof table).
 #[test]
 fn bench_prove_json_has_the_suite_and_its_signature() {
     use crate::common::run;

@@ -4,7 +4,7 @@
 
 /// The command line: an unknown value with the reason (text and JSON), and a
 /// certificate too large for the budget refused with exit status 2 (with the
-/// prover of before issue 23, see `src/prove/tests_memory.rs`).
+/// prover before its symmetric proof table and memory budget, see `src/prove/tests_memory.rs`).
 #[test]
 fn prove_command_reports_out_of_memory_budget() {
     use crate::common::run;
@@ -24,7 +24,7 @@ fn prove_command_reports_out_of_memory_budget() {
     assert_eq!(code, 0);
     assert!(out.contains("(out of memory budget)"), "{out}");
     // `query --exact` uses the default prover, whose symmetric table now holds
-    // the kaooa-6 draw in 1 MiB (before issue 23: "stopped: out of memory budget").
+    // the kaooa-6 draw in 1 MiB (before the symmetric table: "stopped: out of memory budget").
     let (code, out, _) = run(&["query", "kaooa-6", "start", "--exact", "--hash", "1"]);
     assert_eq!(code, 0);
     assert!(out.contains("draw"), "{out}");

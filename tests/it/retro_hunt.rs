@@ -71,7 +71,7 @@ fn kaooa_matches_exhaustive_search() {
     check_whole("kaooa");
 }
 
-/// About 85 s in the test profile on a loaded 2-core machine (issue 15: run by `cargo test`).
+/// About 85 s in the test profile on a loaded 2-core machine (run by `cargo test`).
 #[test]
 fn small_alquerque_game_matches_exhaustive_search() {
     // 2 hunters dropped, 3 prey, chains: captures by chains leave for later tiers.

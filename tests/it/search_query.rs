@@ -279,7 +279,7 @@ fn batch_mode_answers_every_line() {
     assert_eq!(out.matches("source   search").count(), 2, "{out}");
 }
 
-/// Issue 41: a value left unknown by a plain search says that it is a search
+/// A value left unknown by a plain search says that it is a search
 /// score and what would answer it (`value unknown (score +2048)` did not), in the
 /// text and as `hint` in JSON; a proven value has no hint.
 #[test]

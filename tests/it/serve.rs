@@ -539,7 +539,7 @@ fn a_directory_without_tables_is_refused() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-// Issue 25, item 2: no request can crash the server, stall it or make it read
+// No request can crash the server, stall it or make it read
 // files; the Host header names this machine; `time` bounds the whole answer.
 
 /// Sends `bytes` on a new connection and reads the answer for at most 10 s:
@@ -724,7 +724,7 @@ fn the_time_parameter_bounds_the_whole_answer() {
     assert!(took < Duration::from_millis(1600), "{took:?}");
 }
 
-// Issue 41: the server runs on hyper; one test per limit. A head hyper refuses
+// The server runs on hyper; one test per limit. A head hyper refuses
 // gets hyper's own bare status (400 or 431, no body); the server's own
 // refusals are JSON.
 

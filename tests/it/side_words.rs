@@ -1,4 +1,4 @@
-//! Issue 41, "the games' own words": the CLI names the sides as the rules do
+//! The CLI names the sides as the rules do
 //! (leopards and cows, tigers and goats, the vulture and the crows), accepts
 //! those names as input beside `hunter`/`prey`, and keeps the machine words
 //! (certificates, JSON, table fingerprints) unchanged.

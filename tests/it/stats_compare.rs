@@ -232,7 +232,7 @@ fn repetition_rule_follows_the_rules_string() {
     assert_eq!(repetition_winner(&TicTacToe::default()), None);
 }
 
-/// Issue 41: a report rendered again from stored games says when and how long the
+/// A report rendered again from stored games says when and how long the
 /// games took to play, and labels its own seconds as the rendering's ("Time: 0.6 s
 /// wall for this run" on a 200-game ladder whose games were all read back); games
 /// stored before their time of play was kept say "not recorded".

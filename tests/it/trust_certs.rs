@@ -1,4 +1,4 @@
-//! Issue 25, item 4: the certificate checker validates a certificate before
+//! The certificate checker validates a certificate before
 //! checking it (a hand-built one must not make `check()` panic), reports only
 //! what it checked, and the decoder never panics on damaged bytes.
 

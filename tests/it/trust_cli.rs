@@ -1,4 +1,4 @@
-//! Issue 25, item 3: every numeric option of the command line, given values
+//! Every numeric option of the command line, given values
 //! far outside its range (and malformed ones), ends with `error: ...` and a
 //! usage status, fast: never a panic (exit 101), an abort, or unbounded work.
 //! Before: `--time 1e308` (prove, query, explore, `compare --engine`,

@@ -1,4 +1,4 @@
-//! Issue 25, item 5: `--json` usage errors are JSON, a failing check prints
+//! `--json` usage errors are JSON, a failing check prints
 //! one JSON document, `prove`/`openings` refuse a `--tables` directory without
 //! tables (as `query` does), and a games file whose last record lacks its
 //! newline is not glued to the next record on a rerun.

@@ -1,4 +1,4 @@
-//! Issue 25, item 1: the exact paths (solve, table answers, verify, prove,
+//! The exact paths (solve, table answers, verify, prove,
 //! check-proof, the exact referee) refuse rules whose repetition rule is not
 //! `draw`, since they all count a cycle as a draw; the rule is a typed value.
 

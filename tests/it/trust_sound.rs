@@ -1,4 +1,4 @@
-//! Issue 41: each of check-proof's soundness rules refuses a hand-made false
+//! Each of check-proof's soundness rules refuses a hand-made false
 //! certificate that every other rule lets through, so that a test fails when
 //! the rule is disabled:
 //!

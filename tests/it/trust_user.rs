@@ -1,4 +1,4 @@
-//! Issue 25, item 6 (what a new user meets at the command line) and the
+//! What a new user meets at the command line, and the
 //! certificate's board files: the solve log when stderr is not a terminal,
 //! whose win the start is, `play --side` with the games' own side names,
 //! plurals, the wording of `bench --retro`'s parallelism, and check-proof
