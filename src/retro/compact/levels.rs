@@ -40,7 +40,6 @@ impl<G: TierGame> Job<G> {
 }
 
 /// Phase 2: the levels in increasing distance; returns how many held slots.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn propagate<G: TierGame>(
     tier_at: TierAt<G>,
     bytes: &Bytes,

@@ -552,7 +552,6 @@ impl Saver<'_> {
 }
 
 /// Phase 1: every slot's byte after its own moves, and the chunks' distance sets.
-#[allow(clippy::too_many_arguments)]
 fn scan<G: TierGame>(
     tier_at: TierAt<G>,
     bytes: &Bytes,
@@ -608,7 +607,6 @@ fn scan<G: TierGame>(
 /// own moves, and the chunk's distance set. A counter past a byte saturates
 /// (re-checked at every won child), or with `exact` is refused (the
 /// out-of-core solver cannot re-check: another part may hold the children).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn scan_chunk<G: TierGame>(
     tier_at: TierAt<G>,
     bytes: &Bytes,
