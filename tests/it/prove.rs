@@ -674,15 +674,8 @@ fn prove_and_check_proof_commands() {
         assert_eq!(code, 0, "{out}{err}");
         assert!(out.contains("the certificate holds"), "{out}");
         // Altered: the first one-move node plays another move.
-        let mut cert = Certificate::read(std::path::Path::new(&path)).unwrap();
-        let i = cert
-            .nodes
-            .iter()
-            .position(|n| matches!(n, Node::One { .. }))
-            .unwrap();
-        if let Node::One { mv, child } = cert.nodes[i] {
-            cert.nodes[i] = Node::One { mv: mv + 1, child };
-        }
+        let cert = Certificate::read(std::path::Path::new(&path)).unwrap();
+        let cert = crate::common::first_move_altered(&cert);
         let bad = dir.join("bad.proof");
         cert.write(&bad).unwrap();
         let (code, out, _) = run(&["check-proof", bad.to_str().unwrap()]);

@@ -429,15 +429,7 @@ fn a_malformed_certificate_is_a_certificate_error_and_a_false_one_a_disagreement
         "{err}"
     );
     // Well-formed but false: the first one-move node plays another move.
-    let mut c = cert.clone();
-    let i = c
-        .nodes
-        .iter()
-        .position(|n| matches!(n, Node::One { .. }))
-        .unwrap();
-    if let Node::One { mv, child } = c.nodes[i] {
-        c.nodes[i] = Node::One { mv: mv + 1, child };
-    }
+    let c = crate::common::first_move_altered(&cert);
     assert!(!check(&g, &c, &none).unwrap().ok());
     let false_file = d.join("false.proof");
     c.write(&false_file).unwrap();

@@ -18,3 +18,20 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// `cert` with its first one-move node playing the next move instead: a
+/// well-formed certificate that (for the certificates the tests make) no
+/// longer holds.
+pub fn first_move_altered(cert: &huntsolve::prove::Certificate) -> huntsolve::prove::Certificate {
+    use huntsolve::prove::Node;
+    let mut c = cert.clone();
+    let i = c
+        .nodes
+        .iter()
+        .position(|n| matches!(n, Node::One { .. }))
+        .unwrap();
+    if let Node::One { mv, child } = c.nodes[i] {
+        c.nodes[i] = Node::One { mv: mv + 1, child };
+    }
+    c
+}
