@@ -304,13 +304,17 @@ fn pct(part: u64, whole: u64) -> f64 {
     }
 }
 
+/// Side 0's name in the sweep's rows (`side 0` when there are none).
+fn side0_name(r: &SweepReport) -> String {
+    r.rows
+        .first()
+        .map_or("side 0".to_string(), |x| x.side_names[0].clone())
+}
+
 /// The Markdown table of a sweep.
 pub(crate) fn sweep_markdown(r: &SweepReport) -> String {
     let mut s = String::new();
-    let side0 = r
-        .rows
-        .first()
-        .map_or("side 0".to_string(), |x| x.side_names[0].clone());
+    let side0 = side0_name(r);
     let _ = writeln!(
         s,
         "# Exact sweep: {} with {}={}{}..{}\n",
@@ -426,10 +430,7 @@ fn sweep_columns<'a>(r: &'a SweepReport, side0: &str) -> Vec<Column<'a, SweepRow
 pub fn write_sweep(dir: &Path, r: &SweepReport) -> Result<Vec<PathBuf>> {
     let mut files = ReportDir::create(dir)?;
     files.text("sweep.md", &sweep_markdown(r))?;
-    let side0 = r
-        .rows
-        .first()
-        .map_or("side 0".to_string(), |x| x.side_names[0].clone());
+    let side0 = side0_name(r);
     files.text("sweep.csv", &csv_table(&sweep_columns(r, &side0), &r.rows)?)?;
     files.json("sweep.json", r)?;
     type Measure<'a> = (&'a str, &'a dyn Fn(&SweepRow) -> f64);
