@@ -112,6 +112,7 @@ mod board;
 mod choice;
 #[cfg(feature = "mpi")]
 mod cluster;
+mod durable;
 mod error;
 mod progress;
 mod random;

@@ -515,7 +515,7 @@ impl Certificate {
         check_save_path(path)?;
         let (tmp, mut file) = new_temp_beside(path)?;
         let written = std::io::Write::write_all(&mut file, &self.encode())
-            .and_then(|()| file.sync_all())
+            .and_then(|()| crate::durable::sync(&file))
             .map_err(|e| Error::io(format!("writing {}", tmp.display()), e))
             .and_then(|()| {
                 std::fs::rename(&tmp, path)

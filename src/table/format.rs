@@ -601,8 +601,7 @@ fn write_file(
         let f = w
             .into_inner()
             .map_err(|e| Error::io(format!("writing {}", tmp.display()), e.into_error()))?;
-        f.sync_all()
-            .map_err(|e| Error::io(format!("syncing {}", tmp.display()), e))?;
+        crate::durable::sync(&f).map_err(|e| Error::io(format!("syncing {}", tmp.display()), e))?;
         std::fs::rename(&tmp, path).map_err(|e| {
             Error::io(
                 format!("renaming {} to {}", tmp.display(), path.display()),
@@ -622,7 +621,7 @@ fn write_file(
             dir
         };
         if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
+            let _ = crate::durable::sync(&d);
         }
     }
     Ok(())

@@ -115,7 +115,7 @@ pub(super) fn write_state(out: &Path, st: &State) -> Result<()> {
     let path = state_path(out);
     let tmp = out.join(format!(".{STATE_FILE}.{}.tmp", std::process::id()));
     std::fs::write(&tmp, &bytes)
-        .and_then(|()| std::fs::File::open(&tmp).and_then(|f| f.sync_all()))
+        .and_then(|()| std::fs::File::open(&tmp).and_then(|f| crate::durable::sync(&f)))
         .map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
     std::fs::rename(&tmp, &path)
         .map_err(|e| Error::io(format!("renaming to {}", path.display()), e))

@@ -111,7 +111,7 @@ pub(super) fn write(path: &Path, id: &Identity, bytes: &Bytes, at: Boundary) -> 
         out.inner.write_all(&crc.to_le_bytes())?;
         let raw = out.inner.finish()?;
         let file = raw.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
+        crate::durable::sync(&file)?;
         Ok(file.metadata()?.len())
     })
 }

@@ -287,7 +287,7 @@ pub(in crate::retro) fn write<S: Slot>(
         out.inner.write_all(&crc.to_le_bytes())?;
         out.bytes += 4;
         let file = out.inner.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
+        crate::durable::sync(&file)?;
         Ok(out.bytes)
     })
 }

@@ -135,7 +135,7 @@ pub(super) fn write_part_from(
             w.write_all(&block(i)).map_err(io)?;
         }
         let file = w.into_inner().map_err(|e| io(e.into_error()))?;
-        file.sync_all().map_err(io)
+        crate::durable::sync(&file).map_err(io)
     })();
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);

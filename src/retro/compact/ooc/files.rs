@@ -263,7 +263,7 @@ pub(super) fn write_list(dir: &Path, level: u32, producer: usize, files: &[Writt
         &list_path(dir, level, producer),
         |mut f| {
             f.write_all(text.as_bytes())?;
-            f.sync_all()?;
+            crate::durable::sync(&f)?;
             Ok(text.len() as u64)
         },
     )?;
@@ -499,7 +499,7 @@ impl Outboxes {
             let tmp = self.tmp(dest);
             let res = (|| -> std::io::Result<u64> {
                 let f = w.into_inner().map_err(|e| e.into_error())?;
-                f.sync_all()?;
+                crate::durable::sync(&f)?;
                 let len = f.metadata()?.len();
                 std::fs::rename(
                     &tmp,
@@ -562,7 +562,7 @@ pub(super) fn write_state(dir: &Path, layout: &Layout, p: &Passes) -> Result<()>
     );
     crate::retro::solver::checkpoint::write_atomically(&path, |mut f| {
         f.write_all(text.as_bytes())?;
-        f.sync_all()?;
+        crate::durable::sync(&f)?;
         Ok(text.len() as u64)
     })?;
     Ok(())

@@ -242,7 +242,7 @@ pub(super) fn write(
         top.extend_from_slice(&crc32fast::hash(&top).to_le_bytes());
         file.seek(SeekFrom::Start(0))?;
         file.write_all(&top)?;
-        file.sync_all()?;
+        crate::durable::sync(&file)?;
         Ok(offset)
     })
 }
