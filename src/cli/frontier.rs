@@ -63,6 +63,13 @@ pub(crate) struct Args {
     /// replaced first.
     #[arg(long)]
     no_table_generations: bool,
+    /// One thread, the proof table saved with the state in `--out`: a resumed run
+    /// writes the certificate an uninterrupted one writes (guide: frontier).
+    #[arg(long)]
+    reproducible: bool,
+    /// Minutes between saves of a reproducible run's proof table.
+    #[arg(long, value_name = "MIN", default_value_t = 30.0, value_parser = super::args::real(0.0, false, huntsolve::MAX_SECONDS / 60.0, "minutes"), requires = "reproducible")]
+    snapshot_every: f64,
     #[command(flatten)]
     opts: ProverOpts,
     #[command(flatten)]
@@ -118,6 +125,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
         init: probe.init,
         quick_check: probe.quick_check,
         generations: !args.no_table_generations,
+        reproducible: args.reproducible,
+        snapshot_every: Duration::from_secs_f64(args.snapshot_every * 60.0),
+        stop_after_results: None,
     };
     let bars = out::Bars::new();
     let res = match side {

@@ -61,10 +61,28 @@
 //! class's hash and the goal side) its outcome, tries, root numbers and
 //! certificate file. A rerun reads it and skips what is settled; a state file
 //! of other rules or a damaged one is refused.
-
+//!
+//! # Reproducible runs
+//! A run's result depends on what the runs before it left in the shared
+//! proof table; a resumed run starts from an empty table and finds other
+//! proofs, and two threads take results in the order they finish. So only an
+//! uninterrupted one-thread run re-makes its certificate to its bytes. With
+//! [`FrontierConfig::reproducible`] (one thread) the driver runs the jobs
+//! itself and, at a boundary between runs every
+//! [`FrontierConfig::snapshot_every`] and when it ends between runs, saves the
+//! proof table (`proof-table.s<side>.<n>.zst`) with the state, which then also
+//! holds the selection under way and the evaluation counters. A rerun loads
+//! both and continues exactly where the saved run was: the runs, their results
+//! and the certificate are those of an uninterrupted run (a run killed inside
+//! a job loses what it did since the last save). The settings that shape the
+//! runs are recorded in the state, and a rerun with others is refused. `--time`
+//! is checked between runs (a run in progress is finished, so that the table
+//! can be saved).
+//!
 mod assemble;
 mod graph;
 mod run;
+mod snapshot;
 mod state;
 
 use state::State;
@@ -122,6 +140,16 @@ pub struct FrontierConfig {
     /// selections' entries replaced first); `false`: every entry on an equal
     /// footing, as before generations existed (for measurements).
     pub generations: bool,
+    /// Reproducible runs (see the module docs): one thread, the proof table
+    /// saved with the state, so that a resumed run writes the certificate an
+    /// uninterrupted one writes.
+    pub reproducible: bool,
+    /// How often a reproducible run saves its proof table and state.
+    pub snapshot_every: Duration,
+    /// Stop as if interrupted once this many results were taken (counting
+    /// from this call), after writing the state: for testing resumption.
+    #[doc(hidden)]
+    pub stop_after_results: Option<u64>,
 }
 
 impl Default for FrontierConfig {
@@ -141,6 +169,9 @@ impl Default for FrontierConfig {
             init: p.init,
             quick_check: p.quick_check,
             generations: true,
+            reproducible: false,
+            snapshot_every: Duration::from_secs(1800),
+            stop_after_results: None,
         }
     }
 }
@@ -240,7 +271,33 @@ pub fn frontier(
         rules: rules.clone(),
         fingerprint: fp,
         entries: Vec::new(),
+        reproducible: None,
+        pending: Vec::new(),
+        snapshot: None,
     });
+    if cfg.reproducible && cfg.threads > 1 {
+        return Err(Error::Usage(
+            "reproducible frontier runs use one thread (--threads 1)".into(),
+        ));
+    }
+    let settings = cfg.reproducible.then(|| reproducible_settings(cfg));
+    if state.entries.is_empty() {
+        state.reproducible = settings.clone();
+    } else if state.reproducible != settings {
+        let was = state
+            .reproducible
+            .as_deref()
+            .unwrap_or("one shared proof table");
+        let now = settings.as_deref().unwrap_or("one shared proof table");
+        return Err(Error::Usage(format!(
+            "the frontier state in {} was made with {was}, not {now}; \
+             resume with the same settings or use another --out",
+            cfg.out
+                .as_deref()
+                .unwrap_or(std::path::Path::new("."))
+                .display()
+        )));
+    }
     progress.message(&format!("enumerating {} plies", cfg.depth));
     let g = enumerate(game, tables, cfg, side)?;
     let frontier_ids: Vec<u32> = (0..g.nodes.len() as u32)
@@ -286,7 +343,8 @@ pub fn frontier(
         deadline: cfg.time.map(|t| t0 + t),
     };
     let outcome = prove_frontier(&ctx, &mut state, &mut marks, &mut result, progress);
-    if let Some(dir) = &cfg.out {
+    // A reproducible run writes its state with its saved table, itself.
+    if let Some(dir) = cfg.out.as_ref().filter(|_| !cfg.reproducible) {
         write_state(dir, &state)?;
     }
     let outcome = outcome?;
@@ -343,6 +401,23 @@ fn resume(g: &Graph, state: &State, side: usize) -> Result<(Marks, usize)> {
         known,
     };
     Ok((marks, resumed))
+}
+
+/// The settings that shape a reproducible run's results, as its state records them.
+fn reproducible_settings(cfg: &FrontierConfig) -> String {
+    format!(
+        "reproducible runs: depth {}, a {} MiB table, {} scoring nodes, \
+         {} to {} nodes a run, generations {}, symmetry {}, init {:?}, quick check {}",
+        cfg.depth,
+        cfg.hash_mib.max(1),
+        cfg.score_nodes.max(1),
+        cfg.job_nodes.max(1),
+        cfg.max_job_nodes.max(1),
+        cfg.generations,
+        cfg.symmetry,
+        cfg.init,
+        cfg.quick_check
+    )
 }
 
 fn cost_text(c: u64) -> String {

@@ -147,6 +147,36 @@ impl Entry {
     }
 }
 
+/// The first bytes of a saved table ([`ProofTable::save`]).
+const TABLE_MAGIC: &[u8; 8] = b"HSPTAB01";
+
+/// A writer that keeps the crc32 of what passed through it.
+struct CrcWriter<'a> {
+    inner: &'a mut dyn std::io::Write,
+    crc: crc32fast::Hasher,
+}
+
+impl CrcWriter<'_> {
+    fn write_all(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.crc.update(b);
+        self.inner.write_all(b)
+    }
+}
+
+/// A reader that keeps the crc32 of what passed through it.
+struct CrcReader<'a> {
+    inner: &'a mut dyn std::io::Read,
+    crc: crc32fast::Hasher,
+}
+
+impl CrcReader<'_> {
+    fn read_exact(&mut self, b: &mut [u8]) -> std::io::Result<()> {
+        self.inner.read_exact(b)?;
+        self.crc.update(b);
+        Ok(())
+    }
+}
+
 /// The shared table.
 #[derive(Debug)]
 pub struct ProofTable {
@@ -262,6 +292,125 @@ impl ProofTable {
         if m.len() < cap || m.contains_key(&key) {
             m.insert(key, r);
         }
+    }
+
+    /// Writes the whole table (slots, repetition sets, generation) to `w` for
+    /// [`ProofTable::load`]: a reproducible frontier run resumes from it to
+    /// the same results. Returns the crc32 of the bytes written, which end
+    /// with it. The table must not be in use.
+    pub(crate) fn save(&self, w: &mut dyn std::io::Write) -> std::io::Result<u32> {
+        let mut out = CrcWriter {
+            inner: w,
+            crc: crc32fast::Hasher::new(),
+        };
+        let reps = self.reps.lock().unwrap_or_else(|p| p.into_inner());
+        let mut head = Vec::with_capacity(48);
+        head.extend_from_slice(TABLE_MAGIC);
+        for v in [
+            self.buckets as u64,
+            self.generation.load(Ordering::Relaxed),
+            self.purged.load(Ordering::Relaxed),
+            reps.len() as u64,
+        ] {
+            head.extend_from_slice(&v.to_le_bytes());
+        }
+        out.write_all(&head)?;
+        let mut buf = Vec::with_capacity(1 << 20);
+        for s in &self.slots {
+            for x in s {
+                buf.extend_from_slice(&x.load(Ordering::Relaxed).to_le_bytes());
+            }
+            if buf.len() >= (1 << 20) - SLOT_BYTES {
+                out.write_all(&buf)?;
+                buf.clear();
+            }
+        }
+        // Sorted, so that the bytes depend on the sets only.
+        let mut sets: Vec<(&u64, &Reps)> = reps.iter().collect();
+        sets.sort_unstable_by_key(|s| *s.0);
+        for (&k, r) in sets {
+            buf.extend_from_slice(&k.to_le_bytes());
+            buf.extend_from_slice(&[r.n, r.overflow as u8]);
+            for h in r.hashes() {
+                buf.extend_from_slice(&h.to_le_bytes());
+            }
+            if buf.len() >= 1 << 20 {
+                out.write_all(&buf)?;
+                buf.clear();
+            }
+        }
+        out.write_all(&buf)?;
+        let crc = out.crc.clone().finalize();
+        out.inner.write_all(&crc.to_le_bytes())?;
+        Ok(crc)
+    }
+
+    /// Fills this new table (of the size the saved one had) from `r`, written
+    /// by [`ProofTable::save`]; the crc32 it ended with. A table of another
+    /// size, or bytes that do not check, are `InvalidData`.
+    pub(crate) fn load(&self, r: &mut dyn std::io::Read) -> std::io::Result<u32> {
+        let bad = |why: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, why.to_string());
+        let mut input = CrcReader {
+            inner: r,
+            crc: crc32fast::Hasher::new(),
+        };
+        let mut head = [0u8; 8 + 32];
+        input.read_exact(&mut head)?;
+        if &head[..8] != TABLE_MAGIC {
+            return Err(bad("not a saved proof table"));
+        }
+        let word = |i: usize| u64::from_le_bytes(head[8 + 8 * i..16 + 8 * i].try_into().unwrap());
+        if word(0) != self.buckets as u64 {
+            return Err(bad(&format!(
+                "a table of {} buckets, not {} (another --hash)",
+                word(0),
+                self.buckets
+            )));
+        }
+        let mut slot = [0u8; SLOT_BYTES];
+        for s in &self.slots {
+            input.read_exact(&mut slot)?;
+            for (i, x) in s.iter().enumerate() {
+                x.store(
+                    u64::from_le_bytes(slot[8 * i..8 * i + 8].try_into().unwrap()),
+                    Ordering::Relaxed,
+                );
+            }
+        }
+        let mut reps = self.reps.lock().unwrap_or_else(|p| p.into_inner());
+        reps.clear();
+        let n_sets = word(3);
+        if n_sets > self.reps_cap.min(reps.capacity()) as u64 {
+            return Err(bad("more repetition sets than the table holds"));
+        }
+        for _ in 0..n_sets {
+            let mut kb = [0u8; 10];
+            input.read_exact(&mut kb)?;
+            let n = kb[8] as usize;
+            if n > MAX_REPS || kb[9] > 1 {
+                return Err(bad("a damaged repetition set"));
+            }
+            let mut set = Reps {
+                n: n as u8,
+                overflow: kb[9] == 1,
+                ..Reps::default()
+            };
+            let mut hb = [0u8; 8];
+            for h in set.h.iter_mut().take(n) {
+                input.read_exact(&mut hb)?;
+                *h = u64::from_le_bytes(hb);
+            }
+            reps.insert(u64::from_le_bytes(kb[..8].try_into().unwrap()), set);
+        }
+        let crc = input.crc.clone().finalize();
+        let mut tail = [0u8; 4];
+        input.inner.read_exact(&mut tail)?;
+        if u32::from_le_bytes(tail) != crc {
+            return Err(bad("checksum mismatch"));
+        }
+        self.generation.store(word(1), Ordering::Relaxed);
+        self.purged.store(word(2), Ordering::Relaxed);
+        Ok(crc)
     }
 
     /// Empties the table.

@@ -182,6 +182,118 @@ fn a_resumed_frontier_run_equals_an_uninterrupted_one() {
     }
 }
 
+/// A reproducible run (one thread, its proof table saved with the state)
+/// writes the certificate of an uninterrupted one-thread run on one shared
+/// table, also when stopped after a few results (in the scoring, inside a
+/// selection, later; twice) and resumed; a rerun with other settings, or on
+/// two threads, is refused, and so is a saved table that is not the state's.
+#[test]
+fn a_reproducible_run_stopped_and_resumed_makes_the_uninterrupted_certificate() {
+    let g = game("kaooa-6");
+    let none = TableDirs::open(&g, &[]).unwrap();
+    let side = 1; // the crows: disproven (a draw)
+    let cfg = |dir: &PathBuf, stop: Option<u64>| FrontierConfig {
+        depth: 4,
+        hash_mib: 4,
+        reproducible: true,
+        out: Some(dir.clone()),
+        stop_after_results: stop,
+        ..Default::default()
+    };
+    let sha = |r: &huntsolve::prove::FrontierResult| {
+        assert_eq!(r.outcome, RunOutcome::Disproven);
+        let c = r.certificate.as_ref().unwrap();
+        assert!(c.holds);
+        c.sha256.clone()
+    };
+    let shared = temp("repro-shared");
+    let plain = FrontierConfig {
+        reproducible: false,
+        ..cfg(&shared, None)
+    };
+    let a = frontier(&g, &none, side, &plain, &NoProgress).unwrap();
+    let want = sha(&a);
+    assert!(a.selections > 1, "{} selections", a.selections);
+    let one = temp("repro-one");
+    let every_run = FrontierConfig {
+        snapshot_every: std::time::Duration::ZERO,
+        ..cfg(&one, None)
+    };
+    let b = frontier(&g, &none, side, &every_run, &NoProgress).unwrap();
+    assert_eq!(
+        sha(&b),
+        want,
+        "uninterrupted, the table saved before every run"
+    );
+    // Stopped in the scoring, right after it (inside the first selection),
+    // and later; stopped once more, then run to the end.
+    let scored = a.frontier as u64;
+    let mut inside_a_selection = false;
+    for (k, stop) in [3, scored + 1, (scored + a.runs) / 2]
+        .into_iter()
+        .enumerate()
+    {
+        let dir = temp(&format!("repro-stop-{k}"));
+        let first = frontier(&g, &none, side, &cfg(&dir, Some(stop)), &NoProgress);
+        assert!(
+            matches!(first, Err(huntsolve::Error::Interrupted)),
+            "stop {stop}"
+        );
+        let state = std::fs::read_to_string(dir.join(STATE_FILE)).unwrap();
+        inside_a_selection |= state.contains("\"pending\"");
+        let again = frontier(&g, &none, side, &cfg(&dir, Some(2)), &NoProgress);
+        assert!(matches!(again, Err(huntsolve::Error::Interrupted)));
+        let r = frontier(&g, &none, side, &cfg(&dir, None), &NoProgress).unwrap();
+        assert_eq!(sha(&r), want, "stopped after {stop} results");
+        assert!(r.runs < a.runs, "the resumed run redid earlier runs");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(inside_a_selection, "no stop fell inside a selection");
+    // Other settings on a reproducible run's state, or two threads: refused.
+    let dir = temp("repro-refused");
+    let first = frontier(&g, &none, side, &cfg(&dir, Some(5)), &NoProgress);
+    assert!(matches!(first, Err(huntsolve::Error::Interrupted)));
+    for other in [
+        FrontierConfig {
+            hash_mib: 8,
+            ..cfg(&dir, None)
+        },
+        FrontierConfig {
+            reproducible: false,
+            ..cfg(&dir, None)
+        },
+        FrontierConfig {
+            threads: 2,
+            ..cfg(&dir, None)
+        },
+    ] {
+        let e = frontier(&g, &none, side, &other, &NoProgress).unwrap_err();
+        assert!(matches!(e, huntsolve::Error::Usage(_)), "{e}");
+    }
+    // A saved table that is not the one the state names: refused.
+    let saved: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".zst"))
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    std::fs::copy(b_table(&one), &saved[0]).unwrap();
+    let e = frontier(&g, &none, side, &cfg(&dir, None), &NoProgress).unwrap_err();
+    assert!(e.to_string().contains("saved proof table"), "{e}");
+    for d in [shared, one, dir] {
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
+
+/// The saved table a finished reproducible run left in `dir`.
+fn b_table(dir: &std::path::Path) -> PathBuf {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.to_string_lossy().ends_with(".zst"))
+        .unwrap()
+}
+
 #[test]
 fn a_damaged_state_file_is_refused() {
     use crate::common::run;

@@ -4,7 +4,8 @@
 //! the state (and its certificate under `certs/`).
 
 use super::graph::{evaluate, select, Graph, Job, NO_RANK};
-use super::state::{write_state, Entry, State};
+use super::snapshot;
+use super::state::{write_state, Entry, Pending, State};
 use super::{cost_text, FrontierConfig, FrontierResult, INF, MAX_JOB_CERT_NODES};
 use crate::error::{Error, Result};
 use crate::game::Notation;
@@ -136,20 +137,31 @@ impl Pool {
 /// One worker thread: the queued jobs one at a time, until the queue closes.
 fn work(ctx: &Ctx, pool: &Pool, tt: &ProofTable, tx: mpsc::Sender<Done>) {
     while let Some(job) = pool.next() {
-        if tx.send(run_job(ctx, &pool.stop, tt, &job)).is_err() {
+        if tx
+            .send(run_job(ctx, &pool.stop, tt, &job, ctx.time_left()))
+            .is_err()
+        {
             return;
         }
     }
 }
 
 /// One df-pn run of a frontier position, with its certificate when it decides it.
-fn run_job(ctx: &Ctx, stop: &Arc<AtomicBool>, tt: &ProofTable, job: &Job) -> Done {
+/// `time`: the run's time limit (`None`: none; the shared-table driver
+/// gives it the time left).
+fn run_job(
+    ctx: &Ctx,
+    stop: &Arc<AtomicBool>,
+    tt: &ProofTable,
+    job: &Job,
+    time: Option<Duration>,
+) -> Done {
     let (game, tables, cfg, side) = (ctx.game, ctx.tables, ctx.cfg, ctx.side);
     let pos = ctx.g.nodes[job.node as usize].pos;
     let pcfg = ProveConfig {
         threads: 1,
         nodes: Some(job.nodes),
-        time: ctx.time_left(),
+        time,
         stop: stop.clone(),
         symmetry: cfg.symmetry,
         init: cfg.init,
@@ -159,7 +171,7 @@ fn run_job(ctx: &Ctx, stop: &Arc<AtomicBool>, tt: &ProofTable, job: &Job) -> Don
     let prover = Prover::new(game, tables, tt, pcfg);
     let r = prover.prove_side(&pos, side, &NoProgress);
     let interrupted = r.outcome == RunOutcome::Unknown
-        && (stop.load(Ordering::Relaxed) || stop_requested() || ctx.time_out());
+        && (stop.load(Ordering::Relaxed) || stop_requested() || (time.is_some() && ctx.time_out()));
     let cert = (r.outcome != RunOutcome::Unknown).then(|| {
         let leaf =
             |p: &HuntPos| -> Result<Option<TableRef>> { Ok(tables.leaf(game, p)?.map(|x| x.0)) };
@@ -188,6 +200,9 @@ pub(super) fn prove_frontier(
     progress: &dyn Progress,
 ) -> Result<Option<bool>> {
     let tt = ProofTable::new(ctx.cfg.hash_mib.max(1));
+    if ctx.cfg.reproducible {
+        return drive_reproducible(ctx, &tt, state, marks, result, progress);
+    }
     let pool = Pool {
         queue: Mutex::new(Queue {
             jobs: VecDeque::new(),
@@ -325,6 +340,22 @@ fn queue_selection(
     result: &mut FrontierResult,
     progress: &dyn Progress,
 ) -> usize {
+    let jobs = next_selection(ctx, tt, state, marks, result, progress);
+    let n = jobs.len();
+    pool.push(jobs);
+    n
+}
+
+/// Step 3: the positions to prove next, cheapest first (none: nothing is
+/// left to try), with a new generation of the proof table for them.
+fn next_selection(
+    ctx: &Ctx,
+    tt: &ProofTable,
+    state: &State,
+    marks: &Marks,
+    result: &mut FrontierResult,
+    progress: &dyn Progress,
+) -> Vec<Job> {
     let sel = select(
         ctx.g,
         &marks.known,
@@ -337,7 +368,7 @@ fn queue_selection(
     result.selections += 1;
     result.last_selection = sel.jobs.len();
     if sel.jobs.is_empty() {
-        return 0;
+        return Vec::new();
     }
     progress.message(&format!(
         "selection {}: {} positions (cost to prove {}, to disprove {}; table {}‰ full, repetition sets {}‰)",
@@ -351,9 +382,160 @@ fn queue_selection(
     if ctx.cfg.generations {
         tt.new_generation();
     }
-    let n = sel.jobs.len();
-    pool.push(sel.jobs);
-    n
+    sel.jobs
+}
+
+/// The driver of a reproducible run (one thread; see the module docs of
+/// `frontier`): the loop of [`drive`] with the runs made here, one at a time,
+/// and the proof table saved with the state at boundaries between runs. The
+/// steps and their order are [`drive`]'s on one worker, so an uninterrupted
+/// run takes the same results.
+fn drive_reproducible(
+    ctx: &Ctx,
+    tt: &ProofTable,
+    state: &mut State,
+    marks: &mut Marks,
+    result: &mut FrontierResult,
+    progress: &dyn Progress,
+) -> Result<Option<bool>> {
+    let cfg = ctx.cfg;
+    let out = cfg.out.as_deref();
+    let resumed = match out {
+        Some(dir) => snapshot::load(dir, ctx.side, tt, state)?,
+        None => false,
+    };
+    let (mut since_eval, mut dirty) = match (&state.snapshot, resumed) {
+        (Some(s), true) => (s.since_eval, s.dirty),
+        _ => (0, true),
+    };
+    // Scoring: every frontier position not in the state; else the selection
+    // under way when the table was saved.
+    let mut queue: VecDeque<Job> = ctx
+        .frontier
+        .iter()
+        .filter(|&&i| marks.entry_of[i as usize].is_none())
+        .map(|&i| Job {
+            node: i,
+            nodes: cfg.score_nodes.max(1),
+        })
+        .collect();
+    let mut scoring = !queue.is_empty();
+    if scoring {
+        state.pending.clear();
+        progress.stage("frontier: scoring", queue.len() as u64);
+    } else {
+        queue = pending_jobs(ctx, state)?;
+        progress.stage("frontier: proving", 0);
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut saved = Instant::now();
+    let mut taken = 0u64;
+    // Saves the table and the state (a boundary between runs).
+    let save = |state: &mut State, since_eval: u32, dirty: bool| -> Result<()> {
+        if let Some(dir) = out {
+            snapshot::save(dir, ctx.side, tt, state, since_eval, dirty)?;
+            write_state(dir, state)?;
+            snapshot::remove_others(dir, state);
+        }
+        Ok(())
+    };
+    loop {
+        if stop_requested() {
+            return Err(Error::Interrupted);
+        }
+        if dirty && (!scoring || queue.is_empty() || since_eval >= 64) {
+            dirty = false;
+            since_eval = 0;
+            if let Some(v) = decided(ctx.g, &marks.known) {
+                state.pending.clear();
+                save(state, since_eval, dirty)?;
+                return Ok(Some(v));
+            }
+        }
+        if ctx.time_out() {
+            save(state, since_eval, dirty)?;
+            return Ok(None);
+        }
+        if queue.is_empty() {
+            if scoring {
+                scoring = false;
+                progress.finish_stage();
+                progress.stage("frontier: proving", 0);
+            }
+            queue = next_selection(ctx, tt, state, marks, result, progress).into();
+            if queue.is_empty() {
+                save(state, since_eval, dirty)?;
+                return Ok(None);
+            }
+            state.pending = queue.iter().map(|j| pending_of(ctx, j)).collect();
+        }
+        if saved.elapsed() >= cfg.snapshot_every {
+            save(state, since_eval, dirty)?;
+            saved = Instant::now();
+        }
+        let Some(job) = queue.pop_front() else {
+            continue;
+        };
+        if !scoring {
+            state.pending.remove(0);
+        }
+        let d = run_job(ctx, &stop, tt, &job, None);
+        result.runs += 1;
+        result.nodes += d.nodes;
+        if scoring {
+            progress.advance(1);
+        }
+        if d.interrupted {
+            // Stopped inside a run: the table holds part of it; the last
+            // saved table and state stand.
+            return Err(Error::Interrupted);
+        }
+        if record(ctx, d, state, marks)? {
+            dirty = true;
+            since_eval += 1;
+        }
+        taken += 1;
+        if cfg.stop_after_results.is_some_and(|n| taken >= n) {
+            save(state, since_eval, dirty)?;
+            return Err(Error::Interrupted);
+        }
+    }
+}
+
+/// A selected run as the state keeps it.
+fn pending_of(ctx: &Ctx, j: &Job) -> Pending {
+    Pending {
+        key: format!("{:016x}", ctx.g.nodes[j.node as usize].key),
+        side: ctx.side as u8,
+        nodes: j.nodes,
+    }
+}
+
+/// The runs of the state's selection under way for this goal side, in order.
+fn pending_jobs(ctx: &Ctx, state: &mut State) -> Result<VecDeque<Job>> {
+    let side = ctx.side as u8;
+    state.pending.retain(|p| p.side == side);
+    state
+        .pending
+        .iter()
+        .map(|p| {
+            let node = u64::from_str_radix(&p.key, 16)
+                .ok()
+                .and_then(|k| ctx.g.index.get(&k))
+                .copied()
+                .filter(|&i| ctx.g.nodes[i as usize].kind == super::graph::Kind2::Frontier)
+                .ok_or_else(|| {
+                    Error::input_data(format!(
+                        "the frontier state's selection names '{}', not a frontier position",
+                        crate::error::bounded(&p.key)
+                    ))
+                })?;
+            Ok(Job {
+                node,
+                nodes: p.nodes,
+            })
+        })
+        .collect()
 }
 
 /// Records a finished run in the state entry of its position (made on its

@@ -50,6 +50,44 @@ pub(crate) struct State {
     pub fingerprint: u64,
     /// Every frontier position tried, any depth.
     pub entries: Vec<Entry>,
+    /// The settings of a reproducible run (absent: a run on one shared table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reproducible: Option<String>,
+    /// A reproducible run's selection under way: its runs not yet taken, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<Pending>,
+    /// A reproducible run's proof table, saved with this state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<Snapshot>,
+}
+
+/// A reproducible run's saved proof table and the driver's counters at the
+/// moment it was saved.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub(crate) struct Snapshot {
+    /// The goal side of the run that saved it.
+    pub side: u8,
+    /// Its number (1, 2, ...: a new file each time).
+    pub n: u64,
+    /// Its file name in the output directory.
+    pub file: String,
+    /// The crc32 of the table's bytes.
+    pub crc: u32,
+    /// Values recorded since the graph was last evaluated.
+    pub since_eval: u32,
+    /// Whether a value became known since then.
+    pub dirty: bool,
+}
+
+/// A queued run of a reproducible selection.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub(crate) struct Pending {
+    /// The frontier class's key (hex).
+    pub key: String,
+    /// The goal side.
+    pub side: u8,
+    /// The run's node limit.
+    pub nodes: u64,
 }
 
 pub(super) fn state_path(out: &Path) -> PathBuf {
