@@ -273,7 +273,7 @@ pub fn frontier(
         entries: Vec::new(),
         reproducible: None,
         pending: Vec::new(),
-        snapshot: None,
+        snapshots: Vec::new(),
     });
     if cfg.reproducible && cfg.threads > 1 {
         return Err(Error::Usage(

@@ -225,6 +225,7 @@ fn a_reproducible_run_stopped_and_resumed_makes_the_uninterrupted_certificate() 
         want,
         "uninterrupted, the table saved before every run"
     );
+    assert!(saved_table(&one).is_none(), "a decided run keeps no table");
     // Stopped in the scoring, right after it (inside the first selection),
     // and later; stopped once more, then run to the end.
     let scored = a.frontier as u64;
@@ -277,21 +278,63 @@ fn a_reproducible_run_stopped_and_resumed_makes_the_uninterrupted_certificate() 
         .filter(|p| p.to_string_lossy().ends_with(".zst"))
         .collect();
     assert_eq!(saved.len(), 1, "{saved:?}");
-    std::fs::copy(b_table(&one), &saved[0]).unwrap();
+    let other = temp("repro-other");
+    let stopped = frontier(&g, &none, side, &cfg(&other, Some(7)), &NoProgress);
+    assert!(matches!(stopped, Err(huntsolve::Error::Interrupted)));
+    std::fs::copy(saved_table(&other).unwrap(), &saved[0]).unwrap();
     let e = frontier(&g, &none, side, &cfg(&dir, None), &NoProgress).unwrap_err();
     assert!(e.to_string().contains("saved proof table"), "{e}");
-    for d in [shared, one, dir] {
+    for d in [shared, one, dir, other] {
         let _ = std::fs::remove_dir_all(&d);
     }
 }
 
-/// The saved table a finished reproducible run left in `dir`.
-fn b_table(dir: &std::path::Path) -> PathBuf {
+/// The value of the start by two reproducible runs (one goal side, then the
+/// other) in one directory, the second stopped and resumed: the first is
+/// decided again from the state alone, and both certificates are the
+/// uninterrupted runs'.
+#[test]
+fn a_reproducible_value_run_resumed_in_its_second_side_makes_the_same_certificates() {
+    let g = game("kaooa-6");
+    let none = TableDirs::open(&g, &[]).unwrap();
+    let cfg = |dir: &PathBuf, stop: Option<u64>| FrontierConfig {
+        depth: 4,
+        hash_mib: 4,
+        reproducible: true,
+        out: Some(dir.clone()),
+        stop_after_results: stop,
+        ..Default::default()
+    };
+    let shas = |rs: &[huntsolve::prove::FrontierResult]| -> Vec<String> {
+        rs.iter()
+            .map(|r| r.certificate.as_ref().unwrap().sha256.clone())
+            .collect()
+    };
+    let whole = temp("repro-value-whole");
+    let (v, want) = frontier_value(&g, &none, &cfg(&whole, None), &NoProgress).unwrap();
+    assert_eq!(want.len(), 2, "two goal sides");
+    // The mover's goal run to its end, the other's stopped: as a value run
+    // stopped in its second run.
+    let dir = temp("repro-value-stopped");
+    let mover = g.side_to_move(&g.start());
+    frontier(&g, &none, mover, &cfg(&dir, None), &NoProgress).unwrap();
+    let second = frontier(&g, &none, 1 - mover, &cfg(&dir, Some(7)), &NoProgress);
+    assert!(matches!(second, Err(huntsolve::Error::Interrupted)));
+    let (v2, got) = frontier_value(&g, &none, &cfg(&dir, None), &NoProgress).unwrap();
+    assert_eq!(v2, v);
+    assert_eq!(got[0].runs, 0, "the first side decided from the state");
+    assert_eq!(shas(&got), shas(&want));
+    for d in [whole, dir] {
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
+
+/// The proof table a reproducible run saved in `dir`, if any.
+fn saved_table(dir: &std::path::Path) -> Option<PathBuf> {
     std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .find(|p| p.to_string_lossy().ends_with(".zst"))
-        .unwrap()
 }
 
 #[test]

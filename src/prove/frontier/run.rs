@@ -400,14 +400,12 @@ fn drive_reproducible(
 ) -> Result<Option<bool>> {
     let cfg = ctx.cfg;
     let out = cfg.out.as_deref();
+    let side = ctx.side as u8;
     let resumed = match out {
         Some(dir) => snapshot::load(dir, ctx.side, tt, state)?,
-        None => false,
+        None => None,
     };
-    let (mut since_eval, mut dirty) = match (&state.snapshot, resumed) {
-        (Some(s), true) => (s.since_eval, s.dirty),
-        _ => (0, true),
-    };
+    let (mut since_eval, mut dirty) = resumed.unwrap_or((0, true));
     // Scoring: every frontier position not in the state; else the selection
     // under way when the table was saved.
     let mut queue: VecDeque<Job> = ctx
@@ -421,7 +419,7 @@ fn drive_reproducible(
         .collect();
     let mut scoring = !queue.is_empty();
     if scoring {
-        state.pending.clear();
+        state.set_pending(side, []);
         progress.stage("frontier: scoring", queue.len() as u64);
     } else {
         queue = pending_jobs(ctx, state)?;
@@ -430,8 +428,9 @@ fn drive_reproducible(
     let stop = Arc::new(AtomicBool::new(false));
     let mut saved = Instant::now();
     let mut taken = 0u64;
-    // Saves the table and the state (a boundary between runs).
-    let save = |state: &mut State, since_eval: u32, dirty: bool| -> Result<()> {
+    // Saves the table (`None`: no table, the start is decided) and the state,
+    // at a boundary between runs.
+    let save = |state: &mut State, tt: Option<&ProofTable>, since_eval: u32, dirty: bool| {
         if let Some(dir) = out {
             snapshot::save(dir, ctx.side, tt, state, since_eval, dirty)?;
             write_state(dir, state)?;
@@ -447,13 +446,14 @@ fn drive_reproducible(
             dirty = false;
             since_eval = 0;
             if let Some(v) = decided(ctx.g, &marks.known) {
-                state.pending.clear();
-                save(state, since_eval, dirty)?;
+                // A rerun evaluates at once and decides it again, running nothing.
+                state.set_pending(side, []);
+                save(state, None, 64, true)?;
                 return Ok(Some(v));
             }
         }
         if ctx.time_out() {
-            save(state, since_eval, dirty)?;
+            save(state, Some(tt), since_eval, dirty)?;
             return Ok(None);
         }
         if queue.is_empty() {
@@ -464,20 +464,20 @@ fn drive_reproducible(
             }
             queue = next_selection(ctx, tt, state, marks, result, progress).into();
             if queue.is_empty() {
-                save(state, since_eval, dirty)?;
+                save(state, Some(tt), since_eval, dirty)?;
                 return Ok(None);
             }
-            state.pending = queue.iter().map(|j| pending_of(ctx, j)).collect();
+            state.set_pending(side, queue.iter().map(|j| pending_of(ctx, j)));
         }
         if saved.elapsed() >= cfg.snapshot_every {
-            save(state, since_eval, dirty)?;
+            save(state, Some(tt), since_eval, dirty)?;
             saved = Instant::now();
         }
         let Some(job) = queue.pop_front() else {
             continue;
         };
         if !scoring {
-            state.pending.remove(0);
+            state.take_pending(side);
         }
         let d = run_job(ctx, &stop, tt, &job, None);
         result.runs += 1;
@@ -496,7 +496,7 @@ fn drive_reproducible(
         }
         taken += 1;
         if cfg.stop_after_results.is_some_and(|n| taken >= n) {
-            save(state, since_eval, dirty)?;
+            save(state, Some(tt), since_eval, dirty)?;
             return Err(Error::Interrupted);
         }
     }
@@ -512,12 +512,12 @@ fn pending_of(ctx: &Ctx, j: &Job) -> Pending {
 }
 
 /// The runs of the state's selection under way for this goal side, in order.
-fn pending_jobs(ctx: &Ctx, state: &mut State) -> Result<VecDeque<Job>> {
+fn pending_jobs(ctx: &Ctx, state: &State) -> Result<VecDeque<Job>> {
     let side = ctx.side as u8;
-    state.pending.retain(|p| p.side == side);
     state
         .pending
         .iter()
+        .filter(|p| p.side == side)
         .map(|p| {
             let node = u64::from_str_radix(&p.key, 16)
                 .ok()

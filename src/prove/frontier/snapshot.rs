@@ -15,21 +15,41 @@ fn name(side: usize, n: u64) -> String {
     format!("proof-table.s{side}.{n}.zst")
 }
 
-/// Saves `tt` as the next snapshot of goal side `side` and records it in
-/// `state` (with the driver's evaluation counters); the caller writes the state.
+/// Saves `tt` as goal side `side`'s next snapshot and records it in `state`
+/// with the driver's evaluation counters (`tt` `None`: the run ended with the
+/// start decided, and no table is needed to decide it again); the caller
+/// writes the state.
 pub(super) fn save(
     dir: &Path,
     side: usize,
-    tt: &ProofTable,
+    tt: Option<&ProofTable>,
     state: &mut State,
     since_eval: u32,
     dirty: bool,
 ) -> Result<()> {
-    let n = state.snapshot.as_ref().map_or(1, |s| s.n + 1);
-    let file = name(side, n);
-    let path = dir.join(&file);
+    let n = state.snapshots.iter().map(|s| s.n).max().unwrap_or(0) + 1;
+    let file = match tt {
+        Some(tt) => Some(write(dir, &name(side, n), tt)?),
+        None => None,
+    };
+    let crc = file.as_ref().map_or(0, |f| f.1);
+    state.snapshots.retain(|s| s.side as usize != side);
+    state.snapshots.push(Snapshot {
+        side: side as u8,
+        n,
+        file: file.map(|f| f.0),
+        crc,
+        since_eval,
+        dirty,
+    });
+    Ok(())
+}
+
+/// Writes `tt` to `dir/file` (a temporary file, then a rename); the file's
+/// name and the table's crc32.
+fn write(dir: &Path, file: &str, tt: &ProofTable) -> Result<(String, u32)> {
+    let path = dir.join(file);
     let tmp = dir.join(format!(".{file}.{}.tmp", std::process::id()));
-    let io = |e| Error::io(format!("writing {}", tmp.display()), e);
     let written = (|| -> std::io::Result<u32> {
         let f = std::fs::File::create(&tmp)?;
         let mut z = zstd::Encoder::new(std::io::BufWriter::with_capacity(1 << 20, f), LEVEL)?;
@@ -42,30 +62,30 @@ pub(super) fn save(
         Ok(c) => c,
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
-            return Err(io(e));
+            return Err(Error::io(format!("writing {}", tmp.display()), e));
         }
     };
     std::fs::rename(&tmp, &path)
         .map_err(|e| Error::io(format!("renaming to {}", path.display()), e))?;
-    state.snapshot = Some(Snapshot {
-        side: side as u8,
-        n,
-        file,
-        crc,
-        since_eval,
-        dirty,
-    });
-    Ok(())
+    Ok((file.to_string(), crc))
 }
 
-/// Fills `tt` from the state's snapshot of goal side `side`; `false` when the
-/// state names none for this side.
-pub(super) fn load(dir: &Path, side: usize, tt: &ProofTable, state: &State) -> Result<bool> {
-    let Some(s) = state.snapshot.as_ref().filter(|s| s.side as usize == side) else {
-        return Ok(false);
+/// Fills `tt` from goal side `side`'s snapshot in the state; the evaluation
+/// counters saved with it, or `None` when the state holds none for this side.
+pub(super) fn load(
+    dir: &Path,
+    side: usize,
+    tt: &ProofTable,
+    state: &State,
+) -> Result<Option<(u32, bool)>> {
+    let Some(s) = state.snapshots.iter().find(|s| s.side as usize == side) else {
+        return Ok(None);
     };
-    let path = dir.join(&s.file);
-    if s.file.contains(['/', '\\']) || !s.file.starts_with("proof-table.") {
+    let Some(file) = &s.file else {
+        return Ok(Some((s.since_eval, s.dirty)));
+    };
+    let path = dir.join(file);
+    if file.contains(['/', '\\']) || !file.starts_with("proof-table.") {
         return Err(Error::input(&path, "not a saved proof table's name"));
     }
     let damaged = |why: String| {
@@ -82,18 +102,21 @@ pub(super) fn load(dir: &Path, side: usize, tt: &ProofTable, state: &State) -> R
     if crc != s.crc {
         return Err(damaged("it is not the one the state names".into()));
     }
-    Ok(true)
+    Ok(Some((s.since_eval, s.dirty)))
 }
 
-/// Removes the saved tables of `dir` other than the state's own.
+/// Removes the saved tables of `dir` the state does not name.
 pub(super) fn remove_others(dir: &Path, state: &State) {
-    let keep = state.snapshot.as_ref().map(|s| s.file.as_str());
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
     for e in rd.flatten() {
         let n = e.file_name().to_string_lossy().into_owned();
-        if n.starts_with("proof-table.") && n.ends_with(".zst") && Some(n.as_str()) != keep {
+        let named = state
+            .snapshots
+            .iter()
+            .any(|s| s.file.as_deref() == Some(n.as_str()));
+        if n.starts_with("proof-table.") && n.ends_with(".zst") && !named {
             let _ = std::fs::remove_file(e.path());
         }
     }

@@ -56,27 +56,43 @@ pub(crate) struct State {
     /// A reproducible run's selection under way: its runs not yet taken, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending: Vec<Pending>,
-    /// A reproducible run's proof table, saved with this state.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub snapshot: Option<Snapshot>,
+    /// Reproducible runs' proof tables, saved with this state (one per goal side).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub snapshots: Vec<Snapshot>,
 }
 
 /// A reproducible run's saved proof table and the driver's counters at the
-/// moment it was saved.
+/// moment it was saved, one per goal side.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub(crate) struct Snapshot {
     /// The goal side of the run that saved it.
     pub side: u8,
     /// Its number (1, 2, ...: a new file each time).
     pub n: u64,
-    /// Its file name in the output directory.
-    pub file: String,
+    /// Its file name in the output directory (`None`: the run ended with the
+    /// start decided; a rerun decides it again from the state alone).
+    pub file: Option<String>,
     /// The crc32 of the table's bytes.
     pub crc: u32,
     /// Values recorded since the graph was last evaluated.
     pub since_eval: u32,
     /// Whether a value became known since then.
     pub dirty: bool,
+}
+
+impl State {
+    /// Replaces goal side `side`'s queued runs by `jobs`, in order.
+    pub(super) fn set_pending(&mut self, side: u8, jobs: impl IntoIterator<Item = Pending>) {
+        self.pending.retain(|p| p.side != side);
+        self.pending.extend(jobs);
+    }
+
+    /// Removes goal side `side`'s first queued run.
+    pub(super) fn take_pending(&mut self, side: u8) {
+        if let Some(i) = self.pending.iter().position(|p| p.side == side) {
+            self.pending.remove(i);
+        }
+    }
 }
 
 /// A queued run of a reproducible selection.
