@@ -56,7 +56,8 @@
 //! With an output directory, every result is written at once: each decided
 //! frontier position's certificate to `DIR/certs/`, and the state
 //! (`DIR/frontier-state.txt`) by a temporary file and a rename. The state's
-//! first line is `HSFRONTIER 1 <crc32 of the rest>`, then a JSON document of
+//! first line is `HSFRONTIER 1 <crc32 of the rest>` (`2` for a reproducible
+//! run, which older builds refuse), then a JSON document of
 //! [`State`]: the rules, fingerprint, and per frontier position (by the
 //! class's hash and the goal side) its outcome, tries, root numbers and
 //! certificate file. A rerun reads it and skips what is settled; a state file

@@ -11,8 +11,12 @@ use std::path::{Path, PathBuf};
 pub const STATE_FILE: &str = "frontier-state.txt";
 /// The first word of a state file.
 const STATE_MAGIC: &str = "HSFRONTIER";
-/// The state format this build writes and reads.
+/// The state format of a run on one shared proof table.
 const STATE_VERSION: u32 = 1;
+/// The state format of a reproducible run (a saved table, the selection under
+/// way): a build that reads only version 1 refuses it rather than resume it
+/// without its table.
+const STATE_VERSION_REPRODUCIBLE: u32 = 2;
 
 /// What is known of one frontier position for one goal side (a row of the state file).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -134,10 +138,11 @@ pub(super) fn read_state(path: &Path, rules: &str, fingerprint: u64) -> Result<O
     if f.len() != 3 || f[0] != STATE_MAGIC {
         return Err(damaged("not a frontier state file"));
     }
-    if f[1] != STATE_VERSION.to_string() {
+    let version = f[1].parse::<u32>().ok();
+    if version != Some(STATE_VERSION) && version != Some(STATE_VERSION_REPRODUCIBLE) {
         return Err(damaged(&format!(
-            "format version {}; this build reads {STATE_VERSION}",
-            f[1]
+            "format version {}; this build reads {STATE_VERSION} and {STATE_VERSION_REPRODUCIBLE}",
+            crate::error::bounded(f[1])
         )));
     }
     let crc = u32::from_str_radix(f[2], 16).map_err(|_| damaged("bad checksum field"))?;
@@ -146,6 +151,9 @@ pub(super) fn read_state(path: &Path, rules: &str, fingerprint: u64) -> Result<O
     }
     let st: State =
         serde_json::from_slice(body).map_err(|e| damaged(&format!("invalid JSON: {e}")))?;
+    if version == Some(STATE_VERSION_REPRODUCIBLE) && st.reproducible.is_none() {
+        return Err(damaged("version 2 without a reproducible run's settings"));
+    }
     if st.rules != rules || st.fingerprint != fingerprint {
         return Err(Error::input(path, format!(
             "the frontier state file is for rules '{}' ({:016x}), not '{rules}' ({fingerprint:016x}); \
@@ -160,11 +168,13 @@ pub(super) fn read_state(path: &Path, rules: &str, fingerprint: u64) -> Result<O
 /// Writes the state: a temporary file, then a rename.
 pub(super) fn write_state(out: &Path, st: &State) -> Result<()> {
     let body = serde_json::to_vec_pretty(st).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-    let mut bytes = format!(
-        "{STATE_MAGIC} {STATE_VERSION} {:08x}\n",
-        crc32fast::hash(&body)
-    )
-    .into_bytes();
+    let version = if st.reproducible.is_some() {
+        STATE_VERSION_REPRODUCIBLE
+    } else {
+        STATE_VERSION
+    };
+    let mut bytes =
+        format!("{STATE_MAGIC} {version} {:08x}\n", crc32fast::hash(&body)).into_bytes();
     bytes.extend_from_slice(&body);
     let path = state_path(out);
     let tmp = out.join(format!(".{STATE_FILE}.{}.tmp", std::process::id()));
