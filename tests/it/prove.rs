@@ -59,15 +59,7 @@ fn kaooa_start_is_proven_with_a_checked_certificate() {
     assert!(r.depth.unwrap() >= 15);
 
     // Altered certificates are rejected.
-    let mut bad = cert.clone();
-    let i = bad
-        .nodes
-        .iter()
-        .position(|n| matches!(n, Node::One { .. }))
-        .unwrap();
-    if let Node::One { mv, .. } = &mut bad.nodes[i] {
-        *mv += 1;
-    }
+    let bad = crate::common::first_move_altered(&cert);
     assert!(!check(&g, &bad, &none).unwrap().ok());
     let mut bad = cert.clone();
     let i = bad

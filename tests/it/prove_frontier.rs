@@ -192,14 +192,6 @@ fn a_reproducible_run_stopped_and_resumed_makes_the_uninterrupted_certificate() 
     let g = game("kaooa-6");
     let none = TableDirs::open(&g, &[]).unwrap();
     let side = 1; // the crows: disproven (a draw)
-    let cfg = |dir: &PathBuf, stop: Option<u64>| FrontierConfig {
-        depth: 4,
-        hash_mib: 4,
-        reproducible: true,
-        out: Some(dir.clone()),
-        stop_after_results: stop,
-        ..Default::default()
-    };
     let sha = |r: &huntsolve::prove::FrontierResult| {
         assert_eq!(r.outcome, RunOutcome::Disproven);
         let c = r.certificate.as_ref().unwrap();
@@ -209,7 +201,7 @@ fn a_reproducible_run_stopped_and_resumed_makes_the_uninterrupted_certificate() 
     let shared = temp("repro-shared");
     let plain = FrontierConfig {
         reproducible: false,
-        ..cfg(&shared, None)
+        ..reproducible(&shared, None)
     };
     let a = frontier(&g, &none, side, &plain, &NoProgress).unwrap();
     let want = sha(&a);
@@ -217,7 +209,7 @@ fn a_reproducible_run_stopped_and_resumed_makes_the_uninterrupted_certificate() 
     let one = temp("repro-one");
     let every_run = FrontierConfig {
         snapshot_every: std::time::Duration::ZERO,
-        ..cfg(&one, None)
+        ..reproducible(&one, None)
     };
     let b = frontier(&g, &none, side, &every_run, &NoProgress).unwrap();
     assert_eq!(
@@ -235,16 +227,22 @@ fn a_reproducible_run_stopped_and_resumed_makes_the_uninterrupted_certificate() 
         .enumerate()
     {
         let dir = temp(&format!("repro-stop-{k}"));
-        let first = frontier(&g, &none, side, &cfg(&dir, Some(stop)), &NoProgress);
+        let first = frontier(
+            &g,
+            &none,
+            side,
+            &reproducible(&dir, Some(stop)),
+            &NoProgress,
+        );
         assert!(
             matches!(first, Err(huntsolve::Error::Interrupted)),
             "stop {stop}"
         );
         let state = std::fs::read_to_string(dir.join(STATE_FILE)).unwrap();
         inside_a_selection |= state.contains("\"pending\"");
-        let again = frontier(&g, &none, side, &cfg(&dir, Some(2)), &NoProgress);
+        let again = frontier(&g, &none, side, &reproducible(&dir, Some(2)), &NoProgress);
         assert!(matches!(again, Err(huntsolve::Error::Interrupted)));
-        let r = frontier(&g, &none, side, &cfg(&dir, None), &NoProgress).unwrap();
+        let r = frontier(&g, &none, side, &reproducible(&dir, None), &NoProgress).unwrap();
         assert_eq!(sha(&r), want, "stopped after {stop} results");
         assert!(r.runs < a.runs, "the resumed run redid earlier runs");
         let _ = std::fs::remove_dir_all(&dir);
@@ -252,20 +250,20 @@ fn a_reproducible_run_stopped_and_resumed_makes_the_uninterrupted_certificate() 
     assert!(inside_a_selection, "no stop fell inside a selection");
     // Other settings on a reproducible run's state, or two threads: refused.
     let dir = temp("repro-refused");
-    let first = frontier(&g, &none, side, &cfg(&dir, Some(5)), &NoProgress);
+    let first = frontier(&g, &none, side, &reproducible(&dir, Some(5)), &NoProgress);
     assert!(matches!(first, Err(huntsolve::Error::Interrupted)));
     for other in [
         FrontierConfig {
             hash_mib: 8,
-            ..cfg(&dir, None)
+            ..reproducible(&dir, None)
         },
         FrontierConfig {
             reproducible: false,
-            ..cfg(&dir, None)
+            ..reproducible(&dir, None)
         },
         FrontierConfig {
             threads: 2,
-            ..cfg(&dir, None)
+            ..reproducible(&dir, None)
         },
     ] {
         let e = frontier(&g, &none, side, &other, &NoProgress).unwrap_err();
@@ -279,10 +277,10 @@ fn a_reproducible_run_stopped_and_resumed_makes_the_uninterrupted_certificate() 
         .collect();
     assert_eq!(saved.len(), 1, "{saved:?}");
     let other = temp("repro-other");
-    let stopped = frontier(&g, &none, side, &cfg(&other, Some(7)), &NoProgress);
+    let stopped = frontier(&g, &none, side, &reproducible(&other, Some(7)), &NoProgress);
     assert!(matches!(stopped, Err(huntsolve::Error::Interrupted)));
     std::fs::copy(saved_table(&other).unwrap(), &saved[0]).unwrap();
-    let e = frontier(&g, &none, side, &cfg(&dir, None), &NoProgress).unwrap_err();
+    let e = frontier(&g, &none, side, &reproducible(&dir, None), &NoProgress).unwrap_err();
     assert!(e.to_string().contains("saved proof table"), "{e}");
     for d in [shared, one, dir, other] {
         let _ = std::fs::remove_dir_all(&d);
@@ -297,35 +295,46 @@ fn a_reproducible_run_stopped_and_resumed_makes_the_uninterrupted_certificate() 
 fn a_reproducible_value_run_resumed_in_its_second_side_makes_the_same_certificates() {
     let g = game("kaooa-6");
     let none = TableDirs::open(&g, &[]).unwrap();
-    let cfg = |dir: &PathBuf, stop: Option<u64>| FrontierConfig {
-        depth: 4,
-        hash_mib: 4,
-        reproducible: true,
-        out: Some(dir.clone()),
-        stop_after_results: stop,
-        ..Default::default()
-    };
     let shas = |rs: &[huntsolve::prove::FrontierResult]| -> Vec<String> {
         rs.iter()
             .map(|r| r.certificate.as_ref().unwrap().sha256.clone())
             .collect()
     };
     let whole = temp("repro-value-whole");
-    let (v, want) = frontier_value(&g, &none, &cfg(&whole, None), &NoProgress).unwrap();
+    let (v, want) = frontier_value(&g, &none, &reproducible(&whole, None), &NoProgress).unwrap();
     assert_eq!(want.len(), 2, "two goal sides");
     // The mover's goal run to its end, the other's stopped: as a value run
     // stopped in its second run.
     let dir = temp("repro-value-stopped");
     let mover = g.side_to_move(&g.start());
-    frontier(&g, &none, mover, &cfg(&dir, None), &NoProgress).unwrap();
-    let second = frontier(&g, &none, 1 - mover, &cfg(&dir, Some(7)), &NoProgress);
+    frontier(&g, &none, mover, &reproducible(&dir, None), &NoProgress).unwrap();
+    let second = frontier(
+        &g,
+        &none,
+        1 - mover,
+        &reproducible(&dir, Some(7)),
+        &NoProgress,
+    );
     assert!(matches!(second, Err(huntsolve::Error::Interrupted)));
-    let (v2, got) = frontier_value(&g, &none, &cfg(&dir, None), &NoProgress).unwrap();
+    let (v2, got) = frontier_value(&g, &none, &reproducible(&dir, None), &NoProgress).unwrap();
     assert_eq!(v2, v);
     assert_eq!(got[0].runs, 0, "the first side decided from the state");
     assert_eq!(shas(&got), shas(&want));
     for d in [whole, dir] {
         let _ = std::fs::remove_dir_all(&d);
+    }
+}
+
+/// The reproducible runs of these tests: depth 4, a 4 MiB table, the state in
+/// `dir`, stopped after `stop` results (`None`: run to the end).
+fn reproducible(dir: &std::path::Path, stop: Option<u64>) -> FrontierConfig {
+    FrontierConfig {
+        depth: 4,
+        hash_mib: 4,
+        reproducible: true,
+        out: Some(dir.to_path_buf()),
+        stop_after_results: stop,
+        ..Default::default()
     }
 }
 

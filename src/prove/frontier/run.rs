@@ -232,6 +232,30 @@ pub(super) fn prove_frontier(
     })
 }
 
+/// While scoring, the graph is evaluated once every this many new values (an
+/// evaluation walks the whole graph).
+const EVAL_EVERY: u32 = 64;
+
+/// Whether the driver evaluates the graph now: a value became known since the
+/// last evaluation, and the scoring is over, or its runs are all taken
+/// (`waiting`: runs queued and not yet taken), or [`EVAL_EVERY`] values came in.
+/// Both drivers ask this, so that they stop at the same result.
+fn evaluation_due(dirty: bool, scoring: bool, waiting: usize, since_eval: u32) -> bool {
+    dirty && (!scoring || waiting == 0 || since_eval >= EVAL_EVERY)
+}
+
+/// The scoring runs: every frontier position not in the state, in frontier order.
+fn scoring_jobs(ctx: &Ctx, marks: &Marks) -> Vec<Job> {
+    ctx.frontier
+        .iter()
+        .filter(|&&i| marks.entry_of[i as usize].is_none())
+        .map(|&i| Job {
+            node: i,
+            nodes: ctx.cfg.score_nodes.max(1),
+        })
+        .collect()
+}
+
 /// The driver's loop (see [`prove_frontier`]).
 #[allow(clippy::too_many_arguments)]
 fn drive(
@@ -245,20 +269,11 @@ fn drive(
     progress: &dyn Progress,
 ) -> Result<Option<bool>> {
     let cfg = ctx.cfg;
-    let mut running = 0usize;
     // 1. Scoring: every frontier position not in the state.
-    let to_score: Vec<u32> = ctx
-        .frontier
-        .iter()
-        .copied()
-        .filter(|&i| marks.entry_of[i as usize].is_none())
-        .collect();
+    let to_score = scoring_jobs(ctx, marks);
     progress.stage("frontier: scoring", to_score.len() as u64);
-    running += to_score.len();
-    pool.push(to_score.iter().map(|&i| Job {
-        node: i,
-        nodes: cfg.score_nodes.max(1),
-    }));
+    let mut running = to_score.len();
+    pool.push(to_score);
     let mut scoring = true;
     // Whether a value became known since the last evaluation.
     let mut dirty = true;
@@ -268,9 +283,7 @@ fn drive(
         if stop_requested() {
             return Err(Error::Interrupted);
         }
-        // While scoring, the graph is evaluated every 64 new values
-        // (an evaluation walks the whole graph).
-        if dirty && (!scoring || running == 0 || since_eval >= 64) {
+        if evaluation_due(dirty, scoring, running, since_eval) {
             dirty = false;
             since_eval = 0;
             if let Some(v) = decided(ctx.g, &marks.known) {
@@ -408,15 +421,7 @@ fn drive_reproducible(
     let (mut since_eval, mut dirty) = resumed.unwrap_or((0, true));
     // Scoring: every frontier position not in the state; else the selection
     // under way when the table was saved.
-    let mut queue: VecDeque<Job> = ctx
-        .frontier
-        .iter()
-        .filter(|&&i| marks.entry_of[i as usize].is_none())
-        .map(|&i| Job {
-            node: i,
-            nodes: cfg.score_nodes.max(1),
-        })
-        .collect();
+    let mut queue: VecDeque<Job> = scoring_jobs(ctx, marks).into();
     let mut scoring = !queue.is_empty();
     if scoring {
         state.set_pending(side, []);
@@ -442,13 +447,13 @@ fn drive_reproducible(
         if stop_requested() {
             return Err(Error::Interrupted);
         }
-        if dirty && (!scoring || queue.is_empty() || since_eval >= 64) {
+        if evaluation_due(dirty, scoring, queue.len(), since_eval) {
             dirty = false;
             since_eval = 0;
             if let Some(v) = decided(ctx.g, &marks.known) {
                 // A rerun evaluates at once and decides it again, running nothing.
                 state.set_pending(side, []);
-                save(state, None, 64, true)?;
+                save(state, None, EVAL_EVERY, true)?;
                 return Ok(Some(v));
             }
         }
