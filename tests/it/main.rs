@@ -13,6 +13,7 @@ mod harden_cli;
 mod harden_more;
 mod harden_table;
 mod hunt_cli;
+mod hunt_ludii_games;
 mod hunt_perft;
 mod layers;
 mod mcts;
