@@ -39,8 +39,8 @@ Output format (one file per setup; `#` starts a comment):
     end limit            Ludii's driver stopped at its ply limit (game not over)
     end truncated N      cut here; Ludii's game went on to N plies
 
-Usage: python3 scripts/ludii_games.py [--games DIR] [--out DIR] [--max-plies N]
-       (defaults: /work/ludii/games, tests/data/hunt/ludii-games, 600)
+Usage: python3 scripts/ludii_games.py --games DIR [--out DIR] [--max-plies N]
+       (DIR: the folder of Ludii's logs; defaults: tests/data/hunt/ludii-games, 600)
 """
 
 import argparse
@@ -270,7 +270,7 @@ def convert(log_dir, name, preset, hunter, notes, keys, max_plies):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", default="/work/ludii/games")
+    ap.add_argument("--games", required=True, help="the folder of Ludii's game logs")
     ap.add_argument("--out", default="tests/data/hunt/ludii-games")
     ap.add_argument("--max-plies", type=int, default=600)
     args = ap.parse_args()
