@@ -163,10 +163,10 @@ fn resumed_placement_tiers_equal_an_uninterrupted_solve() {
 #[test]
 fn damaged_checkpoints_are_ignored_and_foreign_ones_refused() {
     let g = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
-    let solved = solve_all(&g, &Scope::MaxPrey(3), &["h0p0c21"], Absorb::Hint);
+    let solved = solve_all(&g, &Scope::MaxPrey(3), &["h0p0c22"], Absorb::Hint);
     let (t, children, want, levels) = &solved[0];
     let dir = temp_dir("damaged");
-    let path = dir.join("h0p0c21.ckpt");
+    let path = dir.join("h0p0c22.ckpt");
     let k = levels / 2;
     let stopped = solve_tier_checkpointed(
         &g,
@@ -221,10 +221,10 @@ fn damaged_checkpoints_are_ignored_and_foreign_ones_refused() {
 
     // Of other rules (another hunter_win): refused, whatever the tier.
     std::fs::write(&path, &good).unwrap();
-    let other = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=22").unwrap();
+    let other = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=24").unwrap();
     assert_ne!(other.rules_string(), g.rules_string());
-    let ot = other.parse_tier("h0p0c21").unwrap();
-    let oplan = solve_all(&other, &Scope::MaxPrey(3), &["h0p0c21"], Absorb::Hint);
+    let ot = other.parse_tier("h0p0c22").unwrap();
+    let oplan = solve_all(&other, &Scope::MaxPrey(3), &["h0p0c22"], Absorb::Hint);
     let refused = solve_tier_checkpointed(
         &other,
         ot,

@@ -448,12 +448,12 @@ fn compact_split_equals_one_process_on_the_differential_cases() {
         "kaooa",
     );
     check_compact_split(
-        &huntsolve::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=21").unwrap(),
-        &Scope::MaxPrey(4),
+        &huntsolve::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=22").unwrap(),
+        &Scope::MaxPrey(3),
         "mogol",
     );
     check_compact_split(
-        &huntsolve::hunt::from_spec("bagh-chal,prey=3,hunter_win=captures>=2").unwrap(),
+        &huntsolve::hunt::from_spec("bagh-chal,prey=2,hunter_win=captures>=2").unwrap(),
         &Scope::Movement,
         "bagh",
     );
