@@ -367,14 +367,16 @@ impl ProofTable {
                 self.buckets
             )));
         }
-        let mut slot = [0u8; SLOT_BYTES];
-        for s in &self.slots {
-            input.read_exact(&mut slot)?;
-            for (i, x) in s.iter().enumerate() {
-                x.store(
-                    u64::from_le_bytes(slot[8 * i..8 * i + 8].try_into().unwrap()),
-                    Ordering::Relaxed,
-                );
+        // A megabyte at a time: a read a slot cost a zstd stream call and a
+        // crc32 update each 24 bytes (half the load time of a 4 GiB table).
+        let mut buf = vec![0u8; SLOT_BYTES << 15];
+        for chunk in self.slots.chunks(1 << 15) {
+            let bytes = &mut buf[..chunk.len() * SLOT_BYTES];
+            input.read_exact(bytes)?;
+            for (s, slot) in chunk.iter().zip(bytes.chunks_exact(SLOT_BYTES)) {
+                for (x, w) in s.iter().zip(slot.chunks_exact(8)) {
+                    x.store(u64::from_le_bytes(w.try_into().unwrap()), Ordering::Relaxed);
+                }
             }
         }
         let mut reps = self.reps.lock().unwrap_or_else(|p| p.into_inner());
