@@ -32,10 +32,25 @@ fn main() {
         None => "unknown commit".to_string(),
     };
     println!("cargo:rustc-env=HUNTSOLVE_BUILD_COMMIT={commit}");
-    // Run again when the commit or the code changes.
-    if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {
-        for f in ["HEAD", "index", "refs", "packed-refs"] {
-            println!("cargo:rerun-if-changed={dir}/{f}");
+    // Run again when the commit changes: HEAD (another branch or a detached
+    // commit), the folder of the branch's loose ref (a commit writes the ref,
+    // creating it when the branch was only packed) and packed-refs. Never the
+    // index (any `git status` refreshes it) and never a path that does not
+    // exist (cargo takes a missing path as always stale).
+    let mut watch = Vec::new();
+    let path_of = |f: &str| git(&["rev-parse", "--path-format=absolute", "--git-path", f]);
+    watch.extend(path_of("HEAD"));
+    watch.extend(path_of("packed-refs"));
+    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        let folder = std::path::Path::new(&branch)
+            .parent()
+            .and_then(|p| p.to_str())
+            .and_then(path_of);
+        watch.extend(folder);
+    }
+    for path in watch {
+        if std::path::Path::new(&path).exists() {
+            println!("cargo:rerun-if-changed={path}");
         }
     }
     // Everything the dirty test above looks at, results/ aside.
