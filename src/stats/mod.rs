@@ -11,6 +11,7 @@ pub(crate) mod ladder;
 pub(crate) mod material;
 pub(crate) mod math;
 pub(crate) mod mcts;
+pub(crate) mod measures;
 pub(crate) mod metrics;
 pub(crate) mod perfect;
 pub(crate) mod played;
@@ -36,6 +37,9 @@ pub use ladder::{
 };
 pub use ladder::{Calibration, PairCheck, RungCalibration, VariantRating};
 pub use mcts::{search, MctsConfig, MctsSpec};
+pub use measures::{
+    measures_csv, measures_markdown, perfect_measures, LineEnd, LinePly, PerfectMeasures,
+};
 pub use metrics::variant_metrics;
 pub use referee::{referee_text, table_dirs, TableDir};
 pub use report::{assemble, run_compare_with, run_variant, safe_name, write_compare};
