@@ -7,6 +7,7 @@ pub(crate) mod agent;
 pub(crate) mod engine;
 pub(crate) mod explore;
 pub(crate) mod files;
+pub(crate) mod known;
 pub(crate) mod ladder;
 pub(crate) mod material;
 pub(crate) mod math;
@@ -21,6 +22,7 @@ pub(crate) mod referee;
 pub(crate) mod report;
 pub(crate) mod search_agent;
 pub(crate) mod speed;
+pub(crate) mod strength_note;
 pub(crate) mod sweep;
 pub(crate) mod tournament;
 
@@ -32,6 +34,7 @@ pub use tournament::{play_game, run_tournament, EndReason, GameRecord, Tournamen
 mod tests;
 
 pub use explore::{run_explore, write_explore, ExploreConfig, ExploreReport, GridOption, Method};
+pub use known::{claim_line, known_claims, KnownClaim, KNOWN};
 pub use ladder::{
     cell_of, kendall_tau_b, pair_verdict, run_ladder, write_ladder, LadderOptions, LadderRun,
 };

@@ -40,6 +40,7 @@ mod side_words;
 mod stats_cli;
 mod stats_compare;
 mod stats_exact_vs_retro;
+mod stats_honest;
 mod table_analyze_sides;
 mod table_cli;
 mod table_crosscheck;
