@@ -51,6 +51,7 @@ mod table_probe;
 mod table_verify;
 mod tafl_perft;
 mod trust_certs;
+mod trust_checker;
 mod trust_cli;
 mod trust_edges;
 mod trust_rules;
