@@ -132,11 +132,18 @@ pub const KNOWN: &[KnownClaim] = &[
 /// The claims recorded for `pos` under `game`'s rules (equal canonical rules
 /// strings; positions equal up to the board's symmetries).
 pub fn known_claims<G: Game + Notation>(game: &G, pos: &G::Pos) -> Vec<&'static KnownClaim> {
+    // Each entry's canonical rules, made once (building a game is not cheap, and
+    // `query` asks for every line it reads).
+    static CANONICAL: std::sync::OnceLock<Vec<Option<String>>> = std::sync::OnceLock::new();
+    let canonical =
+        CANONICAL.get_or_init(|| KNOWN.iter().map(|k| canonical_rules(k.rules)).collect());
     let rules = game.rules_string();
     let key = game.canonical_hash(pos);
     KNOWN
         .iter()
-        .filter(|k| canonical_rules(k.rules).is_some_and(|r| r == rules))
+        .zip(canonical)
+        .filter(|(_, r)| r.as_deref() == Some(rules.as_str()))
+        .map(|(k, _)| k)
         .filter(|k| {
             game.parse_position(k.position)
                 .is_ok_and(|p| game.canonical_hash(&p) == key)
