@@ -103,11 +103,16 @@ fn text(b: &Bounds) -> String {
         };
         let cert = match (&r.certificate, &r.certificate_error) {
             (Some(c), _) => format!(
-                ", certificate {} nodes {} bytes sha256 {}{}: holds",
+                ", certificate {} nodes {} bytes sha256 {}{}: {}",
                 c.nodes,
                 c.bytes,
                 c.sha256,
-                c.file.as_ref().map_or(String::new(), |f| format!(" ({f})"))
+                c.file.as_ref().map_or(String::new(), |f| format!(" ({f})")),
+                if c.holds {
+                    "holds"
+                } else {
+                    "not checked: not counted"
+                }
             ),
             (None, Some(e)) => format!(", no certificate ({e}): not counted"),
             _ => String::new(),

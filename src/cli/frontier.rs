@@ -192,8 +192,16 @@ fn text(o: &Out) -> String {
             r.seconds
         ));
         if let Some(c) = &r.certificate {
+            let verdict = match c.holds {
+                Some(true) => "holds".to_string(),
+                Some(false) => "does not hold".to_string(),
+                None => format!(
+                    "written, not checked: no tables were given for its table leaves; check it with `huntsolve check-proof {} --tables DIR`",
+                    c.file.as_deref().unwrap_or("FILE")
+                ),
+            };
             s.push_str(&format!(
-                "  certificate {} nodes {} bytes sha256 {}, {} frontier certificates spliced, {} table leaves{}: holds\n",
+                "  certificate {} nodes {} bytes sha256 {}, {} frontier certificates spliced, {} table leaves{}: {verdict}\n",
                 c.nodes,
                 c.bytes,
                 c.sha256,

@@ -463,7 +463,7 @@ fn frontier_threshold(
         bytes: c.bytes,
         sha256: c.sha256.clone(),
         table_leaves: c.table_leaves,
-        holds: c.holds,
+        holds: c.holds == Some(true),
     });
     Ok(BoundRun {
         n,

@@ -234,11 +234,14 @@ pub struct StartCert {
     pub sha256: String,
     /// Frontier certificates spliced in (one per image used).
     pub spliced: usize,
-    /// Table leaves (by the check).
+    /// Table leaves (counted by the check, or in the certificate when it was
+    /// not checked).
     pub table_leaves: u64,
-    /// Whether the independent check found it holds (always true in a result:
-    /// one that does not hold is an error).
-    pub holds: bool,
+    /// Whether the independent check found it holds: `Some(true)` (one that
+    /// does not hold is an error), or `None` when it was not checked because it
+    /// has table leaves and no table directory was given (an assembly from a
+    /// saved state needs no tables; `check-proof FILE --tables DIR` checks it).
+    pub holds: Option<bool>,
 }
 
 /// Proves or disproves "`side` forces a win" from the start of `game` by the

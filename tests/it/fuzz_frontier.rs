@@ -234,7 +234,7 @@ fn fuzz_frontier_state() {
                     damaged.0.display()
                 );
                 if let Some(c) = &r.certificate {
-                    assert!(c.holds);
+                    assert_eq!(c.holds, Some(true));
                 }
             }
         });

@@ -61,7 +61,7 @@ fn frontier_agrees(spec: &str, depths: &[u32]) {
                     .certificate
                     .as_ref()
                     .expect("a decided run has a certificate");
-                assert!(c.holds);
+                assert_eq!(c.holds, Some(true));
             }
         }
     }
@@ -84,9 +84,10 @@ fn table_generations_keep_the_frontier_exact_under_pressure() {
         };
         let (v, runs) = frontier_value(&g, &none, &cfg, &NoProgress).unwrap();
         assert_eq!(v, Some(exact), "generations {generations}");
-        assert!(runs
-            .iter()
-            .all(|r| r.certificate.as_ref().is_some_and(|c| c.holds)));
+        assert!(runs.iter().all(|r| r
+            .certificate
+            .as_ref()
+            .is_some_and(|c| c.holds == Some(true))));
     }
 }
 
@@ -129,10 +130,66 @@ fn frontier_with_tables_as_leaves_equals_the_exact_value() {
     };
     let (v, runs) = frontier_value(&g, &tables, &cfg, &NoProgress).unwrap();
     assert_eq!(v, Some(exact));
-    assert!(runs
-        .iter()
-        .all(|r| r.certificate.as_ref().is_some_and(|c| c.holds)));
+    assert!(runs.iter().all(|r| r
+        .certificate
+        .as_ref()
+        .is_some_and(|c| c.holds == Some(true))));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A certificate assembled from a saved state needs no tables: the run
+/// without them writes the same bytes and says it did not check them (the
+/// check is `check-proof --tables`, a separate step), with no error; the CLI
+/// exits 0 and names that step.
+#[test]
+fn an_assembly_from_a_saved_state_without_tables_writes_the_same_certificate() {
+    use crate::common::run;
+    let g = game("kaooa-6");
+    let dir = temp("assembly-tables");
+    let opts = SolveOptions {
+        threads: 1,
+        memory_limit: None,
+        ..Default::default()
+    };
+    solve(&g, &Scope::Movement, &dir, &opts, &NoProgress).unwrap();
+    let tables = TableDirs::open(&g, std::slice::from_ref(&dir)).unwrap();
+    let none = TableDirs::open(&g, &[]).unwrap();
+    let out = temp("assembly-out");
+    // Depth 2 stops inside the placement: the graph has no table leaves, the
+    // frontier positions' certificates do.
+    let cfg = FrontierConfig {
+        depth: 2,
+        hash_mib: 64,
+        out: Some(out.clone()),
+        ..Default::default()
+    };
+    let side = 0;
+    let a = frontier(&g, &tables, side, &cfg, &NoProgress).unwrap();
+    assert_ne!(a.outcome, RunOutcome::Unknown);
+    let ca = a.certificate.clone().expect("a certificate");
+    assert_eq!(ca.holds, Some(true));
+    assert!(ca.table_leaves > 0, "the certificate has table leaves");
+    let b = frontier(&g, &none, side, &cfg, &NoProgress).unwrap();
+    assert_eq!(b.runs, 0, "nothing is proven again");
+    let cb = b.certificate.expect("the assembled certificate");
+    assert_eq!(cb.sha256, ca.sha256);
+    assert_eq!(cb.holds, None);
+    assert_eq!(cb.table_leaves, ca.table_leaves);
+    let file = cb.file.expect("written");
+    let d = out.display().to_string();
+    let (code, text, err) = run(&[
+        "frontier", "kaooa-6", "--depth", "2", "--side", "0", "--out", &d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("not checked"), "{text}");
+    assert!(text.contains("check-proof"), "{text}");
+    let t = dir.display().to_string();
+    let (code, text, err) = run(&["check-proof", &file, "--tables", &t]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("holds"), "{text}");
+    for d in [dir, out] {
+        let _ = std::fs::remove_dir_all(&d);
+    }
 }
 
 #[test]
@@ -195,7 +252,7 @@ fn a_reproducible_run_stopped_and_resumed_makes_the_uninterrupted_certificate() 
     let sha = |r: &huntsolve::prove::FrontierResult| {
         assert_eq!(r.outcome, RunOutcome::Disproven);
         let c = r.certificate.as_ref().unwrap();
-        assert!(c.holds);
+        assert_eq!(c.holds, Some(true));
         c.sha256.clone()
     };
     let shared = temp("repro-shared");
