@@ -116,6 +116,7 @@ mod durable;
 mod error;
 mod progress;
 mod random;
+mod regular;
 mod tier;
 mod toy;
 mod variant;
@@ -125,7 +126,7 @@ pub use board::{Board, BUILTIN, MAX_BOARD_FILE};
 pub use cluster::{
     solve_mpi, Cluster, ClusterOptions, Event as ClusterEvent, Observer as ClusterObserver,
 };
-pub use error::{bounded, quote, Error, Result, TableFault, QUOTE_CHARS};
+pub use error::{bounded, quote, read_regular, Error, Result, TableFault, QUOTE_CHARS};
 pub use game::{Evaluate, FullGame, Game, Notation, Oracle, Value};
 pub use progress::{
     check_seconds, clear_stop, max_threads, request_stop, stop_requested, NoProgress, Progress,

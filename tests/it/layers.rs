@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 /// Top-level modules of the library by layer, lowest first. A module may import
 /// modules of its own layer only where listed in `SAME_LAYER`.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("base", &["durable", "error", "progress", "random"]),
+    (
+        "base",
+        &["durable", "error", "progress", "random", "regular"],
+    ),
     ("option words", &["choice"]),
     ("geometry", &["board"]),
     ("rules interface", &["game"]),
