@@ -7,7 +7,8 @@
 # Per run it writes results/atlas/<name>-summary.json (the solve's summary),
 # results/atlas/<name>-verify.json and one line of results/atlas/runs.tsv: name, rules,
 # the start's value, wall seconds, peak RSS (KiB), the load average before the run, build.
-# Runs niced; BIN=path uses a built binary instead of building (huntsolve-bin.sh).
+# Runs niced; BIN=path uses a built binary instead of building (huntsolve-bin.sh);
+# ONLY=GLOB makes only the runs whose name matches GLOB (e.g. ONLY='*-ludii-pass').
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/huntsolve-bin.sh
@@ -19,6 +20,8 @@ tsv=$res/runs.tsv
 
 run() { # name rules
   local name=$1 rules=$2 load wall rss start
+  # shellcheck disable=SC2053
+  [[ -z ${ONLY:-} || $name == $ONLY ]] || return 0
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   rm -rf "${out:?}/$name"
   /usr/bin/time -f '%e %M' -o "$out/$name.time" nice -n 10 "$bin" solve "$rules" \
@@ -48,6 +51,13 @@ done
 run huli-mane-ata-tiger-first "huli-mane-ata,first=hunter"
 run mysore-tiger-tiger-first "mysore-tiger,first=hunter"
 run pulijudamu-tiger-first "pulijudamu,first=hunter"
+# Ludii's end rules: these files end the game only when the tiger cannot move or has
+# captured enough (`(if (no Moves P2) ...)`); a people, lamb or goat side without a move
+# makes Ludii's forced pass. The presets make that side lose (H14 `prey_no_moves=loss`).
+# (Hat Diviyan Keliya's movement phase ends on `("NoMoves" Loss)` for either side, as here.)
+for g in mysore-tiger huli-mane-ata pulijudamu; do
+  run "$g-ludii-pass" "$g,prey_no_moves=pass"
+done
 # The tiger wins once the prey cannot immobilise it (M1 of the board, docs/rules.md 1.6).
 for g in hat-diviyan-keliya-large pulijudamu; do run "$g-static" "$g,hunter_win=static"; done
 # Pulijudamu's goat counts (Ludii's option "Start Rules Goat", 5-23; at most 18 fit beside
@@ -63,6 +73,8 @@ done
 # prey's win is asked for by `prove --side prey` (time-boxed).
 bounded() { # name what command...
   local name=$1 what=$2 load wall rss
+  # shellcheck disable=SC2053
+  [[ -z ${ONLY:-} || $name == $ONLY ]] || return 0
   shift 2
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   /usr/bin/time -f '%e %M' -o "$out/$name.time" nice -n 10 "$bin" "$@" >"$res/$name.json" \

@@ -76,6 +76,36 @@ def independent_effects(effects):
     return total, groups
 
 
+def order_sentence(by_err, measured):
+    """The concluding sentence on the rungs' two orders, from the numbers: the
+    order by score error (smallest first, `by_err`) against each family's order
+    by measured strength (strongest first, from `measured`: (family, weakest
+    first)), naming the families where they differ and the first rungs on
+    which they part, or saying that they agree."""
+    differ, same, unrated = [], [], []
+    for fam, order in measured:
+        if not order:
+            unrated.append(fam)
+            continue
+        strongest_first = list(reversed(order))
+        if strongest_first == by_err:
+            same.append(fam)
+            continue
+        k = next(i for i, (x, y) in enumerate(zip(strongest_first, by_err)) if x != y)
+        differ.append(f"{fam} (by strength `{strongest_first[k]}` comes where the error order has `{by_err[k]}`)")
+    parts = []
+    if differ:
+        parts.append("The order by measured strength (cross-play, strongest first) differs from it in "
+                     + "; ".join(differ) + ": there, a rung's strength against the others does not say how "
+                     "close its self-play comes to the exact values")
+    if same:
+        parts.append(("It is the same as the order by measured strength (strongest first) in " if not differ
+                      else "It is the same in ") + ", ".join(same))
+    if unrated:
+        parts.append("No measured strength (no cross-play) in " + ", ".join(unrated))
+    return ". ".join(parts) + "."
+
+
 def main():
     if len(sys.argv) != 4:
         sys.stderr.write(__doc__)
@@ -298,8 +328,7 @@ def main():
       "not the players.")
     by_err = sorted(engines, key=lambda e: pooled[e]["mean_abs_error"])
     a("- Ordered by mean score error (smallest first) the rungs are " + " < ".join(f"`{e}`" for e in by_err) +
-      "; each family's measured order by strength (cross-play) is in its section below, and where the two "
-      "orders differ, a rung's strength against the others does not say how close its self-play comes to the exact values.")
+      ". " + order_sentence(by_err, [(n, r.get("measured_order", [])) for n, r in fams]))
     a("")
 
     a("## Per family\n")

@@ -449,7 +449,10 @@ function statusHtml(a) {
     src = `<span class="notproven">search, not proven</span>: depth ${a.depth}, ${a.nodes} nodes`;
     if (!a.value) v = `score ${a.score > 0 ? '+' : ''}${a.score}`;
   }
-  return `${esc(sideLabel(a))} to move: <b data-value="${a.value || 'unknown'}">${esc(v)}</b> <span class="src">(${src})</span>`;
+  // What results/ records here, beside an answer that may be only a search score.
+  const recorded = (a.recorded || []).map((k) =>
+    `<br><span class="recorded">recorded: ${esc(k.claim)} (${esc(k.evidence)}; ${esc(k.page)})</span>`).join('');
+  return `${esc(sideLabel(a))} to move: <b data-value="${a.value || 'unknown'}">${esc(v)}</b> <span class="src">(${src})</span>${recorded}`;
 }
 
 // ---------- the line of play ----------

@@ -7,7 +7,7 @@
 use super::args::{Hash, Json, Threads};
 use super::out;
 use super::prove::ProverOpts;
-use huntsolve::prove::num;
+use huntsolve::game::Game;
 use huntsolve::prove::RunOutcome;
 use huntsolve::prove::{bounds, Bounds, BoundsConfig};
 use huntsolve::Progress;
@@ -51,8 +51,11 @@ pub(crate) struct Args {
 
 /// Runs `bounds`.
 pub(crate) fn run(args: Args) -> Result<()> {
-    let rules = match AnyGame::parse(&args.rules)? {
-        AnyGame::Hunt(g) => g.rules().clone(),
+    let (rules, recorded) = match AnyGame::parse(&args.rules)? {
+        AnyGame::Hunt(g) => (
+            g.rules().clone(),
+            out::recorded_lines(&g, &g.start(), "recorded "),
+        ),
         _ => {
             return Err(Error::Usage(format!(
                 "bounds: {} is a tafl game; capture-threshold bounds (hunter_win=captures>=N) \
@@ -83,7 +86,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         let s = serde_json::to_string(&b).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
         return out::println(&s);
     }
-    out::print(&text(&b))
+    out::print(&(text(&b) + &recorded))
 }
 
 fn text(b: &Bounds) -> String {
@@ -93,10 +96,9 @@ fn text(b: &Bounds) -> String {
             RunOutcome::Proven => "proven".to_string(),
             RunOutcome::Disproven => "disproven".to_string(),
             RunOutcome::Unknown => format!(
-                "unknown ({}) root pn {} dn {}",
+                "unknown ({}): {}",
                 r.report.stopped.map_or("stopped", |x| x.text()),
-                num(r.report.pn),
-                num(r.report.dn)
+                out::undecided(r.report.nodes, r.report.pn, r.report.dn)
             ),
         };
         let cert = match (&r.certificate, &r.certificate_error) {
@@ -131,7 +133,11 @@ fn text(b: &Bounds) -> String {
         if b.open.is_empty() {
             "none: exact".to_string()
         } else {
-            format!("{}..={}", b.open[0], b.open[b.open.len() - 1])
+            format!(
+                "N = {} to {} (neither proven nor disproven by these runs)",
+                b.open[0],
+                b.open[b.open.len() - 1]
+            )
         },
         b.seconds
     ));

@@ -15,6 +15,7 @@ pub mod compare;
 pub mod explore;
 pub mod frontier;
 pub mod job;
+pub mod measures;
 pub mod openings;
 pub mod out;
 pub mod perft;
@@ -59,6 +60,8 @@ enum Command {
     Verify(verify::Args),
     /// Outcome counts and distance histograms of solved tables.
     Analyze(analyze::Args),
+    /// Perfect-play measures of solved readings side by side (value, shares, forgiveness).
+    Measures(measures::Args),
     /// Rank the first placements of a hunt game by search.
     Openings(openings::Args),
     /// Engine against engine (or a human).
@@ -92,6 +95,7 @@ impl Command {
             Command::Query(a) => a.json.json,
             Command::Verify(a) => a.json.json,
             Command::Analyze(a) => a.json.json,
+            Command::Measures(a) => a.json.json,
             Command::Prove(a) => a.json.json,
             Command::CheckProof(a) => a.json.json,
             Command::Bounds(a) => a.json.json,
@@ -117,6 +121,7 @@ pub(crate) fn main() -> (Result<()>, bool) {
         Command::Query(a) => query::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Analyze(a) => analyze::run(a),
+        Command::Measures(a) => measures::run(a),
         Command::Openings(a) => openings::run(a),
         Command::Play(a) => play::run(a),
         Command::Bench(a) => run_bench(a),

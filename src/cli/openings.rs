@@ -198,7 +198,7 @@ fn write_files(
     let suffix = if args.plies == 2 { "-2ply" } else { "" };
     let csv_path = args.out.join(format!("openings-{name}{suffix}.csv"));
     let mut csv = format!(
-        "# {command}\n# {secs:.1} s; score in centi-cows, proven value from the first mover's view ({}); source: table, proof (df-pn) or search; plies_at_most: the proof's length\n",
+        "# {command}\n# {secs:.1} s; score: the search's heuristic evaluation (100 = about one piece of material; not a proven value), and the proven value, from the first mover's view ({}); source: table, proof (df-pn) or search; plies_at_most: the proof's length\n",
         g.side_label(g.side_to_move(&g.start()))
     );
     // The records through the csv crate (RFC 4180 quoting), after the comment lines.

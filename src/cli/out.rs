@@ -9,6 +9,31 @@ use std::io::Write;
 use std::sync::Mutex;
 
 /// Writes `text` to stdout (no newline added), mapping errors to [`Error::Io`].
+/// What an unfinished df-pn run leaves, in plain words: "undecided after
+/// 1,234 prover nodes (proof number 601, disproof number 74: at least that
+/// many positions still to settle to prove it, or to refute it)". `inf` means
+/// that side of the question is settled.
+pub(crate) fn undecided(nodes: u64, pn: u32, dn: u32) -> String {
+    format!(
+        "undecided after {nodes} prover nodes (proof number {}, disproof number {}: at least that many positions still to settle to prove it, or to refute it)",
+        huntsolve::prove::num(pn),
+        huntsolve::prove::num(dn)
+    )
+}
+
+/// The lines of what results/ records about `pos` (nothing when it records
+/// nothing), each `recorded <claim> (<evidence>; <page>)`, under `label`.
+pub(crate) fn recorded_lines<G: huntsolve::game::Game + huntsolve::game::Notation>(
+    game: &G,
+    pos: &G::Pos,
+    label: &str,
+) -> String {
+    huntsolve::stats::known_claims(game, pos)
+        .into_iter()
+        .map(|k| format!("{label}{}\n", huntsolve::stats::claim_line(k)))
+        .collect()
+}
+
 pub(crate) fn print(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())

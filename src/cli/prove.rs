@@ -18,7 +18,6 @@ use super::job::{dispatch, TierJob};
 use super::out;
 use super::out::sha256_hex;
 use huntsolve::prove::extract;
-use huntsolve::prove::num;
 use huntsolve::prove::TableDirs;
 use huntsolve::prove::{
     check_repetition_rule, ProofTable, ProveConfig, Prover, RunOutcome, RunReport,
@@ -172,6 +171,9 @@ struct ProveOut {
     /// Why a certificate could not be extracted or saved (after the proof).
     #[serde(skip_serializing_if = "Option::is_none")]
     save_error: Option<String>,
+    /// What results/ records about the position (see `huntsolve::stats::KNOWN`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    recorded: Vec<huntsolve::stats::KnownClaim>,
 }
 
 #[derive(Serialize)]
@@ -302,6 +304,10 @@ fn prove_game<G: TierGame>(game: &G, args: &Args) -> Result<()> {
         memory_budget_bytes: tt.budget().cap(),
         memory_budget_peak_bytes: tt.budget().peak(),
         save_error: save_error.as_ref().map(|e| e.to_string()),
+        recorded: huntsolve::stats::known_claims(game, &pos)
+            .into_iter()
+            .copied()
+            .collect(),
     };
     // One document: a save error is in it (`save_error`), not printed again.
     out::print_saved(args.json.json, &o, || text(&o), save_error)
@@ -382,15 +388,20 @@ fn text(o: &ProveOut) -> String {
         "rules    {}\nposition {}\nto move  {}\nvalue    {}\n",
         o.asked.rules, o.asked.position, o.asked.side_to_move_label, o.value
     );
+    for k in &o.recorded {
+        s.push_str(&format!("recorded {}\n", huntsolve::stats::claim_line(k)));
+    }
     for r in &o.runs {
+        let undecided = match r.outcome {
+            RunOutcome::Unknown => format!("; {}", out::undecided(r.nodes, r.pn, r.dn)),
+            _ => String::new(),
+        };
         s.push_str(&format!(
-            "run: {}? {:<9}{} root pn {} dn {}, {} nodes, {} table hits, {:.2} s{}\n",
+            "run: {}? {:<9}{} {} nodes, {} table hits, {:.2} s{}{undecided}\n",
             out::side_says(o.asked.words.label(r.side_name), "wins", "win"),
             format!("{:?}", r.outcome).to_lowercase(),
             r.stopped
                 .map_or(String::new(), |s| format!(" ({})", s.text())),
-            num(r.pn),
-            num(r.dn),
             r.nodes,
             r.table_hits,
             r.seconds,

@@ -215,10 +215,8 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<Strin
         None if a.proof.is_some() => {
             let p = a.proof.as_ref().expect("checked");
             format!(
-                "unknown (root pn {} dn {} after {} prover nodes{})",
-                huntsolve::prove::num(p.pn),
-                huntsolve::prove::num(p.dn),
-                p.nodes,
+                "unknown: {}{}",
+                out::undecided(p.nodes, p.pn, p.dn),
                 p.stopped
                     .map_or(String::new(), |r| format!(", stopped: {}", r.text()))
             )
@@ -250,6 +248,7 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<Strin
         _ => String::new(),
     };
     s.push_str(&format!("value    {value}{whose}\n"));
+    s.push_str(&out::recorded_lines(game, &pos, "recorded "));
     if let Some(p) = &a.proof {
         let limit = match (args.time, args.depth) {
             (Some(t), _) => format!(", time limit {t} s"),
@@ -275,7 +274,11 @@ fn text_of<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<Strin
             a.nodes,
             a.nps,
             a.seconds,
-            if exact { ", exact" } else { "" }
+            match (exact, a.value.is_some()) {
+                (true, true) => ", exact search",
+                (true, false) => ", exact search, no value found",
+                _ => "",
+            }
         ));
     }
     s.push('\n');
@@ -315,6 +318,15 @@ fn show<G: FullGame>(game: &G, a: &SearchAnswer, args: &Args) -> Result<()> {
                 s.pop();
                 s.push_str(&format!(",\"hint\":{}}}", serde_json::Value::from(hint)));
             }
+        }
+        // What results/ records about the position, beside the answer.
+        let pos = game.parse_position(&a.position)?;
+        let recorded = huntsolve::stats::known_claims(game, &pos);
+        if !recorded.is_empty() && s.ends_with('}') {
+            let list = serde_json::to_string(&recorded)
+                .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
+            s.pop();
+            s.push_str(&format!(",\"recorded\":{list}}}"));
         }
         return out::println(&s);
     }

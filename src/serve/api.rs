@@ -489,6 +489,9 @@ struct ApiAnswer {
     nodes: u64,
     nps: u64,
     seconds: f64,
+    /// What results/ records about the position (see `crate::stats::KNOWN`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    recorded: Vec<crate::stats::KnownClaim>,
 }
 
 /// Hash for one proof attempt (MiB).
@@ -608,6 +611,10 @@ fn answer_json<G: TierGame + Evaluate>(
         nodes: a.nodes,
         nps: a.nps,
         seconds: a.seconds,
+        recorded: crate::stats::known_claims(game, &pos)
+            .into_iter()
+            .copied()
+            .collect(),
     };
     serde_json::to_value(&out)
         .map(Some)

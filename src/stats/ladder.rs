@@ -3,7 +3,8 @@
 //! variants belongs to the rules and how much to the players.
 //!
 //! For each variant and strength: outcome shares with 95 % Wilson intervals and
-//! side 0's score (win 1, draw ½) with a 95 % normal interval. Across
+//! side 0's score (win 1, draw ½) with a 95 % score interval
+//! ([`crate::stats::math::score_interval`], never of zero width). Across
 //! strengths:
 //! - **rank agreement**: Kendall's τ-b between the orderings of the variants by
 //!   side 0's score at two strengths, with a 95 % percentile bootstrap interval
@@ -71,7 +72,7 @@ pub struct LadderCell {
     pub win_rate: [Interval; 2],
     /// Draw share (Wilson).
     pub draw_rate: Interval,
-    /// Side 0's mean score, win 1 and draw ½ (normal interval).
+    /// Side 0's mean score, win 1 and draw ½ (95 % score interval).
     pub score0: Interval,
     /// Mean length in plies (bootstrap).
     pub length_mean: Interval,
@@ -85,6 +86,9 @@ pub struct LadderCell {
     /// adjudicated by the tables right after it).
     #[serde(default)]
     pub no_engine_move: u64,
+    /// Whether each side can capture under the rules (the prey of a hunt game never do).
+    #[serde(default = "material::both_capture")]
+    pub can_capture: [bool; 2],
 }
 
 impl LadderCell {
@@ -113,7 +117,7 @@ pub struct PairVerdict {
     pub a: String,
     /// Second variant.
     pub b: String,
-    /// Side 0's score in `a` minus in `b`, per strength (95 % normal interval).
+    /// Side 0's score in `a` minus in `b`, per strength (95 % Newcombe interval).
     pub differences: Vec<Interval>,
     /// Captures of each side in `a` against `b`, per strength (`[side 0, side 1]`).
     #[serde(default)]
@@ -221,22 +225,6 @@ pub struct LadderReport {
     pub played: crate::stats::played::Played,
 }
 
-fn score_interval(wins0: u64, draws: u64, n: u64) -> Interval {
-    if n == 0 {
-        return Interval::ZERO;
-    }
-    let nf = n as f64;
-    let mean = (wins0 as f64 + 0.5 * draws as f64) / nf;
-    let second = (wins0 as f64 + 0.25 * draws as f64) / nf;
-    let var = (second - mean * mean).max(0.0) / nf;
-    let half = Z95 * var.sqrt();
-    Interval {
-        estimate: mean,
-        lo: (mean - half).max(0.0),
-        hi: (mean + half).min(1.0),
-    }
-}
-
 /// The cell of a variant's metrics at one strength.
 pub fn cell_of(m: &VariantMetrics, engine: &str) -> LadderCell {
     let draws = m.games - m.wins[0] - m.wins[1];
@@ -249,7 +237,7 @@ pub fn cell_of(m: &VariantMetrics, engine: &str) -> LadderCell {
         adjudicated: m.adjudicated,
         win_rate: m.win_rate,
         draw_rate: m.draw_rate,
-        score0: score_interval(m.wins[0], draws, m.games),
+        score0: crate::stats::math::score_interval(m.wins[0], draws, m.wins[1], Z95),
         length_mean: m.length_mean,
         captures_mean: [
             material::mean_interval(&m.capture_counts[0]),
@@ -257,6 +245,7 @@ pub fn cell_of(m: &VariantMetrics, engine: &str) -> LadderCell {
         ],
         capture_counts: m.capture_counts.clone(),
         no_engine_move: m.no_engine_move,
+        can_capture: m.can_capture,
     }
 }
 

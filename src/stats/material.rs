@@ -15,6 +15,18 @@
 use crate::stats::math::{self, Interval, Z95};
 use statrs::distribution::{ContinuousCDF, Normal};
 
+/// Whether each side of `game` can capture at all: in a hunt game the prey
+/// never capture (only the hunter jumps); elsewhere both may.
+pub(crate) fn can_capture<G: crate::game::Game>(game: &G) -> [bool; 2] {
+    [0, 1].map(|side| !(game.family() == "hunt" && game.side_name(side) == "prey"))
+}
+
+/// Both sides may capture: what a report written before
+/// [`VariantMetrics::can_capture`](crate::stats::metrics::VariantMetrics) was kept assumes.
+pub(crate) fn both_capture() -> [bool; 2] {
+    [true, true]
+}
+
 /// Histogram of small counts: `out[k]` = how many of `values` equal `k`.
 pub(crate) fn histogram(values: impl IntoIterator<Item = u32>) -> Vec<u64> {
     let mut out: Vec<u64> = Vec::new();

@@ -28,7 +28,7 @@
 //! Determinism: with an iteration budget, the search is a function of the
 //! position, the history and the generator's seed.
 
-use crate::game::{Evaluate, FullGame, Game, Oracle, Value};
+use crate::game::{Evaluate, FullGame, Game, Notation, Oracle, Value};
 use crate::random::Rng;
 use std::time::{Duration, Instant};
 
@@ -106,6 +106,11 @@ pub struct MctsResult<M> {
     pub time: Duration,
     /// The root's children in move-generation order.
     pub children: Vec<MctsChild<M>>,
+    /// Positions met in which the side to move had no legal move although the
+    /// rules declared no outcome: the rules leave them without a value, so the
+    /// search stopped at the first and its result must not be used (the
+    /// engine refuses the move rather than score such a position as a draw).
+    pub no_move_not_over: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,6 +171,8 @@ struct Tree<'a, G: Game + Evaluate, O: Oracle<G> + ?Sized> {
     path: Vec<u32>,
     playout_plies: u64,
     playouts: u64,
+    /// Positions without a legal move whose rules gave no outcome.
+    no_move_not_over: u64,
 }
 
 impl<'a, G: Game + Evaluate, O: Oracle<G> + ?Sized> Tree<'a, G, O> {
@@ -220,9 +227,12 @@ impl<'a, G: Game + Evaluate, O: Oracle<G> + ?Sized> Tree<'a, G, O> {
         self.moves.extend_from_slice(&list);
         self.children.extend(std::iter::repeat_n(NONE, list.len()));
         if list.is_empty() {
-            // Not terminal yet no move: an engine inconsistency; treat as a draw.
+            // Not over, yet no move: the rules give this position no value.
+            // It is closed so that the tree stays consistent, and counted: the
+            // search stops and its result is refused, never scored as a draw.
             node.lo = 0;
             node.hi = 0;
+            self.no_move_not_over += 1;
         }
     }
 
@@ -273,7 +283,9 @@ impl<'a, G: Game + Evaluate, O: Oracle<G> + ?Sized> Tree<'a, G, O> {
             match g.random_move(&p, rng) {
                 Some(m) => p = g.play(&p, m),
                 None => {
+                    // No move, not over: counted (the search is refused), not a draw.
                     self.playout_plies += plies as u64;
+                    self.no_move_not_over += 1;
                     return 0.5;
                 }
             }
@@ -437,6 +449,7 @@ pub fn search<G: Game + Evaluate, O: Oracle<G> + ?Sized>(
         path: Vec::new(),
         playout_plies: 0,
         playouts: 0,
+        no_move_not_over: 0,
     };
     // The root itself is searched even when the oracle knows it, so that a
     // move is found; its own value comes from the children.
@@ -466,7 +479,7 @@ pub fn search<G: Game + Evaluate, O: Oracle<G> + ?Sized>(
     let deadline = cfg.time.map(|t| started + t);
     // A single legal move needs no search.
     let forced = tree.nodes[0].n == 1;
-    while iterations < max_iter && !forced {
+    while iterations < max_iter && !forced && tree.no_move_not_over == 0 {
         let root = &tree.nodes[0];
         if root.lo == root.hi {
             break;
@@ -515,6 +528,7 @@ pub fn search<G: Game + Evaluate, O: Oracle<G> + ?Sized>(
         nodes: tree.nodes.len(),
         time: started.elapsed(),
         children,
+        no_move_not_over: tree.no_move_not_over,
     }
 }
 
@@ -683,6 +697,7 @@ impl<G: FullGame> crate::stats::agent::Agent<G> for MctsAgent<G> {
                 &mut tree_rng,
             ),
         };
+        refuse_no_move_not_over(game, pos, &r)?;
         r.best.ok_or_else(|| {
             crate::error::Error::Internal(format!(
                 "{}: MCTS found no move in {}",
@@ -690,5 +705,98 @@ impl<G: FullGame> crate::stats::agent::Agent<G> for MctsAgent<G> {
                 game.format_position(pos)
             ))
         })
+    }
+}
+
+/// The error for a search that met a position where the side to move had no
+/// legal move and the rules declared no outcome (see
+/// [`MctsResult::no_move_not_over`]); `Ok` for any other search.
+pub(crate) fn refuse_no_move_not_over<G: Notation, M>(
+    game: &G,
+    pos: &G::Pos,
+    r: &MctsResult<M>,
+) -> crate::error::Result<()> {
+    if r.no_move_not_over == 0 {
+        return Ok(());
+    }
+    Err(crate::error::Error::Rules(format!(
+        "{}: searching from {}, MCTS reached a position in which the side to move has no legal move but the rules declare no outcome; such a position has no value under these rules, so MCTS refuses to score it (it would otherwise count as a draw)",
+        game.rules_string(),
+        game.format_position(pos)
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Evaluate, NoOracle, Notation};
+
+    /// A line of `len` points: each move steps one point on, and the last
+    /// point has no move and no outcome (a rules engine that forgot it).
+    #[derive(Clone, Debug)]
+    struct DeadEnd {
+        len: u8,
+    }
+
+    impl Game for DeadEnd {
+        type Pos = u8;
+        type Move = u8;
+        fn rules_string(&self) -> String {
+            "dead-end".into()
+        }
+        fn start(&self) -> u8 {
+            0
+        }
+        fn legal_moves(&self, pos: &u8, out: &mut Vec<u8>) {
+            out.clear();
+            if *pos < self.len {
+                out.extend([1, 2].into_iter().filter(|s| pos + s <= self.len));
+            }
+        }
+        fn play(&self, pos: &u8, mv: u8) -> u8 {
+            pos + mv
+        }
+        fn outcome(&self, _pos: &u8) -> Option<Value> {
+            None
+        }
+        fn hash(&self, pos: &u8) -> u64 {
+            u64::from(*pos) + 1
+        }
+        fn side_to_move(&self, pos: &u8) -> usize {
+            usize::from(pos % 2)
+        }
+    }
+
+    impl Notation for DeadEnd {
+        fn format_position(&self, pos: &u8) -> String {
+            pos.to_string()
+        }
+        fn parse_position(&self, text: &str) -> crate::error::Result<u8> {
+            text.parse()
+                .map_err(|_| crate::error::Error::Position(text.into()))
+        }
+        fn format_move(&self, _pos: &u8, mv: u8) -> String {
+            mv.to_string()
+        }
+    }
+
+    impl Evaluate for DeadEnd {}
+
+    /// The search notices the dead end and the engine refuses the move,
+    /// instead of scoring the dead end as a draw and playing on.
+    #[test]
+    fn a_position_without_moves_or_outcome_is_refused_not_drawn() {
+        let g = DeadEnd { len: 3 };
+        let cfg = MctsConfig {
+            iterations: Some(200),
+            ..MctsConfig::default()
+        };
+        let r = search(&g, &0, &[], &NoOracle, &cfg, &mut Rng::new(1));
+        assert!(r.no_move_not_over > 0, "{r:?}");
+        let err = refuse_no_move_not_over(&g, &0, &r).unwrap_err();
+        assert!(matches!(err, crate::error::Error::Rules(_)), "{err}");
+        assert!(err
+            .to_string()
+            .contains("no legal move but the rules declare no outcome"));
     }
 }

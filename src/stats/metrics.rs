@@ -2,13 +2,14 @@
 //!
 //! Per variant: wins per side, draws by kind, game length, captures, and the
 //! metrics Ludii's portal publishes, each with a 95 % interval:
-//! - **balance** = 1 − |win rate of side 0 − win rate of side 1| (bootstrap);
+//! - **balance** = 1 − |win rate of side 0 − win rate of side 1| (from side
+//!   0's score interval, [`math::balance_from_score`]);
 //! - **completion** = share of games with a winner (Wilson);
 //! - **drawishness** = share of games drawn by the rules, by repetition or
 //!   by the exact referee, not counting move-limit games (Wilson);
 //! - **timeouts** = share of games stopped at the move limit (Wilson);
 //! - **first-player advantage** = the first mover's score, a win counting 1
-//!   and any draw ½ (bootstrap);
+//!   and any draw ½ (score interval, [`math::score_interval`]);
 //! - **duration** = mean length in plies (bootstrap).
 
 use crate::error::Result;
@@ -51,7 +52,7 @@ pub struct VariantMetrics {
     pub win_rate: [Interval; 2],
     /// Share of all draws of any kind (Wilson).
     pub draw_rate: Interval,
-    /// Ludii balance (bootstrap).
+    /// Ludii balance (from side 0's score interval).
     pub balance: Interval,
     /// Ludii completion (Wilson).
     pub completion: Interval,
@@ -59,7 +60,7 @@ pub struct VariantMetrics {
     pub drawishness: Interval,
     /// Ludii timeouts (Wilson).
     pub timeouts: Interval,
-    /// First mover's score (bootstrap).
+    /// First mover's score (score interval).
     pub first_player_advantage: Interval,
     /// Mean game length in plies (bootstrap) = Ludii duration.
     pub length_mean: Interval,
@@ -77,6 +78,10 @@ pub struct VariantMetrics {
     /// which `side` captured `k` pieces (see [`crate::stats::material`]).
     #[serde(default)]
     pub capture_counts: [Vec<u64>; 2],
+    /// Whether each side can capture under the rules (the prey of a hunt
+    /// game never do): a side that cannot has no captures column.
+    #[serde(default = "crate::stats::material::both_capture")]
+    pub can_capture: [bool; 2],
     /// Games that ended before any engine moved: within the random opening
     /// plies, or adjudicated by the exact referee right after them.
     #[serde(default)]
@@ -85,15 +90,6 @@ pub struct VariantMetrics {
     pub millis_mean: f64,
     /// Every game's length (for plots).
     pub lengths: Vec<u32>,
-}
-
-/// Outcome of one game from the records, as used in the tables:
-/// 0 = side 0 won, 1 = side 1 won, 2 = draw (any kind).
-fn outcome_class(r: &GameRecord) -> usize {
-    match r.winner {
-        Some(w) => w as usize,
-        None => 2,
-    }
 }
 
 /// Computes a variant's metrics from its games. `seed` seeds the bootstraps.
@@ -114,27 +110,12 @@ pub fn variant_metrics(
     let move_limit = count(&|r| r.end == EndReason::MoveLimit);
     let adjudicated = count(&|r| r.end == EndReason::Adjudicated);
     let adjudicated_draws = count(&|r| r.end == EndReason::Adjudicated && r.winner.is_none());
-    let classes: Vec<usize> = games.iter().map(outcome_class).collect();
-    let balance = math::bootstrap(
-        &classes,
-        |s| {
-            let k = s.len() as f64;
-            let w0 = s.iter().filter(|&&c| c == 0).count() as f64 / k;
-            let w1 = s.iter().filter(|&&c| c == 1).count() as f64 / k;
-            1.0 - (w0 - w1).abs()
-        },
-        BOOTSTRAP_RESAMPLES,
-        seed,
-    );
+    let draws = n - wins[0] - wins[1];
+    let balance = math::balance_from_score(&math::score_interval(wins[0], draws, wins[1], Z95));
     let first = games.first().map_or(0, |r| r.first);
-    let first_scores: Vec<f64> = games
-        .iter()
-        .map(|r| match r.winner {
-            Some(w) if w == r.first => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        })
-        .collect();
+    // The first mover's wins and losses (a game's first mover is its record's).
+    let first_won = count(&|r| r.winner == Some(r.first));
+    let first_lost = count(&|r| r.winner.is_some_and(|w| w != r.first));
     let lengths: Vec<u32> = games.iter().map(|r| r.plies).collect();
     let lengths_f: Vec<f64> = lengths.iter().map(|&x| x as f64).collect();
     let mut sorted = lengths_f.clone();
@@ -163,17 +144,12 @@ pub fn variant_metrics(
         adjudicated,
         adjudicated_draws,
         win_rate: [math::wilson(wins[0], n, Z95), math::wilson(wins[1], n, Z95)],
-        draw_rate: math::wilson(n - wins[0] - wins[1], n, Z95),
+        draw_rate: math::wilson(draws, n, Z95),
         balance,
         completion: math::wilson(wins[0] + wins[1], n, Z95),
         drawishness: math::wilson(rule_draws + repetition_draws + adjudicated_draws, n, Z95),
         timeouts: math::wilson(move_limit, n, Z95),
-        first_player_advantage: math::bootstrap(
-            &first_scores,
-            math::mean,
-            BOOTSTRAP_RESAMPLES,
-            seed ^ 1,
-        ),
+        first_player_advantage: math::score_interval(first_won, draws, first_lost, Z95),
         length_mean: math::bootstrap(&lengths_f, math::mean, BOOTSTRAP_RESAMPLES, seed ^ 2),
         length_sd: math::sample_sd(&lengths_f),
         length_median: math::quantile_sorted(&sorted, 0.5),
@@ -182,10 +158,33 @@ pub fn variant_metrics(
         captures_mean: [caps(0), caps(1)],
         capture_counts: [0, 1]
             .map(|side| crate::stats::material::histogram(games.iter().map(|r| r.captures[side]))),
+        can_capture: crate::stats::material::both_capture(),
         no_engine_move: count(&|r| r.plies <= r.random_plies),
         millis_mean: math::mean(&millis),
         lengths,
     }
+}
+
+/// The sentence for a sample whose games all ended alike, with the exact 95 %
+/// upper bound on the share of the outcomes never seen ([`math::none_seen_upper`]):
+/// "all 20 games drawn: the decisive share is below 13.9 % (95 %)". `None`
+/// when the games ended in more than one way, or there are none.
+pub(crate) fn one_outcome_note(games: u64, wins: [u64; 2], sides: &[String; 2]) -> Option<String> {
+    if games == 0 {
+        return None;
+    }
+    let bound = 100.0 * math::none_seen_upper(games);
+    if wins == [0, 0] {
+        return Some(format!(
+            "all {games} games drawn: the decisive share is below {bound:.1} % (95 %)"
+        ));
+    }
+    (0..2).find(|&k| wins[k] == games).map(|k| {
+        format!(
+            "all {games} games won by the {}: the share of games they do not win is below {bound:.1} % (95 %)",
+            sides[k]
+        )
+    })
 }
 
 /// Tests of one side's win rate between two variants.

@@ -7,10 +7,12 @@ pub(crate) mod agent;
 pub(crate) mod engine;
 pub(crate) mod explore;
 pub(crate) mod files;
+pub(crate) mod known;
 pub(crate) mod ladder;
 pub(crate) mod material;
 pub(crate) mod math;
 pub(crate) mod mcts;
+pub(crate) mod measures;
 pub(crate) mod metrics;
 pub(crate) mod perfect;
 pub(crate) mod played;
@@ -20,6 +22,7 @@ pub(crate) mod referee;
 pub(crate) mod report;
 pub(crate) mod search_agent;
 pub(crate) mod speed;
+pub(crate) mod strength_note;
 pub(crate) mod sweep;
 pub(crate) mod tournament;
 
@@ -31,11 +34,15 @@ pub use tournament::{play_game, run_tournament, EndReason, GameRecord, Tournamen
 mod tests;
 
 pub use explore::{run_explore, write_explore, ExploreConfig, ExploreReport, GridOption, Method};
+pub use known::{claim_line, known_claims, KnownClaim, KNOWN};
 pub use ladder::{
     cell_of, kendall_tau_b, pair_verdict, run_ladder, write_ladder, LadderOptions, LadderRun,
 };
 pub use ladder::{Calibration, PairCheck, RungCalibration, VariantRating};
 pub use mcts::{search, MctsConfig, MctsSpec};
+pub use measures::{
+    measures_csv, measures_markdown, perfect_measures, LineEnd, LinePly, PerfectMeasures,
+};
 pub use metrics::variant_metrics;
 pub use referee::{referee_text, table_dirs, TableDir};
 pub use report::{assemble, run_compare_with, run_variant, safe_name, write_compare};

@@ -10,8 +10,11 @@
 //! Bernoulli quasi-likelihood `Σ s ln p + (1 − s) ln(1 − p)` by Newton's
 //! method; the intervals come from the inverse of the information matrix,
 //! scaled by the observed dispersion when the scores vary more than the model
-//! says (never below 1, so a game full of draws does not claim more
-//! precision than its wins and losses give). Ratings are reported in Elo
+//! says: Pearson's χ² over the matches divided by its degrees of freedom
+//! (matches minus fitted parameters), never below 1, so a game full of draws does not
+//! claim more precision than its wins and losses give. A fit whose Newton
+//! steps have not settled within [`MAX_NEWTON`] iterations says so
+//! ([`RatingFit::converged`]) rather than passing for a result. Ratings are reported in Elo
 //! points (`400 / ln 10` per logistic unit).
 //!
 //! A prior of `prior_draws` virtual draws between each pair of adjacent
@@ -20,6 +23,9 @@
 
 use crate::error::{Error, Result};
 use crate::stats::math::{Interval, Z95};
+
+/// Newton iterations before a fit is reported as not converged.
+pub(crate) const MAX_NEWTON: usize = 200;
 
 /// Elo points per logistic unit.
 pub(crate) const ELO_PER_UNIT: f64 = 400.0 / std::f64::consts::LN_10;
@@ -67,12 +73,26 @@ pub struct RatingFit {
     pub covariance: Vec<Vec<f64>>,
     /// Side 0's advantage in Elo points (95 % interval).
     pub side0_advantage: Interval,
-    /// Dispersion factor applied to the covariance (at least 1).
+    /// Dispersion factor applied to the covariance (at least 1): Pearson's χ²
+    /// over the matches divided by `dispersion_df`.
     pub dispersion: f64,
+    /// Degrees of freedom of the dispersion: matches (pairs of engines with
+    /// sides) minus fitted parameters (0 when there are no more matches than
+    /// parameters, and then the dispersion is 1, unestimated).
+    #[serde(default)]
+    pub dispersion_df: f64,
+    /// Whether Newton's method settled (a step below 1e-10) within its
+    /// iterations ([`MAX_NEWTON`]); a fit that did not is reported as such.
+    #[serde(default = "yes")]
+    pub converged: bool,
     /// Games fitted (without the prior's).
     pub games: f64,
     /// Newton iterations used.
     pub iterations: usize,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl RatingFit {
@@ -153,6 +173,16 @@ pub(crate) fn fit_bradley_terry(
     engines: usize,
     prior_draws: f64,
 ) -> Result<RatingFit> {
+    fit_within(matches, engines, prior_draws, MAX_NEWTON)
+}
+
+/// [`fit_bradley_terry`] with at most `max_newton` Newton iterations.
+pub(crate) fn fit_within(
+    matches: &[Match],
+    engines: usize,
+    prior_draws: f64,
+    max_newton: usize,
+) -> Result<RatingFit> {
     if engines < 2 {
         return Err(Error::Usage("a rating needs at least two engines".into()));
     }
@@ -173,7 +203,7 @@ pub(crate) fn fit_bradley_terry(
         h_at: engines - 1,
     };
     let h_at = model.h_at;
-    let (theta, iterations) = model.newton()?;
+    let (theta, iterations, converged) = model.newton(max_newton)?;
     if theta.iter().any(|x| !x.is_finite() || x.abs() > 50.0) {
         return Err(Error::input_data(
             "rating: the fit does not converge (an engine won or lost every game; give a prior)",
@@ -181,18 +211,7 @@ pub(crate) fn fit_bradley_terry(
     }
     let (_, h) = model.information(&theta);
     let inv = invert(&h).ok_or_else(|| Error::input_data("rating: singular information"))?;
-    // Dispersion over the real games only.
-    let (mut resid, mut expected) = (0.0, 0.0);
-    for m in matches.iter().filter(|m| m.games > 0.0) {
-        let p = sigmoid(model.eta(&theta, m));
-        resid += m.score0_sq - 2.0 * p * m.score0 + m.games * p * p;
-        expected += m.games * p * (1.0 - p);
-    }
-    let dispersion = if expected > 0.0 {
-        (resid / expected).max(1.0)
-    } else {
-        1.0
-    };
+    let (dispersion, dispersion_df) = pearson_dispersion(&model, &theta, matches);
     let k2 = ELO_PER_UNIT * ELO_PER_UNIT * dispersion;
     let mut covariance = vec![vec![0.0; engines]; engines];
     for a in 1..engines {
@@ -226,9 +245,35 @@ pub(crate) fn fit_bradley_terry(
             hi: h_est + h_half,
         },
         dispersion,
+        dispersion_df,
+        converged,
         games: matches.iter().map(|m| m.games).sum(),
         iterations,
     })
+}
+
+/// Pearson's dispersion over the real matches (not the prior's), the
+/// quasi-likelihood estimate for grouped scores: Σ (S − n p)² / (n p (1 − p))
+/// over the matches (S a match's score over its n games), divided by the
+/// matches minus the fitted parameters; at least 1, and 1 with 0 degrees of
+/// freedom when the matches do not outnumber the parameters (a saturated
+/// fit has nothing left to estimate it from).
+fn pearson_dispersion(model: &Model<'_>, theta: &[f64], matches: &[Match]) -> (f64, f64) {
+    let mut chi2 = 0.0;
+    let mut groups = 0.0;
+    for m in matches.iter().filter(|m| m.games > 0.0) {
+        let p = sigmoid(model.eta(theta, m));
+        let var = m.games * p * (1.0 - p);
+        if var > 0.0 {
+            chi2 += (m.score0 - m.games * p).powi(2) / var;
+        }
+        groups += 1.0;
+    }
+    let df = groups - model.dim as f64;
+    if df <= 0.0 {
+        return (1.0, 0.0);
+    }
+    ((chi2 / df).max(1.0), df)
 }
 
 /// The matches with games, and `prior_draws` virtual draws between adjacent
@@ -310,14 +355,15 @@ impl Model<'_> {
         (g, h)
     }
 
-    /// Newton's method with step halving from 0: the parameters and the
-    /// iterations made.
-    fn newton(&self) -> Result<(Vec<f64>, usize)> {
+    /// Newton's method with step halving from 0: the parameters, the
+    /// iterations made and whether the steps settled within `max_newton`.
+    fn newton(&self, max_newton: usize) -> Result<(Vec<f64>, usize, bool)> {
         let dim = self.dim;
         let mut theta = vec![0.0; dim];
         let mut iterations = 0;
         let mut current = self.loglik(&theta);
-        for it in 1..=200 {
+        let mut converged = false;
+        for it in 1..=max_newton {
             iterations = it;
             let (g, h) = self.information(&theta);
             let inv = invert(&h).ok_or_else(|| {
@@ -342,9 +388,10 @@ impl Model<'_> {
             let moved = step.iter().map(|s| (t * s).abs()).fold(0.0, f64::max);
             theta = next;
             if moved < 1e-10 {
+                converged = true;
                 break;
             }
         }
-        Ok((theta, iterations))
+        Ok((theta, iterations, converged))
     }
 }

@@ -151,12 +151,13 @@ pub(crate) fn run_variant_with<G: FullGame>(
         label,
         progress,
     )?;
-    let metrics = metrics::variant_metrics(
+    let mut metrics = metrics::variant_metrics(
         name,
         [game.side_label(0), game.side_label(1)],
         &recs,
         cfg.seed,
     );
+    metrics.can_capture = crate::stats::material::can_capture(game);
     let played_now = metrics.games.saturating_sub(before);
     Ok(VariantRun {
         played: Played::of(&recs, played_now),
@@ -311,6 +312,13 @@ pub(crate) fn markdown(r: &CompareReport) -> String {
     let mut s = String::new();
     settings_section(&mut s, r);
     outcomes_section(&mut s, r);
+    let drawn =
+        !r.variants.is_empty() && r.variants.iter().all(|v| v.games > 0 && v.wins == [0, 0]);
+    let engines: Vec<String> = r.engine.split(" vs ").map(str::to_string).collect();
+    s.push_str(&crate::stats::strength_note::strength_section(
+        &engines,
+        if drawn { &engines } else { &[] },
+    ));
     metrics_section(&mut s, r);
     tests_section(&mut s, r);
     let _ = writeln!(s, "## Plots\n");
@@ -392,6 +400,11 @@ fn outcomes_section(s: &mut String, r: &CompareReport) {
             v.adjudicated_draws
         );
     }
+    for v in &r.variants {
+        if let Some(note) = metrics::one_outcome_note(v.games, v.wins, &v.side_names) {
+            let _ = writeln!(s, "\n{}: {note}.", v.name);
+        }
+    }
     if r.variants.iter().any(|v| v.adjudicated > 0) {
         let _ = writeln!(s, "\nAdjudicated games ended when they reached a position covered by solved tables (the exact referee), with that position's exact value under optimal play; their winners are counted in the win columns.");
     }
@@ -399,30 +412,55 @@ fn outcomes_section(s: &mut String, r: &CompareReport) {
 
 /// The Ludii-style metrics, game lengths and captures, with their definitions.
 fn metrics_section(s: &mut String, r: &CompareReport) {
-    let _ = writeln!(s, "\n## Ludii-style metrics (95 % intervals: Wilson for shares, bootstrap for balance, advantage and duration)\n");
+    let _ = writeln!(s, "\n## Ludii-style metrics (95 % intervals: Wilson for shares, score intervals for balance and advantage, bootstrap for duration)\n");
     s.push_str(&markdown_table(&metric_columns(r), &r.variants));
     let _ = writeln!(s, "\n## Game length and captures\n");
-    let _ = writeln!(
-        s,
-        "| variant | mean length [95 % bootstrap] | sd | median | min | max | captures by side 0 per game | captures by side 1 per game | ms per game |"
-    );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
-    for v in &r.variants {
+    s.push_str(&markdown_table(&length_columns(r), &r.variants));
+    let never: Vec<&str> = (0..2)
+        .filter(|&k| !captures_by_rule(r, k))
+        .filter_map(|k| r.variants.first().map(|v| v.side_names[k].as_str()))
+        .collect();
+    if !never.is_empty() {
         let _ = writeln!(
             s,
-            "| {} | {} | {:.1} | {:.0} | {} | {} | {} | {} | {:.1} |",
-            v.name,
-            num(&v.length_mean),
-            v.length_sd,
-            v.length_median,
-            v.length_min,
-            v.length_max,
-            num(&v.captures_mean[0]),
-            num(&v.captures_mean[1]),
-            v.millis_mean
+            "\nThe {} cannot capture under these rules: no column for their captures.",
+            never.join(" and ")
         );
     }
     let _ = writeln!(s, "\nDefinitions: balance = 1 − |win rate of side 0 − win rate of side 1|; completion = share of games with a winner; drawishness = share drawn by the rules or by repetition; timeouts = share stopped at the move limit; first-player advantage = the first mover's mean score (win 1, draw ½); duration = mean length in plies.\n");
+}
+
+/// Whether `side` can capture in some variant (the prey of a hunt game never do).
+fn captures_by_rule(r: &CompareReport, side: usize) -> bool {
+    r.variants.iter().any(|v| v.can_capture[side])
+}
+
+/// The game-length table's columns: a captures column only for a side the
+/// rules let capture.
+fn length_columns(r: &CompareReport) -> Vec<Column<'_, VariantMetrics>> {
+    type V = VariantMetrics;
+    let mut c = vec![
+        Column::markdown("variant", |v: &V| v.name.clone()),
+        Column::markdown("mean length [95 % bootstrap]", |v: &V| num(&v.length_mean)),
+        Column::markdown("sd", |v: &V| format!("{:.1}", v.length_sd)),
+        Column::markdown("median", |v: &V| format!("{:.0}", v.length_median)),
+        Column::markdown("min", |v: &V| v.length_min.to_string()),
+        Column::markdown("max", |v: &V| v.length_max.to_string()),
+    ];
+    for side in (0..2).filter(|&k| captures_by_rule(r, k)) {
+        let name = r
+            .variants
+            .first()
+            .map_or_else(|| format!("side {side}"), |v| v.side_names[side].clone());
+        c.push(Column::markdown(
+            format!("captures by the {name} per game"),
+            move |v: &V| num(&v.captures_mean[side]),
+        ));
+    }
+    c.push(Column::markdown("ms per game", |v: &V| {
+        format!("{:.1}", v.millis_mean)
+    }));
+    c
 }
 
 /// The tests between variants, in a table and in words (nothing with one variant).

@@ -691,7 +691,7 @@ fn prove_and_check_proof_commands() {
     let (code, out, _) = run(&["prove", "kaooa-6", "start", "--nodes", "100", "--hash", "4"]);
     assert_eq!(code, 0);
     assert!(
-        out.contains("value    unknown") && out.contains("root pn"),
+        out.contains("value    unknown") && out.contains("undecided after"),
         "{out}"
     );
     // Traditional side names are accepted (`--side crows` was

@@ -284,7 +284,7 @@ fn update_files_missing_damaged_or_planted_start_the_tier_over() {
             "part 99" => std::fs::write(dir.join("upd-99-0-0"), [0u8; 8]).unwrap(),
             _ => std::fs::write(
                 dir.join(format!("list-{l}-{p}")),
-                "huntsolve updates 1\nx\n",
+                "huntsolve updates 2\nx\n",
             )
             .unwrap(),
         }
@@ -359,4 +359,178 @@ fn a_directory_not_the_solver_s_own_is_refused() {
     assert!(own.join("later.txt").exists());
     assert!(!own.join("state").exists());
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Records the notes a solve gives.
+#[derive(Default)]
+struct Notes(std::sync::Mutex<Vec<String>>);
+
+impl crate::progress::Progress for Notes {
+    fn note(&self, msg: &str) {
+        self.0.lock().unwrap().push(msg.to_string());
+    }
+}
+
+impl Notes {
+    fn said(&self, what: &str) -> bool {
+        self.0.lock().unwrap().iter().any(|n| n.contains(what))
+    }
+}
+
+/// The solver's files of `dir` whose names start with `prefix`.
+fn named(dir: &Path, prefix: &str) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Copies the files of `from` into `to` (emptied first).
+fn copy_dir(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+    }
+}
+
+/// After a stop, removing the small `list-*` and `upd-*` files (they look
+/// temporary beside the parts) gave a run that said "resumed" and wrote a
+/// wrong table; so did one list with its one pending update file. The
+/// state now names the lists that must exist: the tier starts over, says
+/// why, and its records are right.
+#[test]
+fn lost_lists_and_update_files_start_the_tier_over() {
+    let g = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
+    let (t, children, want) = tier_of(&g, &Scope::MaxPrey(3), "h0p0c22");
+    let n = want.len();
+    let dir = temp_dir("ooc-lost-lists");
+    let whole = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &NoProgress).unwrap();
+    let writes = whole.report.writes;
+    whole.remove_files().unwrap();
+    let mut tried = 0;
+    for all in [true, false] {
+        for stop in 4..writes {
+            let first = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, Some(stop)), &NoProgress);
+            assert!(matches!(first, Err(Error::Interrupted)), "stop {stop}");
+            let (lists, updates) = (named(&dir, "list-"), named(&dir, "upd-"));
+            if updates.is_empty() {
+                let res = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &NoProgress);
+                res.unwrap().remove_files().unwrap();
+                continue;
+            }
+            if all {
+                lists
+                    .iter()
+                    .chain(&updates)
+                    .for_each(|f| std::fs::remove_file(f).unwrap());
+            } else {
+                // One pending update file and its list.
+                let upd = updates.last().unwrap();
+                let name = upd.file_name().unwrap().to_string_lossy().into_owned();
+                let f: Vec<&str> = name.split('-').collect();
+                std::fs::remove_file(upd).unwrap();
+                std::fs::remove_file(dir.join(format!("list-{}-{}", f[2], f[3]))).unwrap();
+            }
+            let notes = Notes::default();
+            let res = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &notes).unwrap();
+            assert!(
+                res.records(0..n) == want,
+                "all {all} stop {stop}: records differ"
+            );
+            assert!(!res.report.resumed, "all {all} stop {stop}: resumed");
+            assert!(
+                notes.said("is missing"),
+                "all {all} stop {stop}: {:?}",
+                notes.0
+            );
+            assert!(notes.said("the tier starts over"));
+            assert_eq!(res.stats, whole.stats);
+            res.remove_files().unwrap();
+            tried += 1;
+            if tried % 3 == 0 {
+                break;
+            }
+        }
+    }
+    assert!(tried >= 4, "{tried} cases");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A part put back from an earlier stop, or the state of a later stop copied
+/// into an earlier one, was accepted and gave a wrong table (the longest
+/// distance 12 instead of 33); a part of another run of the same tier too.
+/// Parts and state are now checked against each other.
+#[test]
+fn an_older_part_a_later_state_or_another_run_s_part_starts_the_tier_over() {
+    let g = crate::hunt::from_spec("cows-leopards-mogol,hunter_win=captures>=23").unwrap();
+    let (t, children, want) = tier_of(&g, &Scope::MaxPrey(3), "h0p0c22");
+    let n = want.len();
+    let dir = temp_dir("ooc-moments");
+    let (early, other) = (dir.with_extension("early"), dir.with_extension("other"));
+    let whole = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &NoProgress).unwrap();
+    let writes = whole.report.writes;
+    whole.remove_files().unwrap();
+    let check = |case: &str, why: &str| {
+        let notes = Notes::default();
+        let res = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &notes).unwrap();
+        assert!(res.records(0..n) == want, "{case}: records differ");
+        assert!(!res.report.resumed, "{case}: resumed");
+        assert!(notes.said(why), "{case}: {:?}", notes.0);
+        assert_eq!(res.stats, whole.stats, "{case}");
+        res.remove_files().unwrap();
+    };
+    let (first, later) = (4, writes * 2 / 3);
+    let stop = |k: u64| {
+        let r = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, Some(k)), &NoProgress);
+        assert!(matches!(r, Err(Error::Interrupted)));
+    };
+    // An earlier copy of part 0 put back after a later stop.
+    stop(first);
+    copy_dir(&dir, &early);
+    stop(later - first);
+    let state = std::fs::read(dir.join("state")).unwrap();
+    std::fs::copy(early.join("part-0of3"), dir.join("part-0of3")).unwrap();
+    check("older part", "part 0 is");
+    // The state of the later stop in the files of the earlier one.
+    copy_dir(&early, &dir);
+    std::fs::write(dir.join("state"), state).unwrap();
+    check("later state", "where the state says");
+    // A part of another run of the same tier at the same moment.
+    stop(later);
+    copy_dir(&dir, &other);
+    std::fs::remove_dir_all(&dir).unwrap();
+    stop(later);
+    std::fs::copy(other.join("part-1of3"), dir.join("part-1of3")).unwrap();
+    check("another run's part", "part 1 is not of this run");
+    // Another run's lists and update files in place of this one's.
+    stop(later);
+    for f in named(&dir, "list-").into_iter().chain(named(&dir, "upd-")) {
+        std::fs::remove_file(f).unwrap();
+    }
+    for f in named(&other, "list-")
+        .into_iter()
+        .chain(named(&other, "upd-"))
+    {
+        std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    check("another run's lists", "of another run");
+    // A state removed: the files cannot be vouched for.
+    stop(later);
+    std::fs::remove_file(dir.join("state")).unwrap();
+    check("no state", "no state");
+    // And undamaged, the same stops resume.
+    stop(first);
+    stop(later - first);
+    let res = solve_tier_ooc(&g, t, &children, &opts(&dir, 3, None), &NoProgress).unwrap();
+    assert!(res.report.resumed);
+    assert!(res.records(0..n) == want);
+    res.remove_files().unwrap();
+    for d in [&dir, &early, &other] {
+        let _ = std::fs::remove_dir_all(d);
+    }
 }

@@ -3,6 +3,8 @@
 
 use super::report::possessive;
 use super::*;
+use crate::stats::files::{markdown_table, Column};
+use crate::stats::material::CaptureComparison;
 
 fn pct(iv: &Interval) -> String {
     format!(
@@ -18,6 +20,20 @@ pub(crate) fn ladder_markdown(r: &LadderReport) -> String {
     let mut s = String::new();
     settings_markdown(&mut s, r);
     verdict_markdown(&mut s, r);
+    let drawn: Vec<String> = r
+        .engines
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| {
+            r.cells
+                .iter()
+                .all(|row| row.get(k).is_some_and(|c| c.games > 0 && c.wins == [0, 0]))
+        })
+        .map(|(_, e)| e.clone())
+        .collect();
+    s.push_str(&crate::stats::strength_note::strength_section(
+        &r.engines, &drawn,
+    ));
     outcomes_markdown(&mut s, r);
     material_markdown(&mut s, r);
     differences_markdown(&mut s, r);
@@ -110,34 +126,27 @@ fn verdict_markdown(s: &mut String, r: &LadderReport) {
     }
 }
 
-/// The outcomes by strength.
+/// The outcomes by strength, and a line for each cell whose games all ended alike.
 fn outcomes_markdown(s: &mut String, r: &LadderReport) {
+    type C = LadderCell;
     let (s0, s1) = (&r.side_names[0], &r.side_names[1]);
     let _ = writeln!(s, "\n## Outcomes by strength (%, 95 % intervals)\n");
-    let _ = writeln!(
-        s,
-        "| variant | engine | games | {s0} wins | {s1} wins | draws | {s0} score | adjudicated | mean length |"
-    );
-    let _ = writeln!(s, "|---|---|---:|---|---|---|---|---:|---|");
-    for row in &r.cells {
-        for c in row {
-            let _ = writeln!(
-                s,
-                "| {} | `{}` | {} | {} | {} | {} | {} | {} | {:.1} [{:.1}, {:.1}] |",
-                c.variant,
-                c.engine,
-                c.games,
-                pct(&c.win_rate[0]),
-                pct(&c.win_rate[1]),
-                pct(&c.draw_rate),
-                pct(&c.score0),
-                c.adjudicated,
-                c.length_mean.estimate,
-                c.length_mean.lo,
-                c.length_mean.hi
-            );
-        }
-    }
+    let columns: Vec<Column<'_, &C>> = vec![
+        Column::markdown("variant", |c: &&C| c.variant.clone()),
+        Column::markdown("engine", |c: &&C| format!("`{}`", c.engine)),
+        Column::markdown("games", |c: &&C| c.games.to_string()).right(),
+        Column::markdown(format!("{s0} wins"), |c: &&C| pct(&c.win_rate[0])),
+        Column::markdown(format!("{s1} wins"), |c: &&C| pct(&c.win_rate[1])),
+        Column::markdown("draws", |c: &&C| pct(&c.draw_rate)),
+        Column::markdown(format!("{s0} score"), |c: &&C| pct(&c.score0)),
+        Column::markdown("adjudicated", |c: &&C| c.adjudicated.to_string()).right(),
+        Column::markdown("mean length", |c: &&C| {
+            let l = &c.length_mean;
+            format!("{:.1} [{:.1}, {:.1}]", l.estimate, l.lo, l.hi)
+        }),
+    ];
+    let cells: Vec<&C> = r.cells.iter().flatten().collect();
+    s.push_str(&markdown_table(&columns, &cells));
     let widest = r
         .cells
         .iter()
@@ -146,9 +155,20 @@ fn outcomes_markdown(s: &mut String, r: &LadderReport) {
         .fold(0.0, f64::max);
     let _ = writeln!(
         s,
-        "\nWidest 95 % interval of a win share above: ±{:.1} points (half-width).",
-        50.0 * widest
+        "\nWidest 95 % interval of a win share above: ±{:.1} points (half-width). The {} score interval is a score interval over wins, draws and losses: it keeps a width where every game ended alike.",
+        50.0 * widest,
+        possessive(s0)
     );
+    let alike: Vec<String> = cells
+        .iter()
+        .filter_map(|c| {
+            crate::stats::metrics::one_outcome_note(c.games, c.wins, &r.side_names)
+                .map(|n| format!("- {} at `{}`: {n}.", c.variant, c.engine))
+        })
+        .collect();
+    if !alike.is_empty() {
+        let _ = writeln!(s, "\n{}", alike.join("\n"));
+    }
 }
 
 /// The differences in side 0's score per pair of variants and strength.
@@ -157,7 +177,7 @@ fn differences_markdown(s: &mut String, r: &LadderReport) {
     if !r.verdicts.is_empty() {
         let _ = writeln!(
             s,
-            "\n## Differences in the {s0p} score (points, first variant minus second, 95 % normal interval)\n"
+            "\n## Differences in the {s0p} score (points, first variant minus second, 95 % Newcombe interval from the two score intervals)\n"
         );
         let mut head = String::from("| a | b |");
         let mut rule = String::from("|---|---|");
@@ -251,7 +271,10 @@ fn ratings_markdown(s: &mut String, r: &LadderReport) {
         head.push_str(&format!(" `{e}` |"));
         rule.push_str("---|");
     }
-    head.push_str(&format!(" {} advantage | dispersion |", r.side_names[0]));
+    head.push_str(&format!(
+        " {} advantage | dispersion (degrees of freedom) |",
+        r.side_names[0]
+    ));
     rule.push_str("---|---:|");
     let _ = writeln!(s, "{head}\n{rule}");
     for v in &r.ratings {
@@ -264,8 +287,17 @@ fn ratings_markdown(s: &mut String, r: &LadderReport) {
         }
         let h = &v.fit.side0_advantage;
         line.push_str(&format!(
-            " {:+.0} [{:+.0}, {:+.0}] | {:.2} |",
-            h.estimate, h.lo, h.hi, v.fit.dispersion
+            " {:+.0} [{:+.0}, {:+.0}] | {:.2} ({:.0}){} |",
+            h.estimate,
+            h.lo,
+            h.hi,
+            v.fit.dispersion,
+            v.fit.dispersion_df,
+            if v.fit.converged {
+                ""
+            } else {
+                "; the fit did not converge"
+            }
         ));
         let _ = writeln!(s, "{line}");
     }
@@ -321,7 +353,7 @@ fn calibration_markdown(s: &mut String, r: &LadderReport) {
     };
     let _ = writeln!(
         s,
-        "\nPer rung: verdicts on pairs of variants (the sign of the score difference's 95 % interval, or no clear difference) against the sign of the exact difference; scores and verdicts are checked against {truth}.\n"
+        "\nPer rung: verdicts on pairs of variants (the sign of the score difference's 95 % interval, or 0 where the interval holds 0: not told apart) against the sign of the exact difference; scores and verdicts are checked against {truth}.\n"
     );
     let _ = writeln!(
         s,
@@ -358,68 +390,93 @@ fn max_captures(r: &LadderReport, side: usize) -> usize {
         .min(24)
 }
 
+/// Whether `side` can capture in some cell: a side the rules never let
+/// capture (the prey of a hunt game) gets no captures column or test.
+fn captures_by_rule(r: &LadderReport, side: usize) -> bool {
+    r.cells.iter().flatten().any(|c| c.can_capture[side])
+}
+
 /// The material section: captures per game and the share of games reaching
 /// N captures, then the tests between variants on captures.
 fn material_markdown(s: &mut String, r: &LadderReport) {
-    let (s0, s1) = (&r.side_names[0], &r.side_names[1]);
+    type C = LadderCell;
+    let s0 = &r.side_names[0];
     let top = max_captures(r, 0);
     let _ = writeln!(
         s,
         "\n## Material: captures per game (mean, 95 % normal interval) and the share of games in which the {s0} reached N captures (%, Wilson; N as in `hunter_win=captures>=N`)\n"
     );
-    let mut head = format!("| variant | engine | {s0} captures | {s1} captures |");
-    let mut rule = String::from("|---|---|---|---|");
+    let mean = |iv: &Interval| format!("{:.2} [{:.2}, {:.2}]", iv.estimate, iv.lo, iv.hi);
+    let mut columns: Vec<Column<'_, &C>> = vec![
+        Column::markdown("variant", |c: &&C| c.variant.clone()),
+        Column::markdown("engine", |c: &&C| format!("`{}`", c.engine)),
+    ];
+    let sides: Vec<usize> = (0..2).filter(|&k| captures_by_rule(r, k)).collect();
+    for &side in &sides {
+        columns.push(Column::markdown(
+            format!("{} captures", r.side_names[side]),
+            move |c: &&C| mean(&c.captures_mean[side]),
+        ));
+    }
     for n in 1..=top {
-        head.push_str(&format!(" ≥{n} |"));
-        rule.push_str("---:|");
-    }
-    let _ = writeln!(s, "{head}\n{rule}");
-    for c in r.cells.iter().flatten() {
-        let mut line = format!(
-            "| {} | `{}` | {:.2} [{:.2}, {:.2}] | {:.2} [{:.2}, {:.2}] |",
-            c.variant,
-            c.engine,
-            c.captures_mean[0].estimate,
-            c.captures_mean[0].lo,
-            c.captures_mean[0].hi,
-            c.captures_mean[1].estimate,
-            c.captures_mean[1].lo,
-            c.captures_mean[1].hi
+        columns.push(
+            Column::markdown(format!("≥{n}"), move |c: &&C| {
+                let iv = material::share_at_least(&c.capture_counts[0], n);
+                format!("{:.1}", 100.0 * iv.estimate)
+            })
+            .right(),
         );
-        for n in 1..=top {
-            let iv = material::share_at_least(&c.capture_counts[0], n);
-            line.push_str(&format!(" {:.1} |", 100.0 * iv.estimate));
-        }
-        let _ = writeln!(s, "{line}");
     }
-    if r.verdicts.is_empty() {
+    let cells: Vec<&C> = r.cells.iter().flatten().collect();
+    s.push_str(&markdown_table(&columns, &cells));
+    let never: Vec<&str> = (0..2)
+        .filter(|k| !sides.contains(k))
+        .map(|k| r.side_names[k].as_str())
+        .collect();
+    if !never.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nThe {} cannot capture under these rules: no column or test for their captures.",
+            list(&never)
+        );
+    }
+    if r.verdicts.is_empty() || sides.is_empty() {
         return;
     }
     let _ = writeln!(
         s,
         "\n## Tests between variants on captures (Mann-Whitney U, normal approximation with tie and continuity corrections; P(a>b) counts ties ½)\n"
     );
-    let _ = writeln!(
-        s,
-        "| a | b | engine | side | mean difference (a − b) | P(a>b) | p |\n|---|---|---|---|---|---:|---:|"
-    );
-    for v in &r.verdicts {
-        for (k, per_side) in v.captures.iter().enumerate() {
-            for c in per_side {
-                let _ = writeln!(
-                    s,
-                    "| {} | {} | `{}` | {} | {:+.2} [{:+.2}, {:+.2}] | {:.3} | {} |",
-                    v.a,
-                    v.b,
-                    r.engines.get(k).map_or("", |e| e.as_str()),
-                    r.side_names[c.side],
-                    c.difference.estimate,
-                    c.difference.lo,
-                    c.difference.hi,
-                    c.test.superiority,
-                    crate::stats::math::format_p(c.test.p_value)
-                );
-            }
-        }
-    }
+    type T<'a> = (&'a PairVerdict, &'a str, &'a CaptureComparison);
+    let rows: Vec<T<'_>> = r
+        .verdicts
+        .iter()
+        .flat_map(|v| {
+            v.captures
+                .iter()
+                .enumerate()
+                .flat_map(move |(k, per_side)| {
+                    per_side
+                        .iter()
+                        .map(move |c| (v, r.engines.get(k).map_or("", |e| e.as_str()), c))
+                })
+        })
+        .filter(|(_, _, c)| sides.contains(&c.side))
+        .collect();
+    let columns: Vec<Column<'_, T<'_>>> = vec![
+        Column::markdown("a", |t: &T<'_>| t.0.a.clone()),
+        Column::markdown("b", |t: &T<'_>| t.0.b.clone()),
+        Column::markdown("engine", |t: &T<'_>| format!("`{}`", t.1)),
+        Column::markdown("side", |t: &T<'_>| r.side_names[t.2.side].clone()),
+        Column::markdown("mean difference (a − b)", |t: &T<'_>| {
+            let d = &t.2.difference;
+            format!("{:+.2} [{:+.2}, {:+.2}]", d.estimate, d.lo, d.hi)
+        }),
+        Column::markdown("P(a>b)", |t: &T<'_>| format!("{:.3}", t.2.test.superiority)).right(),
+        Column::markdown("p", |t: &T<'_>| {
+            crate::stats::math::format_p(t.2.test.p_value)
+        })
+        .right(),
+    ];
+    s.push_str(&markdown_table(&columns, &rows));
 }

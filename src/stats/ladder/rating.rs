@@ -71,6 +71,12 @@ pub(crate) fn add_ratings(r: &mut LadderReport) -> Result<()> {
                 continue;
             }
         };
+        if !fit.converged {
+            r.warnings.push(format!(
+                "The rungs' ratings on {name} did not converge: Newton's method was still moving after {} iterations, so those ratings and their intervals are not a fitted result.",
+                fit.iterations
+            ));
+        }
         for k in 1..e {
             let d = fit.difference(k - 1, k);
             let (lo, hi) = (&r.engines[k - 1], &r.engines[k]);

@@ -3,35 +3,46 @@
 use super::report::possessive;
 use super::{LadderCell, PairVerdict};
 use crate::stats::material::CaptureComparison;
-use crate::stats::math::{Interval, Z95};
+use crate::stats::math::Interval;
 
-/// Side 0's score of `a` minus `b` with a 95 % normal interval.
+/// Side 0's score of `a` minus `b` with a 95 % interval (Newcombe's, from the
+/// two cells' score intervals: it keeps a width where a cell is one-sided).
 pub(super) fn difference(a: &LadderCell, b: &LadderCell) -> Interval {
-    let var = |c: &LadderCell| {
-        if c.games == 0 {
-            return 0.0;
-        }
-        let n = c.games as f64;
-        let m = c.score0.estimate;
-        let second = (c.wins[0] as f64 + 0.25 * c.draws as f64) / n;
-        (second - m * m).max(0.0) / n
-    };
-    let d = a.score0.estimate - b.score0.estimate;
-    let half = Z95 * (var(a) + var(b)).sqrt();
-    Interval {
-        estimate: d,
-        lo: d - half,
-        hi: d + half,
-    }
+    crate::stats::math::difference_interval(&a.score0, &b.score0)
 }
 
-/// ` (no clear difference at A and B)`, or nothing when `none` is empty.
-fn no_difference_at(none: &[&str]) -> String {
+/// ` (not told apart by these games at A and B)`, or nothing when `none` is empty.
+fn no_difference_at(none: &[String]) -> String {
     if none.is_empty() {
         String::new()
     } else {
-        format!(" (no clear difference at {})", list(none))
+        format!(" (not told apart by these games at {})", list_owned(none))
     }
+}
+
+/// [`list`] of owned names.
+fn list_owned(names: &[String]) -> String {
+    list(&names.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// The strengths at which the difference's interval holds 0, each with the
+/// interval in points: what these games leave open there, so that "not told
+/// apart" is never read as "alike".
+fn untold(cells: &[LadderCell], diffs: &[Interval], signs: &[i32]) -> Vec<String> {
+    cells
+        .iter()
+        .zip(diffs)
+        .zip(signs)
+        .filter(|(_, &g)| g == 0)
+        .map(|((c, d), _)| {
+            format!(
+                "{} (the difference lies anywhere in [{:+.1}, {:+.1}] points)",
+                c.engine,
+                100.0 * d.lo,
+                100.0 * d.hi
+            )
+        })
+        .collect()
 }
 
 pub(super) fn list(names: &[&str]) -> String {
@@ -97,23 +108,23 @@ fn captures_direction(a: &str, b: &str, side: &str, cells: &[LadderCell], signs:
             possessive(side),
             list(&up),
             list(&down),
-            no_difference_at(&none)
+            no_difference_at(&none.iter().map(|e| e.to_string()).collect::<Vec<_>>())
         )
     } else if !up.is_empty() {
         format!(
-            "the {side} {verb} more in {a} than in {b} at {}; no clear difference at {}",
+            "the {side} {verb} more in {a} than in {b} at {}; not told apart by these games at {}",
             list(&up),
             list(&none)
         )
     } else if !down.is_empty() {
         format!(
-            "the {side} {verb} more in {b} than in {a} at {}; no clear difference at {}",
+            "the {side} {verb} more in {b} than in {a} at {}; not told apart by these games at {}",
             list(&down),
             list(&none)
         )
     } else {
         format!(
-            "no clear difference in the {} captures at any strength tried",
+            "these games do not tell the {} captures apart at any strength tried",
             possessive(side)
         )
     }
@@ -154,7 +165,7 @@ pub fn pair_verdict(
 ) -> PairVerdict {
     let diffs: Vec<Interval> = ra.iter().zip(rb).map(|(x, y)| difference(x, y)).collect();
     let signs: Vec<i32> = diffs.iter().map(interval_sign).collect();
-    let results = results_sentence(a, b, &sides[0], ra, &signs);
+    let results = results_sentence(a, b, &sides[0], ra, &diffs, &signs);
     let captures: Vec<Vec<CaptureComparison>> = ra
         .iter()
         .zip(rb)
@@ -173,8 +184,10 @@ pub fn pair_verdict(
             "{a} and {b} gave identical results (outcomes and captures) at every strength tried: these games do not tell them apart."
         )
     } else if all_drawn {
+        let games: u64 = ra.iter().chain(rb).map(|c| c.games).sum();
         format!(
-            "Every game of {a} and {b} was drawn at every strength tried, so the results cannot tell them apart; by captures, {captures_text}."
+            "Every game of {a} and {b} was drawn at every strength tried ({games} games: the decisive share is below {:.1} % (95 %) for these engines), so the results cannot tell them apart; by captures, {captures_text}.",
+            100.0 * crate::stats::math::none_seen_upper(games)
         )
     } else {
         results
@@ -191,13 +204,21 @@ pub fn pair_verdict(
     }
 }
 
-/// What the score differences (`signs`, one per strength of `ra`) say: which
-/// variant gives the first side (`side0`) more, where.
-fn results_sentence(a: &str, b: &str, side0: &str, ra: &[LadderCell], signs: &[i32]) -> String {
+/// What the score differences (`diffs` and their `signs`, one per strength
+/// of `ra`) say: which variant gives the first side (`side0`) more, where,
+/// and how wide a difference the games leave open where they do not tell.
+fn results_sentence(
+    a: &str,
+    b: &str,
+    side0: &str,
+    ra: &[LadderCell],
+    diffs: &[Interval],
+    signs: &[i32],
+) -> String {
     let (up, down, none) = (
         engines_with(ra, signs, 1),
         engines_with(ra, signs, -1),
-        engines_with(ra, signs, 0),
+        untold(ra, diffs, signs),
     );
     let n = signs.len();
     if up.len() == n {
@@ -219,20 +240,21 @@ fn results_sentence(a: &str, b: &str, side0: &str, ra: &[LadderCell], signs: &[i
         )
     } else if !up.is_empty() {
         format!(
-            "{a} gives the {side0} a higher score than {b} at {}; no clear difference at {}.",
+            "{a} gives the {side0} a higher score than {b} at {}; not told apart by these games at {}.",
             list(&up),
-            list(&none)
+            list_owned(&none)
         )
     } else if !down.is_empty() {
         format!(
-            "{b} gives the {side0} a higher score than {a} at {}; no clear difference at {}.",
+            "{b} gives the {side0} a higher score than {a} at {}; not told apart by these games at {}.",
             list(&down),
-            list(&none)
+            list_owned(&none)
         )
     } else {
         format!(
-            "No clear difference between {a} and {b} in the {} score at any strength tried.",
-            possessive(side0)
+            "These games do not tell {a} and {b} apart by the {} score at any strength tried: at {}. That is not evidence that the two play alike.",
+            possessive(side0),
+            list_owned(&none)
         )
     }
 }

@@ -222,3 +222,71 @@ fn fisher_counts_tables_tied_with_the_observed_one() {
     }
     assert!(ties > 1000, "{ties} tied tables");
 }
+
+/// Without draws the score interval is Wilson's interval of the wins.
+#[test]
+fn score_interval_without_draws_is_wilson() {
+    for (w, l) in [(50, 50), (3, 17), (0, 10), (10, 0), (19, 1)] {
+        let s = score_interval(w, 0, l, Z95);
+        let x = wilson(w, w + l, Z95);
+        assert!(close(s.lo, x.lo, 1e-9), "{w}/{l}: {s:?} vs {x:?}");
+        assert!(close(s.hi, x.hi, 1e-9), "{w}/{l}: {s:?} vs {x:?}");
+    }
+}
+
+/// An all-draw cell: the score is ½ with a width z²/(2(n + z²)) each side
+/// (the old normal interval around the observed variance was [½, ½]).
+#[test]
+fn score_interval_of_an_all_draw_cell_keeps_its_width() {
+    let s = score_interval(0, 20, 0, Z95);
+    let half = Z95 * Z95 / (2.0 * (20.0 + Z95 * Z95));
+    assert!(close(s.estimate, 0.5, 1e-12));
+    assert!(close(s.lo, 0.5 - half, 1e-7), "{s:?}");
+    assert!(close(s.hi, 0.5 + half, 1e-7), "{s:?}");
+    assert!(close(half, 0.0806, 5e-5));
+    // The difference of two such cells: Newcombe's ±√2·half, not [0, 0].
+    let d = difference_interval(&s, &s);
+    assert!(close(d.estimate, 0.0, 1e-12));
+    assert!(close(d.hi, 2f64.sqrt() * half, 1e-7), "{d:?}");
+    assert!(close(d.lo, -(2f64.sqrt()) * half, 1e-7), "{d:?}");
+    // Balance from it: 1 at the estimate, below it by the score's reach.
+    let b = balance_from_score(&s);
+    assert_eq!((b.estimate, b.hi), (1.0, 1.0));
+    assert!(close(b.lo, 1.0 - 2.0 * half, 1e-7), "{b:?}");
+}
+
+/// A one-sided cell (19 wins, 1 draw of 20): the interval stays inside [0, 1],
+/// reaches 1 only where no game was lost or drawn, and is wider below than
+/// the normal interval's [0.927, 1].
+#[test]
+fn score_interval_of_a_one_sided_cell() {
+    let s = score_interval(19, 1, 0, Z95);
+    assert!(close(s.estimate, 0.975, 1e-12));
+    assert!(s.lo > 0.8 && s.lo < 0.927, "{s:?}");
+    assert!(s.hi < 1.0 && s.hi > 0.99, "{s:?}");
+    let all = score_interval(20, 0, 0, Z95);
+    assert_eq!(all.hi, 1.0);
+    assert!(close(all.lo, wilson(20, 20, Z95).lo, 1e-9));
+    // Every interval holds its estimate, whatever the counts.
+    for w in 0..6u64 {
+        for d in 0..6u64 {
+            for l in 0..6u64 {
+                let i = score_interval(w, d, l, Z95);
+                if w + d + l > 0 {
+                    assert!(i.lo < i.hi, "{w} {d} {l}: {i:?}");
+                }
+                assert!(
+                    i.lo <= i.estimate && i.estimate <= i.hi,
+                    "{w} {d} {l}: {i:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn none_seen_bound_is_the_rule_of_three() {
+    assert!(close(none_seen_upper(20), 0.1391, 5e-5));
+    assert!(close(none_seen_upper(1000) * 1000.0, 2.994, 1e-2));
+    assert_eq!(none_seen_upper(0), 1.0);
+}

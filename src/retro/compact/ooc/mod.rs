@@ -35,8 +35,12 @@
 //! written before it, and the files it applied are removed after it, so a run
 //! killed anywhere resumes: a part not yet written is redone from its previous
 //! bytes with the same updates, one written is skipped and the updates it
-//! applied are removed. `--memory` bounds one part's bytes, the children's
-//! records and the buffers.
+//! applied are removed. A resume proves it holds every pass before it goes on
+//! ([`resume`]): the state names the run, each part's pass and the lists that
+//! must exist; every part, list and update file names its run and pass; a
+//! file missing, older or newer than the state says, or of another run,
+//! starts the tier over with a note that says why. `--memory` bounds one
+//! part's bytes, the children's records and the buffers.
 
 mod files;
 mod pass;
@@ -57,8 +61,8 @@ use crate::retro::solver::{ChildValues, Scratch, TierStats};
 use crate::tier::{decode, Outcomes, TierGame};
 pub(in crate::retro) use files::{check_dir, remove_own};
 use files::{
-    has_state, list_lists, list_updates, part_path, read_list, read_state, remove_list,
-    remove_update, update_is_whole, write_state, Layout, Passes, UpdateFile, Written, SLOT_BITS,
+    list_lists, list_updates, part_path, read_list, read_state, remove_list, remove_update,
+    update_is_whole, write_state, Layout, RunId, State, StateFile, UpdateFile, Written, SLOT_BITS,
     SLOT_MASK, WRITE_BUFFER,
 };
 use pass::pass_part;
@@ -118,6 +122,7 @@ pub(crate) struct OocReport {
 pub(crate) struct OocTier {
     dir: PathBuf,
     layout: Layout,
+    run_id: RunId,
     rules: String,
     fingerprint: u64,
     name: String,
@@ -134,11 +139,11 @@ pub(crate) struct OocTier {
     failed: Mutex<Option<Error>>,
 }
 
-/// The identity of part `k` in its checkpoint.
-fn part_tier(name: &str, layout: &Layout, k: usize) -> String {
+/// The identity of part `k` of run `run` in its checkpoint.
+fn part_tier(name: &str, layout: &Layout, k: usize, run: RunId) -> String {
     let r = layout.range(k);
     format!(
-        "{name} part {k} of {} (slots {}..{})",
+        "{name} part {k} of {} (slots {}..{}) run {run}",
         layout.parts, r.start, r.end
     )
 }
@@ -205,6 +210,8 @@ struct Run<'a, G: TierGame> {
     layout: Layout,
     dir: &'a Path,
     rules: String,
+    /// The run's identity (its state's).
+    run_id: RunId,
     /// Per part: the distances its chunks hold (union of their sets).
     held: Vec<[u64; SET_WORDS]>,
     /// Per part: the boundary's `from` (0 scanned, `d + 1` after pass `d`).
@@ -224,7 +231,7 @@ struct Run<'a, G: TierGame> {
 
 impl<'a, G: TierGame> Run<'a, G> {
     fn id_text(&self, k: usize) -> String {
-        part_tier(&self.ctx.name, &self.layout, k)
+        part_tier(&self.ctx.name, &self.layout, k, self.run_id)
     }
 
     fn read(&mut self, k: usize, kind: CompactKind) -> Result<Option<store::Part>> {
@@ -305,19 +312,33 @@ impl<'a, G: TierGame> Run<'a, G> {
             })
     }
 
-    /// Removes the lists all of whose files are applied.
-    fn prune_lists(&mut self) -> Result<()> {
+    /// Drops the lists all of whose files are applied (the caller removes
+    /// their files once the state no longer names them); returns them.
+    fn prune_lists(&mut self) -> Vec<(u32, usize)> {
         let done: Vec<(u32, usize)> = self
             .lists
             .iter()
             .filter(|(&(l, p), ws)| ws.iter().all(|w| !self.updates.contains(&(w.dest, l, p))))
             .map(|(&k, _)| k)
             .collect();
-        for (l, p) in done {
-            remove_list(self.dir, l, p)?;
-            self.lists.remove(&(l, p));
+        for k in &done {
+            self.lists.remove(k);
         }
-        Ok(())
+        done
+    }
+
+    /// The state as of now, at `from` with pass `current` under way.
+    fn state(&self, levels: u32, from: u32, current: Option<u32>) -> State {
+        State {
+            run: self.run_id,
+            scanned: true,
+            from,
+            levels,
+            current,
+            done: self.done.clone(),
+            found: self.found.clone(),
+            lists: self.lists.keys().copied().collect(),
+        }
     }
 
     /// The next pass's distance from `from`: the smallest a part holds, or
@@ -384,6 +405,7 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
         layout,
         dir,
         rules: game.rules_string(),
+        run_id: RunId(0),
         held: vec![[0; SET_WORDS]; layout.parts],
         done: vec![0; layout.parts],
         found: vec![false; layout.parts],
@@ -396,19 +418,12 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
         writes_left: opts.stop_after_writes,
         spare: None,
     };
-    let mut passes = match resume(&mut run, progress)? {
-        Some(p) => p,
-        None => {
-            scan_parts(&mut run, progress)?;
-            let p = Passes {
-                from: 0,
-                levels: 0,
-                current: None,
-            };
-            write_state(dir, &layout, &p)?;
-            p
-        }
-    };
+    let mut passes = resume(&mut run, progress)?;
+    if !passes.scanned {
+        scan_parts(&mut run, progress)?;
+        passes = run.state(0, 0, None);
+        write_state(dir, &layout, &passes)?;
+    }
     progress.stage(
         &format!("{name} propagate (out of core, {} parts)", layout.parts),
         0,
@@ -422,7 +437,7 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
             None => break,
         };
         if passes.current.is_none() {
-            passes.current = Some(d);
+            passes = run.state(passes.levels, passes.from, Some(d));
             write_state(dir, &layout, &passes)?;
         }
         let mut read_any = false;
@@ -444,12 +459,14 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
             run.report.passes += 1;
         }
         let found = (0..layout.parts).any(|k| run.done[k] == d + 1 && run.found[k]);
-        passes = Passes {
-            from: d + 1,
-            levels: passes.levels + u32::from(found),
-            current: None,
-        };
+        // Lists whose files are all applied: the state stops naming them,
+        // then they go.
+        let spent = run.prune_lists();
+        passes = run.state(passes.levels + u32::from(found), d + 1, None);
         write_state(dir, &layout, &passes)?;
+        for (l, p) in spent {
+            remove_list(dir, l, p)?;
+        }
         progress.advance(1);
         progress.message(&format!("distance {d}: done (out of core)"));
     }
@@ -457,6 +474,7 @@ pub(crate) fn solve_tier_ooc<G: TierGame>(
     let mut tier_done = OocTier {
         dir: dir.to_path_buf(),
         layout,
+        run_id: run.run_id,
         rules: run.rules.clone(),
         fingerprint: game.fingerprint(),
         name,
@@ -510,91 +528,118 @@ fn count_outcomes(bytes: &Bytes) -> Outcomes {
         })
 }
 
-/// Reads what an earlier run left: `Some` passes when the scan was finished
-/// (every part read back, the updates it applied removed), `None` to scan (the
-/// parts already scanned are kept). Anything unreadable starts the tier over.
-fn resume<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<Option<Passes>> {
+/// Reads what an earlier run left and returns the state to go on from: the
+/// earlier run's when every file agrees with it (the parts read back, the
+/// updates they applied removed), else a new run's (written, the directory
+/// cleared of the solver's files) with a note that says why.
+fn resume<G: TierGame>(run: &mut Run<G>, progress: &dyn Progress) -> Result<State> {
     let dir = run.dir;
-    let state = read_state(dir, &run.layout);
-    run.updates = list_updates(dir)?;
-    // A state of another layout (or none beside update files or lists, which
-    // only passes make): files of another solve, not to be mixed with this one's.
-    if state.is_none()
-        && (has_state(dir) || !run.updates.is_empty() || !list_lists(dir)?.is_empty())
-    {
-        progress.note(&format!(
-            "{}: the out-of-core files in {} are of another layout; the tier starts over",
-            run.ctx.name,
-            dir.display()
-        ));
-        start_over(run)?;
-        return Ok(None);
-    }
-    let mut any = false;
-    for k in 0..run.layout.parts {
-        // Counted: every frame checked, so a damaged part starts the tier over here.
-        match run.read(k, CompactKind::Counted) {
-            Ok(Some(store::Part { bytes, at, .. })) => {
-                run.held[k] = held(&bytes);
-                run.done[k] = at.from;
-                run.found[k] = at.levels > 0;
-                any = true;
-            }
-            Ok(None) if state.is_none() => {}
-            Ok(None) | Err(_) => {
-                progress.note(&format!(
-                    "{}: the out-of-core files in {} are not whole; the tier starts over",
-                    run.ctx.name,
-                    dir.display()
-                ));
-                start_over(run)?;
-                return Ok(None);
+    let why = match read_state(dir, &run.layout) {
+        StateFile::Read(st) => {
+            run.run_id = st.run;
+            match check_resume(run, &st)? {
+                Ok(()) => {
+                    if run.report.resumed {
+                        progress.note(&format!(
+                            "{}: out of core, resumed from {} ({} parts)",
+                            run.ctx.name,
+                            dir.display(),
+                            run.layout.parts
+                        ));
+                    }
+                    return Ok(st);
+                }
+                Err(why) => Some(why),
             }
         }
-    }
-    if any {
-        run.report.resumed = true;
-        progress.note(&format!(
-            "{}: out of core, resumed from {} ({} parts)",
-            run.ctx.name,
-            dir.display(),
-            run.layout.parts
-        ));
-    }
-    if let Err(why) = check_updates(run)? {
+        StateFile::Unusable(why) => Some(why),
+        StateFile::Absent => has_own_files(dir)?
+            .then(|| "there are out-of-core files but no state to say what they hold".to_string()),
+    };
+    if let Some(why) = why {
         progress.note(&format!(
             "{}: {why} in {}; the tier starts over",
             run.ctx.name,
             dir.display()
         ));
-        start_over(run)?;
-        return Ok(None);
     }
-    // The updates each part applied before it was written are spent.
-    let spent: Vec<_> = run
-        .updates
-        .iter()
-        .filter(|&&u| run.spent(u))
-        .copied()
-        .collect();
-    for u in spent {
-        remove_update(dir, u)?;
-        run.updates.remove(&u);
-    }
-    run.prune_lists()?;
-    Ok(state)
+    start_over(run)?;
+    let st = State::fresh(run.layout.parts);
+    run.run_id = st.run;
+    write_state(dir, &run.layout, &st)?;
+    Ok(st)
 }
 
-/// Checks the update files left on disk against the lists of the passes that
-/// wrote them (the parts' boundaries read): the files and list of a pass its
-/// producer did not finish are removed (the pass makes them again); every
-/// other file must be named by its list, with the length and checksum the
-/// list gives unless its part has applied it, and every file a list names
-/// must be there until applied. `Ok(Err(why))` when they are not: a file
-/// missing, damaged, of another solve or naming parts this layout has not.
-fn check_updates<G: TierGame>(run: &mut Run<G>) -> Result<std::result::Result<(), String>> {
+/// Whether `dir` holds a file of the solver's.
+fn has_own_files(dir: &Path) -> Result<bool> {
+    let io = |e| Error::io(format!("reading {}", dir.display()), e);
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let name = entry.map_err(io)?.file_name();
+        if files::own_name(&name.to_string_lossy()) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// How far a part is, in words.
+fn at_pass(done: u32) -> String {
+    match done {
+        0 => "scanned, no pass done".into(),
+        d => format!("done to pass {}", d - 1),
+    }
+}
+
+/// Checks every file of the directory against the state `st` (of `run`'s
+/// layout, `run.run_id` its run): `Ok(Err(why))` when one is missing, older
+/// or newer than the state says, damaged or of another run. On `Ok(Ok(()))`
+/// the parts' boundaries, the lists and the update files are read into
+/// `run`, the files of a pass its producer did not finish are removed (the
+/// pass makes them again), and so are the update files already applied.
+fn check_resume<G: TierGame>(
+    run: &mut Run<G>,
+    st: &State,
+) -> Result<std::result::Result<(), String>> {
     let dir = run.dir;
     let parts = run.layout.parts;
+    run.updates = list_updates(dir)?;
+    // The parts: each where the state says, or (in the pass under way) one
+    // pass past it.
+    for k in 0..parts {
+        // Counted: every frame checked, so a damaged part starts the tier over here.
+        let part = match run.read(k, CompactKind::Counted) {
+            Ok(Some(part)) => part,
+            Ok(None) if !st.scanned => continue,
+            Ok(None) => return Ok(Err(format!("part {k} is missing"))),
+            Err(e) => return Ok(Err(format!("part {k} is not of this run or damaged ({e})"))),
+        };
+        let (done, found) = (part.at.from, part.at.levels > 0);
+        let agrees = if st.scanned {
+            (done, found) == (st.done[k], st.found[k])
+                || st.current.is_some_and(|d| st.done[k] <= d && done == d + 1)
+        } else {
+            done == 0
+        };
+        if !agrees {
+            return Ok(Err(format!(
+                "part {k} is {} where the state says {}: files of different moments",
+                at_pass(done),
+                at_pass(st.done[k])
+            )));
+        }
+        run.held[k] = held(&part.bytes);
+        run.done[k] = done;
+        run.found[k] = found;
+        run.report.resumed = true;
+    }
+    let lists = list_lists(dir)?;
+    if !st.scanned {
+        return Ok(if run.updates.is_empty() && lists.is_empty() {
+            Ok(())
+        } else {
+            Err("there are update files or lists before the scan is done".into())
+        });
+    }
     if let Some(&(d, l, p)) = run
         .updates
         .iter()
@@ -604,30 +649,64 @@ fn check_updates<G: TierGame>(run: &mut Run<G>) -> Result<std::result::Result<()
             "update file upd-{d}-{l}-{p} names a part of no {parts}-part layout"
         )));
     }
+    // A pass its producer did not finish (its part not written): its files go.
+    let unfinished = |run: &Run<G>, l: u32, p: usize| st.current == Some(l) && run.done[p] <= l;
+    // The lists that must exist: the state's, and those of the parts
+    // written in the pass under way.
+    let mut required = st.lists.clone();
+    if let Some(d) = st.current {
+        required.extend((0..parts).filter(|&p| run.done[p] == d + 1).map(|p| (d, p)));
+    }
+    // Applied update files go first (their lists may already be gone).
+    let spent: Vec<UpdateFile> = run
+        .updates
+        .iter()
+        .filter(|&&u| run.spent(u))
+        .copied()
+        .collect();
+    for u in spent {
+        remove_update(dir, u)?;
+        run.updates.remove(&u);
+    }
     run.lists.clear();
-    for (l, p) in list_lists(dir)? {
-        let Some(ws) = read_list(dir, l, p, parts).filter(|ws| ws.iter().all(|w| w.dest < parts))
-        else {
-            return Ok(Err(format!("the list list-{l}-{p} is damaged")));
-        };
+    for (l, p) in lists {
         if p >= parts {
             return Ok(Err(format!(
                 "the list list-{l}-{p} names a part of no {parts}-part layout"
             )));
         }
-        if run.done[p] <= l {
+        if unfinished(run, l, p) {
+            remove_list(dir, l, p)?;
+            continue;
+        }
+        let Some(ws) =
+            read_list(dir, run.run_id, l, p, parts).filter(|ws| ws.iter().all(|w| w.dest < parts))
+        else {
+            return Ok(Err(format!(
+                "the list list-{l}-{p} is damaged or of another run"
+            )));
+        };
+        if required.contains(&(l, p)) {
+            run.lists.insert((l, p), ws);
+        } else if ws.iter().all(|w| run.spent((w.dest, l, p))) {
+            // A finished pass's list the last state no longer names.
             remove_list(dir, l, p)?;
         } else {
-            run.lists.insert((l, p), ws);
+            return Ok(Err(format!(
+                "the list list-{l}-{p} is not one the state records"
+            )));
         }
     }
-    let unfinished: Vec<UpdateFile> = run
+    if let Some((l, p)) = required.iter().find(|k| !run.lists.contains_key(k)) {
+        return Ok(Err(format!("the list list-{l}-{p} is missing")));
+    }
+    let unfinished_files: Vec<UpdateFile> = run
         .updates
         .iter()
-        .filter(|&&(_, l, p)| run.done[p] <= l)
+        .filter(|&&(_, l, p)| unfinished(run, l, p))
         .copied()
         .collect();
-    for u in unfinished {
+    for u in unfinished_files {
         remove_update(dir, u)?;
         run.updates.remove(&u);
     }
@@ -635,12 +714,12 @@ fn check_updates<G: TierGame>(run: &mut Run<G>) -> Result<std::result::Result<()
         let (d, l, p) = u;
         let Ok(w) = run.listed(u) else {
             return Ok(Err(format!(
-                "update file upd-{d}-{l}-{p} is named by no list of a finished pass"
+                "update file upd-{d}-{l}-{p} is named by no list the state records"
             )));
         };
-        if !run.spent(u) && !update_is_whole(dir, u, &w) {
+        if !update_is_whole(dir, run.run_id, u, &w) {
             return Ok(Err(format!(
-                "update file upd-{d}-{l}-{p} is not what its list says (damaged)"
+                "update file upd-{d}-{l}-{p} is not what its list says (damaged or of another run)"
             )));
         }
     }
@@ -670,6 +749,7 @@ fn start_over<G: TierGame>(run: &mut Run<G>) -> Result<()> {
     run.report.resumed = false;
     run.held.iter_mut().for_each(|h| *h = [0; SET_WORDS]);
     run.done.iter_mut().for_each(|d| *d = 0);
+    run.found.iter_mut().for_each(|f| *f = false);
     Ok(())
 }
 
@@ -752,7 +832,7 @@ impl OocTier {
         if let Some(s) = &open[k] {
             return Ok(s.clone());
         }
-        let tier = part_tier(&self.name, &self.layout, k);
+        let tier = part_tier(&self.name, &self.layout, k, self.run_id);
         let r = self.layout.range(k);
         let id = Identity {
             rules: &self.rules,

@@ -77,14 +77,14 @@ pub(super) fn pass_part<G: TierGame>(
         let level = u.1;
         let want = run.listed(u)?;
         let (dir, ctx) = (run.dir, &run.ctx);
-        read_updates(dir, u, &want, &mut |recs| {
+        read_updates(dir, run.run_id, u, &want, &mut |recs| {
             recs.par_iter()
                 .try_for_each_init(Scratch::new, |scan, &rec| {
                     apply(ctx, bytes, &dirty, lo, rec, level, scan)
                 })
         })?;
     }
-    let boxes = Outboxes::new(run.dir, d, k, parts);
+    let boxes = Outboxes::new(run.dir, run.run_id, d, k, parts);
     let chunks = bytes.chunks_at(d);
     let found: usize = {
         let ctx = &run.ctx;
@@ -113,11 +113,11 @@ pub(super) fn pass_part<G: TierGame>(
     // The test hook's stop comes right after the write, as a kill would:
     // the updates applied are then still on disk (`resume` removes them).
     run.write(k, bytes, at, Some((&dirty, &part.frames)))?;
+    // Their lists stay until the pass ends (the state then stops naming them).
     for &u in waiting {
         remove_update(run.dir, u)?;
         run.updates.remove(&u);
     }
-    run.prune_lists()?;
     // The next part read reuses these bytes (no fresh pages to zero and fill).
     run.spare = Some(part.bytes);
     progress.message(&format!(
