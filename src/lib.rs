@@ -28,12 +28,13 @@
 //!   and a small test game ([`TicTacToe`]).
 //!
 //! # Layers
-//! Each layer uses only the layers above it (`tests/it/layers.rs` reads every
-//! `crate::` path and keeps it so): base (`error`, `progress`, `random`, `choice`);
-//! geometry (`board`); the rules interface (`game`, then `tier`: the tier vocabulary
-//! the solver and the table format both speak); rules (`hunt`, `tafl`, `toy`, then
-//! `variant`); storage (`table`); generation (`retro`, then `cluster` with the
-//! feature `mpi`); search (`search`, `prove`); `answer`; `stats`; and the face `serve`.
+//! Each layer uses only the layers above it (`tests/it/layers.rs` reads every `crate::`
+//! path and keeps it so): base (`error`, `durable`, `progress`, `random`, `regular`,
+//! `choice`); geometry (`board`); the rules interface (`game`, then `tier`: the tier
+//! vocabulary the solver and the table format both speak); rules (`hunt`, `tafl`,
+//! `toy`, then `variant`); storage (`table`); generation (`retro`, then `cluster` with
+//! the feature `mpi`); search (`search`, `prove`); `answer`; `stats`; and the face
+//! `serve`.
 //!
 //! The library never prints; the binary (`src/main.rs`, `src/cli/`) does.
 //!
