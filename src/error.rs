@@ -93,8 +93,12 @@ pub enum Error {
 }
 
 impl Error {
-    /// Wraps an [`io::Error`] with what was being done.
+    /// Wraps an [`io::Error`] with what was being done; a path refused for not
+    /// being a regular file (`crate::regular`) is the [`Error::Input`] naming it.
     pub fn io(context: impl Into<String>, source: io::Error) -> Self {
+        if let Some(refused) = crate::regular::NotRegular::of(&source) {
+            return Error::input(&refused.path, refused.to_string());
+        }
         Error::Io {
             context: context.into(),
             source,
@@ -299,6 +303,14 @@ impl TableFault {}
 
 /// Result alias used throughout the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Reads the regular file `path` whole: [`std::fs::read`], except that a FIFO, a
+/// device or a directory is refused before it is opened, an [`Error::Input`]
+/// naming the path ("not a regular file (a FIFO)"), instead of a read that may
+/// never end.
+pub fn read_regular(path: &std::path::Path) -> Result<Vec<u8>> {
+    crate::regular::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))
+}
 
 #[cfg(test)]
 mod tests {

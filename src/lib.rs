@@ -28,12 +28,13 @@
 //!   and a small test game ([`TicTacToe`]).
 //!
 //! # Layers
-//! Each layer uses only the layers above it (`tests/it/layers.rs` reads every
-//! `crate::` path and keeps it so): base (`error`, `progress`, `random`, `choice`);
-//! geometry (`board`); the rules interface (`game`, then `tier`: the tier vocabulary
-//! the solver and the table format both speak); rules (`hunt`, `tafl`, `toy`, then
-//! `variant`); storage (`table`); generation (`retro`, then `cluster` with the
-//! feature `mpi`); search (`search`, `prove`); `answer`; `stats`; and the face `serve`.
+//! Each layer uses only the layers above it (`tests/it/layers.rs` reads every `crate::`
+//! path and keeps it so): base (`error`, `durable`, `progress`, `random`, `regular`,
+//! `choice`); geometry (`board`); the rules interface (`game`, then `tier`: the tier
+//! vocabulary the solver and the table format both speak); rules (`hunt`, `tafl`,
+//! `toy`, then `variant`); storage (`table`); generation (`retro`, then `cluster` with
+//! the feature `mpi`); search (`search`, `prove`); `answer`; `stats`; and the face
+//! `serve`.
 //!
 //! The library never prints; the binary (`src/main.rs`, `src/cli/`) does.
 //!
@@ -116,6 +117,7 @@ mod durable;
 mod error;
 mod progress;
 mod random;
+mod regular;
 mod tier;
 mod toy;
 mod variant;
@@ -125,7 +127,7 @@ pub use board::{Board, BUILTIN, MAX_BOARD_FILE};
 pub use cluster::{
     solve_mpi, Cluster, ClusterOptions, Event as ClusterEvent, Observer as ClusterObserver,
 };
-pub use error::{bounded, quote, Error, Result, TableFault, QUOTE_CHARS};
+pub use error::{bounded, quote, read_regular, Error, Result, TableFault, QUOTE_CHARS};
 pub use game::{Evaluate, FullGame, Game, Notation, Oracle, Value};
 pub use progress::{
     check_seconds, clear_stop, max_threads, request_stop, stop_requested, NoProgress, Progress,

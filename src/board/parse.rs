@@ -15,23 +15,20 @@ impl Board {
     pub fn from_file(path: &std::path::Path) -> Result<Board> {
         use std::io::Read;
         let context = || format!("reading board file {}", path.display());
-        let meta = std::fs::metadata(path).map_err(|e| Error::io(context(), e))?;
-        if !meta.is_file() {
-            return Err(Error::Board(format!(
-                "{}: not a regular file",
-                path.display()
-            )));
-        }
+        let file =
+            crate::regular::open(path).map_err(|e| match crate::regular::NotRegular::of(&e) {
+                Some(refused) => Error::Board(format!("{}: {refused}", path.display())),
+                None => Error::io(context(), e),
+            })?;
         let too_big = || {
             Error::Board(format!(
                 "{}: larger than {MAX_BOARD_FILE} bytes, too large for a board file",
                 path.display()
             ))
         };
-        if meta.len() > MAX_BOARD_FILE {
+        if file.metadata().map_err(|e| Error::io(context(), e))?.len() > MAX_BOARD_FILE {
             return Err(too_big());
         }
-        let file = std::fs::File::open(path).map_err(|e| Error::io(context(), e))?;
         let mut bytes = Vec::new();
         file.take(MAX_BOARD_FILE + 1)
             .read_to_end(&mut bytes)

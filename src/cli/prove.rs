@@ -441,7 +441,7 @@ fn text(o: &ProveOut) -> String {
 /// Runs `check-proof`.
 pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
     let f = &args.file;
-    let bytes = std::fs::read(f).map_err(|e| Error::io(format!("reading {}", f.display()), e))?;
+    let bytes = huntsolve::read_regular(f)?;
     let cert = Certificate::decode(&bytes).map_err(|e| Error::certificate(f, e.to_string()))?;
     // The file is named by its sha256 (not by its trailer crc32, which does
     // not depend on the header).

@@ -500,9 +500,9 @@ fn format_duration(s: f64) -> String {
 /// timings of jobs whose tiers a rerun keeps; empty when the file is missing or
 /// unreadable (it only ever supplies figures, never stops a batch).
 fn read_results(base: &Path) -> Vec<JobResult> {
-    std::fs::read_to_string(base.with_extension("json"))
+    huntsolve::read_regular(&base.with_extension("json"))
         .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
+        .and_then(|t| serde_json::from_slice(&t).ok())
         .unwrap_or_default()
 }
 

@@ -139,7 +139,7 @@ fn manage<G: Solvable>(job: &Job<G>, stopped: &mut bool) -> Result<SolveReport> 
 /// nodes by rank, or [`Error::Cluster`] with every worker's problem.
 fn check_workers(world: &SimpleCommunicator, out_dir: &Path) -> Result<HashMap<i32, String>> {
     let workers = (world.size() - 1) as usize;
-    let lock_text = std::fs::read_to_string(out_dir.join(LOCK_FILE))
+    let lock_text = crate::regular::read_to_string(out_dir.join(LOCK_FILE))
         .map_err(|e| Error::io(format!("reading {}", out_dir.join(LOCK_FILE).display()), e))?;
     for r in 1..world.size() {
         send(

@@ -64,7 +64,7 @@ fn check_worker<G: Solvable>(
 ) -> Option<String> {
     let dir = out_dir.display();
     let lock_path = out_dir.join(LOCK_FILE);
-    match std::fs::read_to_string(&lock_path) {
+    match crate::regular::read_to_string(&lock_path) {
         Err(e) => {
             return Some(format!(
                 "cannot reach the shared output directory {dir}: reading {}: {e} (the directory must be on a filesystem every node mounts at the same path)",

@@ -529,8 +529,8 @@ impl Certificate {
 
     /// Reads and parses `path`.
     pub fn read(path: &Path) -> Result<Certificate> {
-        let bytes =
-            std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+        let bytes = crate::regular::read(path)
+            .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
         Certificate::decode(&bytes).map_err(|e| Error::certificate(path, e.to_string()))
     }
 

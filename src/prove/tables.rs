@@ -85,7 +85,7 @@ impl<G: TierGame> Oracle<G> for TableDirs<G> {
 /// crc32 stored in the trailer of a table file (identifies its contents).
 fn table_file_crc(path: &Path) -> Result<u32> {
     use std::io::{Read, Seek, SeekFrom};
-    let mut f = std::fs::File::open(path)
+    let mut f = crate::regular::open(path)
         .map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
     f.seek(SeekFrom::End(-12))
         .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;

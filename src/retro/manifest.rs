@@ -112,7 +112,7 @@ impl Manifest {
 
     /// Reads a manifest file.
     pub fn read(path: &Path) -> Result<Manifest> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::regular::read_to_string(path)
             .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
         Manifest::parse(&text).map_err(|e| e.in_file(path))
     }

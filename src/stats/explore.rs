@@ -412,7 +412,7 @@ fn ladder_row(
 }
 
 fn read_metrics(path: &Path) -> Result<crate::stats::metrics::VariantMetrics> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::regular::read_to_string(path)
         .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     let r: crate::stats::report::CompareReport =
         serde_json::from_str(&text).map_err(|e| Error::input(path, e.to_string()))?;

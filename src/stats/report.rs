@@ -289,7 +289,7 @@ pub(crate) fn run_compare_opts(
 }
 
 fn count_lines(path: &Path) -> u64 {
-    std::fs::read_to_string(path)
+    crate::regular::read_to_string(path)
         .map(|t| t.lines().filter(|l| !l.trim().is_empty()).count() as u64)
         .unwrap_or(0)
 }

@@ -292,7 +292,7 @@ pub fn load_games<G: FullGame>(
     cfg: &TournamentConfig,
     path: &Path,
 ) -> Result<Vec<GameRecord>> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::regular::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(Error::io(format!("reading {}", path.display()), e)),

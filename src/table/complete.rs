@@ -52,20 +52,14 @@ pub(crate) fn check_complete<G: TierGame>(game: &G, dir: &Path, tiers: &[G::Tier
 /// Tier names listed in `DIR/summary.json`; none when there is no such file.
 fn summary_tiers(dir: &Path) -> Result<Vec<String>> {
     let path = dir.join("summary.json");
-    let meta = match std::fs::metadata(&path) {
-        Ok(m) => m,
+    let text = match crate::regular::read_to_string(&path) {
+        Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if crate::regular::NotRegular::of(&e).is_some() => {
+            return Err(Error::table(&path, TableFault::NotAFile, e.to_string()))
+        }
         Err(e) => return Err(Error::io(format!("reading {}", path.display()), e)),
     };
-    if !meta.is_file() {
-        return Err(Error::table(
-            &path,
-            TableFault::NotAFile,
-            "not a regular file",
-        ));
-    }
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         Error::table(
             &path,

@@ -55,13 +55,11 @@ fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<
 /// Refuses anything but a regular file (after symlinks) before it is opened: opening a
 /// FIFO named like a table would block until a writer appears, and a device never ends.
 fn ensure_regular(path: &Path) -> Result<()> {
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_file() => Ok(()),
-        Ok(_) => Err(Error::table(
-            path,
-            TableFault::NotAFile,
-            "not a regular file",
-        )),
+    match crate::regular::check(path) {
+        Ok(()) => Ok(()),
+        Err(e) if crate::regular::NotRegular::of(&e).is_some() => {
+            Err(Error::table(path, TableFault::NotAFile, e.to_string()))
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             Err(Error::table(path, TableFault::Missing, "no such file"))
         }
@@ -79,7 +77,7 @@ impl Table {
     /// Opens a table sharing `cache` with other tables.
     pub(crate) fn open_with_cache(path: &Path, cache: Arc<BlockCache>) -> Result<Table> {
         ensure_regular(path)?;
-        let file = File::open(path).map_err(|e| {
+        let file = crate::regular::open(path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 Error::table(path, TableFault::Missing, "no such file")
             } else {
@@ -217,7 +215,7 @@ impl Table {
         use std::io::Read;
         ensure_regular(&self.path)?;
         let io = |e| Error::io(format!("reading {}", self.path.display()), e);
-        let mut f = std::fs::File::open(&self.path).map_err(io)?;
+        let mut f = crate::regular::open(&self.path).map_err(io)?;
         let len = f.metadata().map_err(io)?.len();
         let damaged =
             |why: &str| Error::table(&self.path, TableFault::Checksum, format!("damaged: {why}"));
@@ -245,7 +243,7 @@ impl Table {
     /// whole-file checksum (and that the file still has the header it was opened with).
     pub fn read_all(&self) -> Result<Vec<u16>> {
         ensure_regular(&self.path)?;
-        let bytes = std::fs::read(&self.path)
+        let bytes = crate::regular::read(&self.path)
             .map_err(|e| Error::io(format!("reading {}", self.path.display()), e))?;
         let (layout, records) = decode_table(&bytes).map_err(|e| e.at(&self.path))?;
         if layout.meta != self.layout.meta || layout.blocks != self.layout.blocks {

@@ -45,7 +45,13 @@ impl DirLock {
                     return Ok(DirLock { path });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let text = std::fs::read_to_string(&path).unwrap_or_default();
+                    // A FIFO here would block the read for ever: refused, and left alone.
+                    let text = match crate::regular::read_to_string(&path) {
+                        Err(e) if crate::regular::NotRegular::of(&e).is_some() => {
+                            return Err(Error::io(format!("reading {}", path.display()), e))
+                        }
+                        read => read.unwrap_or_default(),
+                    };
                     match text.trim().parse::<u32>() {
                         Ok(pid) if process_alive(pid) => {
                             return Err(Error::input(dir, format!(

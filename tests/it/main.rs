@@ -17,6 +17,7 @@ mod hunt_ludii_games;
 mod hunt_perft;
 mod layers;
 mod mcts;
+mod not_regular;
 mod out_of_core;
 mod prove;
 mod prove_bounds;

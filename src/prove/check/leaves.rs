@@ -142,7 +142,7 @@ impl<G: TierGame> LeafTables<G> {
 fn trailer_crc32(path: &Path) -> Result<u32> {
     use std::io::{Read, Seek, SeekFrom};
     let io = |e| Error::io(format!("reading the trailer of {}", path.display()), e);
-    let mut f = std::fs::File::open(path).map_err(io)?;
+    let mut f = crate::regular::open(path).map_err(io)?;
     f.seek(SeekFrom::End(-12)).map_err(io)?;
     let mut b = [0u8; 4];
     f.read_exact(&mut b).map_err(io)?;

@@ -96,7 +96,7 @@ pub(super) fn load(
             ),
         )
     };
-    let f = std::fs::File::open(&path).map_err(|e| damaged(e.to_string()))?;
+    let f = crate::regular::open(&path).map_err(|e| damaged(e.to_string()))?;
     let mut z = zstd::Decoder::new(f).map_err(|e| damaged(e.to_string()))?;
     let crc = tt.load(&mut z).map_err(|e| damaged(e.to_string()))?;
     if crc != s.crc {

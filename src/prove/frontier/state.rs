@@ -117,7 +117,7 @@ pub(super) fn state_path(out: &Path) -> PathBuf {
 /// Reads a state file; `None` when there is none. A damaged file, or one of
 /// other rules, is an error.
 pub(super) fn read_state(path: &Path, rules: &str, fingerprint: u64) -> Result<Option<State>> {
-    let text = match std::fs::read(path) {
+    let text = match crate::regular::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::io(format!("reading {}", path.display()), e)),

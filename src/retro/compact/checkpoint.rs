@@ -48,7 +48,6 @@ use crate::error::{Error, Result, TableFault};
 use crate::retro::solver::checkpoint::{
     check_identity, ensure, write_atomically, Checked, Identity, Summing,
 };
-use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -121,7 +120,7 @@ pub(super) fn write(path: &Path, id: &Identity, bytes: &Bytes, at: Boundary) -> 
 /// [`crate::retro::solver::checkpoint::read`]). A counted checkpoint read for `want` plain
 /// is read plain (its counters read and dropped, never allocated).
 pub(super) fn read(path: &Path, id: &Identity, want: CompactKind) -> Result<Option<CompactState>> {
-    let file = match File::open(path) {
+    let file = match crate::regular::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::io(format!("opening {}", path.display()), e)),

@@ -193,8 +193,15 @@ fn existing<G: TierGame>(game: &G, tier: G::Tier, path: &Path) -> Result<Option<
     // A damaged table is solved again (tables are only ever replaced whole):
     // its header and index are checked on opening, every byte here, so a
     // damaged block is never kept as "kept from disk".
+    // Something else named like the table (a FIFO, a directory) is not replaced.
     let table = match Table::open(path).and_then(|t| t.check_bytes().map(|()| t)) {
         Ok(t) => t,
+        Err(
+            e @ Error::Table {
+                fault: TableFault::NotAFile,
+                ..
+            },
+        ) => return Err(e),
         Err(Error::Table { .. }) => return Ok(None),
         Err(e) => return Err(e),
     };

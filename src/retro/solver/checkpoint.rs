@@ -395,7 +395,7 @@ pub(in crate::retro) fn resume_state<T>(
 /// for another tier or size, `Truncated`, `Checksum`, `Corrupt` or
 /// `Unsupported` otherwise).
 pub(in crate::retro) fn read<S: Slot>(path: &Path, id: &Identity) -> Result<Option<State<S>>> {
-    let file = match File::open(path) {
+    let file = match crate::regular::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::io(format!("opening {}", path.display()), e)),

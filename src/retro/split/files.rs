@@ -152,7 +152,7 @@ pub(super) fn valid_part(
     size: u64,
     range: &Range<u64>,
 ) -> Option<u32> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = crate::regular::read(path).ok()?;
     if bytes.len() != PART_HEADER + 2 * (range.end - range.start) as usize
         || &bytes[..8] != PART_MAGIC
         || u64_at(&bytes, 8) != fingerprint
@@ -171,8 +171,8 @@ pub(super) fn valid_part(
 /// checks the files, this is for `bench --retro --split`, which compares
 /// the records with every other run's).
 pub(super) fn part_records(path: &Path) -> Result<Vec<u16>> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+    let bytes = crate::regular::read(path)
+        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
     let body = bytes.get(PART_HEADER..).unwrap_or_default();
     Ok(body
         .chunks_exact(2)
@@ -219,7 +219,7 @@ pub(super) fn join_parts<G: Solvable>(
     let mut files = Vec::with_capacity(parts);
     for k in 0..parts {
         let path = part_path(out_dir, &name, k, parts);
-        let f = std::fs::File::open(&path)
+        let f = crate::regular::open(&path)
             .map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
         files.push((part.range(k), f));
     }

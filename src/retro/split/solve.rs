@@ -128,7 +128,7 @@ fn solve_split_in<G: Solvable, T: Transport>(
     let kept_set = agree_kept(game, &order, out_dir, net, &mut done)?;
     let kept = if me == 0 { kept_set.len() } else { 0 };
     if me == 0 {
-        let unfinished = std::fs::read_to_string(out_dir.join(UNFINISHED_MARK))
+        let unfinished = crate::regular::read_to_string(out_dir.join(UNFINISHED_MARK))
             .ok()
             .map(|t| t.trim().to_string())
             .filter(|t| !t.is_empty())
@@ -257,7 +257,7 @@ fn split_setup<G: Solvable, T: Transport>(
         Ok((plan, need, lock))
     })();
     let lock_text = match &setup {
-        Ok(_) if me == 0 => std::fs::read(out_dir.join(crate::retro::lock::LOCK_FILE))
+        Ok(_) if me == 0 => crate::regular::read(out_dir.join(crate::retro::lock::LOCK_FILE))
             .map_err(|e| Error::io(format!("reading the lock of {}", out_dir.display()), e)),
         Ok(_) => Ok(Vec::new()),
         Err(_) => Ok(Vec::new()),
@@ -314,7 +314,7 @@ fn check_part_memory<G: Solvable>(
 /// Whether part `me` sees, in `out_dir`, the lock file part 0 wrote
 /// (`lock_text`): every part must write into the same shared directory.
 fn sees_locked_dir(out_dir: &Path, me: usize, lock_text: &[u8]) -> Result<()> {
-    match std::fs::read(out_dir.join(crate::retro::lock::LOCK_FILE)) {
+    match crate::regular::read(out_dir.join(crate::retro::lock::LOCK_FILE)) {
         Ok(t) if t == lock_text => Ok(()),
         Ok(_) => Err(Error::Cluster(format!(
             "part {me}: {} here is not the directory part 0 writes (its lock file differs): the output directory must be on a filesystem every node shares",
