@@ -1,0 +1,133 @@
+//! Ludii's measures of engine play (`huntsolve::stats::ludii_metrics`) on
+//! hand-made game records, against values worked out by hand from the
+//! formulas of Ludii's `Evaluation/src/metrics` classes.
+
+use huntsolve::stats::{ludii_metrics, EndReason, GameRecord, LudiiMetrics};
+
+fn game(first: u8, winner: Option<u8>, end: EndReason, legal: &[u32]) -> GameRecord {
+    GameRecord {
+        rules: "kaooa".into(),
+        fingerprint: 1,
+        engine: "greedy".into(),
+        random_plies: 0,
+        opening: "uniform".into(),
+        referee: None,
+        max_plies: 100,
+        index: 0,
+        seed: 0,
+        first,
+        winner,
+        end,
+        plies: legal.len() as u32,
+        captures: [0, 0],
+        millis: 1,
+        played_at: None,
+        moves: vec!["m".into(); legal.len()],
+        legal_counts: legal.to_vec(),
+    }
+}
+
+fn close(what: &str, got: f64, want: f64) {
+    assert!((got - want).abs() < 1e-9, "{what}: {got}, by hand {want}");
+}
+
+/// Every share keeps a width and holds its estimate.
+fn honest(m: &LudiiMetrics) {
+    let mut shares = vec![
+        ("balance", m.balance),
+        ("drawishness", m.drawishness),
+        ("advantage_p1", m.advantage_p1),
+        ("completion", m.completion),
+        ("timeouts", m.timeouts),
+    ];
+    if let Some(d) = m.decision_moves {
+        shares.push(("decision_moves", d));
+    }
+    for (what, i) in shares {
+        assert!(i.hi - i.lo > 0.01, "{what}: zero-width interval {i:?}");
+        assert!(i.contains(i.estimate), "{what}: {i:?}");
+    }
+}
+
+/// Five games: side 0 wins twice (once by the referee), side 1 once, one
+/// repetition draw and one timeout; the second game is moved first by side 1.
+#[test]
+fn ludii_measures_equal_the_hand_computed_values() {
+    let games = [
+        game(0, Some(0), EndReason::Terminal, &[3, 1, 2, 2]),
+        game(1, Some(1), EndReason::Terminal, &[1, 1]),
+        game(0, None, EndReason::MoveLimit, &[2, 2, 2, 2, 2, 2]),
+        game(0, None, EndReason::Repetition, &[4, 1, 1]),
+        game(0, Some(0), EndReason::Adjudicated, &[5, 5, 1, 1, 1]),
+    ];
+    let m = ludii_metrics("kaooa", "greedy", &games);
+    assert_eq!(m.games, 5);
+    // Balance: 1 − |2/5 − 1/5|.
+    close("balance", m.balance.estimate, 0.8);
+    // Drawishness: every game without a winner, the timeout included.
+    close("drawishness", m.drawishness.estimate, 2.0 / 5.0);
+    // AdvantageP1: the first mover won three games (side 1 moved first in
+    // the second), drew two: (3 + 2 × ½) / 5.
+    close("advantage_p1", m.advantage_p1.estimate, 0.8);
+    close("completion", m.completion.estimate, 3.0 / 5.0);
+    close("timeouts", m.timeouts.estimate, 1.0 / 5.0);
+    // Turns 4, 2, 6, 3, 5: mean 4, population variance (0+4+4+1+1)/5 = 2.
+    close("duration_turns", m.duration_turns, 4.0);
+    close("duration_turns_sd", m.duration_turns_sd, 2f64.sqrt());
+    // Per-game mean legal moves 2, 1, 2, 2, 2.6; their mean.
+    close("branching_factor", m.branching_factor.unwrap(), 9.6 / 5.0);
+    // Per-game decision shares 3/4, 0, 1, 1/3, 2/5; their mean.
+    let want = (0.75 + 0.0 + 1.0 + 1.0 / 3.0 + 0.4) / 5.0;
+    close("decision_moves", m.decision_moves.unwrap().estimate, want);
+    assert_eq!(m.games_without_moves, 0);
+    honest(&m);
+}
+
+/// All drawn, no position with a choice: every share at 0 or 1 keeps a width.
+#[test]
+fn ludii_measures_of_all_drawn_games_keep_a_width() {
+    let games = vec![game(0, None, EndReason::Terminal, &[1; 10]); 4];
+    let m = ludii_metrics("kaooa", "greedy", &games);
+    close("balance", m.balance.estimate, 1.0);
+    close("drawishness", m.drawishness.estimate, 1.0);
+    close("advantage_p1", m.advantage_p1.estimate, 0.5);
+    close("completion", m.completion.estimate, 0.0);
+    close("timeouts", m.timeouts.estimate, 0.0);
+    close("duration_turns_sd", m.duration_turns_sd, 0.0);
+    close("branching_factor", m.branching_factor.unwrap(), 1.0);
+    close("decision_moves", m.decision_moves.unwrap().estimate, 0.0);
+    honest(&m);
+}
+
+/// One side wins every game: balance 0, completion 1, and widths kept.
+#[test]
+fn ludii_measures_of_one_sided_games_keep_a_width() {
+    let games = vec![game(0, Some(0), EndReason::Terminal, &[2, 3, 2]); 4];
+    let m = ludii_metrics("kaooa", "greedy", &games);
+    close("balance", m.balance.estimate, 0.0);
+    close("completion", m.completion.estimate, 1.0);
+    close("advantage_p1", m.advantage_p1.estimate, 1.0);
+    close("drawishness", m.drawishness.estimate, 0.0);
+    close("decision_moves", m.decision_moves.unwrap().estimate, 1.0);
+    honest(&m);
+}
+
+/// Records stored before legal-move counts were kept give no branching factor
+/// or decision share, rather than a made-up one; a game without moves counts
+/// 0 in the branching factor and is left out of the decision share.
+#[test]
+fn ludii_measures_without_legal_counts_say_so() {
+    let mut old = game(0, Some(0), EndReason::Terminal, &[2, 2]);
+    old.legal_counts.clear();
+    let m = ludii_metrics("kaooa", "greedy", &[old]);
+    assert_eq!(m.branching_factor, None);
+    assert_eq!(m.decision_moves, None);
+    let games = [
+        game(0, Some(0), EndReason::Terminal, &[]),
+        game(0, Some(0), EndReason::Terminal, &[4, 2]),
+    ];
+    let m = ludii_metrics("kaooa", "greedy", &games);
+    close("branching_factor", m.branching_factor.unwrap(), 1.5);
+    close("decision_moves", m.decision_moves.unwrap().estimate, 1.0);
+    assert_eq!(m.games_without_moves, 1);
+}
