@@ -31,7 +31,7 @@ use crate::stats::math::{self, Interval, Z95};
 use crate::stats::tournament::{EndReason, GameRecord};
 
 /// The Ludii class behind each measure: (measure, file, commit).
-pub const SOURCES: [(&str, &str, &str); 9] = [
+pub const SOURCES: [(&str, &str, &str); 10] = [
     (
         "balance",
         "Evaluation/src/metrics/single/outcome/Balance.java",
@@ -69,8 +69,13 @@ pub const SOURCES: [(&str, &str, &str); 9] = [
     ),
     (
         "branching_factor",
-        "Evaluation/src/metrics/multiple/metrics/BranchingFactor.java (Average, MultiMetricFramework.java at 3589d6c33875ac0bc5960d037be9e39c860c6bd5)",
+        "Evaluation/src/metrics/multiple/metrics/BranchingFactor.java",
         "845cda6f331fb0558c846f7ac279375549487590",
+    ),
+    (
+        "branching_factor (its average over a trial, then over trials)",
+        "Evaluation/src/metrics/multiple/MultiMetricFramework.java",
+        "3589d6c33875ac0bc5960d037be9e39c860c6bd5",
     ),
     (
         "decision_moves",
@@ -211,4 +216,139 @@ pub fn ludii_metrics(variant: &str, engine: &str, games: &[GameRecord]) -> Ludii
         decision_moves,
         games_without_moves,
     }
+}
+
+/// What one engine's games say about a reading, against its exact value
+/// from solved tables.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EngineAgreement {
+    /// Reading (variant) name as given on the command line.
+    pub variant: String,
+    /// Canonical rules string (the key `huntsolve measures` rows share).
+    pub rules: String,
+    /// Engine text.
+    pub engine: String,
+    /// Whether tables gave the start position's exact value; without them
+    /// there is no agreement to report.
+    pub solved: bool,
+    /// Side 0's exact score at the start under perfect play (1 a win, ½ a
+    /// draw, 0 a loss), when solved.
+    pub exact_score0: Option<f64>,
+    /// The engines' conclusion from side 0's score interval over their games:
+    /// +1 side 0 favoured (the interval above ½), −1 side 1 favoured (below
+    /// ½), 0 balanced or undecided (the interval holds ½).
+    pub conclusion: i32,
+    /// Whether the conclusion has the exact start value's sign (`None`:
+    /// not solved).
+    pub agrees: Option<bool>,
+    /// Per side: engine moves (after the random opening plies) from a
+    /// position the tables cover to one they cover.
+    pub moves_checked: [u64; 2],
+    /// Of those, the moves that keep the position's exact value for the side
+    /// that made them.
+    pub moves_kept: [u64; 2],
+    /// `moves_kept / moves_checked` per side (Wilson; `[0, 1]` without moves).
+    pub kept_share: [Interval; 2],
+}
+
+impl EngineAgreement {
+    /// The engines' conclusion in words, with side names.
+    pub fn conclusion_words(&self, side_names: &[String; 2]) -> String {
+        match self.conclusion {
+            1 => format!("{} favoured", side_names[0]),
+            -1 => format!("{} favoured", side_names[1]),
+            _ => "balanced or undecided".to_string(),
+        }
+    }
+}
+
+/// The sign of a score against ½: +1, −1 or 0.
+fn score_sign(lo: f64, hi: f64) -> i32 {
+    if lo > 0.5 {
+        1
+    } else if hi < 0.5 {
+        -1
+    } else {
+        0
+    }
+}
+
+/// The agreement of `games` (played by `engine` on `game`) with the exact
+/// values of `oracle` (`None`: not solved). Each game is replayed from its
+/// moves; an unreadable move is an error.
+pub fn engine_agreement<G: crate::game::FullGame>(
+    variant: &str,
+    engine: &str,
+    game: &G,
+    oracle: Option<&dyn crate::game::Oracle<G>>,
+    games: &[GameRecord],
+) -> crate::error::Result<EngineAgreement> {
+    use crate::game::Value;
+    let n = games.len() as u64;
+    let wins0 = games.iter().filter(|r| r.winner == Some(0)).count() as u64;
+    let wins1 = games.iter().filter(|r| r.winner == Some(1)).count() as u64;
+    let score0 = math::score_interval(wins0, n - wins0 - wins1, wins1, Z95);
+    let conclusion = score_sign(score0.lo, score0.hi);
+    let start = game.start();
+    let exact_score0 = oracle.and_then(|o| o.probe(game, &start)).map(|(v, _)| {
+        let mover = match v {
+            Value::Win => 1.0,
+            Value::Draw => 0.5,
+            Value::Loss => 0.0,
+        };
+        if game.side_to_move(&start) == 0 {
+            mover
+        } else {
+            1.0 - mover
+        }
+    });
+    let mut checked = [0u64; 2];
+    let mut kept = [0u64; 2];
+    if let Some(o) = oracle {
+        for r in games {
+            let mut pos = game.start();
+            for (i, text) in r.moves.iter().enumerate() {
+                let mv = game.parse_move(&pos, text)?;
+                let next = game.play(&pos, mv);
+                if i as u32 >= r.random_plies {
+                    if let (Some((before, _)), Some((after, _))) =
+                        (o.probe(game, &pos), o.probe(game, &next))
+                    {
+                        let side = game.side_to_move(&pos);
+                        checked[side] += 1;
+                        // The child's value is its mover's; flipped, the side that moved.
+                        if after.flip() == before {
+                            kept[side] += 1;
+                        }
+                    }
+                }
+                pos = next;
+            }
+        }
+    }
+    let agrees = exact_score0.map(|s| {
+        let exact = if s > 0.5 {
+            1
+        } else if s < 0.5 {
+            -1
+        } else {
+            0
+        };
+        exact == conclusion
+    });
+    Ok(EngineAgreement {
+        variant: variant.to_string(),
+        rules: game.rules_string(),
+        engine: engine.to_string(),
+        solved: exact_score0.is_some(),
+        exact_score0,
+        conclusion,
+        agrees,
+        moves_checked: checked,
+        moves_kept: kept,
+        kept_share: [
+            math::wilson(kept[0], checked[0], Z95),
+            math::wilson(kept[1], checked[1], Z95),
+        ],
+    })
 }

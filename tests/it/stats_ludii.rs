@@ -131,3 +131,119 @@ fn ludii_measures_without_legal_counts_say_so() {
     close("decision_moves", m.decision_moves.unwrap().estimate, 1.0);
     assert_eq!(m.games_without_moves, 1);
 }
+
+fn tmp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("huntsolve-ludii-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// The CSV rows of `path` as maps from header to value.
+fn csv_rows(path: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .zip(l.split(','))
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Kaooa solved (the crows, second to move, win): a ladder whose tables do not
+/// referee reports for each engine whether its conclusion agrees with the
+/// exact start value, and the share of its moves that keep the exact value;
+/// the report names Ludii's sources.
+#[test]
+fn compare_with_tables_reports_the_agreement_with_perfect_play() {
+    let (_, tables) = crate::common::retro::solved_whole("kaooa", "ludii-kaooa");
+    let dir = tmp_dir("solved");
+    let (code, stdout, stderr) = crate::common::run(&[
+        "compare",
+        "kaooa",
+        "--engines",
+        "random,greedy",
+        "--games",
+        "6",
+        "--tables",
+        tables.to_str().unwrap(),
+        "--no-referee",
+        "--threads",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    for engine in ["random", "greedy"] {
+        let md = std::fs::read_to_string(dir.join(engine).join("report.md")).unwrap();
+        assert!(
+            md.contains("## Measures under Ludii's definitions, and agreement with perfect play"),
+            "{md}"
+        );
+        assert!(md.contains("| crows win |"), "{md}");
+        assert!(
+            md.contains(
+                "`Evaluation/src/metrics/single/outcome/Balance.java` at commit \
+                 `4bfeb09307f59fdbd52273ef88c8dec61168f7ae`"
+            ),
+            "{md}"
+        );
+        assert!(!md.contains("not solved: no agreement column |"), "{md}");
+        let rows = csv_rows(&dir.join(engine).join("ludii.csv"));
+        assert_eq!(rows.len(), 1);
+        let row = &rows[0];
+        assert_eq!(row["rules"], "kaooa");
+        assert_eq!(row["engine"], engine);
+        assert_eq!(row["solved"], "true");
+        // Side 0 is the vulture, who loses under perfect play.
+        assert_eq!(row["exact_score0"], "0.000000");
+        for side in ["side0", "side1"] {
+            let checked: u64 = row[&format!("moves_checked_{side}")].parse().unwrap();
+            let kept: u64 = row[&format!("moves_kept_{side}")].parse().unwrap();
+            assert!(checked > 0 && kept <= checked, "{row:?}");
+            let lo: f64 = row[&format!("kept_share_{side}_lo")].parse().unwrap();
+            let hi: f64 = row[&format!("kept_share_{side}_hi")].parse().unwrap();
+            assert!(hi - lo > 0.01, "{row:?}");
+        }
+        let json = std::fs::read_to_string(dir.join(engine).join("report.json")).unwrap();
+        assert!(json.contains("\"agreement\""), "{json}");
+    }
+    // The greedy crows win all six games: favoured, as perfect play says.
+    let greedy = &csv_rows(&dir.join("greedy").join("ludii.csv"))[0];
+    assert_eq!(greedy["conclusion"], "-1", "{greedy:?}");
+    assert_eq!(greedy["agrees"], "yes", "{greedy:?}");
+    let ladder = std::fs::read_to_string(dir.join("ladder.md")).unwrap();
+    assert!(
+        ladder.contains("| kaooa | `random` |") && ladder.contains("| kaooa | `greedy` |"),
+        "{ladder}"
+    );
+}
+
+/// Without tables the agreement is stated as missing, not left blank.
+#[test]
+fn compare_without_tables_says_not_solved() {
+    let dir = tmp_dir("unsolved");
+    let (code, stdout, stderr) = crate::common::run(&[
+        "compare",
+        "kaooa",
+        "--games",
+        "4",
+        "--threads",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("| not solved: no agreement column |"), "{md}");
+    let row = &csv_rows(&dir.join("ludii.csv"))[0];
+    assert_eq!(row["solved"], "false");
+    assert_eq!(row["agrees"], "not solved");
+    assert_eq!(row["exact_score0"], "");
+    let games: f64 = row["games"].parse().unwrap();
+    assert_eq!(games, 4.0);
+}
