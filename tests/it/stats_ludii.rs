@@ -166,7 +166,7 @@ fn compare_with_tables_reports_the_agreement_with_perfect_play() {
         "compare",
         "kaooa",
         "--engines",
-        "random,greedy",
+        "random,perfect",
         "--games",
         "6",
         "--tables",
@@ -178,7 +178,7 @@ fn compare_with_tables_reports_the_agreement_with_perfect_play() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
-    for engine in ["random", "greedy"] {
+    for engine in ["random", "perfect"] {
         let md = std::fs::read_to_string(dir.join(engine).join("report.md")).unwrap();
         assert!(
             md.contains("## Measures under Ludii's definitions, and agreement with perfect play"),
@@ -212,13 +212,28 @@ fn compare_with_tables_reports_the_agreement_with_perfect_play() {
         let json = std::fs::read_to_string(dir.join(engine).join("report.json")).unwrap();
         assert!(json.contains("\"agreement\""), "{json}");
     }
-    // The greedy crows win all six games: favoured, as perfect play says.
-    let greedy = &csv_rows(&dir.join("greedy").join("ludii.csv"))[0];
-    assert_eq!(greedy["conclusion"], "-1", "{greedy:?}");
-    assert_eq!(greedy["agrees"], "yes", "{greedy:?}");
+    // Perfect play keeps the exact value with every move, and its games
+    // favour the crows, as the start value says.
+    let perfect = &csv_rows(&dir.join("perfect").join("ludii.csv"))[0];
+    assert_eq!(perfect["conclusion"], "-1", "{perfect:?}");
+    assert_eq!(perfect["agrees"], "yes", "{perfect:?}");
+    for side in ["side0", "side1"] {
+        assert_eq!(
+            perfect[&format!("moves_checked_{side}")],
+            perfect[&format!("moves_kept_{side}")],
+            "{perfect:?}"
+        );
+    }
+    // Random crows throw wins away (seeded games: 22 of their 116 moves), and
+    // these six games favour the vulture: a conclusion that disagrees.
+    let random = &csv_rows(&dir.join("random").join("ludii.csv"))[0];
+    assert_eq!(random["agrees"], "no", "{random:?}");
+    let kept: u64 = random["moves_kept_side1"].parse().unwrap();
+    let checked: u64 = random["moves_checked_side1"].parse().unwrap();
+    assert!(kept < checked, "{random:?}");
     let ladder = std::fs::read_to_string(dir.join("ladder.md")).unwrap();
     assert!(
-        ladder.contains("| kaooa | `random` |") && ladder.contains("| kaooa | `greedy` |"),
+        ladder.contains("| kaooa | `random` |") && ladder.contains("| kaooa | `perfect` |"),
         "{ladder}"
     );
 }
