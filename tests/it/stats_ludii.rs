@@ -178,6 +178,12 @@ fn compare_with_tables_reports_the_agreement_with_perfect_play() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains(
+            "  kaooa perfect: exact start value crows win; engines' conclusion crows favoured (agrees)"
+        ),
+        "{stdout}"
+    );
     for engine in ["random", "perfect"] {
         let md = std::fs::read_to_string(dir.join(engine).join("report.md")).unwrap();
         assert!(
@@ -253,6 +259,10 @@ fn compare_without_tables_says_not_solved() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("  kaooa greedy: not solved: no agreement column"),
+        "{stdout}"
+    );
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(md.contains("| not solved: no agreement column |"), "{md}");
     let row = &csv_rows(&dir.join("ludii.csv"))[0];
