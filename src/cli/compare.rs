@@ -156,6 +156,9 @@ pub(crate) fn run(args: Args) -> Result<()> {
             v.length_mean.estimate
         ))?;
     }
+    for (a, v) in report.agreement.iter().zip(&report.variants) {
+        println(&agreement_line(a, &v.side_names))?;
+    }
     for p in &report.pairs {
         for w in &p.win_rates {
             println(&format!("  {}", w.sentence))?;
@@ -243,6 +246,9 @@ fn run_ladder_cli(
             println(&format!("    {}", v.strongest))?;
         }
     }
+    for row in &r.ludii {
+        println(&agreement_line(&row.agreement, &row.side_names))?;
+    }
     if !r.measured_order.is_empty() {
         println(&format!(
             "measured order (weakest first): {}",
@@ -264,6 +270,40 @@ fn run_ladder_cli(
         r.played.games.saturating_sub(r.played.now),
         report_line(out, files.first(), args.out.is_none())
     ))
+}
+
+/// One reading's agreement with perfect play, as `compare` prints it.
+fn agreement_line(a: &huntsolve::stats::EngineAgreement, sides: &[String; 2]) -> String {
+    let Some(exact) = a.exact_score0 else {
+        return format!(
+            "  {} {}: not solved: no agreement column",
+            a.variant, a.engine
+        );
+    };
+    let value = if exact > 0.5 {
+        format!("{} win", sides[0])
+    } else if exact < 0.5 {
+        format!("{} win", sides[1])
+    } else {
+        "draw".to_string()
+    };
+    let agrees = if a.agrees == Some(true) {
+        "agrees"
+    } else {
+        "disagrees"
+    };
+    format!(
+        "  {} {}: exact start value {value}; engines' conclusion {} ({agrees}); moves keeping the exact value: {} {}/{}, {} {}/{}",
+        a.variant,
+        a.engine,
+        a.conclusion_words(sides),
+        sides[0],
+        a.moves_kept[0],
+        a.moves_checked[0],
+        sides[1],
+        a.moves_kept[1],
+        a.moves_checked[1]
+    )
 }
 
 /// Where a report goes without `--out`: git-ignored (`/runs` in .gitignore), so

@@ -216,6 +216,10 @@ pub struct LadderReport {
     /// The ladder against exact values (with tables covering every variant's openings).
     #[serde(default)]
     pub calibration: Option<Calibration>,
+    /// Ludii's measures and the agreement with exact values, per variant and
+    /// engine (variant-major; empty in a report written before they were kept).
+    #[serde(default)]
+    pub ludii: Vec<crate::stats::ludii_report::LudiiRow>,
     /// Wall time of this run, seconds (reading stored games and writing the
     /// report, when every game was stored: see `played`).
     pub wall_seconds: f64,
@@ -366,6 +370,13 @@ pub(crate) fn assemble_ladder(
         ratings: Vec::new(),
         measured_order: Vec::new(),
         calibration: None,
+        ludii: (0..first.variants.len())
+            .flat_map(|i| {
+                reports
+                    .iter()
+                    .filter_map(move |r| crate::stats::report::ludii_rows(r).get(i).cloned())
+            })
+            .collect(),
         wall_seconds,
         played: {
             let mut p = crate::stats::played::Played::default();

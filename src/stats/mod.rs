@@ -9,6 +9,8 @@ pub(crate) mod explore;
 pub(crate) mod files;
 pub(crate) mod known;
 pub(crate) mod ladder;
+pub(crate) mod ludii_metrics;
+pub(crate) mod ludii_report;
 pub(crate) mod material;
 pub(crate) mod math;
 pub(crate) mod mcts;
@@ -39,6 +41,10 @@ pub use ladder::{
     cell_of, kendall_tau_b, pair_verdict, run_ladder, write_ladder, LadderOptions, LadderRun,
 };
 pub use ladder::{Calibration, PairCheck, RungCalibration, VariantRating};
+pub use ludii_metrics::{
+    engine_agreement, ludii_metrics, EngineAgreement, LudiiMetrics, SOURCES as LUDII_SOURCES,
+};
+pub use ludii_report::LudiiRow;
 pub use mcts::{search, MctsConfig, MctsSpec};
 pub use measures::{
     measures_csv, measures_markdown, perfect_measures, LineEnd, LinePly, PerfectMeasures,

@@ -4,8 +4,10 @@
 //! Files written by [`write_compare`] under the output directory:
 //! - `report.md`: settings, the command to reproduce, per-variant metrics with
 //!   intervals, tests between variants with plain sentences, plots;
-//! - `metrics.csv` (one row per variant), `comparisons.csv` (one row per pair
-//!   and side), `report.json` (everything, machine-readable);
+//! - `metrics.csv` (one row per variant), `ludii.csv` (Ludii's measures and
+//!   the agreement with exact values, one row per variant: see
+//!   `crate::stats::ludii_report`), `comparisons.csv` (one row per pair and
+//!   side), `report.json` (everything, machine-readable);
 //! - `win_rates.svg`, `lengths.svg`;
 //! - `games-<name>.jsonl`: the games themselves (see [`crate::stats::tournament`]).
 
@@ -15,6 +17,7 @@ use crate::progress::Progress;
 use crate::stats::agent::SharedOracle;
 use crate::stats::engine::make_agent_with;
 use crate::stats::files::{csv_table, markdown_table, Column, ReportDir};
+use crate::stats::ludii_metrics::{self, EngineAgreement, LudiiMetrics};
 use crate::stats::math::{format_p, Interval, TestResult};
 use crate::stats::metrics::{self, PairComparison, VariantMetrics};
 use crate::stats::played::Played;
@@ -69,6 +72,14 @@ pub struct CompareReport {
     pub pairs: Vec<PairComparison>,
     /// Chi-square over all variants' outcome tables, with Cramér's V and a sentence.
     pub overall: Option<(TestResult, f64, String)>,
+    /// Ludii's measures per variant (same order as `variants`; empty in a
+    /// report written before they were kept).
+    #[serde(default)]
+    pub ludii: Vec<LudiiMetrics>,
+    /// Per variant, the engines' conclusion against the exact values of
+    /// solved tables (same order as `variants`).
+    #[serde(default)]
+    pub agreement: Vec<EngineAgreement>,
 }
 
 /// File-name-safe form of a variant name.
@@ -97,6 +108,10 @@ pub struct VariantRun {
     pub game_millis: u64,
     /// When and how long the games took to play.
     pub played: Played,
+    /// Ludii's measures of the games.
+    pub ludii: LudiiMetrics,
+    /// The games against the exact values (not solved without tables).
+    pub agreement: EngineAgreement,
 }
 
 /// Plays (or resumes) the tournament of one variant named `name` into
@@ -136,6 +151,7 @@ pub(crate) fn run_variant_with<G: FullGame>(
             None
         }
     };
+    let exact = oracle.clone();
     let a0 = make_agent_with(cfg.engine_of(0), cfg.softmax, oracle_of(cfg.engine_of(0)))?;
     let a1 = make_agent_with(cfg.engine_of(1), cfg.softmax, oracle_of(cfg.engine_of(1)))?;
     let referee: Option<&dyn crate::game::Oracle<G>> = match (&cfg.referee, &oracle) {
@@ -159,7 +175,16 @@ pub(crate) fn run_variant_with<G: FullGame>(
     );
     metrics.can_capture = crate::stats::material::can_capture(game);
     let played_now = metrics.games.saturating_sub(before);
+    let engine = cfg.engine_text();
+    let ludii = ludii_metrics::ludii_metrics(name, &engine, &recs);
+    let exact: Option<&dyn crate::game::Oracle<G>> = match &exact {
+        Some(o) => Some(o.as_ref()),
+        None => None,
+    };
+    let agreement = ludii_metrics::engine_agreement(name, &engine, game, exact, &recs)?;
     Ok(VariantRun {
+        ludii,
+        agreement,
         played: Played::of(&recs, played_now),
         played_now,
         game_millis: recs.iter().map(|r| r.millis).sum(),
@@ -184,6 +209,8 @@ pub fn assemble(
     for r in &runs {
         played.add(&r.played);
     }
+    let ludii = runs.iter().map(|r| r.ludii.clone()).collect();
+    let agreement = runs.iter().map(|r| r.agreement.clone()).collect();
     let variants: Vec<VariantMetrics> = runs.into_iter().map(|r| r.metrics).collect();
     let mut pairs = Vec::new();
     for i in 0..variants.len() {
@@ -216,6 +243,8 @@ pub fn assemble(
         variants,
         pairs,
         overall,
+        ludii,
+        agreement,
     })
 }
 
@@ -320,11 +349,12 @@ pub(crate) fn markdown(r: &CompareReport) -> String {
         if drawn { &engines } else { &[] },
     ));
     metrics_section(&mut s, r);
+    s.push_str(&crate::stats::ludii_report::section(&ludii_rows(r)));
     tests_section(&mut s, r);
     let _ = writeln!(s, "## Plots\n");
     let _ = writeln!(s, "![win rates](win_rates.svg)\n");
     let _ = writeln!(s, "![game lengths](lengths.svg)\n");
-    let _ = writeln!(s, "Data: `metrics.csv`, `comparisons.csv`, `report.json`, and one `games-<variant>.jsonl` per variant (every game with its moves).");
+    let _ = writeln!(s, "Data: `metrics.csv`, `ludii.csv`, `comparisons.csv`, `report.json`, and one `games-<variant>.jsonl` per variant (every game with its moves).");
     s
 }
 
@@ -600,6 +630,24 @@ fn metric_columns(r: &CompareReport) -> Vec<Column<'_, VariantMetrics>> {
     ]
 }
 
+/// The rows of `ludii.csv` and the report's Ludii section, one per variant
+/// (none for a report written before they were kept).
+pub(crate) fn ludii_rows(r: &CompareReport) -> Vec<crate::stats::ludii_report::LudiiRow> {
+    if r.ludii.len() != r.variants.len() || r.agreement.len() != r.variants.len() {
+        return Vec::new();
+    }
+    r.ludii
+        .iter()
+        .zip(&r.agreement)
+        .zip(&r.variants)
+        .map(|((m, a), v)| crate::stats::ludii_report::LudiiRow {
+            measures: m.clone(),
+            agreement: a.clone(),
+            side_names: v.side_names.clone(),
+        })
+        .collect()
+}
+
 /// `metrics.csv`: one row per variant.
 pub(crate) fn metrics_csv(r: &CompareReport) -> Result<String> {
     csv_table(&metric_columns(r), &r.variants)
@@ -645,6 +693,10 @@ pub fn write_compare(dir: &Path, r: &CompareReport) -> Result<Vec<PathBuf>> {
     files.text("report.md", &markdown(r))?;
     files.text("metrics.csv", &metrics_csv(r)?)?;
     files.text("comparisons.csv", &comparisons_csv(r)?)?;
+    files.text(
+        "ludii.csv",
+        &crate::stats::ludii_report::csv(&ludii_rows(r))?,
+    )?;
     files.json("report.json", r)?;
     let title = format!(
         "Win rates, {} games per variant, engine {}",

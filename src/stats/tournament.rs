@@ -170,6 +170,11 @@ pub struct GameRecord {
     pub played_at: Option<u64>,
     /// The moves in the family's notation.
     pub moves: Vec<String>,
+    /// Legal moves in the position before each move of `moves` (a capture
+    /// chain is one move); empty in records stored before it was kept (the
+    /// branching-factor and decision-moves measures then say "not recorded").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub legal_counts: Vec<u32>,
 }
 
 /// Most games a tournament plays per variant and engine (`--games`): every
@@ -219,6 +224,8 @@ pub(crate) fn play_game_with<G: FullGame>(
     let mut seen: HashMap<u64, u32> = HashMap::new();
     let mut captures = [0u32; 2];
     let mut moves_text = Vec::new();
+    let mut legal_counts = Vec::new();
+    let mut legal = Vec::new();
     let (winner, end) = loop {
         let side = game.side_to_move(&pos);
         if let Some(v) = game.outcome(&pos) {
@@ -258,6 +265,9 @@ pub(crate) fn play_game_with<G: FullGame>(
         } else {
             agent.choose(game, &pos, &history, &mut rng)?
         };
+        legal.clear();
+        game.legal_moves(&pos, &mut legal);
+        legal_counts.push(legal.len() as u32);
         captures[side] += game.captures_of(&pos, mv);
         moves_text.push(game.format_move(&pos, mv));
         history.push(h);
@@ -281,6 +291,7 @@ pub(crate) fn play_game_with<G: FullGame>(
         millis: started.elapsed().as_millis() as u64,
         played_at: Some(now_unix()),
         moves: moves_text,
+        legal_counts,
     })
 }
 

@@ -42,6 +42,7 @@ mod stats_cli;
 mod stats_compare;
 mod stats_exact_vs_retro;
 mod stats_honest;
+mod stats_ludii;
 mod table_analyze_sides;
 mod table_cli;
 mod table_crosscheck;

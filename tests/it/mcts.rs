@@ -621,6 +621,7 @@ fn ladder_verdicts_say_what_the_intervals_say() {
             millis: 1,
             played_at: None,
             moves: Vec::new(),
+            legal_counts: Vec::new(),
         };
         let mut games = vec![rec(Some(0)); w0];
         games.extend(vec![rec(Some(1)); w1]);

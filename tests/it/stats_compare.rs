@@ -160,7 +160,8 @@ fn report_files_are_written_with_plots() {
     assert_eq!(report.pairs.len(), 1);
     assert_eq!(report.pairs[0].win_rates.len(), 2);
     let files = write_compare(&dir, &report).unwrap();
-    assert_eq!(files.len(), 6);
+    assert_eq!(files.len(), 7);
+    assert!(files.iter().any(|f| f.ends_with("ludii.csv")), "{files:?}");
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(
         md.contains("Seed: 42") && md.contains("huntsolve compare ...") && md.contains("ttt-b")

@@ -40,10 +40,11 @@ pub(crate) fn ladder_markdown(r: &LadderReport) -> String {
     agreement_markdown(&mut s, r);
     ratings_markdown(&mut s, r);
     calibration_markdown(&mut s, r);
+    s.push_str(&crate::stats::ludii_report::section(&r.ludii));
     asymmetric_markdown(&mut s, r);
     let _ = writeln!(
         s,
-        "\n## Plots\n\n![score by strength](ladder_score.svg)\n\n![draws by strength](ladder_draws.svg)\n\n![captures by strength](ladder_captures.svg)\n\nData: `ladder.csv`, `ladder_captures.csv`, `ladder.json`."
+        "\n## Plots\n\n![score by strength](ladder_score.svg)\n\n![draws by strength](ladder_draws.svg)\n\n![captures by strength](ladder_captures.svg)\n\nData: `ladder.csv`, `ladder_captures.csv`, `ludii.csv`, `ladder.json`."
     );
     s
 }

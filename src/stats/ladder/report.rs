@@ -251,6 +251,7 @@ pub fn write_ladder(dir: &Path, r: &LadderReport) -> Result<Vec<PathBuf>> {
     files.text("ladder.md", &ladder_markdown(r))?;
     files.text("ladder.csv", &ladder_csv(r)?)?;
     files.text("ladder_captures.csv", &ladder_captures_csv(r)?)?;
+    files.text("ludii.csv", &crate::stats::ludii_report::csv(&r.ludii)?)?;
     files.json("ladder.json", r)?;
     files.svg("ladder_score.svg", |p| {
         ladder_plot(

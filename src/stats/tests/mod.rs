@@ -36,6 +36,7 @@ fn record(winner: Option<u8>, captures: [u32; 2], plies: u32, random_plies: u32)
         millis: 1,
         played_at: None,
         moves: Vec::new(),
+        legal_counts: Vec::new(),
     }
 }
 

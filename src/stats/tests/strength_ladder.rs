@@ -278,6 +278,7 @@ fn rated_ladder(engines: &[&str], cross: &[CrossPlay]) -> LadderReport {
         ratings: Vec::new(),
         measured_order: Vec::new(),
         calibration: None,
+        ludii: Vec::new(),
         wall_seconds: 0.0,
         played: Default::default(),
     }
