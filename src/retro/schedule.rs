@@ -21,8 +21,9 @@ pub(crate) enum Verdict {
     /// Taken: the tier is finished (a solved report) or the run is failing (a
     /// failed report).
     Accepted,
-    /// A report the schedule cannot take (a tier outside the plan, or a tier
-    /// already finished reported solved): the manager ends the run.
+    /// A report the schedule cannot take (a tier outside the plan, a tier
+    /// already finished reported solved, a tier not handed to that worker):
+    /// the manager ends the run.
     Unexpected,
 }
 
@@ -133,8 +134,11 @@ impl Schedule {
     /// `rank` solved `tier`: finished, and the parents it was the last child of
     /// are ready.
     pub(crate) fn solved(&mut self, rank: i32, tier: usize) -> Verdict {
+        let handed = self.in_flight.get(&rank).copied();
         self.report(rank);
-        if tier >= self.finished.len() || self.finished[tier] {
+        // Only the tier handed to this worker: another worker's tier, or one
+        // never handed out, is not finished by this report.
+        if handed != Some(tier) || tier >= self.finished.len() || self.finished[tier] {
             return Verdict::Unexpected;
         }
         self.finished[tier] = true;
@@ -151,8 +155,9 @@ impl Schedule {
 
     /// `rank` failed on `tier`: no tier is handed out any more.
     pub(crate) fn failed(&mut self, rank: i32, tier: usize) -> Verdict {
+        let handed = self.in_flight.get(&rank).copied();
         self.report(rank);
-        if tier >= self.finished.len() {
+        if handed != Some(tier) || tier >= self.finished.len() {
             return Verdict::Unexpected;
         }
         self.failed = true;
@@ -344,6 +349,24 @@ mod tests {
         // A child outside the plan, lengths that differ.
         assert!(Schedule::new(vec![1], &[vec![1]], &[false], [1]).is_none());
         assert!(Schedule::new(vec![1, 1], &[vec![]], &[false], [1]).is_none());
+    }
+
+    #[test]
+    fn a_report_names_the_tier_its_worker_was_given() {
+        let (sizes, children) = diamond();
+        let mut s = Schedule::new(sizes, &children, &[false; 5], [1, 2]).unwrap();
+        assert_eq!(s.assign(), vec![(1, 1), (2, 0)]);
+        // Worker 1 holds tier 1 and reports tier 0 (worker 2's): refused, and
+        // tier 0 stays unfinished.
+        assert_eq!(s.solved(1, 0), Verdict::Unexpected);
+        assert!(!s.is_finished(0));
+        // A worker with nothing in flight cannot finish or fail a tier.
+        assert_eq!(s.solved(1, 1), Verdict::Unexpected);
+        assert_eq!(s.failed(1, 1), Verdict::Unexpected);
+        assert!(!s.is_finished(1) && !s.has_failed());
+        // The right report is taken.
+        assert_eq!(s.solved(2, 0), Verdict::Accepted);
+        assert!(s.is_finished(0));
     }
 
     #[test]

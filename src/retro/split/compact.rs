@@ -22,7 +22,9 @@
 //! then solves it with the full split solver.
 
 use super::files::write_part_from;
-use super::{round_records, u32_at, u64_at, Net, Partition, SplitOptions, Traffic, Transport};
+use super::{
+    msg_u64, round_records, u32_at, u64_at, Net, Partition, SplitOptions, Traffic, Transport,
+};
 use crate::error::{Error, Result};
 use crate::progress::{stop_requested, Progress};
 use crate::retro::compact::ooc::{Share, CHUNK_SLOTS};
@@ -218,7 +220,13 @@ pub(super) fn solve_part_compact<G: TierGame, T: Transport>(
             });
             return Ok(Compact::Refused(why));
         }
-        let d = all.iter().map(|b| u64_at(b, 0)).min().unwrap_or(u64::MAX);
+        let d = all
+            .iter()
+            .map(|b| msg_u64(b, 0))
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .min()
+            .unwrap_or(u64::MAX);
         let stop = any(STOP);
         if any(DUE) || stop {
             let t = Instant::now();
@@ -337,8 +345,16 @@ fn resume<'a, G: TierGame, T: Transport>(
     let all = net.gather(msg)?;
     let lists: Vec<Vec<u32>> = all
         .iter()
-        .map(|b| (0..b.len() / 4).map(|i| u32_at(b, 4 * i)).collect())
-        .collect();
+        .map(|b| {
+            if b.len() % 4 != 0 {
+                return Err(Error::Internal(format!(
+                    "split: a list of tiers from another part has {} bytes, not a multiple of 4",
+                    b.len()
+                )));
+            }
+            Ok(b.chunks_exact(4).map(|c| u32_at(c, 0)).collect())
+        })
+        .collect::<Result<_>>()?;
     let common = mine
         .iter()
         .rev()
@@ -433,9 +449,13 @@ fn level<G: TierGame, T: Transport>(
             if k == me || refused.is_some() {
                 continue;
             }
-            let recs: Vec<u64> = (0..(m.len().saturating_sub(1)) / 8)
-                .map(|i| u64_at(m, 1 + 8 * i))
-                .collect();
+            if m.is_empty() || (m.len() - 1) % 8 != 0 {
+                return Err(Error::Internal(format!(
+                    "split: a share of records from another part has {} bytes, not 1 + 8k",
+                    m.len()
+                )));
+            }
+            let recs: Vec<u64> = m[1..].chunks_exact(8).map(|c| u64_at(c, 0)).collect();
             match share.apply(&recs, d) {
                 Ok(()) => {}
                 Err(Error::Memory(x)) => refused = Some(x),

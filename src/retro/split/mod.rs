@@ -362,7 +362,9 @@ impl<'a, T: Transport> Net<'a, T> {
         Ok(self
             .gather(x.to_le_bytes().to_vec())?
             .iter()
-            .map(|b| u64_at(b, 0))
+            .map(|b| msg_u64(b, 0))
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
             .min()
             .unwrap_or(x))
     }
@@ -372,7 +374,9 @@ impl<'a, T: Transport> Net<'a, T> {
         Ok(self
             .gather(x.to_le_bytes().to_vec())?
             .iter()
-            .map(|b| u64_at(b, 0))
+            .map(|b| msg_u64(b, 0))
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
             .max()
             .unwrap_or(x))
     }
@@ -400,7 +404,10 @@ impl<'a, T: Transport> Net<'a, T> {
     }
 }
 
+/// The little-endian u64 at `at` of a slice whose length the caller checked
+/// (an exact chunk, a file of the checked length).
 fn u64_at(b: &[u8], at: usize) -> u64 {
+    debug_assert!(b.len() >= at + 8, "u64_at past the end");
     let mut x = [0u8; 8];
     if let Some(s) = b.get(at..at + 8) {
         x.copy_from_slice(s);
@@ -408,12 +415,37 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(x)
 }
 
+/// The little-endian u32 at `at` of a slice whose length the caller checked.
 fn u32_at(b: &[u8], at: usize) -> u32 {
+    debug_assert!(b.len() >= at + 4, "u32_at past the end");
     let mut x = [0u8; 4];
     if let Some(s) = b.get(at..at + 4) {
         x.copy_from_slice(s);
     }
     u32::from_le_bytes(x)
+}
+
+/// The little-endian u64 at `at` of a message from another part: a message
+/// too short is an error naming its length, never read as zeros.
+fn msg_u64(b: &[u8], at: usize) -> Result<u64> {
+    match b.get(at..at + 8) {
+        Some(s) => Ok(u64_at(s, 0)),
+        None => Err(short_message(b.len(), at + 8)),
+    }
+}
+
+/// The little-endian u32 at `at` of a message from another part (see [`msg_u64`]).
+fn msg_u32(b: &[u8], at: usize) -> Result<u32> {
+    match b.get(at..at + 4) {
+        Some(s) => Ok(u32_at(s, 0)),
+        None => Err(short_message(b.len(), at + 4)),
+    }
+}
+
+fn short_message(len: usize, want: usize) -> Error {
+    Error::Internal(format!(
+        "split: a message from another part has {len} bytes where at least {want} were expected"
+    ))
 }
 
 #[cfg(test)]

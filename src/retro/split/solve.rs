@@ -4,7 +4,7 @@ use super::compact::{remove_checkpoints, solve_part_compact, Compact};
 use super::files::{join_parts, part_memory, valid_part, write_part};
 use super::part::solve_part_in;
 use super::{
-    part_path, plan_part_memory, u32_at, u64_at, Net, Partition, SplitOptions, Traffic, Transport,
+    msg_u32, part_path, plan_part_memory, u64_at, Net, Partition, SplitOptions, Traffic, Transport,
     SPLIT_FRONTIER_BYTES_PER_SLOT, SPLIT_STATE_BYTES_PER_SLOT,
 };
 use crate::error::{Error, Result};
@@ -397,10 +397,11 @@ fn resumed_part<G: Solvable, T: Transport>(
         v.extend_from_slice(&l.to_le_bytes());
         v
     }))?;
-    Ok(all
-        .iter()
-        .all(|b| b.first() == Some(&1))
-        .then(|| u32_at(&all[0], 1)))
+    if all.iter().all(|b| b.first() == Some(&1)) {
+        Ok(Some(msg_u32(&all[0], 1)?))
+    } else {
+        Ok(None)
+    }
 }
 
 /// Solves this part's share of tier `t` and writes its part file (every part
