@@ -30,7 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
 
 /// Modules that the layer order places side by side but that may use each other
 /// in the direction given (importer, imported).
-const SAME_LAYER: &[(&str, &str)] = &[];
+const SAME_LAYER: &[(&str, &str)] = &[("error", "regular")];
 
 /// Crate-root names that are not modules: exported macros and re-exports, with
 /// the module that defines them.
