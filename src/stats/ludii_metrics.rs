@@ -97,7 +97,7 @@ pub struct LudiiMetrics {
     /// being the mean of (utility + 1) / 2. Ludii sums these halves into an
     /// `int` array, so a draw adds nothing to either side; with two players the
     /// draws' halves would cancel in the difference anyway. Interval: from side
-    /// 0's score interval ([`math::balance_from_score`]).
+    /// 0's score interval (`math::balance_from_score`).
     pub balance: Interval,
     /// `Drawishness`: share of games in which every player's utility is 0.
     /// Its description says "not including timeouts", but its code counts every
@@ -106,7 +106,7 @@ pub struct LudiiMetrics {
     pub drawishness: Interval,
     /// `AdvantageP1`: mean of player 1's (utility + 1) / 2, player 1 being the
     /// side that moves first: a win 1, any draw ½ (timeouts included).
-    /// Interval: score interval ([`math::score_interval`]).
+    /// Interval: score interval (`math::score_interval`).
     pub advantage_p1: Interval,
     /// `Completion`: share of games with a winner (`status().winner() != 0`).
     /// Interval: Wilson.
