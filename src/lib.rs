@@ -127,6 +127,7 @@ pub use board::{Board, BUILTIN, MAX_BOARD_FILE};
 pub use cluster::{
     solve_mpi, Cluster, ClusterOptions, Event as ClusterEvent, Observer as ClusterObserver,
 };
+pub use durable::write_atomic;
 pub use error::{bounded, quote, read_regular, Error, Result, TableFault, QUOTE_CHARS};
 pub use game::{Evaluate, FullGame, Game, Notation, Oracle, Value};
 pub use progress::{

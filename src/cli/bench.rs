@@ -35,31 +35,35 @@ pub(crate) const SUITE: &[(&str, usize)] = &[
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     /// Nominal search depth of every position.
-    #[arg(long, default_value_t = 5, value_parser = super::args::DEPTH)]
+    #[arg(long, default_value_t = 5, value_parser = super::args::DEPTH,
+          conflicts_with_all = ["mcts", "retro", "ladder", "prove"])]
     pub depth: u32,
     #[command(flatten)]
     pub threads: Threads,
     /// Positions per preset.
-    #[arg(long, default_value_t = 4, value_parser = super::args::whole::<usize>(1, 10_000, "positions"))]
+    #[arg(long, default_value_t = 4, value_parser = super::args::whole::<usize>(1, 10_000, "positions"),
+          conflicts_with_all = ["retro", "ladder", "prove"])]
     pub positions: usize,
     /// Seed of the playouts that build the suite.
-    #[arg(long, default_value_t = 1, value_parser = super::args::SEED)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::SEED, conflicts_with = "retro")]
     pub seed: u64,
     #[command(flatten)]
     pub hash: Hash,
     /// Quiescence plies (default: per family, see the search docs).
-    #[arg(long, value_parser = super::args::SEARCH_PLIES)]
+    #[arg(long, value_parser = super::args::SEARCH_PLIES,
+          conflicts_with_all = ["mcts", "retro", "ladder", "prove"])]
     pub qdepth: Option<u32>,
     /// Only these presets (comma-separated; default: the whole suite).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["retro", "ladder", "prove"])]
     pub only: Option<String>,
     /// Instead: the fixed proof suite of the df-pn prover (1 thread, then
     /// --threads if more than 1), with alpha-beta nodes/s on the same positions.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["mcts", "retro", "ladder"])]
     pub prove: bool,
     /// With --prove: plies from the root within which the prover's threads avoid
     /// each other's lines (virtual proof numbers; default 3, 0 = never).
-    #[arg(long, value_name = "PLIES", requires = "prove", value_parser = super::args::SEARCH_PLIES)]
+    #[arg(long, value_name = "PLIES", requires = "prove", conflicts_with = "seeds",
+          value_parser = super::args::SEARCH_PLIES)]
     pub spread_plies: Option<u32>,
     /// With --prove: the seed suite instead (positions of the seed games and their
     /// small-prey and capture-threshold variants, "hunters win?" up to a node cap
@@ -70,16 +74,17 @@ pub(crate) struct Args {
     pub prover: super::prove::ProverOpts,
     /// Benchmark MCTS instead: this many iterations from every position
     /// (one thread), reporting iterations/s and playout plies/s.
-    #[arg(long, value_parser = super::args::whole::<u64>(1, 1_000_000_000, "iterations"))]
+    #[arg(long, value_parser = super::args::whole::<u64>(1, 1_000_000_000, "iterations"),
+          conflicts_with_all = ["retro", "ladder"])]
     pub mcts: Option<u64>,
     /// With --mcts: playout cut-off in plies (scored by the evaluation).
-    #[arg(long, value_parser = super::args::whole::<u32>(1, 10_000, "plies"))]
+    #[arg(long, value_parser = super::args::whole::<u32>(1, 10_000, "plies"), requires = "mcts")]
     pub cutoff: Option<u32>,
     /// Benchmark the retrograde solver instead, on these rules: the tiers of
     /// --tiers solved in memory by the current solver and by the previous one
     /// (the baseline), with 1 thread and with --threads (default: one per core),
     /// in one run; every run must give the same records.
-    #[arg(long, value_name = "RULES")]
+    #[arg(long, value_name = "RULES", conflicts_with = "ladder")]
     pub retro: Option<String>,
     /// With --retro: tiers to solve, comma-separated, children first (e.g. h0p1c2,h0p1c1).
     #[arg(long, value_name = "LIST", requires = "retro")]

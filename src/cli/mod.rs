@@ -141,6 +141,9 @@ pub(crate) fn main() -> (Result<()>, bool) {
 /// take [`bench::Args`], or the search benchmark of `bench.rs` itself (so that
 /// `bench.rs` needs none of them and they need only it).
 fn run_bench(args: bench::Args) -> Result<()> {
+    if let Some(why) = bench_ignored(&args) {
+        return Err(huntsolve::Error::Usage(why));
+    }
     if let Some(rules) = &args.retro {
         return bench_retro::run(&args, rules, &out::Bars::new());
     }
@@ -168,6 +171,55 @@ fn run_bench(args: bench::Args) -> Result<()> {
         );
     }
     bench::run(args)
+}
+
+/// An option given to `bench` that its mode would ignore, named with the mode
+/// (clap refuses the rest: see the `conflicts_with` of [`bench::Args`]; these
+/// are the options of structs shared with other commands).
+fn bench_ignored(args: &bench::Args) -> Option<String> {
+    let mode = if args.retro.is_some() {
+        "--retro"
+    } else if !args.ladder.is_empty() {
+        "--ladder"
+    } else if args.prove {
+        "--prove"
+    } else if args.mcts.is_some() {
+        "--mcts"
+    } else {
+        "the search benchmark"
+    };
+    let given = [
+        (
+            "--threads",
+            args.threads.threads.is_some(),
+            ["--mcts"].as_slice(),
+        ),
+        (
+            "--hash",
+            args.hash.hash.is_some(),
+            &["--mcts", "--retro", "--ladder"],
+        ),
+        (
+            "--init",
+            args.prover.init != huntsolve::prove::Init::default(),
+            &["--mcts", "--retro", "--ladder", "the search benchmark"],
+        ),
+        (
+            "--no-symmetry",
+            args.prover.no_symmetry,
+            &["--mcts", "--retro", "--ladder", "the search benchmark"],
+        ),
+        (
+            "--no-quick-check",
+            args.prover.no_quick_check,
+            &["--mcts", "--retro", "--ladder", "the search benchmark"],
+        ),
+        ("--json", args.json, &["--mcts", "the search benchmark"]),
+    ];
+    given
+        .iter()
+        .find(|(_, on, ignored_by)| *on && ignored_by.contains(&mode))
+        .map(|(name, _, _)| format!("bench: {name} has no effect on {mode}; leave it out"))
 }
 
 /// Prints a usage error and exits as clap does, except that a long value or

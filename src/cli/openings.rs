@@ -238,7 +238,7 @@ fn write_files(
         .into_inner()
         .map_err(|e| Error::Internal(format!("encoding {}: {e}", csv_path.display())))?;
     csv.push_str(&String::from_utf8_lossy(&records));
-    std::fs::write(&csv_path, csv)
+    huntsolve::write_atomic(&csv_path, csv.as_bytes())
         .map_err(|e| Error::io(format!("writing {}", csv_path.display()), e))?;
     let json_path = csv_path.with_extension("json");
     let json = serde_json::json!({
@@ -265,7 +265,7 @@ fn write_files(
     });
     let text = serde_json::to_string_pretty(&json)
         .map_err(|e| Error::Internal(format!("encoding JSON: {e}")))?;
-    std::fs::write(&json_path, text)
+    huntsolve::write_atomic(&json_path, text.as_bytes())
         .map_err(|e| Error::io(format!("writing {}", json_path.display()), e))?;
     println(&format!(
         "wrote {} and {}",

@@ -99,8 +99,12 @@ impl Engine {
         match k.trim() {
             "depth" => {
                 let d: u32 = v.trim().parse().map_err(|_| bad())?;
-                if d == 0 || d > search::MAX_DEPTH {
-                    return Err(bad());
+                if d == 0 || d > huntsolve::stats::ENGINE_MAX_DEPTH {
+                    return Err(Error::Usage(format!(
+                        "engine {}: depth from 1 to {} plies",
+                        huntsolve::quote(text),
+                        huntsolve::stats::ENGINE_MAX_DEPTH
+                    )));
                 }
                 Ok(Engine::Search(Limit::Depth(d)))
             }

@@ -515,9 +515,9 @@ fn write_results(base: &Path, results: &[JobResult]) -> Result<()> {
     let json = serde_json::to_string_pretty(results)
         .map_err(|e| Error::Internal(format!("encoding results: {e}")))?;
     let jp = base.with_extension("json");
-    std::fs::write(&jp, json + "\n")
+    huntsolve::write_atomic(&jp, (json + "\n").as_bytes())
         .map_err(|e| Error::io(format!("writing {}", jp.display()), e))?;
     let mp = base.with_extension("md");
-    std::fs::write(&mp, results_markdown(results))
+    huntsolve::write_atomic(&mp, results_markdown(results).as_bytes())
         .map_err(|e| Error::io(format!("writing {}", mp.display()), e))
 }

@@ -6,6 +6,10 @@ use crate::error::{quote, Error, Result};
 use crate::game::FullGame;
 use crate::stats::agent::{Agent, GreedyAgent, RandomAgent, SharedOracle};
 
+/// The deepest fixed-depth engine (`depth=D`) of `compare`, `explore` and
+/// `play`, in plies: deeper searches of a hunt game take hours a move.
+pub const ENGINE_MAX_DEPTH: u32 = 64;
+
 /// Which engine plays both sides of every game.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum EngineSpec {
@@ -59,7 +63,7 @@ impl EngineSpec {
         }
         if let Some(d) = t.strip_prefix("depth=") {
             let d: u32 = d.parse().map_err(|_| bad())?;
-            if (1..=64).contains(&d) {
+            if (1..=ENGINE_MAX_DEPTH).contains(&d) {
                 return Ok(EngineSpec::Depth(d));
             }
         } else if let Some(s) = t.strip_prefix("time=") {

@@ -11,18 +11,11 @@ use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-/// Writes `text` to `path` by a temporary file beside it and a rename.
+/// Writes `text` to `path` by a unique temporary file beside it and a rename
+/// ([`crate::durable::write_atomic`]).
 pub(crate) fn write_file(path: &Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text).map_err(|e| Error::io(format!("writing {}", tmp.display()), e))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        Error::io(
-            format!("renaming {} to {}", tmp.display(), path.display()),
-            e,
-        )
-    })
+    crate::durable::write_atomic(path, text.as_bytes())
+        .map_err(|e| Error::io(format!("writing {}", path.display()), e))
 }
 
 /// Draws an SVG of `size` pixels in memory with `draw`, then writes it to

@@ -29,7 +29,7 @@ pub(crate) mod sweep;
 pub(crate) mod tournament;
 
 pub use agent::{Agent, GreedyAgent, RandomAgent};
-pub use engine::{make_agent, EngineSpec};
+pub use engine::{make_agent, EngineSpec, ENGINE_MAX_DEPTH};
 pub use tournament::{play_game, run_tournament, EndReason, GameRecord, TournamentConfig};
 
 #[cfg(test)]

@@ -358,7 +358,8 @@ pub fn load_games<G: FullGame>(
         for r in &records {
             clean.push_str(&to_line(r)?);
         }
-        std::fs::write(path, clean)
+        // Whole or not at all: a kill here must not lose the games kept.
+        crate::durable::write_atomic(path, clean.as_bytes())
             .map_err(|e| Error::io(format!("rewriting {}", path.display()), e))?;
     }
     Ok(records)

@@ -9,7 +9,9 @@
 //! probes free of I/O. The bench `benches/table.rs` measures both paths.
 
 use super::cache::{BlockCache, BlockKey};
-use super::format::{decode_block, decode_table, parse_head, HeadParse, Layout, TableMeta};
+use super::format::{
+    decode_block, decode_table, parse_head, BlockEntry, HeadParse, Layout, TableMeta,
+};
 use crate::error::{Error, Result, TableFault};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -64,6 +66,67 @@ fn ensure_regular(path: &Path) -> Result<()> {
             Err(Error::table(path, TableFault::Missing, "no such file"))
         }
         Err(e) => Err(Error::io(format!("opening table {}", path.display()), e)),
+    }
+}
+
+/// The blocks' crc32s computed from a stream of the file's bytes, in file order.
+struct BlockCrcs<'a> {
+    entries: &'a [BlockEntry],
+    /// Block numbers sorted by offset.
+    order: Vec<usize>,
+    /// Position in `order` of the block being hashed or next to start.
+    next: usize,
+    hasher: crc32fast::Hasher,
+}
+
+impl<'a> BlockCrcs<'a> {
+    fn new(entries: &'a [BlockEntry]) -> Self {
+        let mut order: Vec<usize> = (0..entries.len()).collect();
+        order.sort_by_key(|&b| entries[b].offset);
+        BlockCrcs {
+            entries,
+            order,
+            next: 0,
+            hasher: crc32fast::Hasher::new(),
+        }
+    }
+
+    /// Feeds the bytes at file offset `at`; `Err(block)` names a block whose
+    /// crc32 disagrees with the index (or that overlaps the one before it).
+    fn feed(&mut self, at: u64, bytes: &[u8]) -> std::result::Result<(), usize> {
+        let end = at + bytes.len() as u64;
+        let mut pos = at;
+        while let Some(&b) = self.order.get(self.next) {
+            let e = self.entries[b];
+            let (start, stop) = (e.offset, e.offset + u64::from(e.length));
+            if start >= end {
+                break;
+            }
+            let from = start.max(pos);
+            let to = stop.min(end);
+            self.hasher
+                .update(&bytes[(from - at) as usize..(to - at) as usize]);
+            if to < stop {
+                break;
+            }
+            let done = std::mem::replace(&mut self.hasher, crc32fast::Hasher::new());
+            if done.finalize() != e.crc {
+                return Err(b);
+            }
+            self.next += 1;
+            pos = to;
+            if let Some(&n) = self.order.get(self.next) {
+                if self.entries[n].offset < stop {
+                    return Err(n);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A block not wholly seen by the end of the stream.
+    fn unfinished(&self) -> Option<usize> {
+        self.order.get(self.next).copied()
     }
 }
 
@@ -209,8 +272,12 @@ impl Table {
     }
 
     /// Checks the whole file's bytes against its stored checksum (the trailer's
-    /// crc32 of every byte before it), reading it in 1 MiB pieces without
-    /// decoding a block: what a rerun does before it keeps a finished table.
+    /// crc32 of every byte before it) and every block against its own crc32 in
+    /// the block index, in one pass reading 1 MiB pieces without decoding a
+    /// block: what a rerun does before it keeps a finished table. The header and
+    /// the index were checked against their crc32s on opening; a block whose
+    /// bytes were changed with the file's crc32 made consistent again is
+    /// damaged all the same.
     pub(crate) fn check_bytes(&self) -> Result<()> {
         use std::io::Read;
         ensure_regular(&self.path)?;
@@ -224,12 +291,23 @@ impl Table {
         }
         let mut left = len - 12;
         let mut crc = crc32fast::Hasher::new();
+        let mut blocks = BlockCrcs::new(&self.layout.blocks);
         let mut buf = vec![0u8; 1 << 20];
+        let mut at = 0u64;
         while left > 0 {
             let n = left.min(buf.len() as u64) as usize;
             f.read_exact(&mut buf[..n]).map_err(io)?;
             crc.update(&buf[..n]);
+            if let Err(b) = blocks.feed(at, &buf[..n]) {
+                return Err(damaged(&format!(
+                    "block {b}'s bytes do not match its checksum in the block index"
+                )));
+            }
+            at += n as u64;
             left -= n as u64;
+        }
+        if let Some(b) = blocks.unfinished() {
+            return Err(damaged(&format!("block {b} lies beyond the file's data")));
         }
         let mut stored = [0u8; 4];
         f.read_exact(&mut stored).map_err(io)?;

@@ -245,6 +245,47 @@ fn a_rerun_batch_keeps_the_timings_of_kept_tiers() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A rerun keeps no table whose block disagrees with its crc32 in the block
+/// index, even when the file's own crc32 was made consistent again: the tier is
+/// solved again (its file rewritten), and the table set verifies whole afterwards.
+#[test]
+fn a_rerun_solves_again_a_table_whose_block_checksum_disagrees() {
+    let dir = tmpdir("blockcrc");
+    let tables = dir.join("kaooa-6");
+    let t = tables.to_str().unwrap();
+    let (code, _, err) = run(&["solve", "kaooa-6", "--out", t]);
+    assert_eq!(code, Some(0), "{err}");
+    // The largest table: its first block, one byte changed, the file's crc32 resealed.
+    let path = std::fs::read_dir(&tables)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "hst"))
+        .max_by_key(|p| std::fs::metadata(p).unwrap().len())
+        .unwrap();
+    let mut b = std::fs::read(&path).unwrap();
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let hlen = u32_at(&b, 12) as usize;
+    let index = 20 + hlen;
+    let block0 = u64::from_le_bytes(b[index..index + 8].try_into().unwrap()) as usize;
+    let len0 = u32_at(&b, index + 8) as usize;
+    b[block0 + len0 / 2] ^= 0x5a;
+    let end = b.len();
+    let crc = crc32fast::hash(&b[..end - 12]);
+    b[end - 12..end - 8].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&path, &b).unwrap();
+
+    let (code, _, err) = run(&["solve", "kaooa-6", "--out", t]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        std::fs::read(&path).unwrap() != b,
+        "the damaged table {} was kept",
+        path.display()
+    );
+    let (code, _, err) = run(&["verify", "--tables", t]);
+    assert_eq!(code, Some(0), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `verify` accounts for the orbits of every tier (kaooa: 52 tiers, 37,800
 /// placements, the `positions` of `solve`) in text and JSON; `analyze --by-side`
 /// weights the classes by their orbits, and the weighted totals are the
@@ -354,4 +395,59 @@ fn search_with_an_impossible_hash_size_is_a_memory_error() {
         ));
     }
     assert!(search_fresh(&g, &g.start(), &NoOracle, &cfg, 1).is_ok());
+}
+
+/// `--memory` below what a plan needs names the least limit that fits, below
+/// the compact solver's figure (out of core); a run at that figure either
+/// solves or, once the children's records are loaded, names the exact bytes
+/// it needs; and a run at those bytes solves, its tables verified whole.
+#[test]
+fn memory_below_the_plan_names_a_minimum_that_fits() {
+    let dir = tmpdir("floor");
+    let t = dir.join("dk");
+    let t = t.to_str().unwrap();
+    let solve = |memory: &str| {
+        run(&[
+            "solve",
+            "diviyan-keliya",
+            "--max-prey",
+            "3",
+            "--threads",
+            "2",
+            "--memory",
+            memory,
+            "--out",
+            t,
+        ])
+    };
+    let (code, _, err) = solve("100K");
+    assert_eq!(code, Some(2), "{err}");
+    let number_after = |text: &str, key: &str| -> Option<String> {
+        let at = text.find(key)? + key.len();
+        Some(
+            text[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect(),
+        )
+    };
+    let about = number_after(&err, "the least --memory that fits is about ")
+        .unwrap_or_else(|| panic!("no least figure: {err}"));
+    let needs = number_after(&err, "needs about ").unwrap();
+    let (about, needs): (f64, f64) = (about.parse().unwrap(), needs.parse().unwrap());
+    assert!(err.contains("MiB (--memory ") && about < needs, "{err}");
+    let least = number_after(&err, "(--memory ").unwrap();
+    let (code, _, err) = solve(&least);
+    if code != Some(0) {
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("even out of core"), "{err}");
+        let exact =
+            number_after(&err, "(--memory ").unwrap_or_else(|| panic!("no exact figure: {err}"));
+        assert!(exact.parse::<u64>().unwrap() > least.parse::<u64>().unwrap());
+        let (code, _, err) = solve(&exact);
+        assert_eq!(code, Some(0), "at the named {exact} bytes: {err}");
+    }
+    let (code, _, err) = run(&["verify", "--tables", t]);
+    assert_eq!(code, Some(0), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

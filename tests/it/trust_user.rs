@@ -404,3 +404,68 @@ fn options_that_would_be_ignored_are_refused() {
         assert!(err.contains("--retro"), "{extra:?}: {err}");
     }
 }
+
+/// `bench` refuses an option its mode would ignore (exit 2, naming the option),
+/// instead of benchmarking something other than what was asked: each mode's
+/// options checked against every other mode.
+#[test]
+fn bench_refuses_options_its_mode_ignores() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--mcts", "10", "--depth", "3"], "--depth"),
+        (&["--mcts", "10", "--qdepth", "2"], "--qdepth"),
+        (&["--mcts", "10", "--threads", "2"], "--threads"),
+        (&["--mcts", "10", "--hash", "8"], "--hash"),
+        (&["--mcts", "10", "--json"], "--json"),
+        (&["--mcts", "10", "--retro", "kaooa"], "--retro"),
+        (&["--json"], "--json"),
+        (&["--no-symmetry"], "--no-symmetry"),
+        (&["--init", "plain"], "--init"),
+        (&["--cutoff", "10"], "--mcts"),
+        (&["--retro", "kaooa", "--positions", "3"], "--positions"),
+        (&["--retro", "kaooa", "--seed", "3"], "--seed"),
+        (&["--retro", "kaooa", "--only", "kaooa"], "--only"),
+        (&["--retro", "kaooa", "--hash", "8"], "--hash"),
+        (&["--retro", "kaooa", "--ladder", "kaooa"], "--ladder"),
+        (
+            &["--retro", "kaooa", "--no-quick-check"],
+            "--no-quick-check",
+        ),
+        (&["--ladder", "kaooa", "--depth", "3"], "--depth"),
+        (&["--ladder", "kaooa", "--hash", "8"], "--hash"),
+        (&["--ladder", "kaooa", "--prove"], "--prove"),
+        (&["--prove", "--depth", "3"], "--depth"),
+        (&["--prove", "--only", "kaooa"], "--only"),
+        (&["--prove", "--mcts", "5"], "--mcts"),
+        (
+            &["--prove", "--seeds", "--spread-plies", "2"],
+            "--spread-plies",
+        ),
+    ];
+    for (extra, want) in cases {
+        let mut args = vec!["bench"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run_within(&args, 30);
+        assert_eq!(code, Some(2), "{extra:?}: {out}{err}");
+        assert!(err.contains(want), "{extra:?}: {err}");
+    }
+}
+
+/// `play`'s engines search to at most 64 plies, as the guide and `compare` say
+/// (it accepted 120): depth=65 is refused naming the range, on either side.
+#[test]
+fn play_depth_bound_matches_the_guide() {
+    for args in [
+        &["play", "kaooa", "--hunter", "depth=65"][..],
+        &["play", "kaooa", "--side", "crows=depth=65"][..],
+        &["play", "kaooa", "--prey", "depth=0"][..],
+    ] {
+        let (code, out, err) = run_within(args, 30);
+        assert_eq!(code, Some(2), "{args:?}: {out}{err}");
+        assert!(err.contains("depth from 1 to 64 plies"), "{args:?}: {err}");
+    }
+    let guide = include_str!("../../docs/guide.md");
+    assert!(
+        guide.contains("the engines of `play` and `compare`: 1 to 64"),
+        "the guide no longer states the engines' depth bound"
+    );
+}

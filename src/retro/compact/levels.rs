@@ -97,10 +97,9 @@ fn level_chunk<G: TierGame>(
         (&mut job.losses, &mut job.wins),
     )?;
     // Losses: every undecided predecessor wins at d + 1.
-    let win_next = win(d + 1)?;
     predecessors(game, tier, &job.losses, &mut job.pred, &mut job.all);
     for &q in &job.all {
-        win_if_open(bytes, q as usize, (d + 1, win_next));
+        win_if_open(bytes, q as usize, d + 1)?;
     }
     // Wins: an undecided predecessor that may lose is re-checked from its moves,
     // with counters only once they reach zero (or saturated ones).
@@ -185,9 +184,13 @@ fn lose_if_lost<G: TierGame>(
     Ok(())
 }
 
-/// Slot `i` becomes a win at `next` (`byte`: its byte) unless it is decided
-/// or pending a win at `next` or sooner; whether it changed.
-pub(super) fn win_if_open(bytes: &Bytes, i: usize, (next, byte): (u32, u8)) -> bool {
+/// Slot `i` becomes a win at `next` unless it is decided or pending a win at
+/// `next` or sooner; whether it changed. The byte of a win at `next` is made
+/// only for a slot that takes it, so a tier whose longest distance is exactly
+/// [`MAX_COMPACT_DISTANCE`](super::MAX_COMPACT_DISTANCE) is solved (its
+/// losses at that distance have no open predecessor), and one a ply longer
+/// is refused.
+pub(super) fn win_if_open(bytes: &Bytes, i: usize, next: u32) -> Result<bool> {
     loop {
         let b = bytes.load(i);
         let open = match state(b) {
@@ -196,11 +199,11 @@ pub(super) fn win_if_open(bytes: &Bytes, i: usize, (next, byte): (u32, u8)) -> b
             _ => false,
         };
         if !open {
-            return false;
+            return Ok(false);
         }
-        if bytes.swap(i, b, byte) {
+        if bytes.swap(i, b, win(next)?) {
             bytes.mark(i, next);
-            return true;
+            return Ok(true);
         }
     }
 }

@@ -170,7 +170,15 @@ fn loss(d: u32) -> Result<u8> {
     Ok(LOSS + checked(d)?)
 }
 
+/// The byte of a win at `d` plies through an exit, pending; `d` is at least 1
+/// (an exit is a move), and 0 is a fault, never the byte below `PENDING`.
 fn pending(d: u32) -> Result<u8> {
+    if d == 0 {
+        return Err(Error::Internal(
+            "a pending win through an exit at distance 0 (an exit is a move, at least 1 ply)"
+                .into(),
+        ));
+    }
     Ok(PENDING + checked(d)? - 1)
 }
 
@@ -677,6 +685,11 @@ mod tests {
         assert!(win(MAX_COMPACT_DISTANCE + 1).is_err());
         assert!(loss(MAX_COMPACT_DISTANCE + 1).is_err());
         assert!(pending(MAX_COMPACT_DISTANCE + 1).is_err());
+        assert!(
+            pending(0).is_err(),
+            "pending(0) wrapped to {:?}",
+            pending(0)
+        );
     }
 }
 
@@ -685,3 +698,6 @@ mod tests_checkpoint;
 
 #[cfg(test)]
 mod tests_ooc;
+
+#[cfg(test)]
+mod tests_distance;

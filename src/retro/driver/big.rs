@@ -75,8 +75,15 @@ pub(super) fn solve_and_write_tier_ooc<G: Solvable>(
     let kids = children.bytes();
     let l = limit.unwrap_or(u64::MAX);
     let parts = plan::ooc_parts(size, kids, l).ok_or_else(|| {
+        let least = match plan::ooc_floor(size, kids) {
+            Some(b) => format!(
+                "; out of core it needs at least {} (--memory {b}) with these children's records",
+                format_bytes(b)
+            ),
+            None => "; it is too small to cut in parts".to_string(),
+        };
         Error::Memory(format!(
-            "tier {name} ({size} slots) does not fit {} even out of core beside its children's records ({}); raise --memory",
+            "tier {name} ({size} slots) does not fit {} even out of core beside its children's records ({}){least}; raise --memory",
             format_bytes(l),
             format_bytes(kids)
         ))

@@ -316,6 +316,35 @@ pub(crate) fn tier_method<G: TierGame>(
 /// Most parts an out-of-core tier is cut into.
 const MAX_OOC_PARTS: u64 = 4096;
 
+/// The least bytes a tier of `slots` slots needs out of core beside `kids`
+/// bytes of child records: its part size at the number of parts (two to the
+/// most) that needs least; `None` for a tier too small to be cut in two.
+pub(crate) fn ooc_floor(slots: u64, kids: u64) -> Option<u64> {
+    let most = slots.div_ceil(1 << 12).min(MAX_OOC_PARTS);
+    (2..=most)
+        .map(|p| kids.saturating_add(ooc_part_bytes(slots, p)))
+        .min()
+}
+
+/// The least memory limit under which `tier` has a method at all: alone in
+/// the full solver, in the compact solver (one byte a slot) with its children
+/// held sparse, or out of core in the parts that need least, as `compact`
+/// allows; `None` where no estimate fits 64 bits.
+pub(crate) fn tier_floor<G: TierGame>(game: &G, tier: G::Tier, compact: Compact) -> Option<u64> {
+    let full = batch_memory(game, &[tier]).ok();
+    if compact == Compact::Never {
+        return full;
+    }
+    let plain = compact_memory(game, tier, CompactKind::Plain, true).ok();
+    let ooc = sparse_estimate(game, tier).and_then(|k| ooc_floor(game.tier_size(tier), k));
+    let full = if compact == Compact::Always {
+        None
+    } else {
+        full
+    };
+    [full, plain, ooc].into_iter().flatten().min()
+}
+
 /// The fewest parts (two or more) of a tier of `slots` slots solved out of
 /// core beside `kids` bytes of child records within `limit`, if any.
 pub(crate) fn ooc_parts(slots: u64, kids: u64, limit: u64) -> Option<usize> {
@@ -551,8 +580,30 @@ pub(crate) fn check_memory_serial<G: Solvable>(
             })
     };
     if need > limit && (compact == Compact::Never || !fits_out_of_core()) {
+        // The true minimum: the largest of the tiers' least needs, each tier
+        // by the method that needs least (out of core, below the compact
+        // solver's figure above).
+        let floor = plan
+            .waves
+            .iter()
+            .flatten()
+            .map(|&t| (tier_floor(game, t, compact).unwrap_or(u64::MAX), t))
+            .max_by_key(|&(b, _)| b);
+        let least = match floor {
+            Some((b, t)) if b < need => format!(
+                "; the least --memory that fits is about {} (--memory {b}) before the children's won and lost records, counted when loaded (tier {} {})",
+                format_bytes(b),
+                game.tier_name(t),
+                if compact == Compact::Never {
+                    "in the full solver; without --no-compact less would do".to_string()
+                } else {
+                    format!("by {}", tier_method(game, t, compact, Some(b)))
+                }
+            ),
+            _ => String::new(),
+        };
         return Err(Error::Memory(format!(
-            "{} ({} scope) needs about {} even one tier at a time{how}, but the limit is {}; raise --memory or choose a smaller scope",
+            "{} ({} scope) needs about {} even one tier at a time{how}, but the limit is {}{least}; raise --memory or choose a smaller scope",
             game.rules_string(),
             scope.name(),
             format_bytes(need),

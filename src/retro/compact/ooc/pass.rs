@@ -10,7 +10,7 @@ use super::store::Dirty;
 use super::{missing, Ctx, Run, Sink};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use crate::retro::compact::{loss, win, Boundary, Bytes, CompactKind, UNKNOWN};
+use crate::retro::compact::{loss, Boundary, Bytes, CompactKind, UNKNOWN};
 use crate::retro::solver::{pred_edges, scan_position, PredScratch, Scanned, Scratch};
 use crate::tier::TierGame;
 use rayon::prelude::*;
@@ -158,7 +158,7 @@ pub(super) fn apply<G: TierGame>(
 /// Slot `i` wins at `next` unless decided or won sooner
 /// ([`levels::win_if_open`](super::super::levels::win_if_open)), noted changed when it does.
 fn win_if_open(bytes: &Bytes, dirty: &Dirty, i: usize, next: u32) -> Result<()> {
-    if shared_win_if_open(bytes, i, (next, win(next)?)) {
+    if shared_win_if_open(bytes, i, next)? {
         dirty.mark(i);
     }
     Ok(())
