@@ -1,15 +1,21 @@
-//! Retrograde analysis: tiers, indexing, the solver, the solve driver.
+//! Retrograde analysis: the solver methods, the solve driver.
 //!
-//! - `crate::tier` (below this module): the [`TierGame`] interface and the record encoding.
-//! - `solver`: [`solve_tier`], backward induction inside one tier; its
-//!   `solver::checkpoint`: a tier's solver state on disk at a level boundary, to resume
-//!   inside the tier (and the checkpoint machinery both solvers share).
+//! - `crate::tier` (below this module): the [`TierGame`] interface and the record encoding;
+//!   the tier indexes themselves live beside their games (`crate::hunt::tiers`,
+//!   `crate::tafl::tiers`).
+//! - `hunt_tiers`, `tafl_tiers`: those games as a [`Solvable`] (scopes and plans for the
+//!   driver) and the indexes' tests against the solvers.
+//! - `kernel`: what every method shares (a slot's scan result from its exits, the orbit
+//!   formula, the final-records pass), with the table of which method uses what.
+//! - `solver`: [`solve_tier`], the full solver (4 bytes a slot), backward induction inside
+//!   one tier; its `solver::checkpoint`: a tier's solver state on disk at a level boundary,
+//!   to resume inside the tier (and the checkpoint machinery the solvers share).
 //! - `reference`: the previous solver, the baseline of `bench --retro` and a cross-check.
-//! - `tafl_tiers`: tafl as a [`TierGame`] (tiers by material, king-cell index).
 //! - `scope`: which tiers a solve covers ([`Scope`], [`Solvable`]).
-//! - `compact`: the one-byte-a-slot solver for tiers whose solver words do not fit in memory.
+//! - `compact`: the one-or-two-bytes-a-slot solver for tiers whose solver words do not fit
+//!   in memory; `compact::ooc`: the same out of core, in parts on disk; `compact::checkpoint`:
+//!   its checkpoints (one zstd stream of its bytes).
 //! - `split`: one tier solved in parts (MPI ranks, or threads in tests) exchanging predecessor updates.
-//! - `compact::checkpoint`: the same for the compact solver (one zstd stream of its bytes).
 //! - `driver`: [`solve`], the tier DAG in order, resume, memory check, summary.
 //! - `schedule`: which tier goes to which worker next in an MPI solve (`cluster`), without MPI.
 //! - `bench`: chosen tiers solved in memory by both solvers, timed.

@@ -14,7 +14,7 @@
 //! three arrays (record, counter, flags: 6 bytes a slot).
 
 use super::kernel::{
-    check_distance, class_edges, final_records, Exits, Scanned, AUX_ESCAPE, AUX_LOSS,
+    check_distance, class_edges, final_records, settled_aux, Exits, Scanned, AUX_ESCAPE, AUX_LOSS,
 };
 use super::solver::{ChildValues, TierResult};
 use crate::error::{Error, Result};
@@ -164,10 +164,16 @@ impl<G: TierGame> Work<'_, G> {
                                 out.push((decode(r).map_or(0, |x| x.1), i as u32));
                             }
                         }
-                        Some(Scanned::Inner(c, bits, win)) => {
+                        Some(Scanned::Inner(c, exits)) => {
+                            let (c, bits) = exits.aux(c).ok_or_else(|| {
+                                Error::Internal(format!(
+                                    "slot {i} of tier {}: more than 65535 in-tier moves",
+                                    work.game.tier_name(work.tier)
+                                ))
+                            })?;
                             work.cnt[i].store(c, Ordering::Relaxed);
                             *a = bits;
-                            if let Some(w) = win {
+                            if let Some(w) = exits.win {
                                 out.push((w, i as u32));
                             }
                         }
@@ -303,7 +309,10 @@ impl<G: TierGame> Work<'_, G> {
 
     /// Phase 3: the records, an in-tier slot still undecided being a draw.
     fn into_records(self, min_len: usize) -> Vec<u16> {
-        final_records(self.rec, &self.aux, min_len)
+        let (rec, aux) = (&self.rec, &self.aux);
+        final_records(0..rec.len(), min_len, |i| {
+            settled_aux(rec[i].load(Ordering::Relaxed), aux[i])
+        })
     }
 }
 

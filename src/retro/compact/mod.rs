@@ -52,6 +52,7 @@ pub(crate) mod checkpoint;
 mod levels;
 pub(crate) mod ooc;
 
+use super::kernel::{final_records, Settled};
 use super::solver::checkpoint::{resume_state, Identity};
 use super::solver::TierAt;
 use super::solver::{
@@ -60,7 +61,7 @@ use super::solver::{
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
-use crate::tier::{decode, encode, Outcomes, TierGame, REC_DRAW, REC_NONE};
+use crate::tier::{decode, encode, Outcomes, TierGame, REC_DRAW};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -192,14 +193,27 @@ fn of_record(r: u16) -> Result<u8> {
     }
 }
 
-/// The record of a byte after the last level (undecided: a draw).
-fn record(b: u8) -> u16 {
+/// A byte after the last level as the final-records pass sees it
+/// (undecided, or pending a win that never came: a draw).
+fn settled(b: u8) -> Settled {
     match state(b) {
-        St::Unknown | St::Escape | St::Draw | St::Pending(_) => REC_DRAW,
-        St::Empty => REC_NONE,
-        St::Win(d) => encode(Value::Win, d),
-        St::Loss(d) => encode(Value::Loss, d),
+        St::Unknown | St::Escape | St::Pending(_) => Settled::Undecided,
+        St::Draw => Settled::Decided(REC_DRAW),
+        St::Empty => Settled::Empty,
+        St::Win(d) => Settled::Decided(encode(Value::Win, d)),
+        St::Loss(d) => Settled::Decided(encode(Value::Loss, d)),
     }
+}
+
+/// The record of a byte after the last level.
+fn record(b: u8) -> u16 {
+    settled(b).record()
+}
+
+/// The records of `len` bytes read by `byte(i)`: the kernel's final-records
+/// pass over the compact state bytes.
+fn records_of(len: usize, byte: impl Fn(usize) -> u8 + Sync) -> Vec<u16> {
+    final_records(0..len, CHUNK, |i| settled(byte(i)))
 }
 
 /// The distance at which a byte is propagated (decided or pending), if any.
@@ -367,7 +381,8 @@ impl CompactTier {
 
     /// The records ([`crate::tier::encode`]) of the slots in `range`.
     pub(crate) fn records(&self, range: Range<usize>) -> Vec<u16> {
-        range.map(|i| record(self.bytes.load(i))).collect()
+        let lo = range.start;
+        records_of(range.len(), |i| self.bytes.load(lo + i))
     }
 
     /// Every record (tests; a large tier's records are written block by block
@@ -665,6 +680,7 @@ pub(super) fn scan_chunk<G: TierGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tier::REC_NONE;
 
     #[test]
     fn bytes_round_trip_every_state() {

@@ -7,56 +7,11 @@ use super::{
 use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
+pub(in crate::retro) use crate::retro::kernel::{Exits, Scanned};
 use crate::tier::{decode, encode, TierGame, REC_DRAW, REC_NONE};
 use rayon::prelude::*;
 
-/// What the scan found for one position.
-pub(in crate::retro) enum Scanned {
-    /// Final record; pushed to the frontier at this distance unless a draw.
-    Final(u16),
-    /// In-tier node: number of in-tier moves, and what the exits give.
-    Inner(u32, Exits),
-}
-
-/// What the moves that leave the tier give a position.
-#[derive(Clone, Copy, Debug, Default)]
-pub(in crate::retro) struct Exits {
-    /// Fastest win through an exit (a child lost at distance `d` gives `d + 1`).
-    pub(in crate::retro) win: Option<u32>,
-    /// Some exit leads to a draw.
-    pub(in crate::retro) draw: bool,
-    /// Slowest loss through an exit (0: none).
-    loss: u32,
-}
-
 impl Exits {
-    /// Slowest loss through an exit (0: none).
-    pub(in crate::retro) fn loss(&self) -> u32 {
-        self.loss
-    }
-
-    /// Folds in a child's value (from the child's side to move's view).
-    fn add(&mut self, value: Value, d: u32) {
-        match value {
-            Value::Loss => self.win = Some(self.win.map_or(d + 1, |w| w.min(d + 1))),
-            Value::Draw => self.draw = true,
-            Value::Win => self.loss = self.loss.max(d + 1),
-        }
-    }
-
-    /// The record of a position whose every move is accounted for here.
-    fn record(&self) -> Result<Option<u16>> {
-        Ok(if let Some(w) = self.win {
-            Some(encode(Value::Win, check_distance(w)?))
-        } else if self.draw {
-            Some(REC_DRAW)
-        } else if self.loss > 0 {
-            Some(encode(Value::Loss, check_distance(self.loss)?))
-        } else {
-            None
-        })
-    }
-
     /// The undecided word with `count` in-tier moves still open.
     fn word(&self, count: u32) -> Result<u32> {
         let mut w = U | count << CNT_SHIFT;
@@ -66,7 +21,7 @@ impl Exits {
         if let Some(d) = self.win {
             w |= W | check_distance(d)?;
         } else {
-            w |= check_distance(self.loss)?;
+            w |= check_distance(self.loss())?;
         }
         Ok(w)
     }
@@ -176,26 +131,13 @@ pub(in crate::retro) fn scan_position<G: TierGame>(
             exits.add(v, d);
         }
     }
-    if inner == 0 {
-        return match exits.record()? {
-            Some(r) => Ok(Scanned::Final(r)),
-            None => Err(Error::Internal(format!(
-                "position {} has no legal move but is not terminal",
-                game.format_position(pos)
-            ))),
-        };
-    }
     if inner > CNT_MAX {
         return Err(Error::Internal(format!(
             "position {} has more than {CNT_MAX} in-tier moves",
             game.format_position(pos)
         )));
     }
-    if let Some(w) = exits.win {
-        check_distance(w)?;
-    }
-    check_distance(exits.loss)?;
-    Ok(Scanned::Inner(inner, exits))
+    exits.scanned(game, pos, inner)
 }
 
 /// Buffers of one scanning job, reused slot after slot.

@@ -6,7 +6,8 @@
 
 use super::{CHUNK, U};
 use crate::error::{Error, Result};
-use crate::tier::REC_DRAW;
+use crate::retro::kernel::{final_records, Settled};
+use crate::tier::REC_NONE;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -115,18 +116,14 @@ impl Words {
             Error::Memory(format!("tier {name}: cannot allocate {} records", self.len))
         })?;
         for seg in self.segs {
-            let part: Vec<u16> = seg
-                .par_iter()
-                .with_min_len(CHUNK)
-                .map(|w| {
-                    let w = w.load(Ordering::Relaxed);
-                    if w & U != 0 {
-                        REC_DRAW
-                    } else {
-                        w as u16
-                    }
-                })
-                .collect();
+            let part = final_records(0..seg.len(), CHUNK, |i| {
+                let w = seg[i].load(Ordering::Relaxed);
+                match w as u16 {
+                    _ if w & U != 0 => Settled::Undecided,
+                    REC_NONE => Settled::Empty,
+                    r => Settled::Decided(r),
+                }
+            });
             drop(seg);
             records.extend_from_slice(&part);
         }

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::game::Value;
 use crate::progress::{stop_requested, Progress};
 use crate::retro::kernel::{
-    check_distance, class_edges, final_records as kernel_final_records, Exits, Scanned,
+    check_distance, class_edges, final_records as kernel_final_records, settled_aux, Exits, Scanned,
 };
 use crate::retro::solver::{terminal_outcome, ChildValues, TierStats};
 use crate::tier::{decode, encode, Outcomes, TierGame, REC_DRAW, REC_NONE};
@@ -308,10 +308,16 @@ fn scan_part<G: TierGame>(
                                         out.push((decode(r).map_or(0, |x| x.1), l as u32));
                                     }
                                 }
-                                Scanned::Inner(c, bits, win) => {
+                                Scanned::Inner(c, exits) => {
+                                    let (c, bits) = exits.aux(c).ok_or_else(|| {
+                                        Error::Internal(format!(
+                                            "position {} has more than 65535 in-tier moves",
+                                            game.format_position(pos)
+                                        ))
+                                    })?;
                                     stref.cnt[l].store(c, Ordering::Relaxed);
                                     aux_chunk[l - base] = bits;
-                                    if let Some(w) = win {
+                                    if let Some(w) = exits.win {
                                         out.push((w, l as u32));
                                     }
                                 }
@@ -415,7 +421,11 @@ fn propagate_part<G: TierGame, T: Transport>(
 fn final_records<G: TierGame>(st: State<'_, G>, options: &SplitOptions) -> Vec<u16> {
     let State { rec, aux, cnt, .. } = st;
     drop(cnt);
-    options.install(|| kernel_final_records(rec, &aux, CHUNK))
+    options.install(|| {
+        kernel_final_records(0..rec.len(), CHUNK, |i| {
+            settled_aux(rec[i].load(Ordering::Relaxed), aux[i])
+        })
+    })
 }
 
 /// The whole tier's counts and traffic, from every part's `records` and traffic.

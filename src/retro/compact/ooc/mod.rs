@@ -52,7 +52,7 @@ pub(crate) use share::{share_bytes, Share};
 /// Slots of a chunk: the unit of a share's scan ([`Share::scan`]).
 pub(crate) const CHUNK_SLOTS: usize = CHUNK;
 
-use super::{record, Boundary, Bytes, CompactKind, CHUNK, SET_WORDS};
+use super::{record, records_of, Boundary, Bytes, CompactKind, CHUNK, SET_WORDS};
 use crate::error::{Error, Result};
 use crate::progress::{stop_requested, Progress};
 use crate::retro::solver::checkpoint::Identity;
@@ -864,7 +864,7 @@ impl OocTier {
                     end - i
                 )));
             }
-            out.extend(states.into_iter().map(record));
+            out.extend(records_of(states.len(), |j| states[j]));
             i = end;
         }
         Ok(out)

@@ -17,7 +17,7 @@ use super::store::{self, Dirty};
 use super::{count_outcomes, scan_chunks, Ctx, Owner, Sink};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use crate::retro::compact::{record, Boundary, Bytes, CompactKind, CHUNK};
+use crate::retro::compact::{records_of, Boundary, Bytes, CompactKind, CHUNK};
 use crate::retro::solver::checkpoint::Identity;
 use crate::retro::solver::{ChildValues, Scratch};
 use crate::tier::{Outcomes, TierGame};
@@ -198,7 +198,8 @@ impl<'a, G: TierGame> Share<'a, G> {
 
     /// The records of the share's slots `local` (indices within the share).
     pub(crate) fn records(&self, local: Range<usize>) -> Vec<u16> {
-        local.map(|i| record(self.bytes.load(i))).collect()
+        let lo = local.start;
+        records_of(local.len(), |i| self.bytes.load(lo + i))
     }
 
     /// Outcome counts of the share's records.
