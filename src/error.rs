@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// Every error the library can return.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error {
     /// A rules string (`preset[,key=value...]`) could not be parsed.
     Rules(String),
@@ -276,6 +277,7 @@ impl std::error::Error for Error {
 
 /// What is wrong with a table file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TableFault {
     /// No such file, or a directory without the tables asked for.
     Missing,

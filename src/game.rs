@@ -16,6 +16,8 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 /// Game-theoretic value of a position from the side to move's point of view.
+/// Not `#[non_exhaustive]`: a value under perfect play is a win, a draw or a
+/// loss, and no fourth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Value {
     /// The side to move loses.
@@ -59,6 +61,7 @@ impl std::fmt::Display for Value {
 /// and their checker, the exact referees) treat every cycle as a draw and
 /// refuse the other rules (see `require_cycles_drawn`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Repetition {
     /// A cycle is a draw: the semantics of every exact solver.
     #[default]

@@ -45,6 +45,7 @@ pub struct ProveOpeningsConfig {
 /// Where a proven value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ProvenSource {
     /// The solved tables hold the line's end position.
     Table,

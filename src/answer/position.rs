@@ -36,6 +36,7 @@ const MIN_SEARCH_TIME: Duration = Duration::from_millis(1);
 
 /// When the df-pn prover answers a position no table knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ProverUse {
     /// Never: the tables or the search answer.
     Off,
@@ -73,6 +74,7 @@ pub struct Policy {
 
 /// Where an answer comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Source {
     /// The game is over.
     Rules,

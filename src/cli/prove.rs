@@ -361,11 +361,7 @@ fn save_certificates<G: TierGame>(
         let bytes = cert.encode();
         certs.push(SavedCert {
             file: path.display().to_string(),
-            kind: match cert.header.kind {
-                huntsolve::prove::Kind::Win => "win",
-                huntsolve::prove::Kind::NoWin => "no-win",
-            }
-            .to_string(),
+            kind: cert.header.kind.name().to_string(),
             side: r.side_name.to_string(),
             nodes: cert.nodes.len(),
             bytes: bytes.len(),
@@ -484,6 +480,7 @@ pub(crate) fn run_check(args: CheckArgs) -> Result<()> {
                     out::side_says(words.label(&report.side), "forces", "force") + " a win",
                 huntsolve::prove::Kind::NoWin =>
                     format!("{} cannot force a win", words.label(&report.side)),
+                other => format!("{}: {}", words.label(&report.side), other.name()),
             },
             report.nodes,
             report.terminal_leaves,

@@ -172,6 +172,7 @@ impl ClusterOptions {
 
 /// What the manager reports while it works (rank 0 only).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum Event {
     /// Every worker is ready; `kept` tiers were found on disk.
     Started {

@@ -24,6 +24,7 @@ pub struct HuntPos {
 
 /// The kind of a [`HuntMove`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum MoveKind {
     /// A piece from hand onto `to`.
     Drop,

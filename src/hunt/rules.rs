@@ -14,6 +14,7 @@ use crate::error::{quote, Error, Result};
 
 /// The two sides of a hunt game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Side {
     /// Leopards, tigers, the vulture (side 0).
     Hunter,
@@ -23,6 +24,7 @@ pub enum Side {
 
 /// H3: where the hunters start.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum HunterStart {
     /// In hand, dropped one per turn.
     Hand,
@@ -32,6 +34,7 @@ pub enum HunterStart {
 
 /// H3b: where the prey start.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PreyStart {
     /// In hand, dropped one per turn.
     Hand,
@@ -41,6 +44,7 @@ pub enum PreyStart {
 
 /// H5: where the first hunter drop may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FirstDrop {
     /// Any empty point.
     Any,
@@ -50,6 +54,7 @@ pub enum FirstDrop {
 
 /// H8: capture chains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Chain {
     /// One jump per turn.
     None,
@@ -63,6 +68,7 @@ pub enum Chain {
 
 /// H10: when captured prey leave the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Removal {
     /// At once: the emptied point may be landed on later in the chain.
     Immediate,
@@ -72,6 +78,7 @@ pub enum Removal {
 
 /// H11: when the hunters win.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum HunterWin {
     /// After this many captures.
     Captures(u8),
@@ -81,6 +88,7 @@ pub enum HunterWin {
 
 /// H14: the prey to move without a legal action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PreyNoMoves {
     /// The prey lose.
     Loss,
@@ -92,6 +100,7 @@ pub enum PreyNoMoves {
 
 /// H15: repetition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Repetition {
     /// Cycles are draws (retrograde semantics).
     Draw,

@@ -66,6 +66,7 @@ const MAX_HEADER: usize = 1 << 20;
 
 /// What a certificate shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum Kind {
     /// The goal side forces a win.
     #[serde(rename = "win")]
@@ -73,6 +74,16 @@ pub enum Kind {
     /// The goal side cannot force a win (its opponent holds at least a draw).
     #[serde(rename = "no-win")]
     NoWin,
+}
+
+impl Kind {
+    /// The claim's name in certificates and reports (`win`, `no-win`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Win => "win",
+            Kind::NoWin => "no-win",
+        }
+    }
 }
 
 /// A table the leaves of a certificate come from.
@@ -168,6 +179,7 @@ fn new_temp_beside(path: &Path) -> Result<(std::path::PathBuf, std::fs::File)> {
 
 /// What is wrong with the bytes of a certificate ([`Certificate::decode`]).
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum CertError {
     /// Fewer bytes than the smallest certificate.
     TooShort(usize),
@@ -283,6 +295,7 @@ impl std::error::Error for CertError {
 
 /// One node of the solution graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Node {
     /// The game is over here.
     Terminal,

@@ -23,6 +23,7 @@ use std::time::Instant;
 /// Which solver a run uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Solver {
     /// `reference::solve_tier_reference`, the previous solver (baseline).
     Reference,

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 /// The part of a game a solve covers. Every scope is closed under
 /// [`TierGame::tier_children`], so all tiers it needs are inside it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Scope {
     /// Every tier reachable from the start position's tier.
     Whole,

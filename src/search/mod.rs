@@ -61,6 +61,7 @@ const HIST_SIZE: usize = 4096;
 
 /// One search limit; a search stops at the first limit reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Limit {
     /// Nominal depth in plies (iterative deepening up to it).
     Depth(u32),

@@ -18,6 +18,7 @@ const ENTRY_BYTES: usize = 16;
 
 /// Kind of bound a stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Bound {
     /// The score is exact (a PV node).
     Exact,

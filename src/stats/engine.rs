@@ -12,6 +12,7 @@ pub const ENGINE_MAX_DEPTH: u32 = 64;
 
 /// Which engine plays both sides of every game.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub enum EngineSpec {
     /// Uniformly random legal moves.
     Random,

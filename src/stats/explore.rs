@@ -93,6 +93,7 @@ impl GridOption {
 /// How a variant was measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Method {
     /// Solved exactly.
     Exact,

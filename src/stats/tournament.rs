@@ -117,6 +117,7 @@ impl TournamentConfig {
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum EndReason {
     /// The rules ended the game (a win, or a draw by the rules).
     Terminal,

@@ -39,6 +39,7 @@ use std::fmt;
 
 /// Which side moves first, or which side a piece belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Side {
     /// The attackers (side 0).
     Attackers,
@@ -48,6 +49,7 @@ pub enum Side {
 
 /// Where the king escapes (T2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Goal {
     /// One of the four corners.
     Corners,
@@ -57,6 +59,7 @@ pub enum Goal {
 
 /// Who may stop on a corner (T5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum CornerAccess {
     /// Only the king.
     KingOnly,
@@ -66,6 +69,7 @@ pub enum CornerAccess {
 
 /// When the throne is hostile to men (T6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ThroneHostile {
     /// Never.
     None,
@@ -79,6 +83,7 @@ pub enum ThroneHostile {
 
 /// Base king capture (T9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum KingCapture {
     /// Enclosed on 4 sides.
     Strong,
@@ -88,6 +93,7 @@ pub enum KingCapture {
 
 /// What may act as the second flanker of a weak king.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum KingFlank {
     /// Only an attacker.
     Attackers,
@@ -97,6 +103,7 @@ pub enum KingFlank {
 
 /// Outcome when the side to move has no legal move (T16).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum NoMoves {
     /// The side to move loses.
     Loss,
@@ -106,6 +113,7 @@ pub enum NoMoves {
 
 /// What happens when the defenders capture the last attacker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum AllCaptured {
     /// The defenders win at once (hnefatafl crate).
     Win,
@@ -116,6 +124,7 @@ pub enum AllCaptured {
 /// Repetition rule (T17); positions carry no history, so only search uses it
 /// (the exact solvers refuse all but `Draw`, see `require_cycles_drawn`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Repetition {
     /// A cycle is a draw.
     Draw,

@@ -79,6 +79,7 @@ fn truth(g: &HuntGame, oracle: &TableOracle<HuntGame>, cert: &Certificate) -> Op
     Some(match cert.header.kind {
         Kind::Win => wins,
         Kind::NoWin => !wins,
+        other => panic!("a certificate kind this test does not know: {other:?}"),
     })
 }
 
@@ -203,6 +204,7 @@ impl Ctx {
                 cert.header.kind = match cert.header.kind {
                     Kind::Win => Kind::NoWin,
                     Kind::NoWin => Kind::Win,
+                    other => panic!("a certificate kind this test does not know: {other:?}"),
                 }
             }
             1 => cert.header.side ^= 1,

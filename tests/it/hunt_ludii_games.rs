@@ -198,6 +198,7 @@ fn as_ludii(g: &HuntGame, pos: &HuntPos, mv: HuntMove) -> LudiiMove {
             assert!(points.len() >= 2, "move '{text}' names no from and to");
             LudiiMove::Move(points[0].to_string(), points[points.len() - 1].to_string())
         }
+        other => panic!("a move kind this replay does not know: {other:?}"),
     }
 }
 

@@ -355,3 +355,44 @@ fn the_checker_imports_nothing_of_the_prover() {
         vec!["wins_for"]
     );
 }
+
+/// Every `pub enum` of the library is `#[non_exhaustive]` (a variant added
+/// later breaks no user's match), or its documentation says why it is closed
+/// ("Not `#[non_exhaustive]`: ...", e.g. a game's value is a win, a draw or a
+/// loss and no fourth).
+#[test]
+fn public_enums_are_non_exhaustive_or_say_why_not() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.retain(|f| !f.starts_with(src.join("cli")) && !f.ends_with("main.rs"));
+    let (mut open, mut seen) = (Vec::new(), 0);
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let t = l.trim_start();
+            if !t.starts_with("pub enum ") {
+                continue;
+            }
+            seen += 1;
+            let above = lines[..i]
+                .iter()
+                .rev()
+                .take_while(|l| {
+                    let t = l.trim_start();
+                    t.starts_with("#[") || t.starts_with("///") || t.starts_with("//")
+                })
+                .any(|l| l.contains("#[non_exhaustive]") || l.contains("Not `#[non_exhaustive]`"));
+            if !above {
+                open.push(format!("{}:{}: {t}", f.display(), i + 1));
+            }
+        }
+    }
+    assert!(seen > 40, "the scan found only {seen} public enums");
+    assert!(
+        open.is_empty(),
+        "public enums neither non-exhaustive nor said closed:\n{}",
+        open.join("\n")
+    );
+}

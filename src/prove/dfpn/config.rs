@@ -43,6 +43,7 @@ pub struct ProveConfig {
 /// Initial numbers of a new node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Init {
     /// (1, 1), plain df-pn.
     Plain,
@@ -81,7 +82,8 @@ impl Default for ProveConfig {
     }
 }
 
-/// Result of one run for one goal side.
+/// Result of one run for one goal side. Not `#[non_exhaustive]`: a proof
+/// search for a goal ends proven, disproven or undecided, and nothing else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RunOutcome {
@@ -96,6 +98,7 @@ pub enum RunOutcome {
 /// Why a run stopped before a proof or disproof.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum StopReason {
     /// The time limit.
     Time,

@@ -75,6 +75,7 @@ pub(crate) const COMPACT_BYTES_PER_SLOT: u64 = 1;
 
 /// Whether the compact solver keeps a counter byte a slot beside its state byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum CompactKind {
     /// Two bytes a slot: the state and, for an undecided slot that may lose,
     /// the number of its open in-tier moves (up to 254). A won child

@@ -85,6 +85,7 @@ pub struct SolveOptions {
 /// `DIR/<tier>.compact.ckpt`) instead of
 /// `super::solver`. The records are the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Compact {
     /// For the tiers whose full estimate (`batch_memory`) exceeds the memory
     /// limit while the compact one fits; never without a limit.

@@ -223,6 +223,7 @@ pub(crate) fn compact_memory<G: TierGame>(
 /// MPI workers, through the driver's per-tier step), `solve` prints it for the
 /// largest tier with its estimate (`method_memory`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TierMethod {
     /// The full solver (its words and frontier lists, `WORK_BYTES_PER_SLOT`
     /// a slot), the children's every record read.

@@ -131,6 +131,7 @@ const LATE: u32 = 1 << 30;
 /// slot), or only its wins and losses ([`SparseRecords`], for tiers of billions
 /// of slots that are almost all draws; an empty slot then reads as a draw).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum ChildRecords {
     /// Every slot's record.
     Dense(Arc<Vec<u16>>),
@@ -382,6 +383,7 @@ pub struct CheckpointReport {
 
 /// How `solve_tier_with` goes about a tier. The records never depend on it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Absorb {
     /// Use [`TierGame::may_have_inner_moves`]: the slots it rules out are scanned
     /// first and absorbed by the others (every placement tier of a hunt game).

@@ -36,6 +36,7 @@ pub struct SplitSolveOptions {
 
 /// What a split solve tells its caller as it goes (part 0 only).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum SplitEvent {
     /// The solve starts: tiers of the plan, kept from disk, parts.
     Started {
