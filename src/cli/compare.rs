@@ -239,7 +239,7 @@ fn run_ladder_cli(
     }
     for v in &r.verdicts {
         println(&format!("  {}", v.sentence))?;
-        if !v.sentence.contains("by captures") {
+        if !v.captures_in_sentence {
             println(&format!("    captures: {}", v.captures_sentence))?;
         }
         if !v.strongest.is_empty() {

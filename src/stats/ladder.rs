@@ -127,6 +127,11 @@ pub struct PairVerdict {
     /// Plain sentence on the captures alone.
     #[serde(default)]
     pub captures_sentence: String,
+    /// Whether `sentence` already gives the captures (where every game was
+    /// drawn, the captures are all the games can say), so a report prints
+    /// `captures_sentence` only when this is false.
+    #[serde(default)]
+    pub captures_in_sentence: bool,
     /// Whether the verdict holds across the two strongest rungs by measured
     /// rating (empty without cross-play).
     #[serde(default)]

@@ -121,7 +121,7 @@ fn verdict_markdown(s: &mut String, r: &LadderReport) {
     }
     for v in &r.verdicts {
         let _ = writeln!(s, "- {}", v.sentence);
-        if !v.captures_sentence.is_empty() && !v.sentence.contains("by captures") {
+        if !v.captures_sentence.is_empty() && !v.captures_in_sentence {
             let _ = writeln!(s, "  Captures: {}", v.captures_sentence);
         }
     }

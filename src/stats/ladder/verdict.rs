@@ -178,8 +178,8 @@ pub fn pair_verdict(
     let captures_text = captures_text(a, b, sides, ra, rb, &captures);
     let captures_sentence = format!("{}.", upper_first(&captures_text));
     let all_drawn = ra.iter().chain(rb).all(|c| c.wins == [0, 0]);
-    let mut sentence = if ra.len() == rb.len() && ra.iter().zip(rb).all(|(x, y)| same_results(x, y))
-    {
+    let identical = ra.len() == rb.len() && ra.iter().zip(rb).all(|(x, y)| same_results(x, y));
+    let mut sentence = if identical {
         format!(
             "{a} and {b} gave identical results (outcomes and captures) at every strength tried: these games do not tell them apart."
         )
@@ -200,6 +200,7 @@ pub fn pair_verdict(
         captures,
         sentence,
         captures_sentence,
+        captures_in_sentence: all_drawn && !identical,
         strongest: String::new(),
     }
 }

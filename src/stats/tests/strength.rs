@@ -172,6 +172,8 @@ fn verdicts_use_captures_and_do_not_overclaim() {
         v.sentence
     );
     assert!(v.captures.iter().all(|c| c[0].sign() == 1));
+    // The reports print the captures once: the sentence says they are in it.
+    assert!(v.captures_in_sentence);
     // Most games of one variant ended by the tables (after engine moves):
     // the verdict says that its results there are the tables' values.
     let judged = |name: &str, engine: &str, adjudicated: usize| {
@@ -189,6 +191,7 @@ fn verdicts_use_captures_and_do_not_overclaim() {
     let e = [judged("e", "weak", 0), judged("e", "strong", 40)];
     let f = [judged("f", "weak", 0), judged("f", "strong", 0)];
     let v = pair_verdict("e", "f", &e, &f, &sides);
+    assert!(!v.captures_in_sentence, "{}", v.sentence);
     assert!(
         v.sentence
             .contains("At strong most games of e or f were ended by the exact tables"),
