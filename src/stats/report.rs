@@ -401,35 +401,34 @@ fn settings_section(s: &mut String, r: &CompareReport) {
 /// The variants and their outcomes.
 fn outcomes_section(s: &mut String, r: &CompareReport) {
     let _ = writeln!(s, "## Variants\n");
-    let _ = writeln!(s, "| variant | rules |\n|---|---|");
-    for v in &r.variants {
-        let _ = writeln!(s, "| {} | `{}` |", v.name, v.rules);
-    }
+    type V = VariantMetrics;
+    let columns = [
+        Column::markdown("variant", |v: &V| v.name.clone()),
+        Column::markdown("rules", |v: &V| format!("`{}`", v.rules)),
+    ];
+    s.push_str(&markdown_table(&columns, &r.variants));
     let _ = writeln!(s, "\n## Outcomes (95 % Wilson intervals)\n");
-    let _ = writeln!(
-        s,
-        "| variant | games | side 0 wins | side 1 wins | rule draws | repetition draws | move limit | adjudicated by tables (of which draws) |"
-    );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
-    for v in &r.variants {
-        let _ = writeln!(
-            s,
-            "| {} | {} | {}: {} ({}) | {}: {} ({}) | {} | {} | {} | {} ({}) |",
-            v.name,
-            v.games,
-            v.side_names[0],
-            v.wins[0],
-            pct(&v.win_rate[0]),
-            v.side_names[1],
-            v.wins[1],
-            pct(&v.win_rate[1]),
-            v.rule_draws,
-            v.repetition_draws,
-            v.move_limit,
-            v.adjudicated,
-            v.adjudicated_draws
-        );
-    }
+    let side = |v: &V, k: usize| {
+        format!(
+            "{}: {} ({})",
+            v.side_names[k],
+            v.wins[k],
+            pct(&v.win_rate[k])
+        )
+    };
+    let columns = [
+        Column::markdown("variant", |v: &V| v.name.clone()),
+        Column::markdown("games", |v: &V| v.games.to_string()),
+        Column::markdown("side 0 wins", move |v: &V| side(v, 0)),
+        Column::markdown("side 1 wins", move |v: &V| side(v, 1)),
+        Column::markdown("rule draws", |v: &V| v.rule_draws.to_string()),
+        Column::markdown("repetition draws", |v: &V| v.repetition_draws.to_string()),
+        Column::markdown("move limit", |v: &V| v.move_limit.to_string()),
+        Column::markdown("adjudicated by tables (of which draws)", |v: &V| {
+            format!("{} ({})", v.adjudicated, v.adjudicated_draws)
+        }),
+    ];
+    s.push_str(&markdown_table(&columns, &r.variants));
     for v in &r.variants {
         if let Some(note) = metrics::one_outcome_note(v.games, v.wins, &v.side_names) {
             let _ = writeln!(s, "\n{}: {note}.", v.name);
@@ -497,45 +496,49 @@ fn length_columns(r: &CompareReport) -> Vec<Column<'_, VariantMetrics>> {
 fn tests_section(s: &mut String, r: &CompareReport) {
     if !r.pairs.is_empty() {
         let _ = writeln!(s, "## Tests between variants\n");
-        let _ = writeln!(
-            s,
-            "| a | b | side | win rate a | win rate b | Fisher p | z | z-test p | Cohen's h | outcome χ² (df) | χ² p | Cramér's V |"
-        );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|");
         let find = |name: &str| r.variants.iter().find(|v| v.name == name);
-        for p in &r.pairs {
-            for w in &p.win_rates {
-                let (ra, rb) = match (find(&p.a), find(&p.b)) {
+        // A row a pair and side: the pair, its side's test, the two win rates.
+        let rows: Vec<_> = r
+            .pairs
+            .iter()
+            .flat_map(|p| p.win_rates.iter().map(move |w| (p, w)))
+            .map(|(p, w)| {
+                let rates = match (find(&p.a), find(&p.b)) {
                     (Some(a), Some(b)) => {
                         (a.win_rate[w.side].estimate, b.win_rate[w.side].estimate)
                     }
                     _ => (f64::NAN, f64::NAN),
                 };
-                let (chi, chip) = match &p.outcomes {
-                    Some(t) => (
-                        format!("{:.2} ({})", t.statistic, t.df),
-                        format_p(t.p_value),
-                    ),
-                    None => ("–".into(), "–".into()),
-                };
-                let _ = writeln!(
-                    s,
-                    "| {} | {} | {} | {:.1} % | {:.1} % | {} | {:.2} | {} | {:.2} | {} | {} | {:.2} |",
-                    p.a,
-                    p.b,
-                    w.side_name,
-                    100.0 * ra,
-                    100.0 * rb,
-                    format_p(w.fisher.p_value),
-                    w.z.statistic,
-                    format_p(w.z.p_value),
-                    w.cohens_h,
-                    chi,
-                    chip,
-                    p.cramers_v
-                );
-            }
-        }
+                (p, w, rates)
+            })
+            .collect();
+        type R<'a> = (
+            &'a PairComparison,
+            &'a crate::stats::metrics::WinRateTest,
+            (f64, f64),
+        );
+        let chi = |p: &PairComparison| match &p.outcomes {
+            Some(t) => (
+                format!("{:.2} ({})", t.statistic, t.df),
+                format_p(t.p_value),
+            ),
+            None => ("–".into(), "–".into()),
+        };
+        let columns = [
+            Column::markdown("a", |x: &R| x.0.a.clone()),
+            Column::markdown("b", |x: &R| x.0.b.clone()),
+            Column::markdown("side", |x: &R| x.1.side_name.clone()),
+            Column::markdown("win rate a", |x: &R| format!("{:.1} %", 100.0 * x.2 .0)),
+            Column::markdown("win rate b", |x: &R| format!("{:.1} %", 100.0 * x.2 .1)),
+            Column::markdown("Fisher p", |x: &R| format_p(x.1.fisher.p_value)),
+            Column::markdown("z", |x: &R| format!("{:.2}", x.1.z.statistic)),
+            Column::markdown("z-test p", |x: &R| format_p(x.1.z.p_value)),
+            Column::markdown("Cohen's h", |x: &R| format!("{:.2}", x.1.cohens_h)),
+            Column::markdown("outcome χ² (df)", move |x: &R| chi(x.0).0),
+            Column::markdown("χ² p", move |x: &R| chi(x.0).1),
+            Column::markdown("Cramér's V", |x: &R| format!("{:.2}", x.0.cramers_v)),
+        ];
+        s.push_str(&markdown_table(&columns, &rows));
         let _ = writeln!(
             s,
             "\nIn words (5 % level, no correction for multiple comparisons):\n"

@@ -210,14 +210,14 @@ fn agreement_markdown(s: &mut String, r: &LadderReport) {
             s,
             "\n## Rank agreement (Kendall's τ-b of the orderings by the {s0p} score; 95 % bootstrap interval, {TAU_RESAMPLES} resamples)\n"
         );
-        let _ = writeln!(s, "| strength a | strength b | τ-b |\n|---|---|---|");
-        for a in &r.agreement {
-            let _ = writeln!(
-                s,
-                "| `{}` | `{}` | {:.2} [{:.2}, {:.2}] |",
-                a.a, a.b, a.tau.estimate, a.tau.lo, a.tau.hi
-            );
-        }
+        let columns = [
+            Column::markdown("strength a", |a: &RankAgreement| format!("`{}`", a.a)),
+            Column::markdown("strength b", |a: &RankAgreement| format!("`{}`", a.b)),
+            Column::markdown("τ-b", |a: &RankAgreement| {
+                format!("{:.2} [{:.2}, {:.2}]", a.tau.estimate, a.tau.lo, a.tau.hi)
+            }),
+        ];
+        s.push_str(&markdown_table(&columns, &r.agreement));
     }
 }
 
@@ -226,24 +226,17 @@ fn asymmetric_markdown(s: &mut String, r: &LadderReport) {
     let (s0, s1) = (&r.side_names[0], &r.side_names[1]);
     if !r.asymmetric.is_empty() {
         let _ = writeln!(s, "\n## Asymmetric pairs (%, 95 % Wilson intervals)\n");
-        let _ = writeln!(
-            s,
-            "| variant | {s0} engine | {s1} engine | games | {s0} wins | {s1} wins | draws |"
-        );
-        let _ = writeln!(s, "|---|---|---|---:|---|---|---|");
-        for a in &r.asymmetric {
-            let _ = writeln!(
-                s,
-                "| {} | `{}` | `{}` | {} | {} | {} | {} |",
-                a.variant,
-                a.engine0,
-                a.engine1,
-                a.cell.games,
-                pct(&a.cell.win_rate[0]),
-                pct(&a.cell.win_rate[1]),
-                pct(&a.cell.draw_rate)
-            );
-        }
+        type A = AsymmetricRow;
+        let columns = [
+            Column::markdown("variant", |a: &A| a.variant.clone()),
+            Column::markdown(format!("{s0} engine"), |a: &A| format!("`{}`", a.engine0)),
+            Column::markdown(format!("{s1} engine"), |a: &A| format!("`{}`", a.engine1)),
+            Column::markdown("games", |a: &A| a.cell.games.to_string()).right(),
+            Column::markdown(format!("{s0} wins"), |a: &A| pct(&a.cell.win_rate[0])),
+            Column::markdown(format!("{s1} wins"), |a: &A| pct(&a.cell.win_rate[1])),
+            Column::markdown("draws", |a: &A| pct(&a.cell.draw_rate)),
+        ];
+        s.push_str(&markdown_table(&columns, &r.asymmetric));
     }
 }
 
