@@ -5,6 +5,7 @@ use super::report::possessive;
 use super::*;
 use crate::stats::files::{markdown_table, Column};
 use crate::stats::material::CaptureComparison;
+use crate::stats::perfect::OpeningValue;
 
 fn pct(iv: &Interval) -> String {
     format!(
@@ -180,25 +181,24 @@ fn differences_markdown(s: &mut String, r: &LadderReport) {
             s,
             "\n## Differences in the {s0p} score (points, first variant minus second, 95 % Newcombe interval from the two score intervals)\n"
         );
-        let mut head = String::from("| a | b |");
-        let mut rule = String::from("|---|---|");
-        for e in &r.engines {
-            head.push_str(&format!(" `{e}` |"));
-            rule.push_str("---|");
+        type P = PairVerdict;
+        let mut columns = vec![
+            Column::markdown("a", |v: &P| v.a.clone()),
+            Column::markdown("b", |v: &P| v.b.clone()),
+        ];
+        for (k, e) in r.engines.iter().enumerate() {
+            columns.push(Column::markdown(format!("`{e}`"), move |v: &P| {
+                v.differences.get(k).map_or_else(String::new, |d| {
+                    format!(
+                        "{:+.1} [{:+.1}, {:+.1}]",
+                        100.0 * d.estimate,
+                        100.0 * d.lo,
+                        100.0 * d.hi
+                    )
+                })
+            }));
         }
-        let _ = writeln!(s, "{head}\n{rule}");
-        for v in &r.verdicts {
-            let mut line = format!("| {} | {} |", v.a, v.b);
-            for d in &v.differences {
-                line.push_str(&format!(
-                    " {:+.1} [{:+.1}, {:+.1}] |",
-                    100.0 * d.estimate,
-                    100.0 * d.lo,
-                    100.0 * d.hi
-                ));
-            }
-            let _ = writeln!(s, "{line}");
-        }
+        s.push_str(&markdown_table(&columns, &r.verdicts));
     }
 }
 
@@ -259,42 +259,38 @@ fn ratings_markdown(s: &mut String, r: &LadderReport) {
             .collect::<Vec<_>>()
             .join(" < ")
     );
-    let mut head = String::from("| variant |");
-    let mut rule = String::from("|---|");
-    for e in &r.engines {
-        head.push_str(&format!(" `{e}` |"));
-        rule.push_str("---|");
+    type V = VariantRating;
+    let mut columns = vec![Column::markdown("variant", |v: &V| v.variant.clone())];
+    for (k, e) in r.engines.iter().enumerate() {
+        columns.push(Column::markdown(format!("`{e}`"), move |v: &V| {
+            v.fit.ratings.get(k).map_or_else(String::new, |iv| {
+                format!("{:+.0} [{:+.0}, {:+.0}]", iv.estimate, iv.lo, iv.hi)
+            })
+        }));
     }
-    head.push_str(&format!(
-        " {} advantage | dispersion (degrees of freedom) |",
-        r.side_names[0]
+    columns.push(Column::markdown(
+        format!("{} advantage", r.side_names[0]),
+        |v: &V| {
+            let h = &v.fit.side0_advantage;
+            format!("{:+.0} [{:+.0}, {:+.0}]", h.estimate, h.lo, h.hi)
+        },
     ));
-    rule.push_str("---|---:|");
-    let _ = writeln!(s, "{head}\n{rule}");
-    for v in &r.ratings {
-        let mut line = format!("| {} |", v.variant);
-        for iv in &v.fit.ratings {
-            line.push_str(&format!(
-                " {:+.0} [{:+.0}, {:+.0}] |",
-                iv.estimate, iv.lo, iv.hi
-            ));
-        }
-        let h = &v.fit.side0_advantage;
-        line.push_str(&format!(
-            " {:+.0} [{:+.0}, {:+.0}] | {:.2} ({:.0}){} |",
-            h.estimate,
-            h.lo,
-            h.hi,
-            v.fit.dispersion,
-            v.fit.dispersion_df,
-            if v.fit.converged {
-                ""
-            } else {
-                "; the fit did not converge"
-            }
-        ));
-        let _ = writeln!(s, "{line}");
-    }
+    columns.push(
+        Column::markdown("dispersion (degrees of freedom)", |v: &V| {
+            format!(
+                "{:.2} ({:.0}){}",
+                v.fit.dispersion,
+                v.fit.dispersion_df,
+                if v.fit.converged {
+                    ""
+                } else {
+                    "; the fit did not converge"
+                }
+            )
+        })
+        .right(),
+    );
+    s.push_str(&markdown_table(&columns, &r.ratings));
     let strongest: Vec<&PairVerdict> = r
         .verdicts
         .iter()
@@ -319,27 +315,31 @@ fn calibration_markdown(s: &mut String, r: &LadderReport) {
         "\n## Against the exact values\n\nExact value of each variant's random opening ({} uniformly random plies, then optimal play; read from the tables) and at the start:\n",
         r.random_plies
     );
-    let _ = writeln!(
-        s,
-        "| variant | {s0} wins | draws | {} wins | {s0} score | {s0} score of the games' openings | start value for the {s0} | positions after the opening |\n|---|---:|---:|---:|---:|---:|---|---:|",
-        r.side_names[1]
-    );
-    for (v, x) in r.variants.iter().zip(&c.exact) {
-        let sampled = x.sampled.as_ref().map_or_else(
-            || "not computed".to_string(),
-            |m| format!("{:.1} ({} games)", 100.0 * m.score0, m.games),
-        );
-        let _ = writeln!(
-            s,
-            "| {v} | {:.1} | {:.1} | {:.1} | {:.1} | {sampled} | {} | {} |",
-            100.0 * x.wins[0],
-            100.0 * x.draws,
-            100.0 * x.wins[1],
-            100.0 * x.score0,
-            x.start0,
-            x.positions
-        );
-    }
+    type X<'a> = (&'a String, &'a OpeningValue);
+    let pct1 = |f: fn(&OpeningValue) -> f64| move |x: &X| format!("{:.1}", 100.0 * f(x.1));
+    let columns = [
+        Column::markdown("variant", |x: &X| x.0.clone()),
+        Column::markdown(format!("{s0} wins"), pct1(|o| o.wins[0])).right(),
+        Column::markdown("draws", pct1(|o| o.draws)).right(),
+        Column::markdown(format!("{} wins", r.side_names[1]), pct1(|o| o.wins[1])).right(),
+        Column::markdown(format!("{s0} score"), pct1(|o| o.score0)).right(),
+        Column::markdown(format!("{s0} score of the games' openings"), |x: &X| {
+            x.1.sampled.as_ref().map_or_else(
+                || "not computed".to_string(),
+                |m| format!("{:.1} ({} games)", 100.0 * m.score0, m.games),
+            )
+        })
+        .right(),
+        Column::markdown(format!("start value for the {s0}"), |x: &X| {
+            x.1.start0.to_string()
+        }),
+        Column::markdown("positions after the opening", |x: &X| {
+            x.1.positions.to_string()
+        })
+        .right(),
+    ];
+    let rows: Vec<X> = r.variants.iter().zip(&c.exact).collect();
+    s.push_str(&markdown_table(&columns, &rows));
     let truth = if c.exact.iter().all(|x| x.sampled.is_some()) {
         "the exact values over the openings the games drew (every rung plays the same ones)"
     } else {
@@ -349,28 +349,31 @@ fn calibration_markdown(s: &mut String, r: &LadderReport) {
         s,
         "\nPer rung: verdicts on pairs of variants (the sign of the score difference's 95 % interval, or 0 where the interval holds 0: not told apart) against the sign of the exact difference; scores and verdicts are checked against {truth}.\n"
     );
-    let _ = writeln!(
-        s,
-        "| engine | pairs | agree | wrong direction | missed difference | false difference | agree with start values | mean abs. score error | max | against all openings | exact inside 95 % interval |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    );
-    for k in &c.rungs {
-        let _ = writeln!(
-            s,
-            "| `{}` | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3} | {}/{} |",
-            k.engine,
-            k.pairs,
-            k.agree,
-            k.wrong,
-            k.missed,
-            k.false_difference,
-            k.agree_start,
-            k.mean_abs_error,
-            k.max_abs_error,
-            k.mean_abs_error_all,
-            k.covered,
-            c.exact.len()
-        );
-    }
+    type K = RungCalibration;
+    let n = c.exact.len();
+    let count = |name: &'static str, f: fn(&K) -> u64| {
+        Column::markdown(name, move |k: &K| f(k).to_string()).right()
+    };
+    let err = |name: &'static str, f: fn(&K) -> f64| {
+        Column::markdown(name, move |k: &K| format!("{:.3}", f(k))).right()
+    };
+    let columns = [
+        Column::markdown("engine", |k: &K| format!("`{}`", k.engine)),
+        count("pairs", |k| k.pairs),
+        count("agree", |k| k.agree),
+        count("wrong direction", |k| k.wrong),
+        count("missed difference", |k| k.missed),
+        count("false difference", |k| k.false_difference),
+        count("agree with start values", |k| k.agree_start),
+        err("mean abs. score error", |k| k.mean_abs_error),
+        err("max", |k| k.max_abs_error),
+        err("against all openings", |k| k.mean_abs_error_all),
+        Column::markdown("exact inside 95 % interval", move |k: &K| {
+            format!("{}/{n}", k.covered)
+        })
+        .right(),
+    ];
+    s.push_str(&markdown_table(&columns, &c.rungs));
 }
 
 /// The largest number of captures of `side` in any cell (at most 24 columns).
