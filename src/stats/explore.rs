@@ -29,7 +29,7 @@ use crate::retro::driver::SolveOptions;
 use crate::retro::manifest::{plan_any, solve_any};
 use crate::retro::Scope;
 use crate::stats::engine::EngineSpec;
-use crate::stats::files::{csv_table, write_svg, Column, ReportDir};
+use crate::stats::files::{csv_table, markdown_table, write_svg, Column, ReportDir};
 use crate::stats::ladder::{run_ladder, write_ladder};
 use crate::stats::math::Interval;
 use crate::stats::plot::plot_err;
@@ -466,40 +466,40 @@ pub(crate) fn explore_markdown(r: &ExploreReport) -> String {
         s,
         "Ranked by balance (1 = even), then decisiveness (share of games with a winner), then length. Exact rows are the value under optimal play (no interval; length = plies to the end, 0 for a draw); ladder rows are self-play at the strongest engine with 95 % intervals (bootstrap for balance and length, Wilson for decisiveness). Exact and ladder figures measure different things: a draw under optimal play can be decisive between fallible engines.\n"
     );
-    let mut head = String::from("| rank |");
-    let mut rule = String::from("|---:|");
-    for g in &r.grid {
-        head.push_str(&format!(" {} |", g.key));
-        rule.push_str("---|");
+    type X<'a> = (usize, &'a ExploreRow);
+    let exact = |x: &X| x.1.method == Method::Exact;
+    let mut columns = vec![Column::markdown("rank", |x: &X| (x.0 + 1).to_string()).right()];
+    for (k, g) in r.grid.iter().enumerate() {
+        columns.push(Column::markdown(g.key.clone(), move |x: &X| {
+            x.1.values.get(k).cloned().unwrap_or_default()
+        }));
     }
-    let _ = writeln!(
-        s,
-        "{head} method | balance | decisiveness | length (plies) | {} score | exact value for {} | notes |",
-        r.side_names[0], r.side_names[0]
-    );
-    let _ = writeln!(s, "{rule}---|---|---|---|---|---|---|");
-    for (i, x) in r.rows.iter().enumerate() {
-        let exact = x.method == Method::Exact;
-        let mut line = format!("| {} |", i + 1);
-        for v in &x.values {
-            line.push_str(&format!(" {v} |"));
-        }
-        let _ = writeln!(
-            s,
-            "{line} {} | {} | {} | {} | {} | {} | {} |",
-            if exact { "exact" } else { "ladder" },
-            iv(&x.balance, exact, 2),
-            iv(&x.decisiveness, exact, 2),
-            iv(&x.length, exact, 1),
-            iv(&x.score0, exact, 2),
-            x.exact_value.as_deref().unwrap_or("–"),
-            if exact {
-                format!("{} symmetry classes, tables {}", x.size, x.detail)
+    let s0 = &r.side_names[0];
+    columns.extend([
+        Column::markdown("method", move |x: &X| {
+            if exact(x) { "exact" } else { "ladder" }.to_string()
+        }),
+        Column::markdown("balance", move |x: &X| iv(&x.1.balance, exact(x), 2)),
+        Column::markdown("decisiveness", move |x: &X| {
+            iv(&x.1.decisiveness, exact(x), 2)
+        }),
+        Column::markdown("length (plies)", move |x: &X| iv(&x.1.length, exact(x), 1)),
+        Column::markdown(format!("{s0} score"), move |x: &X| {
+            iv(&x.1.score0, exact(x), 2)
+        }),
+        Column::markdown(format!("exact value for {s0}"), |x: &X| {
+            x.1.exact_value.as_deref().unwrap_or("–").to_string()
+        }),
+        Column::markdown("notes", move |x: &X| {
+            if exact(x) {
+                format!("{} symmetry classes, tables {}", x.1.size, x.1.detail)
             } else {
-                format!("{}; report {}/ladder.md", x.note, x.detail)
+                format!("{}; report {}/ladder.md", x.1.note, x.1.detail)
             }
-        );
-    }
+        }),
+    ]);
+    let rows: Vec<X> = r.rows.iter().enumerate().collect();
+    s.push_str(&markdown_table(&columns, &rows));
     let _ = writeln!(s, "\n## Heatmaps (balance)\n");
     for (a, b) in pairs(r.grid.len()) {
         let _ = writeln!(
