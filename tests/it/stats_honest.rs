@@ -113,6 +113,14 @@ fn query_and_prove_name_the_recorded_claim_beside_their_unknown() {
         stdout.contains("recorded the leopards cannot force a win"),
         "{stdout}"
     );
+    // bounds names it too, beside its own unknown thresholds.
+    let (code, stdout, stderr) = run(&["bounds", "cows-leopards-mogol", "--time", "0.5"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("recorded the leopards cannot force a win"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("results/mogol.md"), "{stdout}");
     // After a move nothing is recorded.
     let (code, stdout, _) = run(&[
         "query",
