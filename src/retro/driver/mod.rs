@@ -18,12 +18,16 @@ mod summary;
 pub(crate) use big::solve_and_write_tier_compact;
 use big::{ooc_path, remove_ooc_dir, solve_and_write_tier_ooc};
 use plan::batches;
+pub use plan::part_memory;
 pub(crate) use plan::{batch_memory, check_memory_serial};
 pub use plan::{
     check_index, default_memory_limit, format_bytes, parse_size, plan, Plan, TierMethod,
 };
 use plan::{compact_bytes, compact_kind_loaded};
-pub(crate) use plan::{method_memory, sparse_estimate, tier_method};
+pub(crate) use plan::{method_memory, tier_method};
+pub(crate) use plan::{
+    plan_part_memory, round_records, SPLIT_FRONTIER_BYTES_PER_SLOT, SPLIT_STATE_BYTES_PER_SLOT,
+};
 use summary::tier_summary;
 pub use summary::{make_summary, summary_path, MadeBy, StartValue, Summary, TierSummary};
 pub(crate) use summary::{stored_start_record, write_summary};

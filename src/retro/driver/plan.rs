@@ -1,4 +1,10 @@
-//! The plan of a solve: its tiers in waves, sizes, memory estimates (full and compact) and their checks, and sizes as text.
+//! The plan of a solve: its tiers in waves, sizes, and every memory estimate
+//! of a tier and its checks, in one place: the full solver's batches, the
+//! compact solver (children dense or sparse), out of core (its parts, its
+//! floor), a part of a tier split across processes (`part_memory`), the
+//! least limit a plan needs; and sizes as text. The methods' own layouts
+//! give the byte counts of a slot (`compact::ooc::ooc_part_bytes` and
+//! `share_bytes` for a part on disk); this file composes them.
 
 use super::{Compact, WORK_BYTES_PER_SLOT};
 use crate::error::{quote, Error, Result};
@@ -612,6 +618,87 @@ pub(crate) fn check_memory_serial<G: Solvable>(
         )));
     }
     Ok(())
+}
+
+// ---- Split tiers: what a part of a tier solved across processes needs.
+
+/// Bytes of state per slot of a part's range: record, counter and exit bits,
+/// 2 bytes each.
+pub(crate) const SPLIT_STATE_BYTES_PER_SLOT: u64 = 6;
+/// Bytes per slot of a part's range counted for its frontier lists (4 bytes an
+/// entry; not every slot is listed at once) on top of the state.
+pub(crate) const SPLIT_FRONTIER_BYTES_PER_SLOT: u64 = 2;
+
+/// Update records a part of a compact split tier with `share` slots gathers
+/// for the others before a round's exchange (8 bytes each): a 256th of its
+/// share, from 2^10 to 2^20. A round's records are copied about six times on
+/// their way (gathered, the message, the transport's send and receive
+/// buffers, the received messages, the records applied), so its buffers stay
+/// within about 1/5 of a byte a slot beside the state's two.
+pub(crate) fn round_records(share: u64) -> usize {
+    (share / 256).clamp(1 << 10, 1 << 20) as usize
+}
+
+/// Bytes of a compact split round's buffers (six copies of its records).
+pub(crate) fn round_bytes(share: u64) -> u64 {
+    round_records(share) as u64 * 8 * 6
+}
+
+/// Estimated bytes a part needs to solve `tier` split into `parts`: on the
+/// compact encoding with `compact` (`compact_part_memory`), else by the
+/// full split solver: its share of the state and frontier, and the records of
+/// the tier's stored children, whole.
+pub fn part_memory<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    parts: usize,
+    compact: bool,
+) -> Result<u64> {
+    if compact {
+        return compact_part_memory(game, tier, parts);
+    }
+    let share = game.tier_size(tier).div_ceil(parts.max(1) as u64);
+    let kids: u64 = game
+        .stored_children(tier)
+        .into_iter()
+        .map(|c| game.tier_size(c))
+        .try_fold(0u64, |a, b| a.checked_add(b))
+        .ok_or_else(|| Error::Memory("the memory estimate does not fit in 64 bits".into()))?;
+    share
+        .checked_mul(SPLIT_STATE_BYTES_PER_SLOT + SPLIT_FRONTIER_BYTES_PER_SLOT)
+        .and_then(|w| w.checked_add(kids.checked_mul(2)?))
+        .ok_or_else(|| Error::Memory("the memory estimate does not fit in 64 bits".into()))
+}
+
+/// Estimated bytes a part needs to solve `tier` split into `parts` on the
+/// compact encoding: its share's two bytes a slot, the children's records
+/// held sparse (before their decided records, counted when loaded) and the
+/// buffers of one round (sent and received).
+pub(crate) fn compact_part_memory<G: TierGame>(
+    game: &G,
+    tier: G::Tier,
+    parts: usize,
+) -> Result<u64> {
+    let share = game.tier_size(tier).div_ceil(parts.max(1) as u64);
+    let kids = sparse_estimate(game, tier)
+        .ok_or_else(|| Error::Memory("the memory estimate does not fit in 64 bits".into()))?;
+    Ok(crate::retro::compact::ooc::share_bytes(share)
+        .saturating_add(kids)
+        .saturating_add(round_bytes(share)))
+}
+
+/// The largest [`part_memory`] of the tiers of `plan`.
+pub(crate) fn plan_part_memory<G: TierGame>(
+    game: &G,
+    plan: &Plan<G::Tier>,
+    parts: usize,
+    compact: bool,
+) -> Result<u64> {
+    let mut most = 0;
+    for &t in plan.waves.iter().flatten() {
+        most = most.max(part_memory(game, t, parts, compact)?);
+    }
+    Ok(most)
 }
 
 #[cfg(test)]

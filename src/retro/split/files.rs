@@ -1,74 +1,15 @@
-//! Memory estimates, part files (write, validate, read) and their join into the usual table.
+//! Part files (write, validate, read) and their join into the usual table (the
+//! memory a part needs is estimated with the rest of the plan, in `driver::plan`).
 
-use super::{
-    round_bytes, u32_at, u64_at, PartResult, Partition, SPLIT_FRONTIER_BYTES_PER_SLOT,
-    SPLIT_STATE_BYTES_PER_SLOT,
-};
+use super::{u32_at, u64_at, PartResult, Partition};
 use crate::error::{Error, Result};
-use crate::retro::driver::{tier_meta, Plan, TierSummary};
+use crate::retro::driver::{tier_meta, TierSummary};
 use crate::retro::scope::Solvable;
 use crate::retro::solver::TierStats;
-use crate::tier::{Outcomes, TierGame, REC_NONE};
+use crate::tier::{Outcomes, REC_NONE};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-
-/// Estimated bytes a part needs to solve `tier` split into `parts`: on the
-/// compact encoding with `compact` (`compact_part_memory`), else by the
-/// full split solver: its share of the state and frontier, and the records of
-/// the tier's stored children, whole.
-pub fn part_memory<G: TierGame>(
-    game: &G,
-    tier: G::Tier,
-    parts: usize,
-    compact: bool,
-) -> Result<u64> {
-    if compact {
-        return compact_part_memory(game, tier, parts);
-    }
-    let share = game.tier_size(tier).div_ceil(parts.max(1) as u64);
-    let kids: u64 = game
-        .stored_children(tier)
-        .into_iter()
-        .map(|c| game.tier_size(c))
-        .try_fold(0u64, |a, b| a.checked_add(b))
-        .ok_or_else(|| Error::Memory("the memory estimate does not fit in 64 bits".into()))?;
-    share
-        .checked_mul(SPLIT_STATE_BYTES_PER_SLOT + SPLIT_FRONTIER_BYTES_PER_SLOT)
-        .and_then(|w| w.checked_add(kids.checked_mul(2)?))
-        .ok_or_else(|| Error::Memory("the memory estimate does not fit in 64 bits".into()))
-}
-
-/// Estimated bytes a part needs to solve `tier` split into `parts` on the
-/// compact encoding: its share's two bytes a slot, the children's records
-/// held sparse (before their decided records, counted when loaded) and the
-/// buffers of one round (sent and received).
-pub(crate) fn compact_part_memory<G: TierGame>(
-    game: &G,
-    tier: G::Tier,
-    parts: usize,
-) -> Result<u64> {
-    let share = game.tier_size(tier).div_ceil(parts.max(1) as u64);
-    let kids = crate::retro::driver::sparse_estimate(game, tier)
-        .ok_or_else(|| Error::Memory("the memory estimate does not fit in 64 bits".into()))?;
-    Ok(crate::retro::compact::ooc::share_bytes(share)
-        .saturating_add(kids)
-        .saturating_add(round_bytes(share)))
-}
-
-/// The largest [`part_memory`] of the tiers of `plan`.
-pub(crate) fn plan_part_memory<G: TierGame>(
-    game: &G,
-    plan: &Plan<G::Tier>,
-    parts: usize,
-    compact: bool,
-) -> Result<u64> {
-    let mut most = 0;
-    for &t in plan.waves.iter().flatten() {
-        most = most.max(part_memory(game, t, parts, compact)?);
-    }
-    Ok(most)
-}
 
 /// Path of part `k` of `n` of tier `name`'s records: `DIR/<name>.p<k>of<n>`.
 pub(crate) fn part_path(out_dir: &Path, name: &str, k: usize, n: usize) -> PathBuf {

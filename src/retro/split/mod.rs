@@ -80,10 +80,13 @@ mod part;
 mod solve;
 mod threads;
 
+pub use crate::retro::driver::part_memory;
+pub(crate) use crate::retro::driver::{
+    plan_part_memory, round_records, SPLIT_FRONTIER_BYTES_PER_SLOT, SPLIT_STATE_BYTES_PER_SLOT,
+};
 pub use crate::retro::lock::UNFINISHED_MARK;
 pub(crate) use compact::split_tier_in_process;
-pub use files::part_memory;
-pub(crate) use files::{part_path, plan_part_memory};
+pub(crate) use files::part_path;
 pub use part::solve_part;
 pub use solve::{solve_split, SplitEvent, SplitSolveOptions};
 pub use threads::{run_parts, Threads};
@@ -93,13 +96,6 @@ use crate::error::{Error, Result};
 use std::ops::Range;
 use std::sync::Arc;
 
-/// Bytes of state per slot of a part's range: record, counter and exit bits,
-/// 2 bytes each.
-pub(crate) const SPLIT_STATE_BYTES_PER_SLOT: u64 = 6;
-/// Bytes per slot of a part's range counted for its frontier lists (4 bytes an
-/// entry; not every slot is listed at once) on top of the state.
-pub(crate) const SPLIT_FRONTIER_BYTES_PER_SLOT: u64 = 2;
-
 // `aux` bits: an escaping exit, the slowest loss through an exit.
 use super::kernel::{AUX_ESCAPE, AUX_LOSS};
 
@@ -107,21 +103,6 @@ use super::kernel::{AUX_ESCAPE, AUX_LOSS};
 const CHUNK: usize = 1 << 12;
 /// Slots per window of the scan (see `solve_part_in`).
 const SCAN_WINDOW: usize = 1 << 20;
-
-/// Update records a part of a compact split tier with `share` slots gathers
-/// for the others before a round's exchange (8 bytes each): a 256th of its
-/// share, from 2^10 to 2^20. A round's records are copied about six times on
-/// their way (gathered, the message, the transport's send and receive
-/// buffers, the received messages, the records applied), so its buffers stay
-/// within about 1/5 of a byte a slot beside the state's two.
-pub(crate) fn round_records(share: u64) -> usize {
-    (share / 256).clamp(1 << 10, 1 << 20) as usize
-}
-
-/// Bytes of a compact split round's buffers (six copies of its records).
-pub(crate) fn round_bytes(share: u64) -> u64 {
-    round_records(share) as u64 * 8 * 6
-}
 
 /// Message status: data follows.
 const MSG_OK: u8 = 0;

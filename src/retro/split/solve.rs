@@ -1,8 +1,9 @@
 //! A scope solved tier after tier in parts: options, events, and the plan's loop.
 
 use super::compact::{remove_checkpoints, solve_part_compact, Compact};
-use super::files::{join_parts, part_memory, valid_part, write_part};
+use super::files::{join_parts, valid_part, write_part};
 use super::part::solve_part_in;
+use super::part_memory;
 use super::{
     msg_u32, part_path, plan_part_memory, u64_at, Net, Partition, SplitOptions, Traffic, Transport,
     SPLIT_FRONTIER_BYTES_PER_SLOT, SPLIT_STATE_BYTES_PER_SLOT,
