@@ -10,24 +10,25 @@
 #    tables stay out of git).
 # 2. `measures` over all of them, in runs.tsv order: results/atlas/measures.{md,csv,json}, and
 #    the map of how the value moves within each game's readings: results/atlas/measures-map.md.
-# 3. One ladder per game (GAMES games a reading and rung, default 100; ENGINES, default
+# 3. One ladder per game (GAMES games a reading and rung, default 200; ENGINES, default
 #    random,depth=2,depth=4,perfect; seed 1, 4 random opening plies, one thread, so every game
 #    is the same each time): results/atlas/engines-<game>/ (ladder.md, ludii.csv, ladder.json,
 #    the per-rung reports; the game logs gzipped). The `perfect` rung plays from the tables:
 #    it is the check that the agreement columns measure what they say.
 # Wall time and the load before and after each step go to results/atlas/measures-runs.tsv.
 # Runs niced; BIN=path uses a built binary instead of building (huntsolve-bin.sh);
-# ONLY=GLOB makes only the ladders whose game matches GLOB (the measures are always made).
+# ONLY=GLOB makes only the ladders whose game matches GLOB; MEASURES=0 skips steps 1-2 (the
+# ladders then read the readings' order from the measures.json already made).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/huntsolve-bin.sh
 out=${1:-tables/atlas}
 res=results/atlas
-games=${GAMES:-100}
+games=${GAMES:-200}
 engines=${ENGINES:-random,depth=2,depth=4,perfect}
 mkdir -p "$out" "$res"
 log=$res/measures-runs.tsv
-printf 'step\twall_s\tload_before\tload_after\tbuild\n' >"$log"
+[ "${MEASURES:-1}" = 0 ] || printf 'step\twall_s\tload_before\tload_after\tbuild\n' >"$log"
 step() { # name stdout-file command...
   local name=$1 to=$2 load0 t0 wall
   shift 2
@@ -42,14 +43,16 @@ step() { # name stdout-file command...
 # The readings: runs.tsv (name, rules), then Kaooa's two.
 mapfile -t readings < <(tail -n +2 "$res/runs.tsv" | cut -f1,2; printf 'kaooa\tkaooa\nkaooa-6\tkaooa-6\n')
 dirs=()
-for r in "${readings[@]}"; do
+[ "${MEASURES:-1}" = 0 ] || for r in "${readings[@]}"; do
   IFS=$'\t' read -r name rules <<<"$r"
   nice -n 10 "$bin" solve "$rules" --out "$out/$name" --threads 2 --memory 8G >/dev/null 2>&1
   dirs+=(--tables "$out/$name")
 done
+if [ "${MEASURES:-1}" != 0 ]; then
 step measures.md "$res/measures.md" nice -n 10 "$bin" measures "${dirs[@]}"
 step measures.csv "$res/measures.csv" nice -n 10 "$bin" measures "${dirs[@]}" --csv
 step measures.json "$res/measures.json" nice -n 10 "$bin" measures "${dirs[@]}" --json
+fi
 # Readings whose canonical rules repeat an earlier one (`hat-diviyan-keliya,hunter_win=4` is
 # the preset) are measured, but played once: the first of them.
 mapfile -t firsts < <(python3 -c '
@@ -81,7 +84,7 @@ maps() {
   map "Hat Diviyan Keliya, large: captures to win" hat-diviyan-keliya-large-N{1..8}
   map "Pulijudamu: captures to win" pulijudamu-N{1..5}
 }
-step measures-map.md "$res/measures-map.md" maps
+[ "${MEASURES:-1}" = 0 ] || step measures-map.md "$res/measures-map.md" maps
 
 # The game a reading belongs to, for its ladder.
 game_of() {
