@@ -49,9 +49,9 @@ dirs=()
   dirs+=(--tables "$out/$name")
 done
 if [ "${MEASURES:-1}" != 0 ]; then
-step measures.md "$res/measures.md" nice -n 10 "$bin" measures "${dirs[@]}"
-step measures.csv "$res/measures.csv" nice -n 10 "$bin" measures "${dirs[@]}" --csv
-step measures.json "$res/measures.json" nice -n 10 "$bin" measures "${dirs[@]}" --json
+  step measures.md "$res/measures.md" nice -n 10 "$bin" measures "${dirs[@]}"
+  step measures.csv "$res/measures.csv" nice -n 10 "$bin" measures "${dirs[@]}" --csv
+  step measures.json "$res/measures.json" nice -n 10 "$bin" measures "${dirs[@]}" --json
 fi
 # Readings whose canonical rules repeat an earlier one (`hat-diviyan-keliya,hunter_win=4` is
 # the preset) are measured, but played once: the first of them.
