@@ -15,7 +15,8 @@
 #    is the same each time): results/atlas/engines-<game>/ (ladder.md, ludii.csv, ladder.json,
 #    the per-rung reports; the game logs gzipped). The `perfect` rung plays from the tables:
 #    it is the check that the agreement columns measure what they say.
-# Wall time and the load before and after each step go to results/atlas/measures-runs.tsv.
+# Wall time and the load before and after each step are appended to
+# results/atlas/measures-runs.tsv.
 # Runs niced; BIN=path uses a built binary instead of building (huntsolve-bin.sh);
 # ONLY=GLOB makes only the ladders whose game matches GLOB; MEASURES=0 skips steps 1-2 (the
 # ladders then read the readings' order from the measures.json already made).
@@ -28,7 +29,7 @@ games=${GAMES:-200}
 engines=${ENGINES:-random,depth=2,depth=4,perfect}
 mkdir -p "$out" "$res"
 log=$res/measures-runs.tsv
-[ "${MEASURES:-1}" = 0 ] || printf 'step\twall_s\tload_before\tload_after\tbuild\n' >"$log"
+[ -f "$log" ] || printf 'step\twall_s\tload_before\tload_after\tbuild\n' >"$log"
 step() { # name stdout-file command...
   local name=$1 to=$2 load0 t0 wall
   shift 2
@@ -83,6 +84,23 @@ maps() {
   map "Hat Diviyan Keliya: captures to win" hat-diviyan-keliya-N{1..7}
   map "Hat Diviyan Keliya, large: captures to win" hat-diviyan-keliya-large-N{1..8}
   map "Pulijudamu: captures to win" pulijudamu-N{1..5}
+  # The seed games' n-cows maps: whole games from the empty board with 1-3 cows (more do not
+  # solve in seconds; results/mogol.md and peralikatuma.md have them to 7-8 cows), N = 1
+  # asking for one capture, N = n for every cow.
+  local g k n names
+  for g in cows-leopards-mogol cows-leopards-peralikatuma; do
+    for k in one all; do
+      names=()
+      for n in 1 2 3; do
+        local want=1
+        [ "$k" = one ] || want=$n
+        nice -n 10 "$bin" solve "$g,prey=$n,hunter_win=captures>=$want" \
+          --out "$out/seed-$g-$n-$want" --threads 2 --memory 8G >/dev/null 2>&1
+        names+=("seed-$g-$n-$want")
+      done
+      map "$g: 1 to 3 cows, $k of them to win" "${names[@]}"
+    done
+  done
 }
 [ "${MEASURES:-1}" = 0 ] || step measures-map.md "$res/measures-map.md" maps
 
