@@ -1,14 +1,17 @@
-//! `huntsolve measures --tables DIR [--tables DIR ...] [--json | --csv]
+//! `huntsolve measures --tables DIR [--tables DIR ...] [--json | --csv | --map]
 //! [--line-limit N]`: the perfect-play measures of one or more solved readings
 //! side by side (value and length from the start, won/lost/drawn shares, how
 //! forgiving the opening and the principal line are, the only moves), as a
-//! Markdown table, CSV or JSON.
+//! Markdown table, CSV or JSON; `--map`: how the value moves from one reading
+//! to the next (the options they differ in, where the winner changes).
 
 use super::args::Json;
 use super::job::{dispatch, TierJob};
 use super::out;
 use huntsolve::retro::TierGame;
-use huntsolve::stats::{measures_csv, measures_markdown, perfect_measures, PerfectMeasures};
+use huntsolve::stats::{
+    measures_csv, measures_map, measures_markdown, perfect_measures, PerfectMeasures,
+};
 use huntsolve::{Error, Result};
 use std::path::PathBuf;
 
@@ -25,6 +28,11 @@ pub(crate) struct Args {
     /// CSV instead of the Markdown table (one row a reading).
     #[arg(long, conflicts_with = "json")]
     csv: bool,
+    /// The readings as a map, in the order given: a column per option in
+    /// which they differ, and where the winner changes from one to the next
+    /// (give a game's readings with 1, 2, 3, ... prey for its fewer-pieces map).
+    #[arg(long, conflicts_with_all = ["json", "csv"])]
+    map: bool,
     #[command(flatten)]
     pub(crate) json: Json,
 }
@@ -49,6 +57,8 @@ pub(crate) fn run(args: Args) -> Result<()> {
         out::println(&s)
     } else if args.csv {
         out::print(&measures_csv(&rows)?)
+    } else if args.map {
+        out::print(&measures_map(&rows))
     } else {
         out::print(&measures_markdown(&rows))
     }

@@ -255,12 +255,12 @@ pub fn perfect_measures<G: TierGame>(
     })
 }
 
-fn pct(x: f64) -> String {
+pub(crate) fn pct(x: f64) -> String {
     format!("{:.1}", 100.0 * x)
 }
 
 /// The start's value in words: "the goats win in 21", "draw".
-fn verdict(m: &PerfectMeasures) -> String {
+pub(crate) fn verdict(m: &PerfectMeasures) -> String {
     match (&m.winner, m.length) {
         (Some(w), Some(d)) => format!("{w} win in {d}"),
         (Some(w), None) => format!("{w} win"),

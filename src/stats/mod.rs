@@ -15,6 +15,7 @@ pub(crate) mod material;
 pub(crate) mod math;
 pub(crate) mod mcts;
 pub(crate) mod measures;
+pub(crate) mod measures_map;
 pub(crate) mod metrics;
 pub(crate) mod perfect;
 pub(crate) mod played;
@@ -49,6 +50,7 @@ pub use mcts::{search, MctsConfig, MctsSpec};
 pub use measures::{
     measures_csv, measures_markdown, perfect_measures, LineEnd, LinePly, PerfectMeasures,
 };
+pub use measures_map::measures_map;
 pub use metrics::variant_metrics;
 pub use referee::{referee_text, table_dirs, TableDir};
 pub use report::{assemble, run_compare_with, run_variant, safe_name, write_compare};
