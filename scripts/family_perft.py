@@ -390,6 +390,10 @@ class Rules:
         # A file with no end rule for blocked prey: Ludii gives the side with no
         # legal move a forced pass.
         self.prey_pass = False
+        # huntsolve's rule (docs/rules.md 2.1): chains that end in the same position
+        # are one move; Ludii's engine counts every order of the hops (`,paths`).
+        self.dedupe = True
+        self.stop_at = None
         # Komikan: "(if (no Moves P2) (result Mover Draw))": the game ends.
         self.prey_draw = False
 
@@ -427,7 +431,10 @@ class Rules:
                 else:
                     # every chain of hops with this hunter, stopping after any hop;
                     # chains that end in the same position are one move
-                    ends = set()
+                    ends = set() if self.dedupe else []
+                    # Ludii checks the end rules after every hop: its chain stops at the
+                    # winning capture (`,paths` only; huntsolve's chain may go on)
+                    self.stop_at = None if self.dedupe else self.win - cap
                     self.chains(h, h, frozenset(hunters - {h}), prey, frozenset(), ends)
                     out.extend(("chain", h, to, taken) for to, taken in sorted(ends, key=str))
             if self.compulsory and any(m[0] == "hop" for m in out):
@@ -453,7 +460,12 @@ class Rules:
             if to in others or to in standing:
                 continue  # the hunter's start point is empty: it left it
             now = taken | {over}
-            ends.add((to, now))
+            if self.dedupe:
+                ends.add((to, now))
+            else:
+                ends.append((to, now))
+            if self.stop_at is not None and len(now) >= self.stop_at:
+                continue
             self.chains(start, to, others, prey, now, ends)
 
     def play(self, s, m):
@@ -711,6 +723,8 @@ def variant(spec):
             r.hunter_first = v == "hunter"
         elif k == "prey":
             r.prey_hand = int(v)
+        elif k == "paths":
+            r.dedupe = v != "true"
         else:
             raise SystemExit(f"unknown option {k}")
     return r
@@ -979,7 +993,7 @@ def main(argv):
             names.append(a)
     all_games = games()
     for name in names or list(all_games):
-        r = all_games[name]
+        r = all_games[name] if name in all_games else variant(name)
         print(f"rules {name}")
         memo = {}
         for d in range(1, (depth or DEPTH[name]) + 1):
