@@ -375,6 +375,12 @@ const SIDE_WORDS: &[(&str, [&str; 2], [&str; 2])] = &[
         ["pawn", "pawns"],
     ),
     ("refskak", ["fox", "foxes"], ["lamb", "lambs"]),
+    // Nuktagaq.lud names no pieces (both are Markers): the side of two and the side of 19.
+    (
+        "nuktagaq",
+        ["hunting piece", "hunting pieces"],
+        ["hunted piece", "hunted pieces"],
+    ),
     ("la-yagua", ["jaguar", "jaguars"], ["dog", "dogs"]),
     (
         "juroku-musashi",
