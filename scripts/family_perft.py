@@ -264,6 +264,110 @@ def board_orissa_one():
     return merge(square_alternating(5), shift(rotate(wedge(3), 180), 0, 4))
 
 
+def rectangle_alternating(rows, cols):
+    """(rectangle rows cols diagonals:Alternating): the grid of `rectangle` with
+    one diagonal per cell, as square_alternating (Square.java handleDiagonals)."""
+    g = rectangle(rows, cols)
+    idx = {(int(x), int(y)): i for i, (x, y) in enumerate(g.v)}
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            if (c + r) % 2 == 0:
+                g.add_edge(idx[(c, r)], idx[(c + 1, r + 1)])
+            else:
+                g.add_edge(idx[(c, r + 1)], idx[(c + 1, r)])
+    return g
+
+
+def board_cross33():
+    # Fox and Geese.lud ("CrossBoard" 3 7 diagonals:Alternating); Manu.lud,
+    # Refskak.lud and Musinaykahwhanmetowaywin.lud spell it out:
+    # (merge (shift 0 2 (rectangle 3 7 diagonals:Alternating))
+    #        (shift 2 0 (rectangle 7 3 diagonals:Alternating)))
+    return merge(shift(rectangle_alternating(3, 7), 0, 2), shift(rectangle_alternating(7, 3), 2, 0))
+
+
+def board_nuktagaq():
+    # Nuktagaq.lud: (remove ("CrossGraph" 3 7 diagonals:Alternating)
+    #   edges:{{17 10} {9 10} {10 11}}); the ids are those of the merge above
+    # (the 3x7 rectangle first, row by row), so 10 is the centre (3,3).
+    g = board_cross33()
+    assert g.v[10] == (3.0, 3.0) and g.v[9] == (2.0, 3.0) and g.v[17] == (3.0, 4.0)
+    return remove(g, edges=[(17, 10), (9, 10), (10, 11)])
+
+
+def board_radiating5():
+    # Coyote.lud: (rectangle 5 5 diagonals:Radiating): the grid and the
+    # diagonal steps out of the centre in the four directions, i.e. the two
+    # long diagonals (Square.java, DiagonalsType.Radiating).
+    g = rectangle(5, 5)
+    idx = {(int(x), int(y)): i for i, (x, y) in enumerate(g.v)}
+    for n in range(3):
+        for dx, dy in ((1, 1), (1, -1), (-1, -1), (-1, 1)):
+            a, b = (2 + n * dx, 2 + n * dy), (2 + (n + 1) * dx, 2 + (n + 1) * dy)
+            if a in idx and b in idx:
+                g.add_edge(idx[a], idx[b])
+    return g
+
+
+def board_la_yagua():
+    # La Yagua.lud: (add (merge (rotate 180 (wedge 3))
+    #   (shift 0 -4 (square 5 diagonals:Alternating))) edges:{{1 5} {5 3}})
+    g = merge(rotate(wedge(3), 180), shift(square_alternating(5), 0, -4))
+    return add(g, edges=[(1, 5), (5, 3)])
+
+
+def board_juroku():
+    # Juroku Musashi.lud, "Described": (add (merge (scale 2 (square 5
+    #   diagonals:Alternating)) (shift 2 -2 (wedge 3))) vertices:{{3 -2} {5 -2}}
+    #   edges:{{25 31} {25 29} {27 29} {27 32}})
+    g = merge(scale(square_alternating(5), 2, 2), shift(wedge(3), 2, -2))
+    g.v += [(3.0, -2.0), (5.0, -2.0)]
+    return add(g, edges=[(25, 31), (25, 29), (27, 29), (27, 32)])
+
+
+def board_komikan():
+    # Komikan.lud: (merge (scale 2 (square 5 diagonals:Alternating)) (graph
+    #   vertices:{...} edges:{...})), the triangle given point by point
+    tri = Graph(
+        [(4, 8), (3, 9), (4, 9), (5, 9), (2, 10), (3, 10), (4, 10), (5, 10), (6, 10),
+         (1, 11), (3, 11), (4, 11), (5, 11), (7, 11)],
+        [(0, 1), (0, 2), (0, 3), (1, 4), (1, 5), (1, 2), (2, 6), (2, 3), (3, 7), (3, 8),
+         (4, 9), (4, 5), (5, 10), (5, 6), (6, 11), (6, 7), (7, 12), (7, 8), (8, 13),
+         (9, 10), (10, 11), (11, 12), (12, 13)],
+    )
+    tri.v = [(float(x), float(y)) for x, y in tri.v]
+    return merge(scale(square_alternating(5), 2, 2), tri)
+
+
+def board_demala():
+    # Demala Diviyan Keliya.lud, "Normal" (also Mysore Tiger Game (Three
+    # Tigers).lud): (add (remove (merge (shift 0 2 (scale 8 2 (rectangle 3 2)))
+    #   (scale 1 2 (wedge 5 4))) edges:{{0 1} {2 3} {4 5}})
+    #   edges:{{0 15} {18 1} {2 11} {14 3} {4 7} {10 5}})
+    g = merge(shift(scale(rectangle(3, 2), 8, 2), 0, 2), scale(wedge(5, 4), 1, 2))
+    g = remove(g, edges=[(0, 1), (2, 3), (4, 5)])
+    return add(g, edges=[(0, 15), (18, 1), (2, 11), (14, 3), (4, 7), (10, 5)])
+
+
+def board_bam_blang():
+    # Bam Blang Beh Khla.lud: (add (remove (merge {(shift 0.4 -1 (scale 0.6
+    #   (rectangle 1 3))) (shift 0.2 0 (scale 0.8 2 (wedge 2))) (shift 0 -0.5
+    #   (scale 1 2.5 (wedge 2)))}) edges:{{3 8} {3 7} {3 9}}) edges:{{6 9} {4 7} {1 8}})
+    g = merge(
+        shift(scale(rectangle(1, 3), 0.6, 0.6), 0.4, -1),
+        shift(scale(wedge(2), 0.8, 2), 0.2, 0),
+        shift(scale(wedge(2), 1, 2.5), 0, -0.5),
+    )
+    g = remove(g, edges=[(3, 8), (3, 7), (3, 9)])
+    return add(g, edges=[(6, 9), (4, 7), (1, 8)])
+
+
+def board_yeung_luk():
+    # Yeung Luk Sz' Kon Tseung Kwan.lud: (merge (rectangle 9 5)
+    #   (shift 1 8 (scale 0.5 (wedge 3))))
+    return merge(rectangle(9, 5), shift(scale(wedge(3), 0.5, 0.5), 1, 8))
+
+
 # -------------------------------------------------------------- the rules
 
 
@@ -278,6 +382,20 @@ class Rules:
         self.hunter_first = hunter_first
         self.win = win_captures
         self.compulsory = False
+        # Ludii's multiple hops with a Pass in the same turn (HopSequenceCapture and
+        # HopSequenceCaptureAgain or Pass): "optional"; `at:EndOfTurn` keeps the jumped
+        # prey on the board until the turn ends ("end"), else they go at once.
+        self.chain = "none"
+        self.removal = "immediate"
+        # A file with no end rule for blocked prey: Ludii gives the side with no
+        # legal move a forced pass.
+        self.prey_pass = False
+        # huntsolve's rule (docs/rules.md 2.1): chains that end in the same position
+        # are one move; Ludii's engine counts every order of the hops (`,paths`).
+        self.dedupe = True
+        self.stop_at = None
+        # Komikan: "(if (no Moves P2) (result Mover Draw))": the game ends.
+        self.prey_draw = False
 
     def start(self):
         # (hunters, prey, hunters in hand, prey in hand, captured, hunter to move)
@@ -306,9 +424,19 @@ class Rules:
                 for t in self.b.nb[h]:
                     if t not in hunters and t not in prey:
                         out.append(("step", h, t))
-                for over, t in self.b.jump[h]:
-                    if over in prey and t not in hunters and t not in prey:
-                        out.append(("hop", h, over, t))
+                if self.chain == "none":
+                    for over, t in self.b.jump[h]:
+                        if over in prey and t not in hunters and t not in prey:
+                            out.append(("hop", h, over, t))
+                else:
+                    # every chain of hops with this hunter, stopping after any hop;
+                    # chains that end in the same position are one move
+                    ends = set() if self.dedupe else []
+                    # Ludii checks the end rules after every hop: its chain stops at the
+                    # winning capture (`,paths` only; huntsolve's chain may go on)
+                    self.stop_at = None if self.dedupe else self.win - cap
+                    self.chains(h, h, frozenset(hunters - {h}), prey, frozenset(), ends)
+                    out.extend(("chain", h, to, taken) for to, taken in sorted(ends, key=str))
             if self.compulsory and any(m[0] == "hop" for m in out):
                 out = [m for m in out if m[0] == "hop"]
         else:
@@ -318,7 +446,27 @@ class Rules:
                 for t in self.b.nb[q]:
                     if t not in hunters and t not in prey:
                         out.append(("step", q, t))
+            if not out and self.prey_pass:
+                out.append(("pass",))
         return out or None
+
+    def chains(self, start, at, others, prey, taken, ends):
+        """Hops from `at` over prey not yet taken; with removal "end" the taken
+        prey still stand (no landing on them), with "immediate" they are gone."""
+        standing = prey if self.removal == "end" else prey - taken
+        for over, to in self.b.jump[at]:
+            if over not in prey or over in taken:
+                continue
+            if to in others or to in standing:
+                continue  # the hunter's start point is empty: it left it
+            now = taken | {over}
+            if self.dedupe:
+                ends.add((to, now))
+            else:
+                ends.append((to, now))
+            if self.stop_at is not None and len(now) >= self.stop_at:
+                continue
+            self.chains(start, to, others, prey, now, ends)
 
     def play(self, s, m):
         hunters, prey, hh, ph, cap, hunter_turn = s
@@ -332,6 +480,12 @@ class Rules:
                 hunters = (hunters - {m[1]}) | {m[2]}
             else:
                 prey = (prey - {m[1]}) | {m[2]}
+        elif m[0] == "pass":
+            pass
+        elif m[0] == "chain":
+            hunters = (hunters - {m[1]}) | {m[2]}
+            prey = prey - m[3]
+            cap += len(m[3])
         else:
             hunters = (hunters - {m[1]}) | {m[3]}
             prey = prey - {m[2]}
@@ -394,10 +548,152 @@ def games():
     low = {i for i, (x, y) in enumerate(oo.xy) if y <= 1}
     goats = low | {oo.ludii_label("A3"), oo.ludii_label("E3")}
     out["orissa-tiger"] = Rules(oo, [c6], 0, sorted(goats), 0, True, 12)
+    family_first_wave(out)
     return out
 
 
+def expand(b, sites, steps=1):
+    """Ludii's (expand REGION steps:N): the region and every point within N
+    edges of it."""
+    region = set(sites)
+    for _ in range(steps):
+        region |= {q for p in region for q in b.nb[p]}
+    return region
+
+
+def bottom(b):
+    return {i for i, (x, y) in enumerate(b.xy) if abs(y - min(v[1] for v in b.xy)) < 1e-6}
+
+
+def top(b):
+    return {i for i, (x, y) in enumerate(b.xy) if abs(y - max(v[1] for v in b.xy)) < 1e-6}
+
+
+def with_(r, **kw):
+    for k, v in kw.items():
+        setattr(r, k, v)
+    return r
+
+
+def family_first_wave(out):
+    """The files of Ludii's hunt category that huntsolve's options express
+    (docs/rules.md section 3.3), each from its .lud file."""
+    aq = Board("alquerque25", square_alternating(5))
+    lab = aq.ludii_label
+    # Cercar La Liebre.lud: counters (P1, first) on (expand (sites Bottom)) and
+    # A3 E3, the hare on the centre; "NoMovesLossAndLessNumPiecesPlayerLoss" P1 9:
+    # the counters lose with 9 left, i.e. at 3 captures.
+    counters = sorted(expand(aq, bottom(aq)) | {lab("A3"), lab("E3")})
+    assert len(counters) == 12
+    out["cercar-la-liebre"] = Rules(aq, [lab("C3")], 0, counters, 0, False, 3)
+    # ruleset "Murray (Described)": ("HopSequenceCapture"), Pass in the same turn
+    out["cercar-la-liebre-murray"] = with_(
+        Rules(aq, [lab("C3")], 0, counters, 0, False, 3), chain="optional")
+    # option "Less Diagonal": the alquerque without its diamond = the two long
+    # diagonals (Radiating); option "No Diagonal": (square 5)
+    rad = Board("radiating25", board_radiating5())
+    grid = Board("grid25", rectangle(5, 5))
+    for name, b in (("radiating25", rad), ("grid25", grid)):
+        c = sorted(expand(b, bottom(b)) | {b.ludii_label("A3"), b.ludii_label("E3")})
+        out["cercar-la-liebre,board=" + name] = Rules(b, [b.ludii_label("C3")], 0, c, 0, False, 3)
+    # Pon Chochotl.lud: the same rules as Cercar La Liebre's default. Coyote.lud:
+    # the same on (rectangle 5 5 diagonals:Radiating). Their option "Multiple
+    # hops", ("HopSequenceCapture" ~ ~ at:EndOfTurn), is left out: its
+    # continuation is the first hop's form, which may jump a prey already taken
+    # in the turn again (docs/rules.md section 3.3).
+    sheep = sorted(expand(rad, bottom(rad)) | {rad.ludii_label("A3"), rad.ludii_label("E3")})
+    out["coyote"] = Rules(rad, [rad.ludii_label("C3")], 0, sheep, 0, False, 3)
+    # Kulaochal.lud: tigers (P1, first) on the corners, goats on the rest but
+    # the centre; the tigers win with no goat left; no end rule for blocked goats.
+    corners = [lab(s) for s in ("A1", "E1", "A5", "E5")]
+    goats = sorted(set(range(25)) - set(corners) - {lab("C3")})
+    out["kulaochal"] = with_(Rules(aq, corners, 0, goats, 0, True, 20), prey_pass=True)
+    # Yaguarete Kora.lud: (rotate 180 ("AlquerqueGraphWithBottomTriangle")),
+    # jaguar (P1, first) on C6, dogs on (expand (sites Bottom) steps:2); the
+    # jaguar wins with 6 dogs left (9 captures); no end rule for blocked dogs.
+    yk = Board("yaguarete31", rotate(board_bottom_triangle(), 180))
+    dogs = sorted(expand(yk, bottom(yk), 2))
+    assert len(dogs) == 15
+    out["yaguarete-kora"] = with_(Rules(yk, [yk.ludii_label("C6")], 0, dogs, 0, True, 9), prey_pass=True)
+    # The 33-point cross (Fox and Geese.lud "CrossBoard" 3 7 diagonals:Alternating).
+    cr = Board("cross33", board_cross33())
+    cl = cr.ludii_label
+    geese = expand(cr, bottom(cr)) | {i for i, (x, y) in enumerate(cr.xy) if y == 2}
+    assert len(geese) == 13
+    # Fox and Geese.lud: the fox (P1) drops first anywhere; geese on (expand
+    # (sites Bottom)) and (sites Row 2), options 15 and 17 add A4 G4, A5 G5;
+    # "NoMovesLossAndNoPiecesPlayerLoss" P2 (see docs/rules.md 3.1 for its
+    # (result P2 Win)); single hops.  Manu.lud: the same rules.
+    out["fox-and-geese"] = Rules(cr, [], 1, sorted(geese), 0, True, 13)
+    g15 = geese | {cl("A4"), cl("G4")}
+    out["fox-and-geese-15"] = Rules(cr, [], 1, sorted(g15), 0, True, 15)
+    g17 = g15 | {cl("A5"), cl("G5")}
+    out["fox-and-geese-17"] = Rules(cr, [], 1, sorted(g17), 0, True, 17)
+    # Musinaykahwhanmetowaywin.lud: the oke-mow (P1, first) on the centre,
+    # multiple hops with Pass; no end rule for blocked pawns.
+    out["musinaykahwhanmetowaywin"] = with_(
+        Rules(cr, [cl("D4")], 0, sorted(geese), 0, True, 13), chain="optional", prey_pass=True)
+    # Refskak.lud: lambs (P1, first) on (expand (sites Bottom) steps:2) and
+    # A3 B3 F3 G3, the fox on the centre; the fox wins with 6 lambs left.
+    lambs = expand(cr, bottom(cr), 2) | {cl(s) for s in ("A3", "B3", "F3", "G3")}
+    assert len(lambs) == 13
+    out["refskak"] = Rules(cr, [cl("D4")], 0, sorted(lambs), 0, False, 7)
+    # Nuktagaq.lud: the two hunters (P1, first) on the centre and the point
+    # below it; prey on (expand (sites Top) steps:4) but Row 2 and the centre.
+    nk = Board("nuktagaq33", board_nuktagaq())
+    centre = nk.site(3, 3)
+    prey = expand(nk, top(nk), 4) - {i for i, (x, y) in enumerate(nk.xy) if y == 2} - {centre}
+    assert len(prey) == 19, len(prey)
+    out["nuktagaq"] = Rules(nk, [centre, nk.site(3, 2)], 0, sorted(prey), 0, True, 19)
+    # La Yagua.lud: jaguar (P1, first) on C7, dogs on (expand (sites Bottom)
+    # steps:1) and A3 E3; the jaguar wins with 6 dogs left.
+    ly = Board("yagua31", board_la_yagua())
+    dogs = expand(ly, bottom(ly)) | {ly.ludii_label("A3"), ly.ludii_label("E3")}
+    assert len(dogs) == 12
+    out["la-yagua"] = Rules(ly, [ly.ludii_label("C7")], 0, sorted(dogs), 0, True, 6)
+    # Juroku Musashi.lud, "Described": soldiers (P1, first) on (difference
+    # (sites Outer) (expand (sites Bottom))) = the square's rim, the general on
+    # (ahead (centrePoint) N) = the square's centre (8,4)... here (4,4).
+    jm = Board("juroku33", board_juroku())
+    rim = {i for i, (x, y) in enumerate(jm.xy) if 0 <= y <= 8 and (x in (0, 8) or y in (0, 8))}
+    assert len(rim) == 16
+    out["juroku-musashi"] = with_(Rules(jm, [jm.site(4, 4)], 0, sorted(rim), 0, False, 16), prey_pass=True)
+    # Komikan.lud, "Dog moves in any direction" (MapuChess): the lion (P1,
+    # first) on E7, dogs on (expand (sites Bottom)) and A3 I3; multiple hops
+    # with Pass; the lion wins with no dog left; dogs with no move: a draw.
+    km = Board("komikan38", board_komikan())
+    dogs = expand(km, bottom(km)) | {km.ludii_label("A3"), km.ludii_label("I3")}
+    assert len(dogs) == 12
+    out["komikan-mapuchess"] = with_(
+        Rules(km, [km.ludii_label("E7")], 0, sorted(dogs), 0, True, 12), chain="optional", prey_draw=True)
+    # Demala Diviyan Keliya.lud, "Normal": tigers (P1, first) on H5 G4 I4, 15
+    # dogs in hand; the tigers win with 7 dogs left (8 captures).
+    dm = Board("demala23", board_demala())
+    out["demala-diviyan-keliya"] = Rules(dm, [dm.ludii_label(s) for s in ("H5", "G4", "I4")], 0, [], 15, True, 8)
+    # Bam Blang Beh Khla.lud: the tiger (P1, first) on (sites Top), goats on
+    # (sites Bottom); the tiger wins with no goat left; no end rule for
+    # blocked goats.
+    bb = Board("bamblang10", board_bam_blang())
+    out["bam-blang-beh-khla"] = with_(Rules(bb, sorted(top(bb)), 0, sorted(bottom(bb)), 0, True, 3), prey_pass=True)
+    # Yeung Luk Sz' Kon Tseung Kwan.lud, "Described": rebels (P1, first) on
+    # Columns 1 and 5 and Column 3 but the centre and (expand (sites Top)), the
+    # general on the centre (2,4); the general wins with no rebel left.
+    yl = Board("yeungluk49", board_yeung_luk())
+    gen = yl.site(2, 4)
+    near_top = expand(yl, top(yl))
+    rebels = {i for i, (x, y) in enumerate(yl.xy) if x in (1, 3)} | (
+        {i for i, (x, y) in enumerate(yl.xy) if x == 2} - near_top - {gen})
+    assert len(rebels) == 26
+    out["yeung-luk-sz-kon-tseung-kwan"] = with_(Rules(yl, [gen], 0, sorted(rebels), 0, False, 26), prey_pass=True)
+
+
 DEPTH = {
+    "cercar-la-liebre": 6, "cercar-la-liebre-murray": 6, "cercar-la-liebre,board=radiating25": 6,
+    "cercar-la-liebre,board=grid25": 6, "coyote": 6, "kulaochal": 6, "yaguarete-kora": 6,
+    "fox-and-geese": 6, "fox-and-geese-15": 6, "fox-and-geese-17": 6,
+    "musinaykahwhanmetowaywin": 6, "refskak": 6, "nuktagaq": 6, "la-yagua": 6,
+    "juroku-musashi": 6, "komikan-mapuchess": 6, "demala-diviyan-keliya": 6,
+    "bam-blang-beh-khla": 6, "yeung-luk-sz-kon-tseung-kwan": 6,
     "hat-diviyan-keliya": 7,
     "hat-diviyan-keliya-large": 6,
     "huli-mane-ata": 8,
@@ -427,6 +723,8 @@ def variant(spec):
             r.hunter_first = v == "hunter"
         elif k == "prey":
             r.prey_hand = int(v)
+        elif k == "paths":
+            r.dedupe = v != "true"
         else:
             raise SystemExit(f"unknown option {k}")
     return r
@@ -494,7 +792,29 @@ BOARDS = {
     "mysore6": board_mysore,
     "pulijudamu19": board_pulijudamu,
     "alquerque31": board_bottom_triangle,
+    "cross33": board_cross33,
+    "nuktagaq33": board_nuktagaq,
+    "radiating25": board_radiating5,
+    "yagua31": board_la_yagua,
+    "juroku33": board_juroku,
+    "komikan38": board_komikan,
+    "demala23": board_demala,
+    "bamblang10": board_bam_blang,
+    "yeungluk49": board_yeung_luk,
+    "grid25": lambda: rectangle(5, 5),
 }
+
+# Boards written on Ludii's label grid: x is the rank of the point's x among the
+# board's distinct x values, y likewise, so a point's algebraic name is Ludii's
+# coordinate label in lower case (Ludii's "C5" is c5). The graph is unchanged.
+LABEL_GRID = {"cross33", "nuktagaq33", "radiating25", "yagua31", "juroku33", "komikan38",
+              "demala23", "bamblang10", "yeungluk49", "grid25"}
+
+
+def label_grid(xy):
+    xs = sorted({round(x, 6) for x, _ in xy})
+    ys = sorted({round(y, 6) for _, y in xy})
+    return [(float(xs.index(round(x, 6))), float(ys.index(round(y, 6)))) for x, y in xy]
 
 
 def board_files(directory):
@@ -506,6 +826,11 @@ def board_files(directory):
 
     for name, make in BOARDS.items():
         b = Board(name, make())
+        for a in range(b.n):
+            for over, to in b.jump[a]:
+                assert (over, a) in b.jump[to], f"{name}: a radial that does not run back"
+        if name in LABEL_GRID:
+            b.xy = label_grid(b.xy)
         # ids: sorted by y, then x (docs/rules.md section 1.0)
         order = sorted(range(b.n), key=lambda i: (round(b.xy[i][1], 6), round(b.xy[i][0], 6)))
         new = {old: k for k, old in enumerate(order)}
@@ -544,7 +869,7 @@ def board_files(directory):
             for l in lines:
                 f.write("line " + " ".join(names[q] for q in l) + "\n")
         mk = [min_prey(xy, nb, nxt, k) for k in (1, 2)]
-        print(f"### {name}: M1 = {mk[0]}, M2 = {mk[1]}")
+        print(f"### {name}: M1 = {mk[0]}, M2 = {mk[1]}, symmetries = {symmetry_count(nb, nxt)}")
         print(f"### {name}: {b.n} points, {sum(map(len, nb)) // 2} edges, {len(lines)} lines, "
               f"{sum(len(l) - 2 for l in lines) * 2} directed jumps")
         print(draw(xy, nb))
@@ -552,6 +877,44 @@ def board_files(directory):
             print(f"{i:02d} ({xy[i][0]},{xy[i][1]}) {names[i]}: " + " ".join(f"{q:02d}" for q in nb[i]))
         for l in lines:
             print(" ".join(f"{q:02d}" for q in l))
+
+
+def symmetry_count(nb, nxt):
+    """The point permutations that map edges onto edges and jumps onto jumps
+    (docs/rules.md section 1.9), counted by backtracking over the ids."""
+    n = len(nb)
+    adj = [set(x) for x in nb]
+    count = 0
+
+    def fits(perm, p):
+        q = perm[p]
+        if len(adj[p]) != len(adj[q]):
+            return False
+        for r in adj[p]:
+            if r in perm and perm[r] not in adj[q]:
+                return False
+        for (a, b), c in nxt.items():
+            if p in (a, b, c) and a in perm and b in perm and c in perm:
+                if nxt.get((perm[a], perm[b])) != perm[c]:
+                    return False
+        return True
+
+    def place(p, perm, used):
+        nonlocal count
+        if p == n:
+            count += 1
+            return
+        for q in range(n):
+            if q not in used:
+                perm[p] = q
+                if fits(perm, p):
+                    used.add(q)
+                    place(p + 1, perm, used)
+                    used.discard(q)
+                del perm[p]
+
+    place(0, {}, set())
+    return count
 
 
 def min_prey(xy, nb, nxt, k):
@@ -630,7 +993,7 @@ def main(argv):
             names.append(a)
     all_games = games()
     for name in names or list(all_games):
-        r = all_games[name]
+        r = all_games[name] if name in all_games else variant(name)
         print(f"rules {name}")
         memo = {}
         for d in range(1, (depth or DEPTH[name]) + 1):

@@ -45,6 +45,89 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "pentagram10",
         "five-pointed star, 10 points named t0-t4 (tips) and i0-i4 (inner) (Kaooa)",
     ),
+    (
+        "cross33",
+        "cross of five 3x3 squares with alternating diagonals, 33 points (Fox and Geese, Refskak)",
+    ),
+    (
+        "nuktagaq33",
+        "the 33-point cross without three edges at its centre (Nuktagaq)",
+    ),
+    (
+        "radiating25",
+        "5x5 grid with the two long diagonals only, 25 points (Coyote)",
+    ),
+    ("grid25", "5x5 grid without diagonals, 25 points"),
+    (
+        "yagua31",
+        "alquerque square with a triangle and its inner triangle, 31 points (La Yagua)",
+    ),
+    (
+        "juroku33",
+        "alquerque square with a triangle and its inner triangle, 33 points (Juroku Musashi)",
+    ),
+    (
+        "komikan38",
+        "alquerque square with a 14-point triangle, 38 points (Komikan)",
+    ),
+    (
+        "demala23",
+        "triangle of four columns crossed by a rectangle, 23 points (Demala Diviyan Keliya)",
+    ),
+    (
+        "bamblang10",
+        "triangle with a line below, 10 points (Bam Blang Beh Khla)",
+    ),
+    (
+        "yeungluk49",
+        "5x9 grid with a small triangle, 49 points (Yeung Luk Sz' Kon Tseung Kwan)",
+    ),
+];
+
+/// Built-in boards kept as board files (docs/rules.md §1.9): written from Ludii's
+/// constructors by scripts/family_perft.py, on Ludii's label grid (a point's name
+/// is its Ludii coordinate label in lower case).
+const FILE_BOARDS: &[(&str, &str)] = &[
+    (
+        "cross33",
+        include_str!("../../tests/data/hunt/boards/cross33.board"),
+    ),
+    (
+        "nuktagaq33",
+        include_str!("../../tests/data/hunt/boards/nuktagaq33.board"),
+    ),
+    (
+        "radiating25",
+        include_str!("../../tests/data/hunt/boards/radiating25.board"),
+    ),
+    (
+        "grid25",
+        include_str!("../../tests/data/hunt/boards/grid25.board"),
+    ),
+    (
+        "yagua31",
+        include_str!("../../tests/data/hunt/boards/yagua31.board"),
+    ),
+    (
+        "juroku33",
+        include_str!("../../tests/data/hunt/boards/juroku33.board"),
+    ),
+    (
+        "komikan38",
+        include_str!("../../tests/data/hunt/boards/komikan38.board"),
+    ),
+    (
+        "demala23",
+        include_str!("../../tests/data/hunt/boards/demala23.board"),
+    ),
+    (
+        "bamblang10",
+        include_str!("../../tests/data/hunt/boards/bamblang10.board"),
+    ),
+    (
+        "yeungluk49",
+        include_str!("../../tests/data/hunt/boards/yeungluk49.board"),
+    ),
 ];
 
 impl Board {
@@ -109,11 +192,14 @@ impl Board {
                 from_segments(name, &s)
             }
             "pentagram10" => pentagram(),
-            _ => Err(Error::Board(format!(
-                "unknown board {}; built-in boards: {} (or a path to a board file)",
-                quote(name),
-                BUILTIN.iter().map(|b| b.0).collect::<Vec<_>>().join(", ")
-            ))),
+            _ => match FILE_BOARDS.iter().find(|b| b.0 == name) {
+                Some(&(_, text)) => Board::parse_named(text, name),
+                None => Err(Error::Board(format!(
+                    "unknown board {}; built-in boards: {} (or a path to a board file)",
+                    quote(name),
+                    BUILTIN.iter().map(|b| b.0).collect::<Vec<_>>().join(", ")
+                ))),
+            },
         }
     }
 }

@@ -62,6 +62,17 @@ const COUNTS: &[Counts] = &[
     ("triangle13", 13, 20, 7, 26, 2, 4, 5),
     ("mysore6", 6, 8, 5, 6, 2, 3, 3),
     ("pulijudamu19", 19, 30, 9, 42, 2, 4, 5),
+    // docs/rules.md §1.9 (Ludii's hunt category, first wave)
+    ("cross33", 33, 72, 20, 104, 8, 4, 6),
+    ("nuktagaq33", 33, 69, 22, 94, 2, 4, 6),
+    ("radiating25", 25, 48, 12, 72, 8, 5, 7),
+    ("grid25", 25, 40, 10, 60, 8, 4, 6),
+    ("yagua31", 31, 68, 20, 96, 2, 4, 4),
+    ("juroku33", 33, 70, 22, 96, 2, 1, 2),
+    ("komikan38", 38, 79, 21, 116, 2, 4, 5),
+    ("demala23", 23, 38, 10, 56, 2, 4, 5),
+    ("bamblang10", 10, 12, 7, 10, 4, 2, 1),
+    ("yeungluk49", 49, 84, 17, 134, 2, 4, 4),
 ];
 
 /// The boards of the hunt-game atlas (docs/rules.md §1.8) also ship as board files,

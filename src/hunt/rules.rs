@@ -280,6 +280,74 @@ pub const PRESETS: &[(&str, &str)] = &[
         "orissa-tiger",
         "Orissa tiger game, one tiger (Ludii): 12 goats on the far rows, 31-point board, all goats to win",
     ),
+    (
+        "cercar-la-liebre",
+        "Spain (Ludii, Alfonso X; also Pon Chochotl): the hare on the centre, 12 counters move first, 3 captures win",
+    ),
+    (
+        "cercar-la-liebre-murray",
+        "Ludii's Cercar La Liebre, ruleset Murray: the hare's hops may chain",
+    ),
+    (
+        "coyote",
+        "Mexico (Ludii): as Cercar La Liebre on the 5x5 grid with the long diagonals only",
+    ),
+    (
+        "kulaochal",
+        "India (Ludii): 4 tigers on the corners move first, 20 goats on the other points but the centre",
+    ),
+    (
+        "yaguarete-kora",
+        "Argentina (Ludii): the jaguar moves first, 15 dogs on the far rows, 31-point board, 9 captures win",
+    ),
+    (
+        "fox-and-geese",
+        "Europe (Ludii; also Manu): the fox drops first, 13 geese, 33-point cross, all geese to win",
+    ),
+    (
+        "fox-and-geese-15",
+        "Ludii's Fox and Geese, option '15 Geese'",
+    ),
+    (
+        "fox-and-geese-17",
+        "Ludii's Fox and Geese, option '17 Geese'",
+    ),
+    (
+        "musinaykahwhanmetowaywin",
+        "Canada (Ludii): the oke-mow on the centre moves first, chains of hops, 13 pawns",
+    ),
+    (
+        "refskak",
+        "Iceland (Ludii): the fox on the centre, 13 lambs move first, 7 captures win",
+    ),
+    (
+        "nuktagaq",
+        "Canada (Ludii): 2 hunters at the centre move first, 19 prey, the cross without 3 central edges",
+    ),
+    (
+        "la-yagua",
+        "Argentina (Ludii): the jaguar moves first, 12 dogs, 31-point board with an inner triangle, 6 captures win",
+    ),
+    (
+        "juroku-musashi",
+        "Japan (Ludii): the general on the centre, 16 soldiers on the rim move first, 33-point board",
+    ),
+    (
+        "komikan-mapuchess",
+        "Chile (Ludii's Komikan, ruleset MapuChess): the lion moves first, chains, 12 dogs; dogs without a move draw",
+    ),
+    (
+        "demala-diviyan-keliya",
+        "Sri Lanka (Ludii): 3 tigers move first, 15 dogs from hand, 23-point board, 8 captures win",
+    ),
+    (
+        "bam-blang-beh-khla",
+        "Assam (Ludii): the tiger on the apex moves first, 3 goats, 10-point board",
+    ),
+    (
+        "yeung-luk-sz-kon-tseung-kwan",
+        "China (Ludii): the general on the centre, 26 rebels move first, 5x9 grid with a triangle",
+    ),
 ];
 
 /// The sides' names in each preset family's own words, for output only (they
@@ -301,6 +369,45 @@ const SIDE_WORDS: &[(&str, [&str; 2], [&str; 2])] = &[
     ("pulijudamu", ["tiger", "tigers"], ["goat", "goats"]),
     ("adugo", ["jaguar", "jaguars"], ["dog", "dogs"]),
     ("orissa-tiger", ["tiger", "tigers"], ["goat", "goats"]),
+    (
+        "cercar-la-liebre",
+        ["hare", "hares"],
+        ["counter", "counters"],
+    ),
+    ("coyote", ["coyote", "coyotes"], ["sheep", "sheep"]),
+    ("kulaochal", ["tiger", "tigers"], ["goat", "goats"]),
+    ("yaguarete-kora", ["jaguar", "jaguars"], ["dog", "dogs"]),
+    ("fox-and-geese", ["fox", "foxes"], ["goose", "geese"]),
+    (
+        "musinaykahwhanmetowaywin",
+        ["oke-mow", "oke-mows"],
+        ["pawn", "pawns"],
+    ),
+    ("refskak", ["fox", "foxes"], ["lamb", "lambs"]),
+    // Nuktagaq.lud names no pieces (both are Markers): the side of two and the side of 19.
+    (
+        "nuktagaq",
+        ["hunting piece", "hunting pieces"],
+        ["hunted piece", "hunted pieces"],
+    ),
+    ("la-yagua", ["jaguar", "jaguars"], ["dog", "dogs"]),
+    (
+        "juroku-musashi",
+        ["general", "generals"],
+        ["soldier", "soldiers"],
+    ),
+    ("komikan", ["lion", "lions"], ["dog", "dogs"]),
+    (
+        "demala-diviyan-keliya",
+        ["tiger", "tigers"],
+        ["dog", "dogs"],
+    ),
+    ("bam-blang-beh-khla", ["tiger", "tigers"], ["goat", "goats"]),
+    (
+        "yeung-luk-sz-kon-tseung-kwan",
+        ["general", "generals"],
+        ["rebel", "rebels"],
+    ),
 ];
 
 /// Option keys in canonical order.
@@ -400,6 +507,30 @@ impl HuntRules {
             hunter_win: HunterWin::Captures(14),
             ..atlas.clone()
         };
+        // Ludii's hunt files of docs/rules.md §3.3 whose pieces start on points.
+        let placed = |board: &str, hunters: &str, prey: &str, first: Side, captures: u8| {
+            let (hunters, prey) = (points(hunters), points(prey));
+            HuntRules {
+                board: board.into(),
+                hunters: hunters.len() as u8,
+                prey: prey.len() as u8,
+                hunter_start: HunterStart::Points(hunters),
+                prey_start: PreyStart::Points(prey),
+                first,
+                hunter_win: HunterWin::Captures(captures),
+                ..atlas.clone()
+            }
+        };
+        const COUNTERS: &str = "a1+b1+c1+d1+e1+a2+b2+c2+d2+e2+a3+e3";
+        const GEESE: &str = "c1+d1+e1+c2+d2+e2+a3+b3+c3+d3+e3+f3+g3";
+        let geese = |extra: &str, n: u8| HuntRules {
+            hunter_start: HunterStart::Hand,
+            ..placed("cross33", "d4", &format!("{GEESE}{extra}"), Side::Hunter, n)
+        };
+        let pass = |r: HuntRules| HuntRules {
+            prey_no_moves: PreyNoMoves::Pass,
+            ..r
+        };
         Ok(match name {
             "diviyan-keliya" => seed_a,
             "diviyan-keliya-ludii" => HuntRules {
@@ -453,6 +584,82 @@ impl HuntRules {
                 hunter_win: HunterWin::Captures(12),
                 ..adugo
             },
+            "cercar-la-liebre" => placed("alquerque25", "c3", COUNTERS, Side::Prey, 3),
+            "cercar-la-liebre-murray" => HuntRules {
+                chain: Chain::Optional,
+                ..placed("alquerque25", "c3", COUNTERS, Side::Prey, 3)
+            },
+            "coyote" => placed("radiating25", "c3", COUNTERS, Side::Prey, 3),
+            "kulaochal" => pass(placed(
+                "alquerque25",
+                "a1+e1+a5+e5",
+                "b1+c1+d1+a2+b2+c2+d2+e2+a3+b3+d3+e3+a4+b4+c4+d4+e4+b5+c5+d5",
+                Side::Hunter,
+                20,
+            )),
+            "yaguarete-kora" => pass(placed(
+                "alquerque31",
+                "c2",
+                "a5+b5+c5+d5+e5+a6+b6+c6+d6+e6+a7+b7+c7+d7+e7",
+                Side::Hunter,
+                9,
+            )),
+            "fox-and-geese" => geese("", 13),
+            "fox-and-geese-15" => geese("+a4+g4", 15),
+            "fox-and-geese-17" => geese("+a4+g4+a5+g5", 17),
+            "musinaykahwhanmetowaywin" => HuntRules {
+                chain: Chain::Optional,
+                ..pass(placed("cross33", "d4", GEESE, Side::Hunter, 13))
+            },
+            "refskak" => placed(
+                "cross33",
+                "d4",
+                "c1+d1+e1+c2+d2+e2+a3+b3+c3+d3+e3+f3+g3",
+                Side::Prey,
+                7,
+            ),
+            "nuktagaq" => placed(
+                "nuktagaq33",
+                "d3+d4",
+                "a4+b4+c4+e4+f4+g4+a5+b5+c5+d5+e5+f5+g5+c6+d6+e6+c7+d7+e7",
+                Side::Hunter,
+                19,
+            ),
+            "la-yagua" => placed("yagua31", "c7", COUNTERS, Side::Hunter, 6),
+            "juroku-musashi" => pass(placed(
+                "juroku33",
+                "d5",
+                "a3+b3+d3+f3+g3+a4+g4+a5+g5+a6+g6+a7+b7+d7+f7+g7",
+                Side::Prey,
+                16,
+            )),
+            "komikan-mapuchess" => HuntRules {
+                chain: Chain::Optional,
+                prey_no_moves: PreyNoMoves::Draw,
+                ..placed(
+                    "komikan38",
+                    "e7",
+                    "a1+c1+e1+g1+i1+a2+c2+e2+g2+i2+a3+i3",
+                    Side::Hunter,
+                    12,
+                )
+            },
+            "demala-diviyan-keliya" => HuntRules {
+                board: "demala23".into(),
+                hunters: 3,
+                hunter_start: HunterStart::Points(points("g4+i4+h5")),
+                prey: 15,
+                hunter_win: HunterWin::Captures(8),
+                ..atlas.clone()
+            },
+            "bam-blang-beh-khla" => pass(placed("bamblang10", "d4", "c1+d1+e1", Side::Hunter, 3)),
+            "yeung-luk-sz-kon-tseung-kwan" => pass(placed(
+                "yeungluk49",
+                "d5",
+                "b1+d1+f1+b2+d2+f2+b3+d3+f3+b4+d4+f4+b5+f5+b6+d6+f6+b7+d7+f7+b8+d8+f8+b9+d9+f9",
+                Side::Prey,
+                26,
+            )),
             _ => {
                 return Err(Error::Rules(format!(
                     "unknown hunt preset {}; accepted: {}",

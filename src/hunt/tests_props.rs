@@ -33,7 +33,7 @@ fn random_line(g: &HuntGame, seed: u64, plies: usize) -> Vec<HuntPos> {
 
 #[test]
 fn every_preset_builds_and_plays() {
-    assert_eq!(PRESETS.len(), 19);
+    assert_eq!(PRESETS.len(), 36);
     for &(name, desc) in PRESETS {
         assert!(!desc.is_empty());
         let g = from_spec(name).unwrap();

@@ -8,6 +8,7 @@ mod common;
 mod cli_bounds;
 mod cluster;
 mod docs_sync;
+mod family_table;
 mod fuzz;
 mod harden_cli;
 mod harden_more;
