@@ -215,6 +215,8 @@ impl huntsolve::ClusterObserver for Printer {
                     if list.is_empty() { "none".to_string() } else { list.join(", ") }
                 );
             }
+            // An event of a later library: shown as it says itself.
+            other => eprintln!("mpi: {other:?}"),
         }
     }
 }
