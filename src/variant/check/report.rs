@@ -138,11 +138,6 @@ impl Tally {
         }
     }
 
-    /// Counts `n` cases that agreed.
-    pub(crate) fn passed(&mut self, n: u64) {
-        self.cases += n;
-    }
-
     pub(crate) fn note(&mut self, note: impl Into<String>) {
         self.note = Some(note.into());
     }

@@ -391,8 +391,6 @@ fn check_children<G: TierGame>(
         c.paths.case(inner == 0, || {
             format!("{p}: slot {i} of tier {tn} is said to have no in-tier move, but has {inner}")
         });
-    } else if !g.tier_has_moveless_slots(t) {
-        c.paths.passed(1);
     }
     if !g.tier_has_moveless_slots(t) {
         c.paths.case(g.may_have_inner_moves(t, i), || {
