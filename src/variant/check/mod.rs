@@ -69,7 +69,7 @@ pub fn check_rules(
         AnyGame::Hunt(g) => check_hunt(g, opts, progress),
         AnyGame::Tafl(g) => {
             let skip = "tafl boards are square grids with the 8 symmetries of the square built in";
-            let mut checks: Vec<CheckLine> = ["board", "geometry", "symmetry"]
+            let mut checks: Vec<CheckLine> = ["board", "geometry", "bends", "symmetry"]
                 .iter()
                 .map(|&n| Tally::skipped(n, "the board's tables", skip))
                 .collect();
