@@ -208,7 +208,7 @@ fn sweep_check<G: TierGame>(
 ) {
     let size = g.tier_size(t);
     let windows: Vec<std::ops::Range<u64>> = if whole {
-        vec![0..size]
+        std::iter::once(0..size).collect()
     } else {
         slots
             .iter()
