@@ -137,4 +137,7 @@ pub use progress::{
 pub use random::{mix64, Rng};
 pub use tier::{decode, encode, Outcomes, TierGame, RECORD_ENCODING, REC_NONE};
 pub use toy::{TicTacToe, TttPos};
+pub use variant::check::{
+    check_rules, CheckLine, CheckOptions, CheckReport, CheckStatus, Fault, PerftLine, FAULTS,
+};
 pub use variant::{all_presets, AnyGame};

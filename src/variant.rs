@@ -1,6 +1,8 @@
 //! One rules value for any family: parses `preset[,key=value...]` and dispatches
 //! to the family that owns the preset.
 
+pub(crate) mod check;
+
 use crate::error::{quote, Error, Result};
 use crate::{hunt, tafl};
 

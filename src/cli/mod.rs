@@ -11,6 +11,7 @@ pub mod bench_ladder;
 pub mod bench_prove;
 pub mod bench_retro;
 pub mod bounds;
+pub mod check;
 pub mod compare;
 pub mod explore;
 pub mod frontier;
@@ -48,6 +49,8 @@ enum Command {
     Presets(presets::Args),
     /// Count leaf positions of the game tree (move generator check).
     Perft(perft::Args),
+    /// Self-test a game before solving it: board, un-moves, index, symmetries, perft.
+    Check(check::Args),
     /// Show a position: diagram, side to move, legal moves, result.
     Show(show::Args),
     /// Uniform random games: speed and outcome shares.
@@ -91,6 +94,7 @@ impl Command {
     fn json(&self) -> bool {
         match self {
             Command::Presets(a) => a.json.json,
+            Command::Check(a) => a.json.json,
             Command::Solve(a) => a.json.json,
             Command::Query(a) => a.json.json,
             Command::Verify(a) => a.json.json,
@@ -114,6 +118,7 @@ pub(crate) fn main() -> (Result<()>, bool) {
     let result = match cli.command {
         Command::Presets(a) => presets::run(a),
         Command::Perft(a) => perft::run(a),
+        Command::Check(a) => check::run(a),
         Command::Show(a) => show::run(a),
         Command::Playout(a) => playout::run(a),
         Command::Solve(a) if a.mpi => solve_mpi::run(a),

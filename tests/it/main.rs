@@ -5,6 +5,7 @@
 
 mod common;
 
+mod check_cmd;
 mod cli_bounds;
 mod cluster;
 mod docs_sync;
