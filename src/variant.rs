@@ -8,7 +8,7 @@ use crate::{hunt, tafl};
 
 /// A game of either family.
 /// Not `#[non_exhaustive]`: a closed dispatch over the families, matched
-/// whole by [`with_game!`]; a new family is added here and in that macro.
+/// whole by [`with_game!`](crate::with_game); a new family is added here and in that macro.
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     /// Leopards and cows, Bagh-Chal, Kaooa.

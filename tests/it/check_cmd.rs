@@ -170,13 +170,15 @@ fn the_atlas_board_file_passes() {
 
 #[test]
 fn a_board_file_with_a_broken_line_fails_the_geometry_check() {
-    // The bottom line skips b1: a1 c1 passes over it.
+    // The bottom line skips b1: a1 c1 passes over it. A warning (Ludii's
+    // Juroku Musashi board does so on purpose), shown with the line.
     let f = BoardFile::new(
         "skip",
         &format!("{GRID}line a1 c1\nline a2 b2 c2\nline a1 a2\nline b1 b2\nline c1 c2\n"),
     );
     let (code, out, _) = run(&["check", &f.rules(), "--samples", "5"]);
-    assert_eq!(code, 1, "{out}");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("bends     warning 1"), "{out}");
     assert!(
         out.contains("the line a1 c1 passes over b1 between a1 and c1"),
         "{out}"

@@ -14,8 +14,8 @@
 //! | check | what must agree |
 //! | --- | --- |
 //! | `board` | the board's ids, adjacency (both ways), jumps (middle adjacent to both ends, both ways), connectedness |
-//! | `geometry` | lines against coordinates: no line passes over a point, no two lines continue each other straight |
-//! | `bends` | (warning only) every line straight |
+//! | `geometry` | lines against coordinates: no two lines continue each other straight |
+//! | `bends` | (warning only) every line straight, and stopping at every point it passes over |
 //! | `symmetry` | each symmetry maps adjacency and jumps onto themselves; a group |
 //! | `tiers` | every move leaving a tier lands in a listed child tier; no cycle; terminal tiers are over |
 //! | `pieces` | tiers and positions hold the rules' hunters and prey |
