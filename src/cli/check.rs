@@ -39,7 +39,12 @@ pub(crate) struct Args {
 
 /// Parses `D=N`.
 fn expected(text: &str) -> std::result::Result<(u32, u64), String> {
-    let bad = || format!("'{text}' is not D=N (a depth of 1 to 12 and a leaf count), e.g. 3=720");
+    let bad = || {
+        format!(
+            "expected D=N, a depth of 1 to 12 and a leaf count of 0 to 2^64 - 1 (e.g. 3=720), not {}",
+            huntsolve::quote(text)
+        )
+    };
     let (d, n) = text.split_once('=').ok_or_else(bad)?;
     let d: u32 = d.trim().parse().map_err(|_| bad())?;
     let n: u64 = n.trim().parse().map_err(|_| bad())?;

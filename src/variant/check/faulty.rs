@@ -12,6 +12,7 @@ use crate::tier::TierGame;
 
 /// A fault to inject, and the check that must catch it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Fault {
     /// The un-moves forget the last parent (check `unmoves`).
     UnmoveDropped,

@@ -6,6 +6,7 @@ use serde::Serialize;
 /// The verdict of one check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum CheckStatus {
     /// Every case agreed.
     Ok,
