@@ -66,13 +66,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         fault,
     };
     let report = check_rules(&game, &opts, &out::Bars::new())?;
-    if args.json.json {
-        let s = serde_json::to_string_pretty(&report)
-            .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        out::print_json_document(&s)?;
-    } else {
-        out::print(&text(&report))?;
-    }
+    out::print_check_report(args.json.json, &report, text)?;
     let failed = report.failed();
     if failed.is_empty() {
         return Ok(());

@@ -58,6 +58,23 @@ pub(crate) fn print_json_document(text: &str) -> Result<()> {
     println(text)
 }
 
+/// A check's report: with `json`, `report` as the one `--json` document
+/// ([`print_json_document`]: a disagreement that follows adds none), else
+/// `text(report)`.
+pub(crate) fn print_check_report<T: serde::Serialize>(
+    json: bool,
+    report: &T,
+    text: impl FnOnce(&T) -> String,
+) -> Result<()> {
+    if json {
+        let s = serde_json::to_string_pretty(report)
+            .map_err(|e| huntsolve::Error::Internal(format!("JSON: {e}")))?;
+        print_json_document(&s)
+    } else {
+        print(&text(report))
+    }
+}
+
 /// [`print_json_document`] for a document that holds the error the command
 /// returns next (any exit status): no `{"error": ...}` document follows it.
 fn print_json_document_with_error(text: &str) -> Result<()> {

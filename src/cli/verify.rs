@@ -118,13 +118,7 @@ pub(crate) fn run(args: Args) -> Result<()> {
         return run_cross(&any, &args, n as usize);
     }
     let report = dispatch(&any, Verify(&args))?;
-    if args.json.json {
-        let s = serde_json::to_string_pretty(&report)
-            .map_err(|e| Error::Internal(format!("JSON: {e}")))?;
-        out::print_json_document(&s)?;
-    } else {
-        out::print(&text(&report))?;
-    }
+    out::print_check_report(args.json.json, &report, text)?;
     if report.all_agree() {
         Ok(())
     } else if report.mismatches > 0 {
